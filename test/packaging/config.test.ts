@@ -1,0 +1,241 @@
+// config.yaml is read by the Supervisor and by the add-on linter in CI. A mistake here does not
+// show up in any other test: the add-on vanishes from the store, refuses to save its options or
+// fails lint. These checks follow the Supervisor's validation and the linter's extra rules.
+import t from 'tap'
+import { existsSync, readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parse } from 'yaml'
+import { DEFAULT_OPTIONS, LOG_LEVELS } from '../../src/options.ts'
+
+const root = fileURLToPath(new URL('../../', import.meta.url))
+const readText = (path: string): string => readFileSync(root + path, 'utf8')
+const readYaml = (path: string): Record<string, unknown> => parse(readText(path)) as Record<string, unknown>
+const isRecord = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value)
+
+const config = readYaml('config.yaml')
+const packageJson = JSON.parse(readText('package.json')) as { version: string }
+const options = config.options as Record<string, unknown>
+const schema = config.schema as Record<string, unknown>
+
+// Keys the Supervisor knows (supervisor/apps/validate.py); anything else is silently dropped
+// by the Supervisor and rejected by the linter's JSON schema, so a typo would go unnoticed.
+const KNOWN_KEYS = new Set([
+  'name', 'version', 'slug', 'description', 'arch', 'machine', 'url', 'startup', 'boot', 'init', 'stage',
+  'ports', 'ports_description', 'webui', 'ingress', 'ingress_port', 'ingress_entry', 'ingress_stream',
+  'panel_icon', 'panel_title', 'panel_admin', 'homeassistant', 'host_network', 'host_pid', 'host_ipc',
+  'host_uts', 'host_dbus', 'devices', 'udev', 'tmpfs', 'map', 'environment', 'privileged', 'apparmor',
+  'full_access', 'audio', 'video', 'gpio', 'usb', 'uart', 'devicetree', 'kernel_modules', 'realtime',
+  'journald', 'hassio_api', 'hassio_role', 'homeassistant_api', 'docker_api', 'auth_api', 'stdin',
+  'legacy', 'services', 'discovery', 'backup', 'backup_pre', 'backup_post', 'backup_exclude', 'options',
+  'schema', 'image', 'timeout', 'ulimits', 'breaking_versions'
+])
+
+// Keys the linter refuses outright (B9): watchdog is obsolete (the image has a HEALTHCHECK),
+// advanced and codenotary are deprecated.
+const REFUSED_KEYS = ['watchdog', 'advanced', 'codenotary']
+
+// Supervisor defaults; the linter fails on any key that merely restates one.
+const SUPERVISOR_DEFAULTS: Record<string, unknown> = {
+  startup: 'application',
+  boot: 'auto',
+  init: true,
+  stage: 'stable',
+  ingress: false,
+  ingress_port: 8099,
+  ingress_entry: '/',
+  ingress_stream: false,
+  panel_icon: 'mdi:puzzle',
+  panel_admin: true,
+  host_network: false,
+  host_pid: false,
+  host_ipc: false,
+  host_uts: false,
+  host_dbus: false,
+  apparmor: true,
+  full_access: false,
+  audio: false,
+  video: false,
+  gpio: false,
+  usb: false,
+  uart: false,
+  devicetree: false,
+  kernel_modules: false,
+  realtime: false,
+  journald: false,
+  hassio_api: false,
+  hassio_role: 'default',
+  homeassistant_api: false,
+  docker_api: false,
+  auth_api: false,
+  stdin: false,
+  legacy: false,
+  backup: 'hot',
+  timeout: 10,
+  tmpfs: false,
+  options: {},
+  schema: {},
+  ports: {},
+  map: [],
+  privileged: [],
+  devices: [],
+  environment: {},
+  services: [],
+  discovery: [],
+  backup_exclude: []
+}
+
+// The option type grammar of the Supervisor (supervisor/apps/options.py), one element: a base
+// type with optional bounds or argument, optionally followed by "?" (not required).
+const SCHEMA_ELEMENT = new RegExp('^(?:' + [
+  'bool', 'email', 'url', 'port',
+  String.raw`str(?:\((?<strMin>\d+)?,(?<strMax>\d+)?\))?`,
+  String.raw`password(?:\((?<pwMin>\d+)?,(?<pwMax>\d+)?\))?`,
+  String.raw`int(?:\((?<intMin>-?\d+)?,(?<intMax>-?\d+)?\))?`,
+  String.raw`float(?:\((?<floatMin>-?[\d.]+)?,(?<floatMax>-?[\d.]+)?\))?`,
+  String.raw`device(?:\(subsystem=[a-z]+\))?`,
+  String.raw`match\((?<pattern>.+)\)`,
+  String.raw`list\((?<choices>[^|()]+(?:\|[^|()]+)*)\)`
+].join('|') + String.raw`)(?<optional>\?)?$`)
+
+/** Why `value` would be refused by the Supervisor for the schema `element`, or undefined. */
+function violation (value: unknown, element: unknown): string | undefined {
+  if (Array.isArray(element)) {
+    if (element.length !== 1) return 'a list schema holds exactly one element type'
+    if (Array.isArray(element[0])) return 'a list may not directly contain a list'
+    if (!Array.isArray(value)) return `expected a list, got ${JSON.stringify(value)}`
+    for (const item of value) {
+      const problem = violation(item, element[0])
+      if (problem !== undefined) return `item ${JSON.stringify(item)}: ${problem}`
+    }
+    return undefined
+  }
+  if (typeof element !== 'string') return `unsupported schema ${JSON.stringify(element)}`
+  const match = SCHEMA_ELEMENT.exec(element)
+  if (match === null) return `"${element}" is not in the Supervisor's option grammar`
+  const groups = match.groups ?? {}
+  const base = element.replace(/[(?].*$/, '')
+  const inRange = (n: number, min?: string, max?: string): boolean =>
+    (min === undefined || n >= Number(min)) && (max === undefined || n <= Number(max))
+  switch (base) {
+    case 'bool': return typeof value === 'boolean' ? undefined : 'expected a boolean'
+    case 'str': return typeof value === 'string' && inRange(value.length, groups.strMin, groups.strMax) ? undefined : 'expected a string within bounds'
+    case 'password': return typeof value === 'string' && inRange(value.length, groups.pwMin, groups.pwMax) ? undefined : 'expected a string within bounds'
+    case 'int': return Number.isInteger(value) && inRange(value as number, groups.intMin, groups.intMax) ? undefined : 'expected an integer within bounds'
+    case 'float': return typeof value === 'number' && inRange(value, groups.floatMin, groups.floatMax) ? undefined : 'expected a number within bounds'
+    case 'port': return Number.isInteger(value) && inRange(value as number, '1', '65535') ? undefined : 'expected a port'
+    case 'email': return typeof value === 'string' && /^[^@\s]+@[^@\s]+$/.test(value) ? undefined : 'expected an email address'
+    case 'url': return typeof value === 'string' && URL.canParse(value) ? undefined : 'expected a URL'
+    case 'device': return typeof value === 'string' ? undefined : 'expected a device path'
+    case 'match': return typeof value === 'string' && new RegExp(`^(?:${groups.pattern})$`).test(value) ? undefined : `does not match ${groups.pattern}`
+    case 'list': return (groups.choices ?? '').split('|').includes(String(value)) ? undefined : `not one of ${groups.choices}`
+    default: return `unknown type ${base}`
+  }
+}
+
+function pngSize (path: string): { width: number, height: number } {
+  const bytes = readFileSync(root + path)
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+  if (!bytes.subarray(0, 8).equals(signature)) throw new Error(`${path} is not a PNG file`)
+  if (bytes.toString('ascii', 12, 16) !== 'IHDR') throw new Error(`${path} does not start with an IHDR chunk`)
+  return { width: bytes.readUInt32BE(16), height: bytes.readUInt32BE(20) }
+}
+
+t.test('required keys and identity', async (t) => {
+  for (const key of ['name', 'version', 'slug', 'description']) {
+    t.type(config[key], 'string', `${key} is a string`)
+    t.ok(String(config[key]).trim().length > 0, `${key} is not empty`)
+  }
+  t.match(config.slug, /^[-_.A-Za-z0-9]+$/, 'slug uses only the characters the Supervisor allows')
+  t.equal(config.slug, 'ha_mcp')
+  t.equal(config.version, packageJson.version, 'config.yaml version equals package.json version')
+  t.match(config.version, /^\d+\.\d+\.\d+$/, 'version is a plain release number (it is also the image tag)')
+  t.same([...(config.arch as string[])].sort(), ['aarch64', 'amd64'], 'only the 64-bit architectures we build')
+  t.match(config.image, /^ghcr\.io\/[a-z0-9-]+\/(?:\{arch\}-)?[a-z0-9-]+$/, 'image is a ghcr.io name (tag comes from version)')
+  t.match(config.url, /^https:\/\//)
+})
+
+t.test('no unknown, refused or default-valued keys', async (t) => {
+  const unknown = Object.keys(config).filter((key) => !KNOWN_KEYS.has(key))
+  t.same(unknown, [], 'every key is one the Supervisor knows')
+  for (const key of REFUSED_KEYS) t.notOk(key in config, `${key} is refused by the linter`)
+  const restated = Object.keys(config).filter((key) =>
+    key in SUPERVISOR_DEFAULTS && JSON.stringify(config[key]) === JSON.stringify(SUPERVISOR_DEFAULTS[key]))
+  t.same(restated, [], 'no key repeats a Supervisor default')
+  t.notOk(existsSync(root + 'build.yaml') || existsSync(root + 'build.json'), 'no retired build.yaml')
+})
+
+t.test('runtime contract with the image', async (t) => {
+  t.equal(config.init, false, 'init is off: s6-overlay in the base image must be PID 1')
+  t.equal(config.homeassistant_api, true, 'Home Assistant API through the Supervisor proxy')
+  t.equal(config.hassio_api, true)
+  t.notOk('hassio_role' in config, 'least-privileged default role')
+  t.ok((config.discovery as string[]).includes('mcp'), 'announces an mcp discovery service')
+})
+
+t.test('ports and ingress', async (t) => {
+  const ports = config.ports as Record<string, unknown>
+  for (const [key, hostPort] of Object.entries(ports)) {
+    t.match(key, /^\d{1,5}\/(?:tcp|udp)$/, `${key} has the form port/protocol`)
+    t.ok(hostPort === null || (Number.isInteger(hostPort) && (hostPort as number) >= 1 && (hostPort as number) <= 65535), `${key} maps to a valid host port`)
+  }
+  t.equal(ports['9583/tcp'], 9583, 'MCP endpoint published on 9583')
+  t.same(Object.keys(config.ports_description as object), Object.keys(ports), 'every port is described')
+  t.equal(config.ingress, true)
+  t.equal(config.ingress_port, 9584, 'ingress page port')
+  t.notOk('webui' in config, 'no webui next to ingress')
+  t.match(config.panel_icon, /^mdi:[a-z0-9-]+$/)
+  t.type(config.panel_title, 'string')
+})
+
+t.test('options and schema', async (t) => {
+  t.same(Object.keys(schema).sort(), Object.keys(options).sort(), 'every option has a schema entry and vice versa')
+  t.same(options, DEFAULT_OPTIONS, 'options are the defaults the server applies (src/options.ts)')
+  for (const [key, element] of Object.entries(schema)) {
+    t.equal(violation(options[key], element), undefined, `default of ${key} is valid for "${JSON.stringify(element)}"`)
+  }
+  t.equal(schema.log_level, `list(${LOG_LEVELS.join('|')})`, 'log_level offers exactly the server log levels')
+  t.match(schema.api_token, /^password/, 'the token is masked in the UI')
+})
+
+t.test('the grammar check itself refuses what the Supervisor refuses', async (t) => {
+  t.equal(violation(true, 'bool'), undefined)
+  t.equal(violation('debug', 'list(info|debug)?'), undefined)
+  t.equal(violation(5, 'int(1,10)'), undefined)
+  t.equal(violation('ab', 'str(,5)'), undefined)
+  t.equal(violation(['a'], ['str']), undefined)
+  t.not(violation('yes', 'bool'), undefined, 'wrong type')
+  t.not(violation('verbose', 'list(info|debug)'), undefined, 'value outside the list')
+  t.not(violation(11, 'int(1,10)'), undefined, 'out of bounds')
+  t.not(violation('x', 'string'), undefined, 'unknown type name')
+  t.not(violation('x', 'list()'), undefined, 'empty list')
+  t.not(violation([['a']], [['str']]), undefined, 'list of lists')
+  t.not(violation('a', ['str']), undefined, 'scalar for a list')
+})
+
+t.test('translations cover every option and port, and nothing else', async (t) => {
+  const translations = readYaml('translations/en.yaml')
+  const configuration = translations.configuration as Record<string, unknown>
+  t.same(Object.keys(configuration).sort(), Object.keys(options).sort())
+  for (const [key, entry] of Object.entries(configuration)) {
+    t.ok(isRecord(entry) && typeof entry.name === 'string' && entry.name.length > 0, `${key} has a name`)
+    t.ok(isRecord(entry) && typeof entry.description === 'string' && entry.description.length > 0, `${key} has a description`)
+  }
+  t.same(Object.keys(translations.network as object), Object.keys(config.ports as object), 'every port has a translated description')
+})
+
+t.test('files the Supervisor reads next to config.yaml', async (t) => {
+  for (const file of ['DOCS.md', 'CHANGELOG.md', 'icon.png', 'logo.png', 'repository.yaml', 'translations/en.yaml', 'Dockerfile', 'apparmor.txt', 'addon/run.sh']) {
+    t.ok(existsSync(root + file), `${file} exists`)
+  }
+  const icon = pngSize('icon.png')
+  t.equal(icon.width, icon.height, 'icon is square')
+  t.ok(icon.width >= 96 && icon.width <= 256, `icon is about 128 px (${icon.width})`)
+  const logo = pngSize('logo.png')
+  t.ok(logo.width / logo.height >= 2 && logo.width / logo.height <= 3, `logo is wide, about 250x100 (${logo.width}x${logo.height})`)
+  t.ok(logo.width <= 500, 'logo is not oversized')
+  const repository = readYaml('repository.yaml')
+  t.type(repository.name, 'string', 'repository.yaml has a name')
+  t.match(repository.url, /^https:\/\//)
+  t.match(readText('CHANGELOG.md'), new RegExp(`^## \\[${packageJson.version.replaceAll('.', '\\.')}\\]`, 'm'), 'CHANGELOG has an entry for this version')
+})
