@@ -192,7 +192,7 @@ t.test('options and schema', async (t) => {
   t.same(Object.keys(schema).sort(), Object.keys(options).sort(), 'every option has a schema entry and vice versa')
   t.same(options, DEFAULT_OPTIONS, 'options are the defaults the server applies (src/options.ts)')
   for (const [key, element] of Object.entries(schema)) {
-    t.equal(violation(options[key], element), undefined, `default of ${key} is valid for "${JSON.stringify(element)}"`)
+    t.equal(violation(options[key], element), undefined, `default of ${key} is valid for ${JSON.stringify(element)}`)
   }
   t.equal(schema.log_level, `list(${LOG_LEVELS.join('|')})`, 'log_level offers exactly the server log levels')
   t.match(schema.api_token, /^password/, 'the token is masked in the UI')
