@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify'
+
+export interface HealthOptions {
+  /** How long Home Assistant may be away before /health answers 503 (the container is then restarted). */
+  degradedAfterMs?: number
+}
+
+/** GET /health, unauthenticated: `{status, websocket}`; 503 once Home Assistant has been away too long. */
+export default async function healthRoutes (fastify: FastifyInstance, opts: HealthOptions): Promise<void> {
+  const degradedAfterMs = opts.degradedAfterMs ?? 5 * 60_000
+  const startedAt = Date.now()
+  fastify.get('/health', { logLevel: 'silent' }, async (_request, reply) => {
+    const status = fastify.ha.status()
+    const websocket = status.connected
+    const downFor = websocket ? 0 : Date.now() - (status.downSince ?? startedAt)
+    const degraded = !websocket && downFor > degradedAfterMs
+    return await reply.code(degraded ? 503 : 200).send({ status: degraded ? 'degraded' : 'ok', websocket })
+  })
+}

@@ -1,0 +1,134 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Identity } from '../src/auth/identity.ts'
+import type { ToolContext } from '../src/mcp/define-tool.ts'
+import type { CallReport } from '../src/mcp/invoke.ts'
+import { SERVER_INSTRUCTIONS } from '../src/mcp/instructions.ts'
+import type { ToolCatalog } from '../src/mcp/registry.ts'
+import { handleStatelessRequest, SUPPORTED_PROTOCOL_VERSIONS, type McpServerDeps } from '../src/mcp/server.ts'
+import { EMPTY_SURFACE, type McpSurface } from '../src/mcp/surface.ts'
+import type { ToolServices } from '../src/mcp/services.ts'
+import type { AppLogger } from '../src/logger.ts'
+
+export interface McpRouteOptions {
+  catalog: ToolCatalog
+  surface?: McpSurface
+  services?: ToolServices
+  onCall?: (report: CallReport) => void
+}
+
+const BODY_LIMIT = 4 * 1024 * 1024
+
+function rpcError (reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
+  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null })
+}
+
+const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
+
+/**
+ * DNS-rebinding guard: a browser always sends Origin. It is accepted when it names this machine by a
+ * loopback name, or names exactly the host the request was sent to by IP address or mDNS name (which a
+ * rebinding attacker's page cannot do: its origin is their domain).
+ */
+export function originAllowed (origin: string, hostHeader: string | undefined): boolean {
+  let hostname: string
+  try {
+    hostname = new URL(origin).hostname.toLowerCase()
+  } catch {
+    return false
+  }
+  if (LOOPBACK.has(hostname)) return true
+  const requestHost = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '')
+  if (hostname !== requestHost) return false
+  return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[') || hostname.endsWith('.local') || hostname === 'homeassistant'
+}
+
+/** POST /mcp (stateless Streamable HTTP); GET and DELETE answer 405 while sessions are off. */
+export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRouteOptions): Promise<void> {
+  const { config, ha, home } = fastify
+  const log: AppLogger = fastify.log
+  const contextFor = (identity: Identity, signal?: AbortSignal): ToolContext => ({
+    home,
+    ha,
+    options: config.options,
+    identity,
+    log,
+    services: opts.services ?? {},
+    signal
+  })
+  const deps: McpServerDeps = {
+    name: 'ha-mcp',
+    version: config.version,
+    instructions: SERVER_INSTRUCTIONS,
+    catalog: opts.catalog,
+    options: config.options,
+    surface: opts.surface ?? EMPTY_SURFACE,
+    context: contextFor,
+    onCall: opts.onCall
+  }
+
+  // Our own JSON parser so bad JSON becomes a JSON-RPC parse error rather than Fastify's generic 400.
+  fastify.removeAllContentTypeParsers()
+  fastify.addContentTypeParser(['application/json'], { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
+    try {
+      done(null, JSON.parse(body as string))
+    } catch {
+      const error = new Error('Parse error: the body is not valid JSON') as Error & { statusCode: number, rpcCode: number }
+      error.statusCode = 400
+      error.rpcCode = -32700
+      done(error, undefined)
+    }
+  })
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, _body, done) => {
+    const error = new Error('Unsupported Media Type: send Content-Type: application/json') as Error & { statusCode: number, rpcCode: number }
+    error.statusCode = 415
+    error.rpcCode = -32000
+    done(error, undefined)
+  })
+  fastify.setErrorHandler((error: Error & { statusCode?: number, rpcCode?: number, code?: string }, request, reply) => {
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return rpcError(reply, 413, -32000, 'Request body larger than 4 MB.')
+    if (error.rpcCode) return rpcError(reply, error.statusCode ?? 400, error.rpcCode, error.message)
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return rpcError(reply, 415, -32000, 'Unsupported Media Type: send Content-Type: application/json')
+    if ((error.statusCode ?? 500) < 500) return rpcError(reply, error.statusCode ?? 400, -32600, error.message)
+    request.log.error({ err: error }, 'MCP request failed')
+    return rpcError(reply, 500, -32603, 'Internal error')
+  })
+
+  const checkOrigin = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const origin = request.headers.origin
+    if (origin !== undefined && !originAllowed(origin, request.headers.host)) {
+      request.log.notice({ origin, address: request.ip }, 'refused a request from a foreign Origin')
+      await rpcError(reply, 403, -32000, 'Forbidden: Origin not allowed')
+    }
+  }
+
+  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    await reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; use POST.' }, id: null })
+  }
+  fastify.get('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, notAllowed)
+  fastify.delete('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, notAllowed)
+
+  fastify.post('/mcp', { onRequest: [checkOrigin, fastify.authenticate], bodyLimit: BODY_LIMIT }, async (request, reply) => {
+    const version = request.headers['mcp-protocol-version']
+    if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
+      return rpcError(reply, 400, -32000, `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`)
+    }
+    const body = request.body
+    if (body === null || typeof body !== 'object') {
+      return rpcError(reply, 400, -32600, 'Invalid Request: the body must be a JSON-RPC message object')
+    }
+    const method = Array.isArray(body) ? 'batch' : (body as { method?: unknown }).method
+    request.log.debug({ mcp: method, identity: request.identity?.name }, 'mcp request')
+    reply.hijack()
+    try {
+      await handleStatelessRequest(deps, request.identity as Identity, request.raw, reply.raw, body)
+    } catch (err) {
+      request.log.error({ err }, 'MCP transport failed')
+      if (!reply.raw.headersSent) {
+        reply.raw.writeHead(500, { 'content-type': 'application/json' })
+        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }))
+      } else {
+        reply.raw.end()
+      }
+    }
+  })
+}

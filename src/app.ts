@@ -1,0 +1,64 @@
+import Fastify, { type FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import authPlugin from '../plugins/auth.ts'
+import configPlugin from '../plugins/config.ts'
+import healthRoutes from '../plugins/health.ts'
+import homeAssistantPlugin, { type HomeAssistantPluginOptions } from '../plugins/home-assistant.ts'
+import mcpRoutes from '../plugins/mcp.ts'
+import type { BackoffOptions } from './auth/backoff.ts'
+import type { Config } from './config.ts'
+import type { AppLogger } from './logger.ts'
+import { loadToolCatalog, type ToolCatalog } from './mcp/registry.ts'
+import type { McpSurface } from './mcp/surface.ts'
+import { UsageCounters } from './usage.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    usage: UsageCounters
+  }
+}
+
+export interface AppOptions {
+  config: Config
+  primaryToken: string
+  catalog?: ToolCatalog
+  surface?: McpSurface
+  homeAssistant?: HomeAssistantPluginOptions
+  backoff?: BackoffOptions
+  healthDegradedAfterMs?: number
+}
+
+/** The MCP server as one plugin: registers every concern in order. Never listens. */
+async function app (fastify: FastifyInstance, opts: AppOptions): Promise<void> {
+  const catalog = opts.catalog ?? await loadToolCatalog()
+  await fastify.register(configPlugin, { config: opts.config })
+  await fastify.register(homeAssistantPlugin, opts.homeAssistant ?? {})
+  await fastify.register(authPlugin, { primaryToken: opts.primaryToken, backoff: opts.backoff })
+  const usage = new UsageCounters()
+  fastify.decorate('usage', usage)
+  await fastify.register(healthRoutes, { degradedAfterMs: opts.healthDegradedAfterMs })
+  await fastify.register(mcpRoutes, {
+    catalog,
+    surface: opts.surface,
+    onCall: report => usage.record(report)
+  })
+  fastify.setNotFoundHandler((request, reply) => {
+    void reply.code(404).send({ error: 'Not Found', message: `${request.method} ${request.url} does not exist; the MCP endpoint is POST /mcp` })
+  })
+}
+
+export const appPlugin = fp(app, { name: 'ha-mcp-app', fastify: '5.x' })
+
+/** A ready Fastify instance with the whole app, for tests and for server.ts. */
+export async function buildApp (opts: AppOptions & { logger: AppLogger }): Promise<FastifyInstance> {
+  const fastify = Fastify({
+    loggerInstance: opts.logger,
+    disableRequestLogging: true,
+    trustProxy: false,
+    forceCloseConnections: true,
+    return503OnClosing: true
+  })
+  await fastify.register(appPlugin, opts)
+  await fastify.ready()
+  return fastify
+}

@@ -1,0 +1,140 @@
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { z } from 'zod'
+import { DEFAULT_OPTIONS, LOG_LEVELS, optionsSchema, type LogLevel, type Options } from './options.ts'
+
+export interface HomeAssistantTarget {
+  /** `dev` talks to HA_URL with HA_TOKEN; `addon` goes through the Supervisor proxy. */
+  mode: 'dev' | 'addon' | 'none'
+  /** Base URL that `/api/...` is appended to (`http://host:8123` or `http://supervisor/core`). */
+  baseUrl: string
+  token: string
+}
+
+export interface Config {
+  options: Options
+  /** Problems met while reading options.json; logged once the logger exists. */
+  optionErrors: string[]
+  logLevel: LogLevel
+  dataDir: string
+  mcpPort: number
+  ingressPort: number
+  host: string
+  homeAssistant: HomeAssistantTarget
+  supervisor: { url: string, token: string | undefined }
+  /** MCP_API_TOKEN: a development fallback for the primary token. */
+  envApiToken: string | undefined
+  /** True when running as an add-on (SUPERVISOR_TOKEN set): ingress is restricted to the Supervisor. */
+  addonMode: boolean
+  version: string
+}
+
+export type Env = Record<string, string | undefined>
+
+const portSchema = z.coerce.number().int().min(0).max(65535)
+
+function readPort (env: Env, name: string, fallback: number, errors: string[]): number {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return fallback
+  const parsed = portSchema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  errors.push(`${name}=${raw} is not a port number; using ${fallback}`)
+  return fallback
+}
+
+/** Reads and validates options.json. Never throws: a bad file gives the defaults and an error message. */
+export function readOptions (file: string): { options: Options, errors: string[] } {
+  let raw: string
+  try {
+    raw = readFileSync(file, 'utf8')
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code
+    const errors = code === 'ENOENT' ? [] : [`cannot read ${file}: ${code ?? String(err)}; using default options`]
+    return { options: optionsSchema.parse({}), errors }
+  }
+  let json: unknown
+  try {
+    json = JSON.parse(raw)
+  } catch (err) {
+    return { options: optionsSchema.parse({}), errors: [`${file} is not valid JSON (${(err as Error).message}); using default options`] }
+  }
+  if (json === null || typeof json !== 'object' || Array.isArray(json)) {
+    return { options: optionsSchema.parse({}), errors: [`${file} must hold a JSON object; using default options`] }
+  }
+  const parsed = optionsSchema.safeParse(json)
+  if (parsed.success) return { options: parsed.data, errors: [] }
+  // Keep every valid key and fall back to the default only for the broken ones.
+  const errors: string[] = []
+  const repaired: Record<string, unknown> = { ...json }
+  for (const issue of parsed.error.issues) {
+    const key = String(issue.path[0] ?? '')
+    errors.push(`option ${key || '(root)'}: ${issue.message}; using its default`)
+    if (key in DEFAULT_OPTIONS) delete repaired[key]
+  }
+  const second = optionsSchema.safeParse(repaired)
+  return { options: second.success ? second.data : optionsSchema.parse({}), errors }
+}
+
+function packageVersion (): string {
+  try {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }
+    return pkg.version ?? '0.0.0'
+  } catch {
+    // dist/src/config.js sits one level deeper than src/config.ts
+    try {
+      const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }
+      return pkg.version ?? '0.0.0'
+    } catch {
+      return '0.0.0'
+    }
+  }
+}
+
+export const VERSION = packageVersion()
+
+function trimSlash (url: string): string {
+  return url.replace(/\/+$/, '')
+}
+
+/** Builds the whole configuration from the environment and DATA_DIR/options.json. */
+export function loadConfig (env: Env = process.env, overrides: Partial<Options> = {}): Config {
+  const errors: string[] = []
+  const addonMode = Boolean(env.SUPERVISOR_TOKEN)
+  const dataDir = resolve(env.DATA_DIR ?? (addonMode ? '/data' : './data'))
+  const read = readOptions(join(dataDir, 'options.json'))
+  errors.push(...read.errors)
+  const options: Options = { ...read.options, ...overrides }
+
+  let logLevel = options.log_level
+  const envLevel = env.LOG_LEVEL?.toLowerCase()
+  if (envLevel) {
+    if ((LOG_LEVELS as readonly string[]).includes(envLevel)) logLevel = envLevel as LogLevel
+    else errors.push(`LOG_LEVEL=${env.LOG_LEVEL} is not one of ${LOG_LEVELS.join(', ')}; using ${logLevel}`)
+  }
+
+  const supervisorUrl = trimSlash(env.SUPERVISOR_URL || 'http://supervisor')
+  let homeAssistant: HomeAssistantTarget
+  if (env.HA_URL && env.HA_TOKEN) {
+    homeAssistant = { mode: 'dev', baseUrl: trimSlash(env.HA_URL), token: env.HA_TOKEN }
+  } else if (env.SUPERVISOR_TOKEN) {
+    homeAssistant = { mode: 'addon', baseUrl: `${supervisorUrl}/core`, token: env.SUPERVISOR_TOKEN }
+  } else {
+    if (env.HA_URL || env.HA_TOKEN) errors.push('HA_URL and HA_TOKEN must be set together')
+    homeAssistant = { mode: 'none', baseUrl: '', token: '' }
+  }
+
+  return {
+    options,
+    optionErrors: errors,
+    logLevel,
+    dataDir,
+    mcpPort: readPort(env, 'MCP_PORT', 9583, errors),
+    ingressPort: readPort(env, 'INGRESS_PORT', 9584, errors),
+    host: env.HOST || '0.0.0.0',
+    homeAssistant,
+    supervisor: { url: supervisorUrl, token: env.SUPERVISOR_TOKEN || undefined },
+    envApiToken: env.MCP_API_TOKEN || undefined,
+    addonMode,
+    version: VERSION
+  }
+}

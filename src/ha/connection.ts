@@ -1,0 +1,222 @@
+import { WebSocket as WsWebSocket } from 'ws'
+import {
+  createConnection, createLongLivedTokenAuth, ERR_INVALID_AUTH,
+  type Connection, type MessageBase
+} from 'home-assistant-js-websocket'
+import { HA_COMMAND_FAILED, HA_NOT_CONNECTED, HA_TIMEOUT } from '../errors.ts'
+import type { AppLogger } from '../logger.ts'
+
+// home-assistant-js-websocket opens sockets with the global WebSocket, which Node 20 lacks.
+const globals = globalThis as { WebSocket?: unknown }
+globals.WebSocket ??= WsWebSocket
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'disconnected' | 'auth_failed' | 'closed'
+
+export interface ConnectionOptions {
+  baseUrl: string
+  token: string
+  log: AppLogger
+  commandTimeoutMs?: number
+  pingIntervalMs?: number
+  retryMinMs?: number
+  retryMaxMs?: number
+  /** Wait after Home Assistant refused the token: long, because failed logins count toward HA's IP ban. */
+  authRetryMs?: number
+}
+
+interface Subscription {
+  message: MessageBase
+  callback: (event: unknown) => void
+}
+
+export interface ConnectionEvents {
+  onConnected?: () => void
+  onDisconnected?: () => void
+}
+
+/**
+ * The one WebSocket connection to Home Assistant. home-assistant-js-websocket does the protocol and
+ * its own quick reconnects; this class adds what it lacks: a timeout on every command, a ping,
+ * retrying the first connection forever with backoff, and retrying (slowly, loudly) after Home
+ * Assistant refuses the token on a reconnect, where the library gives up for good.
+ */
+export class HaConnection {
+  state: ConnectionState = 'idle'
+  haVersion: string | undefined
+  lastError: string | undefined
+  /** When the connection was last lost (or first attempted); null while connected. */
+  downSince: number | null = Date.now()
+  connectedAt: number | null = null
+
+  #opts: Required<Omit<ConnectionOptions, 'log'>> & { log: AppLogger }
+  #conn: Connection | undefined
+  #subscriptions: Subscription[] = []
+  #events: ConnectionEvents
+  #retryTimer: NodeJS.Timeout | undefined
+  #pingTimer: NodeJS.Timeout | undefined
+  #attempt = 0
+
+  constructor (options: ConnectionOptions, events: ConnectionEvents = {}) {
+    this.#opts = {
+      commandTimeoutMs: 30_000,
+      pingIntervalMs: 30_000,
+      retryMinMs: 1_000,
+      retryMaxMs: 30_000,
+      authRetryMs: 300_000,
+      ...options
+    }
+    this.#events = events
+  }
+
+  get connected (): boolean {
+    return this.state === 'connected' && this.#conn?.connected === true
+  }
+
+  /** Starts connecting in the background; never throws. */
+  start (): void {
+    if (this.state !== 'idle') return
+    this.#connect()
+  }
+
+  /** A subscription that is (re)established on every connection, including brand new ones. */
+  subscribe (message: MessageBase, callback: (event: unknown) => void): void {
+    const subscription = { message, callback }
+    this.#subscriptions.push(subscription)
+    if (this.#conn && this.connected) this.#subscribeOn(this.#conn, subscription)
+  }
+
+  async command<T = unknown>(message: MessageBase, timeoutMs = this.#opts.commandTimeoutMs): Promise<T> {
+    const conn = this.#conn
+    if (!conn || !this.connected) throw new HA_NOT_CONNECTED(this.#downReason())
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new HA_TIMEOUT(message.type, timeoutMs)), timeoutMs)
+      timer.unref()
+    })
+    this.#opts.log.debug({ ws: message.type }, 'ws command')
+    try {
+      return await Promise.race([conn.sendMessagePromise<T>(message), timeout])
+    } catch (err) {
+      throw this.#translate(err, message.type)
+    } finally {
+      clearTimeout(timer)
+    }
+  }
+
+  async close (): Promise<void> {
+    this.state = 'closed'
+    clearTimeout(this.#retryTimer)
+    clearInterval(this.#pingTimer)
+    const conn = this.#conn
+    this.#conn = undefined
+    conn?.close()
+  }
+
+  #downReason (): string {
+    if (this.state === 'auth_failed') return ': Home Assistant refused the token (retrying every few minutes)'
+    if (this.lastError) return ` (${this.lastError}); reconnecting automatically, try again in a few seconds`
+    return '; reconnecting automatically, try again in a few seconds'
+  }
+
+  #translate (err: unknown, type: string): Error {
+    if (err instanceof Error) return err
+    const raw = err as { code?: unknown, message?: unknown, error?: { code?: unknown, message?: unknown } }
+    if (raw?.error?.code === 3 || raw?.code === 3) return new HA_NOT_CONNECTED(': the connection was lost during the command')
+    const code = String(raw?.code ?? raw?.error?.code ?? 'unknown_error')
+    const text = String(raw?.message ?? raw?.error?.message ?? 'no message')
+    const error = new HA_COMMAND_FAILED(type, text) as Error & { haCode?: string }
+    error.haCode = code
+    return error
+  }
+
+  #connect (): void {
+    if (this.state === 'closed') return
+    this.state = 'connecting'
+    this.#attempt++
+    const auth = createLongLivedTokenAuth(this.#opts.baseUrl, this.#opts.token)
+    createConnection({ auth, setupRetry: 0 }).then(conn => {
+      if (this.state === 'closed') { conn.close(); return }
+      this.#adopt(conn)
+    }, (err: unknown) => {
+      if (this.state === 'closed') return
+      const authFailed = err === ERR_INVALID_AUTH
+      this.lastError = authFailed ? 'Home Assistant refused the token' : 'cannot reach Home Assistant'
+      this.state = authFailed ? 'auth_failed' : 'disconnected'
+      this.#scheduleRetry(authFailed)
+    })
+  }
+
+  #scheduleRetry (authFailed: boolean): void {
+    const delay = authFailed
+      ? this.#opts.authRetryMs
+      : Math.min(this.#opts.retryMaxMs, this.#opts.retryMinMs * 2 ** Math.min(this.#attempt - 1, 10))
+    const log = this.#opts.log
+    if (authFailed) log.error({ retryInSeconds: Math.round(delay / 1000) }, 'Home Assistant refused the token; will retry')
+    else log.warning({ retryInSeconds: Math.round(delay / 100) / 10, attempt: this.#attempt }, 'cannot reach Home Assistant; will retry')
+    clearTimeout(this.#retryTimer)
+    this.#retryTimer = setTimeout(() => this.#connect(), delay)
+    this.#retryTimer.unref()
+  }
+
+  #adopt (conn: Connection): void {
+    this.#conn = conn
+    this.#attempt = 0
+    this.haVersion = conn.haVersion
+    conn.addEventListener('ready', () => this.#onUp())
+    conn.addEventListener('disconnected', () => this.#onDown('connection lost'))
+    conn.addEventListener('reconnect-error', (_c, error) => {
+      if (error !== ERR_INVALID_AUTH) return
+      // The library stops for good here; we start over with a fresh connection after a long pause.
+      conn.close()
+      if (this.#conn === conn) this.#conn = undefined
+      this.lastError = 'Home Assistant refused the token'
+      this.state = 'auth_failed'
+      this.#scheduleRetry(true)
+    })
+    for (const subscription of this.#subscriptions) this.#subscribeOn(conn, subscription)
+    this.#onUp()
+  }
+
+  #subscribeOn (conn: Connection, subscription: Subscription): void {
+    conn.subscribeMessage(subscription.callback, subscription.message).catch((err: unknown) => {
+      this.#opts.log.error({ ws: subscription.message.type, err: this.#translate(err, subscription.message.type).message }, 'subscription failed')
+    })
+  }
+
+  #onUp (): void {
+    if (this.state === 'closed') return
+    const wasDown = this.state !== 'connected'
+    this.state = 'connected'
+    this.lastError = undefined
+    this.downSince = null
+    this.connectedAt = Date.now()
+    this.haVersion = this.#conn?.haVersion ?? this.haVersion
+    this.#startPing()
+    if (wasDown) {
+      this.#opts.log.info({ haVersion: this.haVersion }, 'connected to Home Assistant')
+      this.#events.onConnected?.()
+    }
+  }
+
+  #onDown (reason: string): void {
+    if (this.state === 'closed' || this.state !== 'connected') return
+    this.state = 'disconnected'
+    this.lastError = reason
+    this.downSince = Date.now()
+    clearInterval(this.#pingTimer)
+    this.#opts.log.warning({ reason }, 'lost the connection to Home Assistant; reconnecting')
+    this.#events.onDisconnected?.()
+  }
+
+  #startPing (): void {
+    clearInterval(this.#pingTimer)
+    this.#pingTimer = setInterval(() => {
+      const conn = this.#conn
+      if (!conn || !this.connected) return
+      this.command({ type: 'ping' }, 10_000).catch(() => {
+        if (this.#conn === conn && this.state === 'connected') conn.reconnect(true)
+      })
+    }, this.#opts.pingIntervalMs)
+    this.#pingTimer.unref()
+  }
+}

@@ -1,0 +1,117 @@
+import { HA_HTTP_FAILED, HA_NOT_CONNECTED, HA_TIMEOUT, SUPERVISOR_UNAVAILABLE } from '../errors.ts'
+import type { AppLogger } from '../logger.ts'
+
+export interface HttpResult {
+  status: number
+  contentType: string
+  body: Buffer
+}
+
+export interface HttpClientOptions {
+  baseUrl: string
+  token: string | undefined
+  log: AppLogger
+  timeoutMs?: number
+  /** Upper bound on a body we are willing to hold in memory (camera snapshots). */
+  maxBytes?: number
+}
+
+/** A small fetch wrapper: bearer auth, a timeout on every call, bounded bodies, no secret in errors. */
+export class HttpClient {
+  readonly baseUrl: string
+  #token: string | undefined
+  #log: AppLogger
+  #timeoutMs: number
+  #maxBytes: number
+
+  constructor (options: HttpClientOptions) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '')
+    this.#token = options.token
+    this.#log = options.log
+    this.#timeoutMs = options.timeoutMs ?? 30_000
+    this.#maxBytes = options.maxBytes ?? 8 * 1024 * 1024
+  }
+
+  get configured (): boolean {
+    return Boolean(this.baseUrl && this.#token)
+  }
+
+  async request (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<HttpResult> {
+    if (!this.configured) throw new HA_NOT_CONNECTED(': no Home Assistant address configured')
+    const url = `${this.baseUrl}${path}`
+    this.#log.debug({ http: `${method} ${path}` }, 'http call')
+    let response: Response
+    try {
+      response = await fetch(url, {
+        method,
+        headers: {
+          authorization: `Bearer ${this.#token ?? ''}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' })
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal: AbortSignal.timeout(this.#timeoutMs)
+      })
+    } catch (err) {
+      const name = (err as Error).name
+      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs)
+      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`)
+    }
+    const declared = Number(response.headers.get('content-length') ?? 0)
+    if (declared > this.#maxBytes) {
+      await response.body?.cancel()
+      throw new HA_HTTP_FAILED(`${method} ${path}`, response.status, `answer too large (${declared} bytes)`)
+    }
+    const buffer = Buffer.from(await response.arrayBuffer())
+    if (buffer.length > this.#maxBytes) throw new HA_HTTP_FAILED(`${method} ${path}`, response.status, `answer too large (${buffer.length} bytes)`)
+    return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: buffer }
+  }
+
+  /** JSON call that fails with HA's own message on a non-2xx answer. */
+  async json<T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
+    const result = await this.request(method, path, body)
+    const text = result.body.toString('utf8')
+    if (result.status < 200 || result.status >= 300) {
+      throw new HA_HTTP_FAILED(`${method} ${path}`, result.status, errorMessage(text))
+    }
+    if (text === '') return undefined as T
+    try {
+      return JSON.parse(text) as T
+    } catch {
+      if (result.contentType.includes('json')) throw new HA_HTTP_FAILED(`${method} ${path}`, result.status, 'invalid JSON')
+      return text as T
+    }
+  }
+}
+
+function errorMessage (text: string): string {
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown }
+    if (typeof parsed.message === 'string') return parsed.message
+  } catch {}
+  return text.slice(0, 300) || 'no message'
+}
+
+/** The Supervisor API with its `{result, data}` envelope. */
+export class SupervisorClient {
+  #http: HttpClient
+  constructor (http: HttpClient) {
+    this.#http = http
+  }
+
+  get available (): boolean {
+    return this.#http.configured
+  }
+
+  async call<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    if (!this.available) throw new SUPERVISOR_UNAVAILABLE('not running as a Home Assistant add-on (no SUPERVISOR_TOKEN)')
+    const result = await this.#http.request(method, path, body)
+    const text = result.body.toString('utf8')
+    let envelope: { result?: unknown, data?: unknown, message?: unknown } | undefined
+    try {
+      envelope = JSON.parse(text) as typeof envelope
+    } catch {}
+    if (result.status >= 200 && result.status < 300 && envelope?.result === 'ok') return (envelope.data ?? {}) as T
+    const message = typeof envelope?.message === 'string' ? envelope.message : text.slice(0, 200) || `HTTP ${result.status}`
+    throw new HA_HTTP_FAILED(`${method} ${path}`, result.status, message)
+  }
+}

@@ -1,0 +1,126 @@
+import { HaConnection, type ConnectionOptions } from './connection.ts'
+import { HttpClient, SupervisorClient } from './http.ts'
+import { Registries, REGISTRY_KINDS } from './registries.ts'
+import { StateStore, type EntitiesMessage } from './state-store.ts'
+import { HA_NOT_CONNECTED } from '../errors.ts'
+import type { AppLogger } from '../logger.ts'
+
+export interface HomeAssistantOptions {
+  mode: 'dev' | 'addon' | 'none'
+  baseUrl: string
+  token: string
+  supervisorUrl: string
+  supervisorToken: string | undefined
+  log: AppLogger
+  connection?: Partial<Omit<ConnectionOptions, 'baseUrl' | 'token' | 'log'>>
+  registryTtlMs?: number
+}
+
+export interface HomeAssistantStatus {
+  mode: HomeAssistantOptions['mode']
+  state: string
+  connected: boolean
+  haVersion: string | undefined
+  downSince: number | null
+  connectedAt: number | null
+  lastError: string | undefined
+  entities: number
+}
+
+/**
+ * Everything the server knows about Home Assistant: one WebSocket connection, the live state map fed
+ * by subscribe_entities, the registry caches kept fresh by registry events, and the REST and
+ * Supervisor clients. Created once; shared by every request.
+ */
+export class HomeAssistant {
+  readonly states = new StateStore()
+  readonly registries: Registries
+  readonly rest: HttpClient
+  readonly supervisor: SupervisorClient
+  readonly connection: HaConnection
+  readonly mode: HomeAssistantOptions['mode']
+  #log: AppLogger
+  #readyWaiters: Array<() => void> = []
+
+  constructor (options: HomeAssistantOptions) {
+    this.mode = options.mode
+    this.#log = options.log
+    this.connection = new HaConnection({
+      baseUrl: options.baseUrl,
+      token: options.token,
+      log: options.log,
+      ...options.connection
+    }, {
+      onConnected: () => this.registries.invalidate(),
+      onDisconnected: () => this.states.expectSnapshot()
+    })
+    this.registries = new Registries(message => this.command(message), options.log, { ttlMs: options.registryTtlMs })
+    this.rest = new HttpClient({ baseUrl: options.mode === 'none' ? '' : options.baseUrl, token: options.token, log: options.log })
+    this.supervisor = new SupervisorClient(new HttpClient({ baseUrl: options.supervisorUrl, token: options.supervisorToken, log: options.log }))
+
+    this.connection.subscribe({ type: 'subscribe_entities' }, event => {
+      this.states.apply(event as EntitiesMessage)
+      if (this.states.ready) this.#flushWaiters()
+    })
+    for (const kind of REGISTRY_KINDS) {
+      this.connection.subscribe({ type: 'subscribe_events', event_type: `${kind}_registry_updated` }, () => {
+        this.registries.invalidate(kind)
+      })
+    }
+  }
+
+  start (): void {
+    if (this.mode === 'none') {
+      this.#log.error('no Home Assistant configured: set HA_URL and HA_TOKEN, or run as an add-on (SUPERVISOR_TOKEN)')
+      return
+    }
+    this.connection.start()
+  }
+
+  /** Connected and holding a complete state snapshot: reads can be served. */
+  get ready (): boolean {
+    return this.connection.connected && this.states.ready
+  }
+
+  status (): HomeAssistantStatus {
+    const c = this.connection
+    return {
+      mode: this.mode,
+      state: this.mode === 'none' ? 'not_configured' : c.state,
+      connected: this.ready,
+      haVersion: c.haVersion,
+      downSince: c.downSince,
+      connectedAt: c.connectedAt,
+      lastError: c.lastError,
+      entities: this.states.size
+    }
+  }
+
+  /** Resolves once reads can be served, or fails after `timeoutMs`. */
+  async whenReady (timeoutMs: number): Promise<void> {
+    if (this.ready) return
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.#readyWaiters = this.#readyWaiters.filter(w => w !== done)
+        reject(new HA_NOT_CONNECTED(this.connection.lastError ? ` (${this.connection.lastError})` : ''))
+      }, timeoutMs)
+      timer.unref()
+      const done = (): void => { clearTimeout(timer); resolve() }
+      this.#readyWaiters.push(done)
+    })
+  }
+
+  async command<T = unknown>(message: { type: string, [key: string]: unknown }, timeoutMs?: number): Promise<T> {
+    return await this.connection.command<T>(message, timeoutMs)
+  }
+
+  async close (): Promise<void> {
+    await this.connection.close()
+  }
+
+  #flushWaiters (): void {
+    const waiters = this.#readyWaiters
+    this.#readyWaiters = []
+    for (const waiter of waiters) waiter()
+  }
+}

@@ -1,0 +1,157 @@
+import {
+  areaSchema, deviceSchema, entityEntrySchema, floorSchema, labelSchema, parseList,
+  type AreaEntry, type DeviceEntry, type EntityEntry, type FloorEntry, type LabelEntry
+} from './schemas.ts'
+import type { z } from 'zod'
+
+export type RegistryKind = 'area' | 'floor' | 'label' | 'device' | 'entity'
+export const REGISTRY_KINDS: RegistryKind[] = ['area', 'floor', 'label', 'device', 'entity']
+
+/** Every registry at one moment, with the lookups tools need. Immutable once built. */
+export class RegistrySnapshot {
+  readonly areas: Map<string, AreaEntry>
+  readonly floors: Map<string, FloorEntry>
+  readonly labels: Map<string, LabelEntry>
+  readonly devices: Map<string, DeviceEntry>
+  readonly entities: Map<string, EntityEntry>
+  readonly builtAt: number
+  #entityArea = new Map<string, string | null>()
+
+  constructor (lists: { area: AreaEntry[], floor: FloorEntry[], label: LabelEntry[], device: DeviceEntry[], entity: EntityEntry[] }, builtAt: number) {
+    this.areas = new Map(lists.area.map(a => [a.area_id, a]))
+    this.floors = new Map(lists.floor.map(f => [f.floor_id, f]))
+    this.labels = new Map(lists.label.map(l => [l.label_id, l]))
+    this.devices = new Map(lists.device.map(d => [d.id, d]))
+    this.entities = new Map(lists.entity.map(e => [e.entity_id, e]))
+    this.builtAt = builtAt
+  }
+
+  /** A device's area is its own, else its parent's (child devices and via_device hubs). */
+  deviceArea (deviceId: string | null | undefined, depth = 0): string | null {
+    if (!deviceId || depth > 4) return null
+    const device = this.devices.get(deviceId)
+    if (!device) return null
+    if (device.area_id) return device.area_id
+    return this.deviceArea(device.parent_device_id ?? device.via_device_id, depth + 1)
+  }
+
+  /** An entity's area is its own, else its device's (else the parent device's). */
+  entityArea (entityId: string): string | null {
+    const cached = this.#entityArea.get(entityId)
+    if (cached !== undefined) return cached
+    const entry = this.entities.get(entityId)
+    const area = entry?.area_id ?? this.deviceArea(entry?.device_id) ?? null
+    this.#entityArea.set(entityId, area)
+    return area
+  }
+
+  entityFloor (entityId: string): string | null {
+    const area = this.entityArea(entityId)
+    return area ? this.areas.get(area)?.floor_id ?? null : null
+  }
+
+  deviceName (device: DeviceEntry): string {
+    return device.name_by_user ?? device.name ?? device.id
+  }
+}
+
+type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
+interface Warn { warning: (obj: object, msg: string) => void }
+
+const SOURCES: Record<RegistryKind, { type: string, schema: z.ZodType<unknown> }> = {
+  area: { type: 'config/area_registry/list', schema: areaSchema },
+  floor: { type: 'config/floor_registry/list', schema: floorSchema },
+  label: { type: 'config/label_registry/list', schema: labelSchema },
+  device: { type: 'config/device_registry/list', schema: deviceSchema },
+  entity: { type: 'config/entity_registry/list', schema: entityEntrySchema }
+}
+
+/**
+ * Registry caches: fetched once, shared while in flight, refreshed when Home Assistant says a registry
+ * changed, with a TTL as a safety net (a stale snapshot is served while a fresh one is fetched).
+ */
+export class Registries {
+  #command: Command
+  #log: Warn
+  #ttlMs: number
+  #now: () => number
+  #lists = new Map<RegistryKind, { items: unknown[], fetchedAt: number }>()
+  #inflight = new Map<RegistryKind, Promise<unknown[]>>()
+  #snapshot: RegistrySnapshot | undefined
+  #snapshotPromise: Promise<RegistrySnapshot> | undefined
+  #generation = 0
+
+  constructor (command: Command, log: Warn, options: { ttlMs?: number, now?: () => number } = {}) {
+    this.#command = command
+    this.#log = log
+    this.#ttlMs = options.ttlMs ?? 60_000
+    this.#now = options.now ?? Date.now
+  }
+
+  /** Called on `<kind>_registry_updated`: the next read fetches that registry again. */
+  invalidate (kind?: RegistryKind): void {
+    if (kind) this.#lists.delete(kind)
+    else this.#lists.clear()
+    this.#snapshot = undefined
+    this.#generation++
+  }
+
+  /** The last snapshot built, without waiting; undefined before the first fetch. */
+  peek (): RegistrySnapshot | undefined {
+    return this.#snapshot
+  }
+
+  async snapshot (): Promise<RegistrySnapshot> {
+    const current = this.#snapshot
+    if (current) {
+      if (this.#now() - current.builtAt > this.#ttlMs && !this.#snapshotPromise) {
+        this.invalidate()
+        this.#snapshot = current
+        this.#build().catch(() => { /* keep serving the stale snapshot; the next call retries */ })
+      }
+      return current
+    }
+    return await this.#build()
+  }
+
+  #build (): Promise<RegistrySnapshot> {
+    if (this.#snapshotPromise) return this.#snapshotPromise
+    const generation = this.#generation
+    const promise = (async () => {
+      const [area, floor, label, device, entity] = await Promise.all(REGISTRY_KINDS.map(kind => this.#list(kind)))
+      const snapshot = new RegistrySnapshot({
+        area: area as AreaEntry[],
+        floor: floor as FloorEntry[],
+        label: label as LabelEntry[],
+        device: device as DeviceEntry[],
+        entity: entity as EntityEntry[]
+      }, this.#now())
+      if (generation === this.#generation) this.#snapshot = snapshot
+      return snapshot
+    })()
+    this.#snapshotPromise = promise
+    const clear = (): void => { if (this.#snapshotPromise === promise) this.#snapshotPromise = undefined }
+    promise.then(clear, clear)
+    return promise
+  }
+
+  async #list (kind: RegistryKind): Promise<unknown[]> {
+    const cached = this.#lists.get(kind)
+    if (cached) return cached.items
+    const pending = this.#inflight.get(kind)
+    if (pending) return await pending
+    const { type, schema } = SOURCES[kind]
+    const promise = this.#command({ type }).then(raw => {
+      const { items, dropped } = parseList(schema, raw, type)
+      if (dropped > 0) this.#log.warning({ registry: kind, dropped }, 'ignored malformed registry entries')
+      this.#lists.set(kind, { items, fetchedAt: this.#now() })
+      return items
+    })
+    this.#inflight.set(kind, promise)
+    try {
+      return await promise
+    } finally {
+      this.#inflight.delete(kind)
+    }
+  }
+}

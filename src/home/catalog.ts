@@ -1,0 +1,108 @@
+import type { HomeAssistant } from '../ha/index.ts'
+import type { RegistrySnapshot } from '../ha/registries.ts'
+import type { HassState } from '../ha/schemas.ts'
+import { domainOf, fold } from './text.ts'
+
+/** What tools need to know about one entity, joined from its state and the registries. */
+export interface EntityRow {
+  entity_id: string
+  domain: string
+  name: string
+  state: string
+  area_id: string | null
+  area: string | null
+  floor_id: string | null
+  floor: string | null
+  labels: string[]
+  aliases: string[]
+  device_id: string | null
+  hidden: boolean
+  entity_category: string | null
+  /** Folded text every search token is matched against. */
+  haystack: string
+  /** Folded name, for ranking. */
+  foldedName: string
+}
+
+/**
+ * The entity catalogue: one row per entity, rebuilt when the registries change and patched entity by
+ * entity from the live state feed, so a lookup or search never joins anything per call.
+ */
+export class EntityCatalog {
+  #ha: HomeAssistant
+  #rows = new Map<string, EntityRow>()
+  #snapshot: RegistrySnapshot | undefined
+  #list: EntityRow[] | undefined
+  version = 0
+
+  constructor (ha: HomeAssistant) {
+    this.#ha = ha
+    ha.states.onChange(({ entityId, newState }) => {
+      if (!this.#snapshot) return
+      if (newState) this.#rows.set(entityId, this.#row(newState, this.#snapshot))
+      else this.#rows.delete(entityId)
+      this.#list = undefined
+      this.version++
+    })
+  }
+
+  /** Brings the rows up to date with the current registry snapshot (fetched or refreshed if needed). */
+  async sync (): Promise<void> {
+    const snapshot = await this.#ha.registries.snapshot()
+    if (snapshot === this.#snapshot && this.#rows.size === this.#ha.states.size) return
+    this.#snapshot = snapshot
+    this.#rows.clear()
+    for (const state of this.#ha.states.values()) this.#rows.set(state.entity_id, this.#row(state, snapshot))
+    this.#list = undefined
+    this.version++
+  }
+
+  get registries (): RegistrySnapshot | undefined {
+    return this.#snapshot
+  }
+
+  get (entityId: string): EntityRow | undefined {
+    return this.#rows.get(entityId)
+  }
+
+  /** All rows, sorted by entity_id; the array is cached until something changes. */
+  all (): EntityRow[] {
+    if (!this.#list) this.#list = [...this.#rows.values()].sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1))
+    return this.#list
+  }
+
+  #row (state: HassState, snapshot: RegistrySnapshot): EntityRow {
+    const entityId = state.entity_id
+    const entry = snapshot.entities.get(entityId)
+    const areaId = snapshot.entityArea(entityId)
+    const area = areaId ? snapshot.areas.get(areaId) : undefined
+    const floorId = area?.floor_id ?? null
+    const floor = floorId ? snapshot.floors.get(floorId) : undefined
+    const friendly = state.attributes.friendly_name
+    const name = typeof friendly === 'string' && friendly ? friendly : entry?.name ?? entry?.original_name ?? entityId
+    const labels = entry?.labels ?? []
+    const aliases = entry?.aliases ?? []
+    const labelNames = labels.map(id => snapshot.labels.get(id)?.name ?? id)
+    const parts = [
+      entityId, entityId.replace(/[._]/g, ' '), name, ...aliases,
+      area?.name ?? '', ...(area?.aliases ?? []), floor?.name ?? '', ...labelNames
+    ]
+    return {
+      entity_id: entityId,
+      domain: domainOf(entityId),
+      name,
+      state: state.state,
+      area_id: areaId,
+      area: area?.name ?? null,
+      floor_id: floorId,
+      floor: floor?.name ?? null,
+      labels,
+      aliases,
+      device_id: entry?.device_id ?? null,
+      hidden: Boolean(entry?.hidden_by),
+      entity_category: entry?.entity_category ?? null,
+      haystack: fold(parts.filter(Boolean).join('\n')),
+      foldedName: fold(name)
+    }
+  }
+}

@@ -1,0 +1,89 @@
+import type { z } from 'zod'
+import type { Identity, Scope } from '../auth/identity.ts'
+import type { HomeAssistant } from '../ha/index.ts'
+import type { HomeView } from '../home/view.ts'
+import type { AppLogger } from '../logger.ts'
+import type { Options } from '../options.ts'
+import type { ToolServices } from './services.ts'
+
+/**
+ * read: never changes the home. write: service-level writes (allow_write). manage: configuration
+ * writes such as automations and dashboards (allow_config_write). camera: snapshots (allow_camera).
+ */
+export type ToolKind = 'read' | 'write' | 'manage' | 'camera'
+
+export interface ToolAnnotations {
+  title: string
+  readOnlyHint: boolean
+  destructiveHint: boolean
+  idempotentHint: boolean
+  openWorldHint: boolean
+}
+
+/** What a handler gets. No Fastify, no MCP SDK: just the home and the services around it. */
+export interface ToolContext {
+  /** Filtered, in-memory reads (filter_reads applied). */
+  home: HomeView
+  /** The raw connection, for commands; results that carry entities must be filtered through `home`. */
+  ha: HomeAssistant
+  options: Options
+  identity: Identity
+  log: AppLogger
+  services: ToolServices
+  signal?: AbortSignal
+}
+
+/** A result with explicit MCP content (images); anything else a handler returns is sent as JSON. */
+export interface RawToolResult {
+  raw: true
+  content: Array<{ type: 'text', text: string } | { type: 'image', data: string, mimeType: string }>
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+}
+
+export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
+  name: string
+  title: string
+  description: string
+  input: Input
+  kind: ToolKind
+  /** Hints that differ from what the kind implies. */
+  hints?: Partial<Omit<ToolAnnotations, 'title'>>
+  /** Extra rule on top of the kind's gate, e.g. hidden when filter_reads is on. */
+  enabled?: (options: Options) => boolean
+  /** Defaults to true: the handler needs a live Home Assistant. */
+  needsHomeAssistant?: boolean
+  handler: (ctx: ToolContext, args: z.infer<Input>) => Promise<unknown>
+}
+
+/** Typed identity helper: one tool, one module, one default export. */
+export function defineTool<Input extends z.ZodObject> (definition: ToolDefinition<Input>): ToolDefinition<Input> {
+  return definition
+}
+
+export const KIND_GATE: Record<ToolKind, { option: keyof Options | null, scope: Scope }> = {
+  read: { option: null, scope: 'read' },
+  write: { option: 'allow_write', scope: 'write' },
+  manage: { option: 'allow_config_write', scope: 'manage' },
+  camera: { option: 'allow_camera', scope: 'camera' }
+}
+
+/** Annotations follow from the kind, so none is ever forgotten. */
+export function annotationsFor (tool: Pick<ToolDefinition, 'title' | 'kind' | 'hints'>): ToolAnnotations {
+  const readOnly = tool.kind === 'read' || tool.kind === 'camera'
+  return {
+    title: tool.title,
+    readOnlyHint: readOnly,
+    destructiveHint: !readOnly,
+    idempotentHint: readOnly,
+    // Every tool talks to one closed world: the user's own home.
+    openWorldHint: false,
+    ...tool.hints
+  }
+}
+
+export function toolEnabled (tool: Pick<ToolDefinition, 'kind' | 'enabled'>, options: Options): boolean {
+  const gate = KIND_GATE[tool.kind].option
+  if (gate && options[gate] !== true) return false
+  return tool.enabled ? tool.enabled(options) : true
+}

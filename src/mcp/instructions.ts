@@ -1,0 +1,9 @@
+/** What the server tells the model about working with this home. Kept short: it is sent on every initialize. */
+export const SERVER_INSTRUCTIONS = [
+  'Tools for one Home Assistant home. Work like this:',
+  '- Find entities first with ha_search_entities (names, areas, aliases; any language), then refine with ha_list_entities filters (domain, area, floor, label, state) instead of listing everything.',
+  '- ha_get_entity gives one entity\'s full state and attributes.',
+  '- Answers are capped near 15 KB; follow has_more/next_offset or narrow the query when told so.',
+  '- For long time windows prefer ha_get_statistics over ha_get_history.',
+  '- Before any write, call it with dry_run: true and show the user what would happen; sensitive actions return a confirm_token that must be passed back unchanged after the user agrees.'
+].join('\n')

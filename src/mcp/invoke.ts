@@ -1,0 +1,85 @@
+import { isHomeAssistantError, isUserError } from '../errors.ts'
+import { fitToCap } from '../shape.ts'
+import type { RawToolResult, ToolContext } from './define-tool.ts'
+import type { LoadedTool } from './registry.ts'
+
+export interface ToolCallResult {
+  content: RawToolResult['content']
+  structuredContent?: Record<string, unknown>
+  isError?: boolean
+  [key: string]: unknown
+}
+
+export interface CallReport {
+  tool: string
+  identity: string
+  ok: boolean
+  ms: number
+}
+
+function isRaw (value: unknown): value is RawToolResult {
+  return value !== null && typeof value === 'object' && (value as RawToolResult).raw === true
+}
+
+export function errorResult (message: string, hint?: string): ToolCallResult {
+  const text = hint ? `${message}\nHint: ${hint}` : message
+  return { content: [{ type: 'text', text }], isError: true }
+}
+
+function describeIssues (issues: ReadonlyArray<{ path: PropertyKey[], message: string }>): string {
+  return issues.slice(0, 5).map(issue => {
+    const where = issue.path.length ? issue.path.map(String).join('.') : 'arguments'
+    return `${where}: ${issue.message}`
+  }).join('; ')
+}
+
+/** Serializes an answer: capped, compact JSON, with hidden entities scrubbed when filter_reads is on. */
+export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult {
+  const fitted = fitToCap(value)
+  const text = ctx.home.scrub(JSON.stringify(fitted) ?? 'null')
+  const parsed = text === JSON.stringify(fitted) ? fitted : JSON.parse(text) as unknown
+  const structured = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+    ? parsed as Record<string, unknown>
+    : { value: parsed }
+  return { content: [{ type: 'text', text }], structuredContent: structured }
+}
+
+/**
+ * Runs one tool call: argument validation, the Home Assistant precondition, the handler, shaping.
+ * Failures a caller can fix become `isError` results with a hint; anything else is logged in full
+ * and reported as a generic internal error, so no stack trace ever reaches the client.
+ */
+export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolContext, report?: (r: CallReport) => void): Promise<ToolCallResult> {
+  const started = performance.now()
+  const name = tool.definition.name
+  let result: ToolCallResult
+  ctx.log.debug({ tool: name, identity: ctx.identity.name }, 'tool call')
+  if (ctx.log.level === 'trace') ctx.log.trace({ tool: name, args: JSON.stringify(rawArgs ?? {}).slice(0, 300) }, 'tool arguments')
+  const parsed = tool.definition.input.safeParse(rawArgs ?? {})
+  if (!parsed.success) {
+    result = errorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}.`, 'Fix the arguments to match the tool\'s input schema and call again.')
+  } else {
+    try {
+      if (tool.definition.needsHomeAssistant !== false) await ctx.home.ready()
+      const value = await tool.definition.handler(ctx, parsed.data)
+      if (isRaw(value)) {
+        const { raw: _raw, ...rest } = value
+        result = { ...rest, content: value.content.map(c => c.type === 'text' ? { type: 'text', text: ctx.home.scrub(c.text) } : c) }
+      } else {
+        result = jsonResult(value, ctx)
+      }
+    } catch (err) {
+      if (isUserError(err)) {
+        result = errorResult(ctx.home.scrub(err.message), err.hint && ctx.home.scrub(err.hint))
+      } else if (isHomeAssistantError(err)) {
+        result = errorResult(ctx.home.scrub(err.message))
+      } else {
+        ctx.log.error({ tool: name, err }, 'tool failed')
+        result = errorResult(`Internal error while running ${name}; the add-on log has the details.`)
+      }
+    }
+  }
+  const ms = performance.now() - started
+  report?.({ tool: name, identity: ctx.identity.id, ok: result.isError !== true, ms })
+  return result
+}

@@ -1,0 +1,111 @@
+import { readdirSync, statSync } from 'node:fs'
+import { join } from 'node:path'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { z } from 'zod'
+import type { Identity } from '../auth/identity.ts'
+import type { Options } from '../options.ts'
+import { annotationsFor, KIND_GATE, toolEnabled, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
+
+export const TOOL_NAME_PATTERN = /^[a-z0-9_]{1,64}$/
+const KINDS = new Set(Object.keys(KIND_GATE))
+
+export interface LoadedTool {
+  definition: ToolDefinition
+  annotations: ToolAnnotations
+  /** JSON Schema of the input, computed once. */
+  inputSchema: Record<string, unknown>
+  /** The tools/list entry, computed once. */
+  listing: { name: string, title: string, description: string, inputSchema: Record<string, unknown>, annotations: ToolAnnotations }
+}
+
+export const DEFAULT_TOOLS_DIR = fileURLToPath(new URL('../../tools/', import.meta.url))
+
+function toolFiles (dir: string): string[] {
+  const files: string[] = []
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('_') || name.startsWith('.')) continue
+    const path = join(dir, name)
+    if (statSync(path).isDirectory()) files.push(...toolFiles(path))
+    else if (/\.(ts|js)$/.test(name) && !/\.(d|test)\.(ts|js)$/.test(name)) files.push(path)
+  }
+  return files
+}
+
+/** Checks one definition; throws a message naming the file and the rule it breaks. */
+export function checkDefinition (tool: ToolDefinition, where: string): LoadedTool {
+  const fail = (why: string): never => { throw new Error(`${where}: ${why}`) }
+  if (!tool || typeof tool !== 'object') fail('must default-export defineTool({...})')
+  if (!TOOL_NAME_PATTERN.test(tool.name ?? '')) fail(`tool name "${tool.name}" must match ${TOOL_NAME_PATTERN}`)
+  if (!tool.title?.trim()) fail('title is empty')
+  if (!tool.description?.trim()) fail('description is empty')
+  if (!KINDS.has(tool.kind)) fail(`kind "${tool.kind}" is not one of ${[...KINDS].join(', ')}`)
+  if (typeof tool.handler !== 'function') fail('handler is not a function')
+  if (!(tool.input instanceof z.ZodObject)) fail('input must be a z.object(...)')
+  for (const [field, schema] of Object.entries(tool.input.shape)) {
+    if (!(schema as z.ZodType).description) fail(`input field "${field}" has no .describe(): the model reads those`)
+  }
+  let inputSchema: Record<string, unknown>
+  try {
+    inputSchema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'throw' }) as Record<string, unknown>
+  } catch (err) {
+    return fail(`input schema does not compile to JSON Schema: ${(err as Error).message}`)
+  }
+  delete inputSchema.$schema
+  for (const key of ['anyOf', 'oneOf', 'allOf']) {
+    if (key in inputSchema) fail(`input schema has a top-level ${key}; clients reject that`)
+  }
+  const annotations = annotationsFor(tool)
+  return {
+    definition: tool,
+    annotations,
+    inputSchema,
+    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema, annotations }
+  }
+}
+
+/** The checked set of every tool module, independent of options. */
+export class ToolCatalog {
+  readonly tools: LoadedTool[]
+  readonly byName: Map<string, LoadedTool>
+  #listings = new Map<string, { tools: LoadedTool['listing'][] }>()
+
+  constructor (tools: LoadedTool[]) {
+    this.tools = [...tools].sort((a, b) => a.definition.name.localeCompare(b.definition.name))
+    this.byName = new Map()
+    for (const tool of this.tools) {
+      if (this.byName.has(tool.definition.name)) throw new Error(`duplicate tool name ${tool.definition.name}`)
+      this.byName.set(tool.definition.name, tool)
+    }
+  }
+
+  /** Is this tool registered for these options and this caller? */
+  allowed (tool: LoadedTool, options: Options, identity: Identity): boolean {
+    return toolEnabled(tool.definition, options) && identity.scopes.has(KIND_GATE[tool.definition.kind].scope)
+  }
+
+  /** The tools/list result for these options and caller, computed once per combination. */
+  listFor (options: Options, identity: Identity): { tools: LoadedTool['listing'][] } {
+    const key = [...identity.scopes].sort().join(',')
+    let listing = this.#listings.get(key)
+    if (!listing) {
+      listing = { tools: this.tools.filter(t => this.allowed(t, options, identity)).map(t => t.listing) }
+      this.#listings.set(key, listing)
+    }
+    return listing
+  }
+
+  find (name: string, options: Options, identity: Identity): LoadedTool | undefined {
+    const tool = this.byName.get(name)
+    return tool && this.allowed(tool, options, identity) ? tool : undefined
+  }
+}
+
+/** Loads every tool module under `dir` (folders and files starting with `_` hold shared helpers). */
+export async function loadToolCatalog (dir = DEFAULT_TOOLS_DIR): Promise<ToolCatalog> {
+  const loaded: LoadedTool[] = []
+  for (const file of toolFiles(dir)) {
+    const module = await import(pathToFileURL(file).href) as { default?: ToolDefinition }
+    loaded.push(checkDefinition(module.default as ToolDefinition, file))
+  }
+  return new ToolCatalog(loaded)
+}

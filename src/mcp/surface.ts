@@ -1,0 +1,51 @@
+import type { Identity } from '../auth/identity.ts'
+import type { ToolContext } from './define-tool.ts'
+
+/**
+ * Resources, prompts and completions, described without the MCP SDK. Providers are plain objects;
+ * src/mcp/server.ts turns them into protocol handlers.
+ */
+export interface ResourceInfo { uri: string, name: string, title?: string, description?: string, mimeType?: string }
+export interface ResourceTemplateInfo { uriTemplate: string, name: string, title?: string, description?: string, mimeType?: string }
+export interface ResourceContents { contents: Array<{ uri: string, mimeType?: string, text: string }>, [key: string]: unknown }
+
+export interface PromptArgumentInfo { name: string, description?: string, required?: boolean }
+export interface PromptInfo { name: string, title?: string, description?: string, arguments?: PromptArgumentInfo[] }
+export interface PromptMessages {
+  [key: string]: unknown
+  description?: string
+  messages: Array<{ role: 'user' | 'assistant', content: { type: 'text', text: string } }>
+}
+
+export type CompletionRef = { type: 'ref/prompt', name: string } | { type: 'ref/resource', uri: string }
+
+export interface McpSurface {
+  resources: (ctx: ToolContext) => ResourceInfo[]
+  resourceTemplates: () => ResourceTemplateInfo[]
+  /** Throws a `ResourceNotFound` for an unknown URI. */
+  readResource: (uri: string, ctx: ToolContext) => Promise<ResourceContents>
+  prompts: () => PromptInfo[]
+  /** Throws a UserError for an unknown prompt or bad arguments. */
+  getPrompt: (name: string, args: Record<string, string>, ctx: ToolContext) => Promise<PromptMessages>
+  /** At most 50 values. */
+  complete: (ref: CompletionRef, argument: { name: string, value: string }, ctx: ToolContext, context?: Record<string, string>) => Promise<string[]>
+}
+
+export class ResourceNotFound extends Error {
+  constructor (uri: string) {
+    super(`Resource not found: ${uri}`)
+    this.name = 'ResourceNotFound'
+  }
+}
+
+/** Until a provider is plugged in, the server offers none of these. */
+export const EMPTY_SURFACE: McpSurface = {
+  resources: () => [],
+  resourceTemplates: () => [],
+  readResource: async (uri) => { throw new ResourceNotFound(uri) },
+  prompts: () => [],
+  getPrompt: async (name) => { throw new Error(`Unknown prompt: ${name}`) },
+  complete: async () => []
+}
+
+export type ContextFactory = (identity: Identity, signal?: AbortSignal) => ToolContext

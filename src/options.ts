@@ -1,0 +1,54 @@
+import { z } from 'zod'
+
+/** Home Assistant's log levels, lowest to highest. */
+export const LOG_LEVELS = ['trace', 'debug', 'info', 'notice', 'warning', 'error', 'fatal'] as const
+export type LogLevel = typeof LOG_LEVELS[number]
+
+export const DEFAULT_SERVICE_DENYLIST = [
+  'homeassistant.stop',
+  'homeassistant.restart',
+  'hassio.*',
+  'shell_command.*',
+  'python_script.*',
+  'recorder.purge*',
+  'backup.*'
+]
+
+export const DEFAULT_CONFIRM_DOMAINS = ['lock', 'alarm_control_panel']
+
+/**
+ * The add-on options, as stored by the Supervisor in options.json.
+ * Names and defaults follow mcp-ha 1.5 so a user can switch add-ons without re-teaching anything.
+ */
+export const DEFAULT_OPTIONS = {
+  log_level: 'info' as LogLevel,
+  api_token: '',
+  allow_write: false,
+  allow_config_write: false,
+  allow_camera: false,
+  enable_sessions: false,
+  filter_reads: false,
+  entity_allowlist: [] as string[],
+  entity_denylist: [] as string[],
+  service_denylist: DEFAULT_SERVICE_DENYLIST,
+  confirm_domains: DEFAULT_CONFIRM_DOMAINS
+}
+
+const globList = z.array(z.string().trim().min(1, 'empty pattern').max(255)).max(500)
+
+export const optionsSchema = z.object({
+  log_level: z.enum(LOG_LEVELS).default(DEFAULT_OPTIONS.log_level),
+  api_token: z.string().default(''),
+  allow_write: z.boolean().default(false),
+  allow_config_write: z.boolean().default(false),
+  allow_camera: z.boolean().default(false),
+  enable_sessions: z.boolean().default(false),
+  filter_reads: z.boolean().default(false),
+  entity_allowlist: globList.default([]),
+  entity_denylist: globList.default([]),
+  service_denylist: globList.default(DEFAULT_SERVICE_DENYLIST),
+  confirm_domains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/, 'a domain such as lock')).default(DEFAULT_CONFIRM_DOMAINS)
+})
+
+export type Options = z.infer<typeof optionsSchema>
+export type OptionName = keyof Options

@@ -1,0 +1,11 @@
+import { z } from 'zod'
+
+/** Shared argument schemas, so every tool describes paging and ids the same way. */
+export const limitArg = (max: number, fallback: number) =>
+  z.number().int().min(1).max(max).default(fallback).describe(`Maximum items to return (1-${max}, default ${fallback}).`)
+
+export const offsetArg = () =>
+  z.number().int().min(0).default(0).describe('Items to skip, for paging (use next_offset from the previous answer).')
+
+export const entityIdArg = (what = 'Entity id') =>
+  z.string().trim().min(3).max(255).regex(/^[a-z0-9_]+\.[a-z0-9_]+$/i, 'must look like domain.object_id, e.g. light.kitchen').describe(`${what}, e.g. light.kitchen.`)

@@ -1,0 +1,37 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { truncateAttributes } from '../../src/shape.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { requireEntity } from '../_shared/entities.ts'
+
+export default defineTool({
+  name: 'ha_get_entity',
+  title: 'Get entity',
+  description: 'Full state of one entity: state, attributes (long values truncated), area, floor, labels, aliases, device, category, hidden, last changed.',
+  kind: 'read',
+  input: z.object({ entity_id: entityIdArg() }),
+  async handler ({ home }, { entity_id: entityId }) {
+    const row = requireEntity(home, entityId)
+    const state = home.state(entityId)
+    const { attributes, truncated } = truncateAttributes(state?.attributes ?? {})
+    const registries = home.registries
+    const device = row.device_id ? registries.devices.get(row.device_id) : undefined
+    const out: Record<string, unknown> = {
+      entity_id: row.entity_id,
+      name: row.name,
+      state: row.state,
+      attributes,
+      last_changed: state?.last_changed,
+      last_updated: state?.last_updated,
+      area: row.area_id ? { id: row.area_id, name: row.area } : null,
+      floor: row.floor_id ? { id: row.floor_id, name: row.floor } : null,
+      labels: row.labels.map(id => ({ id, name: registries.labels.get(id)?.name ?? id })),
+      aliases: row.aliases,
+      device: device ? { id: device.id, name: registries.deviceName(device), manufacturer: device.manufacturer, model: device.model } : null,
+      entity_category: row.entity_category,
+      hidden: row.hidden
+    }
+    if (truncated.length) out.note = `Attributes truncated to 500 characters: ${truncated.join(', ')}.`
+    return out
+  }
+})

@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { page } from '../../src/shape.ts'
+
+export default defineTool({
+  name: 'ha_list_areas',
+  title: 'List areas',
+  description: 'Every area with its floor, aliases and number of entities.',
+  kind: 'read',
+  input: z.object({}),
+  async handler ({ home }) {
+    const registries = home.registries
+    const counts = home.counts().area
+    const areas = [...registries.areas.values()].sort((a, b) => a.name.localeCompare(b.name)).map(area => {
+      const floor = area.floor_id ? registries.floors.get(area.floor_id) : undefined
+      const row: Record<string, unknown> = { area_id: area.area_id, name: area.name, entities: counts.get(area.area_id) ?? 0 }
+      if (floor) row.floor = floor.name
+      if (area.aliases.length) row.aliases = area.aliases
+      return row
+    })
+    return page(areas, 0, areas.length)
+  }
+})

@@ -1,0 +1,38 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { page } from '../../src/shape.ts'
+import { limitArg, offsetArg } from '../_shared/args.ts'
+import { resolveArea } from '../_shared/entities.ts'
+
+export default defineTool({
+  name: 'ha_list_devices',
+  title: 'List devices',
+  description: 'Enabled devices with manufacturer, model, area (child devices show their parent\'s) and number of entities, paged; optionally in one area.',
+  kind: 'read',
+  input: z.object({
+    area: z.string().trim().min(1).optional().describe('Area id or name.'),
+    limit: limitArg(200, 50),
+    offset: offsetArg()
+  }),
+  async handler ({ home }, args) {
+    const registries = home.registries
+    const areaId = args.area ? resolveArea(home, args.area) : undefined
+    const counts = home.counts().device
+    const hiding = home.visibility.active
+    const devices = [...registries.devices.values()]
+      .filter(device => !device.disabled_by)
+      // With filter_reads, a device whose every entity is hidden is hidden too.
+      .filter(device => !hiding || (counts.get(device.id) ?? 0) > 0)
+      .map(device => ({ device, area: registries.deviceArea(device.id) }))
+      .filter(({ area }) => areaId === undefined || area === areaId)
+      .sort((a, b) => registries.deviceName(a.device).localeCompare(registries.deviceName(b.device)))
+    return page(devices, args.offset, args.limit, undefined, ({ device, area }) => {
+      const row: Record<string, unknown> = { id: device.id, name: registries.deviceName(device), entities: counts.get(device.id) ?? 0 }
+      if (device.manufacturer) row.manufacturer = device.manufacturer
+      if (device.model) row.model = device.model
+      if (area) row.area = registries.areas.get(area)?.name ?? area
+      if (device.parent_device_id) row.parent_device_id = device.parent_device_id
+      return row
+    })
+  }
+})

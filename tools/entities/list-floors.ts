@@ -1,0 +1,25 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { page } from '../../src/shape.ts'
+
+export default defineTool({
+  name: 'ha_list_floors',
+  title: 'List floors',
+  description: 'Every floor with its level, its areas and number of entities.',
+  kind: 'read',
+  input: z.object({}),
+  async handler ({ home }) {
+    const registries = home.registries
+    const counts = home.counts().floor
+    const floors = [...registries.floors.values()]
+      .sort((a, b) => (a.level ?? 0) - (b.level ?? 0) || a.name.localeCompare(b.name))
+      .map(floor => ({
+        floor_id: floor.floor_id,
+        name: floor.name,
+        level: floor.level,
+        areas: [...registries.areas.values()].filter(a => a.floor_id === floor.floor_id).map(a => a.area_id),
+        entities: counts.get(floor.floor_id) ?? 0
+      }))
+    return page(floors, 0, floors.length)
+  }
+})

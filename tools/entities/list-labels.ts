@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { page } from '../../src/shape.ts'
+
+export default defineTool({
+  name: 'ha_list_labels',
+  title: 'List labels',
+  description: 'Every label with its description and number of entities carrying it.',
+  kind: 'read',
+  input: z.object({}),
+  async handler ({ home }) {
+    const registries = home.registries
+    const counts = home.counts().label
+    const labels = [...registries.labels.values()].sort((a, b) => a.name.localeCompare(b.name)).map(label => {
+      const row: Record<string, unknown> = { label_id: label.label_id, name: label.name, entities: counts.get(label.label_id) ?? 0 }
+      if (label.description) row.description = label.description
+      return row
+    })
+    return page(labels, 0, labels.length)
+  }
+})

@@ -1,0 +1,21 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { page } from '../../src/shape.ts'
+import { limitArg } from '../_shared/args.ts'
+import { compactRow, searchRows } from '../_shared/entities.ts'
+
+export default defineTool({
+  name: 'ha_search_entities',
+  title: 'Search entities',
+  description: 'Find entities by words in their id, name, aliases, area, floor or labels (any language, accents ignored). Every word must match. Start here.',
+  kind: 'read',
+  input: z.object({
+    query: z.string().trim().min(1).max(200).describe('Words to look for, e.g. "kitchen light" or "étage temperature".'),
+    limit: limitArg(50, 20)
+  }),
+  async handler ({ home }, { query, limit }) {
+    const matches = searchRows(home.entities(), query)
+    const note = matches.length === 0 ? 'No match: try fewer or shorter words, or ha_list_entities with a domain or area.' : undefined
+    return page(matches, 0, limit, note, compactRow)
+  }
+})
