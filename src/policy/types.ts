@@ -1,0 +1,66 @@
+/**
+ * The contract of the guarded write path, shared by every write tool, the audit and the ingress page.
+ * Implemented in src/policy/guard.ts (WriteGuard) and src/policy/audit.ts (AuditLog).
+ */
+import type { Identity } from '../auth/identity.ts'
+
+export interface ServiceTarget {
+  entity_id?: string | string[]
+  device_id?: string | string[]
+  area_id?: string | string[]
+  floor_id?: string | string[]
+  label_id?: string | string[]
+}
+
+/** One write as the guard sees it. Runtime writes are service calls; config writes carry `config`. */
+export interface WriteRequest {
+  /** Tool that asked, for the audit. */
+  tool: string
+  domain: string
+  service: string
+  target?: ServiceTarget
+  data?: Record<string, unknown>
+  dryRun?: boolean
+  confirmToken?: string
+  returnResponse?: boolean
+  /** Config edits (automations, scripts, dashboards): always confirmed, preview shown, base hash bound. */
+  config?: {
+    /** Full YAML or unified diff shown to the human before confirming. */
+    preview: string
+    /** Hash of the config being replaced; a change between preview and confirmation is refused. */
+    baseHash?: string
+    /** Entities the new config touches, checked against the lists like targets. */
+    entities?: string[]
+  }
+  /** Performs the write when it is not a plain call_service (config writes through REST). */
+  execute?: () => Promise<unknown>
+}
+
+export type WriteOutcome =
+  | { status: 'done', result: unknown, undo_available?: boolean }
+  | { status: 'dry_run', would_call: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }, notes?: string[] }
+  | { status: 'confirmation_required', confirm_token: string, expires_in_s: number, preview: string, how: string }
+
+export type AuditOutcome = 'allowed' | 'refused' | 'dry_run' | 'confirmation_asked' | 'confirmation_given' | 'failed'
+
+/** One JSON line per write attempt. Never holds a secret (no token, no confirm token). */
+export interface AuditEntry {
+  time: string
+  tool: string
+  identity: string
+  identity_name: string
+  outcome: AuditOutcome
+  domain?: string
+  service?: string
+  entities?: string[]
+  reason?: string
+}
+
+export interface WriteGuardApi {
+  run: (identity: Identity, request: WriteRequest) => Promise<WriteOutcome>
+}
+
+export interface AuditApi {
+  record: (entry: Omit<AuditEntry, 'time'>) => void
+  recent: (limit?: number) => AuditEntry[]
+}

@@ -1,0 +1,119 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import type { FastifyInstance } from 'fastify'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { buildApp, type AppOptions } from '../src/app.ts'
+import { loadConfig, type Env } from '../src/config.ts'
+import { createLogger, SecretScrubber } from '../src/logger.ts'
+import type { LogLevel, Options } from '../src/options.ts'
+import { startDemoHome, type DemoHome, type DemoHomeOptions } from '../src/demo/index.ts'
+
+type Test = { teardown: (fn: () => unknown) => void }
+
+export const TEST_TOKEN = 'test-primary-token-0123456789abcdef'
+
+/** A fresh, empty DATA_DIR removed after the test. */
+export function tempDataDir (t: Test, options?: Partial<Options>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'ha-mcp-test-'))
+  if (options) writeFileSync(join(dir, 'options.json'), JSON.stringify(options))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  return dir
+}
+
+/** A demo home on a random loopback port, closed after the test. */
+export async function startHome (t: Test, opts: DemoHomeOptions = {}): Promise<DemoHome> {
+  const home = await startDemoHome({ token: 'demo-long-lived-token-for-tests', ...opts })
+  t.teardown(() => home.close())
+  return home
+}
+
+export interface TestServer {
+  app: FastifyInstance
+  url: string
+  token: string
+  dataDir: string
+  logs: string[]
+  home: DemoHome
+}
+
+export interface ServerOptions {
+  home: DemoHome
+  options?: Partial<Options>
+  env?: Env
+  logLevel?: LogLevel
+  /** Do not wait for Home Assistant before returning. */
+  noWait?: boolean
+  app?: Partial<AppOptions>
+}
+
+/** The whole server against a demo home, listening on a random loopback port. */
+export async function startServer (t: Test, opts: ServerOptions): Promise<TestServer> {
+  const dataDir = tempDataDir(t, opts.options)
+  const config = loadConfig({ HA_URL: opts.home.url, HA_TOKEN: opts.home.token, DATA_DIR: dataDir, LOG_LEVEL: opts.logLevel ?? 'warning', ...opts.env })
+  const logs: string[] = []
+  const scrubber = new SecretScrubber()
+  scrubber.add(TEST_TOKEN)
+  scrubber.add(opts.home.token)
+  const logger = createLogger({ level: config.logLevel, scrubber, write: line => { logs.push(line) } })
+  const app = await buildApp({
+    config,
+    primaryToken: TEST_TOKEN,
+    logger,
+    homeAssistant: { connection: { retryMinMs: 50, retryMaxMs: 500, authRetryMs: 1000 } },
+    ...opts.app
+  })
+  t.teardown(() => app.close())
+  await app.listen({ port: 0, host: '127.0.0.1' })
+  const address = app.server.address()
+  const port = typeof address === 'object' && address ? address.port : 0
+  if (!opts.noWait) await app.ha.whenReady(10_000)
+  return { app, url: `http://127.0.0.1:${port}`, token: TEST_TOKEN, dataDir, logs, home: opts.home }
+}
+
+/** The SDK's own client over real HTTP. */
+export async function connectClient (t: Test, server: { url: string }, token: string = TEST_TOKEN): Promise<Client> {
+  const client = new Client({ name: 'test-client', version: '1.0.0' })
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
+    requestInit: { headers: { authorization: `Bearer ${token}` } }
+  })
+  await client.connect(transport)
+  t.teardown(() => client.close())
+  return client
+}
+
+export interface ToolAnswer {
+  isError: boolean
+  text: string
+  json: any
+}
+
+/** Calls a tool and parses its JSON text (or keeps the text for errors). */
+export async function callTool (client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const result = await client.callTool({ name, arguments: args })
+  const content = result.content as Array<{ type: string, text?: string }>
+  const text = content.filter(c => c.type === 'text').map(c => c.text ?? '').join('\n')
+  let json: unknown
+  try { json = JSON.parse(text) } catch { json = undefined }
+  return { isError: result.isError === true, text, json }
+}
+
+/** Raw JSON-RPC POST, for protocol-level tests. */
+export async function rpc (url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  return await fetch(`${url}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: typeof body === 'string' ? body : JSON.stringify(body)
+  })
+}
+
+/** Waits until `check` holds, polling; for conditions driven by another process (the demo home). */
+export async function eventually (check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (Date.now() < deadline) {
+    if (await check()) return
+    await new Promise(resolve => setTimeout(resolve, 20))
+  }
+  throw new Error(`timed out waiting for ${what}`)
+}
