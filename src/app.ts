@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import fp from 'fastify-plugin'
 import authPlugin from '../plugins/auth.ts'
 import configPlugin from '../plugins/config.ts'
@@ -53,7 +53,8 @@ export const appPlugin = fp(app, { name: 'ha-mcp-app', fastify: '5.x' })
 export async function buildApp (opts: AppOptions & { logger: AppLogger }): Promise<FastifyInstance> {
   const fastify = Fastify({
     loggerInstance: opts.logger,
-    disableRequestLogging: true,
+    // Requests are logged at debug by the MCP route itself; Fastify's per-request info lines are noise in the Log tab.
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: false,
     forceCloseConnections: true,
     return503OnClosing: true
