@@ -1,0 +1,190 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { WebSocketServer } from 'ws'
+import { generateHome } from './generate/home.ts'
+import { sendText } from './http-util.ts'
+import { House } from './house.ts'
+import { coreRoutes, handleCoreRest, type Route } from './rest.ts'
+import type { Faults, ResolvedOptions, Runtime } from './runtime.ts'
+import { Services } from './services/index.ts'
+import { handleSupervisor } from './supervisor.ts'
+import type { HassState, ServiceCallRecord } from './types.ts'
+import { Connection } from './ws/connection.ts'
+import { commands } from './ws/index.ts'
+
+export type { HassState, HassContext, HassEvent, ServiceCallRecord } from './types.ts'
+
+export interface DemoHomeOptions {
+  entities?: number
+  seed?: number
+  token?: string
+  supervisorToken?: string
+  port?: number
+  host?: string
+  haVersion?: string
+  authTimeoutMs?: number
+}
+
+export interface DemoHome {
+  url: string
+  supervisorUrl: string
+  token: string
+  supervisorToken: string
+  serviceCalls: ServiceCallRecord[]
+  clearServiceCalls(): void
+  getState(entityId: string): HassState | undefined
+  setState(entityId: string, state: string, attributes?: Record<string, unknown>): void
+  entityIds(): string[]
+  faults: {
+    dropConnections(): void
+    refuseAuth(count: number): void
+    setDelay(ms: number): void
+    setWebSocketDown(down: boolean): void
+    supervisorFailures(count: number, status?: number): void
+  }
+  addonOptions(): Record<string, unknown>
+  setAddonOptions(options: Record<string, unknown>): void
+  restart(): Promise<void>
+  close(): Promise<void>
+  /** discovery messages posted to the Supervisor (POST /discovery), oldest first */
+  discoveries: Array<Record<string, unknown>>
+  /** number of WebSocket clients currently connected (core and proxy) */
+  connectionCount(): number
+}
+
+const CORE_WS_PATHS = new Set(['/api/websocket'])
+const PROXY_WS_PATHS = new Set(['/core/websocket', '/core/api/websocket', '/homeassistant/websocket', '/homeassistant/api/websocket'])
+const PROXY_PREFIXES = ['/core/api/', '/homeassistant/api/']
+
+export const DEFAULT_TOKEN = 'demo-token'
+
+function resolveOptions (opts: DemoHomeOptions): ResolvedOptions {
+  const token = opts.token ?? DEFAULT_TOKEN
+  return {
+    entities: Math.max(60, Math.floor(opts.entities ?? 150)),
+    seed: opts.seed ?? 1,
+    token,
+    supervisorToken: opts.supervisorToken ?? token,
+    port: opts.port ?? 0,
+    host: opts.host ?? '127.0.0.1',
+    haVersion: opts.haVersion ?? '2026.11.2',
+    authTimeoutMs: opts.authTimeoutMs ?? 10_000
+  }
+}
+
+/** Starts a simulated Home Assistant (core WS + REST, Supervisor API and its /core proxy) on one loopback port. */
+export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHome> {
+  const options = resolveOptions(opts)
+  const house = new House(generateHome({ entities: options.entities, seed: options.seed, startMs: Date.now() }))
+  const faults: Faults = { refuseAuth: 0, delayMs: 0, wsDown: false, supervisorFailures: 0, supervisorStatus: 502 }
+  const rt: Runtime = {
+    house,
+    services: new Services(house),
+    options,
+    faults,
+    connections: new Set(),
+    addonOptions: { log_level: 'info', api_token: '', allow_write: false, allow_config_write: false, allow_camera: false },
+    discoveries: []
+  }
+  const routes: Route[] = [...coreRoutes, ...(await loadExtraRoutes())]
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const url = new URL(req.url ?? '/', 'http://demo')
+    const path = url.pathname
+    if (faults.delayMs > 0) await new Promise(resolve => setTimeout(resolve, faults.delayMs))
+    if (path.startsWith('/api/')) {
+      await handleCoreRest(rt, req, res, path, url.searchParams, false, routes)
+      return
+    }
+    const prefix = PROXY_PREFIXES.find(p => path.startsWith(p))
+    if (prefix !== undefined) {
+      if (faults.wsDown) { sendText(res, 502, '502: Bad Gateway'); return }
+      await handleCoreRest(rt, req, res, `/api/${path.slice(prefix.length)}`, url.searchParams, true, routes)
+      return
+    }
+    await handleSupervisor(rt, req, res, path)
+  }
+
+  const server = createServer((req, res) => {
+    handle(req, res).catch(() => {
+      if (!res.headersSent) sendText(res, 500, '500 Internal Server Error')
+      else res.destroy()
+    })
+  })
+  server.on('upgrade', (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const path = new URL(req.url ?? '/', 'http://demo').pathname
+    const viaSupervisor = PROXY_WS_PATHS.has(path)
+    if (!viaSupervisor && !CORE_WS_PATHS.has(path)) {
+      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      return
+    }
+    if (faults.wsDown) {
+      socket.end('HTTP/1.1 502 Bad Gateway\r\nConnection: close\r\nContent-Type: text/plain\r\nContent-Length: 15\r\n\r\n502 Bad Gateway')
+      return
+    }
+    wss.handleUpgrade(req, socket, head, ws => {
+      rt.connections.add(new Connection(ws, rt, commands, { viaSupervisor }))
+    })
+  })
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(options.port, options.host, () => { server.off('error', reject); resolve() })
+  })
+  const port = (server.address() as AddressInfo).port
+  const base = `http://${options.host.includes(':') ? `[${options.host}]` : options.host}:${port}`
+
+  const dropConnections = (): void => {
+    for (const conn of [...rt.connections]) {
+      conn.dispose()
+      conn.socket.terminate()
+    }
+  }
+
+  return {
+    url: base,
+    supervisorUrl: base,
+    token: options.token,
+    supervisorToken: options.supervisorToken,
+    serviceCalls: house.serviceCalls,
+    clearServiceCalls: () => { house.serviceCalls.length = 0 },
+    getState: id => house.states.get(id),
+    setState: (id, state, attributes) => { house.setState(id, state, attributes ?? house.states.get(id)?.attributes ?? {}) },
+    entityIds: () => [...house.states.keys()],
+    faults: {
+      dropConnections,
+      refuseAuth: count => { faults.refuseAuth = count },
+      setDelay: ms => { faults.delayMs = Math.max(0, ms) },
+      setWebSocketDown: down => {
+        faults.wsDown = down
+        if (down) dropConnections()
+      },
+      supervisorFailures: (count, status = 502) => { faults.supervisorFailures = count; faults.supervisorStatus = status }
+    },
+    addonOptions: () => ({ ...rt.addonOptions }),
+    setAddonOptions: next => { rt.addonOptions = { ...next } },
+    restart: async () => {
+      faults.wsDown = true
+      dropConnections()
+      house.fire('homeassistant_stop', {})
+      await new Promise(resolve => setTimeout(resolve, 50))
+      faults.wsDown = false
+      house.fire('homeassistant_start', {})
+    },
+    close: async () => {
+      dropConnections()
+      wss.close()
+      server.closeAllConnections()
+      await new Promise<void>(resolve => server.close(() => resolve()))
+    },
+    discoveries: rt.discoveries,
+    connectionCount: () => rt.connections.size
+  }
+}
+
+/** Stage-2 REST routes live in their own modules; kept as a hook so the core stays small. */
+async function loadExtraRoutes (): Promise<Route[]> {
+  return []
+}

@@ -1,0 +1,150 @@
+import { HaError } from '../errors.ts'
+import type { House } from '../house.ts'
+import type { HassContext } from '../types.ts'
+import { asArray, isoTime, isRecord } from '../util.ts'
+import { automationServices } from './automation.ts'
+import { deviceServices } from './devices.ts'
+import { helperServices } from './helpers.ts'
+import { miscServices } from './misc.ts'
+import { describe, type ServiceCall, type ServiceTable } from './registry.ts'
+import { toggleServices } from './toggles.ts'
+
+export interface CallRequest {
+  domain: string
+  service: string
+  serviceData?: Record<string, unknown>
+  target?: Record<string, unknown>
+  returnResponse?: boolean
+  via: 'ws' | 'rest'
+  context?: HassContext
+  /** made by an automation or script inside the house: not recorded as an incoming call */
+  internal?: boolean
+}
+
+export interface CallOutcome { context: HassContext, response?: unknown, changed: string[] }
+
+const TARGET_KEYS = ['entity_id', 'device_id', 'area_id', 'floor_id', 'label_id']
+
+/** Every service of the home, and the one path every call (WS, REST, automations) goes through. */
+export class Services {
+  readonly table: ServiceTable
+  private readonly house: House
+  private descriptionsJson: string | null = null
+
+  constructor (house: House) {
+    this.house = house
+    const table: ServiceTable = {}
+    const merge = (part: ServiceTable): void => {
+      for (const [domain, services] of Object.entries(part)) table[domain] = { ...table[domain], ...services }
+    }
+    merge(toggleServices(() => table))
+    merge(deviceServices())
+    merge(helperServices())
+    merge(miscServices())
+    merge(automationServices(house))
+    this.table = table
+    house.invoke = async req => await this.call(req)
+  }
+
+  /** get_services payload, serialised once (script.<name> services change it). */
+  descriptions (): string {
+    if (this.descriptionsJson === null) {
+      const out: Record<string, Record<string, unknown>> = {}
+      for (const [domain, services] of Object.entries(this.table)) {
+        out[domain] = {}
+        for (const [name, def] of Object.entries(services)) out[domain][name] = describe(def)
+      }
+      this.descriptionsJson = JSON.stringify(out)
+    }
+    return this.descriptionsJson
+  }
+
+  invalidate (): void { this.descriptionsJson = null }
+
+  resolveTargets (target: Record<string, unknown>, domains: string[] | undefined): string[] {
+    const h = this.house
+    const wanted = new Set<string>()
+    const ids = target.entity_id
+    if (ids === 'all') {
+      for (const id of h.states.keys()) wanted.add(id)
+    } else {
+      for (const id of asArray(ids)) if (id !== 'none') wanted.add(id.toLowerCase())
+    }
+    const devices = new Set(asArray(target.device_id))
+    const areas = new Set(asArray(target.area_id))
+    const labels = new Set(asArray(target.label_id))
+    for (const floor of asArray(target.floor_id)) for (const area of h.areas.values()) if (area.floor_id === floor) areas.add(area.area_id)
+    for (const label of labels) {
+      for (const area of h.areas.values()) if (area.labels.includes(label)) areas.add(area.area_id)
+      for (const device of h.devices.values()) if (device.labels.includes(label)) devices.add(device.id)
+    }
+    if (devices.size > 0 || areas.size > 0 || labels.size > 0) {
+      for (const entry of h.entities.values()) {
+        if (entry.entity_category !== null || entry.hidden_by !== null) continue // HA skips these for area/device/label targets
+        if ((entry.device_id !== null && devices.has(entry.device_id)) || areas.has(h.areaOf(entry.entity_id) ?? '') || entry.labels.some(l => labels.has(l))) wanted.add(entry.entity_id)
+      }
+    }
+    return [...wanted].filter(id => h.states.has(id) && (domains === undefined || domains.length === 0 || domains.includes(id.split('.')[0] as string)))
+  }
+
+  async call (req: CallRequest): Promise<CallOutcome> {
+    const h = this.house
+    const def = this.table[req.domain]?.[req.service]
+    if (def === undefined) {
+      throw new HaError('not_found', `Service ${req.domain}.${req.service} not found.`, { key: 'service_not_found', domain: 'homeassistant', placeholders: { domain: req.domain, service: req.service } })
+    }
+    const returnResponse = req.returnResponse === true
+    if (returnResponse && def.response === undefined) {
+      throw new HaError('service_validation_error', "Validation error: An action which does not return responses can't be called with return_response=True", { key: 'service_does_not_support_response', domain: 'homeassistant', placeholders: { return_response: 'return_response=True' } })
+    }
+    if (!returnResponse && def.response === 'only') {
+      throw new HaError('service_validation_error', 'Validation error: The action requires responses and must be called with return_response=True', { key: 'service_lacks_response_request', domain: 'homeassistant', placeholders: { return_response: 'return_response=True' } })
+    }
+    const serviceData = req.serviceData ?? {}
+    const target: Record<string, unknown> = { ...(req.target ?? {}) }
+    const data: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(serviceData)) {
+      if (TARGET_KEYS.includes(key)) target[key] = value
+      else data[key] = value
+    }
+    for (const value of Object.values(target)) {
+      if (typeof value === 'string' && value.includes('{{')) throw new HaError('invalid_format', 'Templates are not supported here')
+    }
+    const context = req.context ?? h.newContext(h.userId)
+    if (req.internal !== true) {
+      h.serviceCalls.push({
+        domain: req.domain,
+        service: req.service,
+        service_data: serviceData,
+        ...(req.target === undefined ? {} : { target: req.target }),
+        return_response: returnResponse,
+        time: isoTime(Date.now()),
+        via: req.via
+      })
+    }
+    h.fire('call_service', { domain: req.domain, service: req.service, service_data: { ...serviceData, ...(req.target ?? {}) } }, context)
+    const changed: string[] = []
+    const stop = h.subscribe(m => { if (m.event.event_type === 'state_changed') changed.push(String(m.event.data.entity_id)) })
+    try {
+      const call: ServiceCall = { domain: req.domain, service: req.service, data, entityIds: [], context, house: h, returnResponse }
+      let response: unknown
+      if (def.perEntity !== undefined) {
+        call.entityIds = this.resolveTargets(target, def.targetDomains)
+        if (returnResponse && call.entityIds.length === 0) throw new HaError('home_assistant_error', 'Service call requested response data but did not match any entities')
+        const perEntity: Record<string, unknown> = {}
+        for (const id of call.entityIds) {
+          const state = h.states.get(id)
+          if (state !== undefined) perEntity[id] = await def.perEntity(call, id, state)
+        }
+        response = perEntity
+      } else if (def.run !== undefined) {
+        response = await def.run(call)
+      }
+      const outcome: CallOutcome = { context, changed }
+      if (returnResponse) outcome.response = isRecord(response) ? response : (response ?? null)
+      return outcome
+    } finally {
+      stop()
+    }
+  }
+}

@@ -1,0 +1,184 @@
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { bearer, jsonBody, sendJson, sendText } from './http-util.ts'
+import type { Runtime } from './runtime.ts'
+import { isRecord } from './util.ts'
+
+export const ADDON_SLUG = 'local_ha_mcp'
+
+const ok = (res: ServerResponse, data: unknown): void => { sendJson(res, 200, { result: 'ok', data: data ?? {} }) }
+const fail = (res: ServerResponse, status: number, message: string): void => { sendJson(res, status, { result: 'error', message }) }
+
+function selfInfo (rt: Runtime): Record<string, unknown> {
+  return {
+    name: 'MCP Server for Home Assistant',
+    slug: ADDON_SLUG,
+    hostname: 'local-ha-mcp',
+    dns: ['local-ha-mcp.local.hass.io'],
+    description: 'Model Context Protocol server for Home Assistant',
+    long_description: null,
+    advanced: false,
+    stage: 'stable',
+    repository: 'local',
+    version: '0.1.0',
+    version_latest: '0.1.0',
+    update_available: false,
+    protected: true,
+    rating: 8,
+    boot_config: 'auto',
+    boot: 'auto',
+    options: rt.addonOptions,
+    schema: [{ name: 'log_level', required: true, type: 'select', options: ['trace', 'debug', 'info', 'notice', 'warning', 'error', 'fatal'] }, { name: 'api_token', required: true, type: 'string', format: 'password' }, { name: 'allow_write', required: true, type: 'boolean' }],
+    arch: ['aarch64', 'amd64'],
+    machine: [],
+    homeassistant: null,
+    url: null,
+    detached: false,
+    available: true,
+    build: true,
+    network: { '9583/tcp': 9583 },
+    network_description: { '9583/tcp': 'MCP endpoint (streamable HTTP)' },
+    host_network: false,
+    host_pid: false,
+    host_ipc: false,
+    host_uts: false,
+    host_dbus: false,
+    privileged: [],
+    full_access: false,
+    apparmor: 'local_ha_mcp',
+    icon: true,
+    logo: true,
+    changelog: true,
+    documentation: true,
+    stdin: false,
+    hassio_api: true,
+    hassio_role: 'default',
+    auth_api: false,
+    homeassistant_api: true,
+    gpio: false,
+    usb: false,
+    uart: false,
+    kernel_modules: false,
+    devicetree: false,
+    udev: false,
+    docker_api: false,
+    video: false,
+    audio: false,
+    startup: 'application',
+    services: [],
+    discovery: ['mcp'],
+    translations: {},
+    ingress: true,
+    signed: false,
+    state: 'started',
+    webui: null,
+    ingress_entry: '/api/hassio_ingress/demo-ingress-token',
+    ingress_url: '/api/hassio_ingress/demo-ingress-token/',
+    ingress_port: 9584,
+    ingress_panel: true,
+    audio_input: null,
+    audio_output: null,
+    auto_update: false,
+    ip_address: '172.30.33.5',
+    watchdog: false,
+    devices: [],
+    system_managed: false,
+    system_managed_config_entry: null
+  }
+}
+
+function addonSummary (slug: string, name: string, version: string, state: string): Record<string, unknown> {
+  return { name, slug, description: `${name} add-on`, advanced: false, stage: 'stable', version, version_latest: version, update_available: false, available: true, detached: false, homeassistant: null, state, repository: slug.startsWith('core_') ? 'core' : slug.startsWith('local_') ? 'local' : 'a0d7b954', build: slug.startsWith('local_'), url: null, icon: true, logo: true, system_managed: false }
+}
+
+function addons (rt: Runtime): Array<Record<string, unknown>> {
+  return [
+    { ...addonSummary(ADDON_SLUG, 'MCP Server for Home Assistant', '0.1.0', 'started') },
+    addonSummary('core_mosquitto', 'Mosquitto broker', '6.5.1', 'started'),
+    addonSummary('core_samba', 'Samba share', '12.5.0', 'stopped'),
+    { ...addonSummary('a0d7b954_vscode', 'Studio Code Server', '5.19.3', 'started'), update_available: rt.options.seed % 2 === 1, version_latest: '5.20.0' }
+  ]
+}
+
+/** Supervisor REST API: {result, data} envelope, 401 without a token, 403 with a wrong one. */
+export async function handleSupervisor (rt: Runtime, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+  const token = bearer(req) ?? (typeof req.headers['x-supervisor-token'] === 'string' ? req.headers['x-supervisor-token'] : undefined)
+  if (token === undefined) { sendText(res, 401, '401: Unauthorized'); return }
+  if (token !== rt.options.supervisorToken) { sendText(res, 403, '403: Forbidden'); return }
+  if (rt.faults.supervisorFailures > 0) {
+    rt.faults.supervisorFailures--
+    const status = rt.faults.supervisorStatus
+    if (status >= 500) sendText(res, status, `${status}: Bad Gateway`)
+    else fail(res, status, 'Injected failure')
+    return
+  }
+  const method = req.method ?? 'GET'
+  const { house } = rt
+  if (method === 'GET' && path === '/addons') { ok(res, { addons: addons(rt) }); return }
+  if (method === 'GET' && (path === '/addons/self/info' || path === `/addons/${ADDON_SLUG}/info`)) { ok(res, selfInfo(rt)); return }
+  const other = /^\/addons\/([^/]+)\/info$/.exec(path)
+  if (method === 'GET' && other !== null) {
+    const summary = addons(rt).find(a => a.slug === other[1])
+    if (summary === undefined) { fail(res, 404, 'Addon does not exist'); return }
+    ok(res, { ...summary, options: {}, boot: 'auto', ingress: false, hostname: String(other[1]).replace(/_/g, '-') })
+    return
+  }
+  if (path === '/addons/self/options' && method === 'GET') { ok(res, rt.addonOptions); return }
+  if (path === '/addons/self/options/config' && method === 'GET') { ok(res, rt.addonOptions); return }
+  if (path === '/addons/self/options' && method === 'POST') {
+    let body: unknown
+    try { body = await jsonBody(req) } catch { fail(res, 400, 'Invalid JSON'); return }
+    if (!isRecord(body) || Object.keys(body).length === 0) { fail(res, 400, 'No valid options provided'); return }
+    if (body.options !== undefined) {
+      if (!isRecord(body.options)) { fail(res, 400, "Add-on local_ha_mcp has invalid options: expected a dictionary. Got '" + String(body.options) + "'"); return }
+      const next: Record<string, unknown> = {}
+      for (const [key, value] of Object.entries(body.options)) if (value !== null) next[key] = value
+      rt.addonOptions = next
+    }
+    ok(res, {})
+    return
+  }
+  if (path === '/addons/self/options/validate' && method === 'POST') { ok(res, { message: '', valid: true, pwned: false }); return }
+  if (path === '/addons/self/logs' && method === 'GET') { sendText(res, 200, '[12:00:00] INFO: demo add-on log\n'); return }
+  if (path === '/info' && method === 'GET') {
+    ok(res, { supervisor: '2026.11.3', homeassistant: rt.options.haVersion, hassos: '17.0', docker: '28.3.3', hostname: 'homeassistant', operating_system: 'Home Assistant OS 17.0', features: ['reboot', 'shutdown', 'services', 'network', 'hostname', 'timedate', 'os_agent', 'haos', 'resolved', 'journal', 'disk', 'mount'], machine: 'generic-x86-64', arch: 'amd64', supported_arch: ['amd64'], supported: true, channel: 'stable', logging: 'info', state: 'running', timezone: 'Europe/Amsterdam' })
+    return
+  }
+  if (path === '/core/info' && method === 'GET') {
+    ok(res, { version: rt.options.haVersion, version_latest: house.states.get('update.home_assistant_core_update')?.attributes.latest_version ?? rt.options.haVersion, update_available: house.states.get('update.home_assistant_core_update')?.state === 'on', arch: 'amd64', machine: 'generic-x86-64', ip_address: '172.30.32.1', image: 'ghcr.io/home-assistant/generic-x86-64-homeassistant', boot: true, port: 8123, ssl: false, watchdog: true, audio_input: null, audio_output: null, backups_exclude_database: false, duplicate_log_file: false })
+    return
+  }
+  if (path === '/core/logs' && method === 'GET') { sendText(res, 200, '2026-11-30 07:00:00.001 INFO (MainThread) [homeassistant.components.automation.wake_up] Wake up: Running automation actions\n'); return }
+  if (path === '/os/info' && method === 'GET') {
+    ok(res, { version: '17.0', version_latest: '17.0', update_available: false, board: 'generic-x86-64', boot: 'A', data_disk: '/dev/sda8', boot_slots: { A: { state: 'booted', status: 'success', version: '17.0' }, B: { state: 'inactive', status: null, version: '16.3' } } })
+    return
+  }
+  if (path === '/backups' && method === 'GET') {
+    const day = 86_400_000
+    const backups = [1, 2, 8].map(age => ({ slug: `demo${age}abc`, name: `Automatic backup ${new Date(house.home.startMs - age * day).toISOString().slice(0, 10)}`, date: new Date(house.home.startMs - age * day).toISOString().replace('Z', '+00:00'), type: 'full', size: 512.4 + age, size_bytes: Math.round((512.4 + age) * 1_048_576), location: null, location_attributes: { '.local': { protected: true, size_bytes: Math.round((512.4 + age) * 1_048_576) } }, protected: true, compressed: true, content: { homeassistant: true, addons: ['core_mosquitto'], folders: ['share', 'media'] } }))
+    ok(res, { backups, days_until_stale: 3 })
+    return
+  }
+  if (path === '/mounts' && method === 'GET') {
+    ok(res, { default_backup_mount: null, mounts: [{ name: 'nas_media', usage: 'media', type: 'cifs', server: 'nas.local', share: 'media', state: 'active', read_only: false }, { name: 'nas_backup', usage: 'backup', type: 'nfs', server: 'nas.local', path: '/volume1/backup', state: 'failed', read_only: false }] })
+    return
+  }
+  if (path === '/discovery' && method === 'GET') { ok(res, { discovery: rt.discoveries, services: { mcp: [ADDON_SLUG] } }); return }
+  if (path === '/discovery' && method === 'POST') {
+    let body: unknown
+    try { body = await jsonBody(req) } catch { fail(res, 400, 'Invalid JSON'); return }
+    if (!isRecord(body) || typeof body.service !== 'string') { fail(res, 400, "required key not provided @ data['service']"); return }
+    const uuid = `${Date.now().toString(16)}${rt.discoveries.length.toString(16)}`.padEnd(32, '0')
+    rt.discoveries.push({ addon: ADDON_SLUG, service: body.service, uuid, config: isRecord(body.config) ? body.config : {} })
+    ok(res, { uuid })
+    return
+  }
+  const discovery = /^\/discovery\/([^/]+)$/.exec(path)
+  if (discovery !== null) {
+    const index = rt.discoveries.findIndex(d => d.uuid === discovery[1])
+    if (index < 0) { fail(res, 404, 'Discovery message not found'); return }
+    if (method === 'DELETE') { rt.discoveries.splice(index, 1); ok(res, {}); return }
+    ok(res, rt.discoveries[index])
+    return
+  }
+  fail(res, 404, `Unknown path ${path}`)
+}
