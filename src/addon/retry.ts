@@ -1,0 +1,56 @@
+/** How long to wait between attempts while the Supervisor is still starting. */
+export interface RetryOptions {
+  /** First delay; doubles after each failed attempt. */
+  baseMs?: number
+  maxMs?: number
+  /** Attempts in total, the first one included. */
+  attempts?: number
+  /** Aborted on shutdown: the wait ends and the last error is thrown. */
+  signal?: AbortSignal
+  /** Called before each wait, for a log line. */
+  onRetry?: (err: unknown, attempt: number, delayMs: number) => void
+}
+
+/**
+ * True for failures that mean "the Supervisor is not up yet": connection refused, a timeout, or a
+ * 502/503/504 from its proxy. A 4xx means the request itself is wrong and retrying will not help.
+ */
+export function isTransientSupervisorError (err: unknown): boolean {
+  const code = (err as { code?: unknown } | null)?.code
+  if (code === 'HAMCP_HA_NOT_CONNECTED' || code === 'HAMCP_HA_TIMEOUT') return true
+  if (code === 'HAMCP_HA_HTTP_FAILED') return /answered HTTP 50[234]\b/.test((err as Error).message)
+  return false
+}
+
+async function wait (ms: number, signal: AbortSignal | undefined): Promise<void> {
+  await new Promise<void>(resolve => {
+    const timer = setTimeout(done, ms)
+    timer.unref()
+    function done (): void {
+      clearTimeout(timer)
+      signal?.removeEventListener('abort', done)
+      resolve()
+    }
+    signal?.addEventListener('abort', done, { once: true })
+  })
+}
+
+/** Runs `task` until it succeeds, retrying only transient Supervisor failures with a doubling delay. */
+export async function withSupervisorRetry<T> (task: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const base = options.baseMs ?? 2_000
+  const max = options.maxMs ?? 60_000
+  const attempts = options.attempts ?? 12
+  const aborted = (): boolean => options.signal?.aborted === true
+  let delay = base
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await task()
+    } catch (err) {
+      if (attempt >= attempts || !isTransientSupervisorError(err) || aborted()) throw err
+      options.onRetry?.(err, attempt, delay)
+      await wait(delay, options.signal)
+      if (aborted()) throw err
+      delay = Math.min(max, delay * 2)
+    }
+  }
+}
