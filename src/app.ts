@@ -5,6 +5,7 @@ import configPlugin from '../plugins/config.ts'
 import healthRoutes from '../plugins/health.ts'
 import homeAssistantPlugin, { type HomeAssistantPluginOptions } from '../plugins/home-assistant.ts'
 import mcpRoutes from '../plugins/mcp.ts'
+import policyPlugin, { type PolicyPluginOptions } from '../plugins/policy.ts'
 import type { BackoffOptions } from './auth/backoff.ts'
 import type { Config } from './config.ts'
 import type { AppLogger } from './logger.ts'
@@ -26,6 +27,7 @@ export interface AppOptions {
   homeAssistant?: HomeAssistantPluginOptions
   backoff?: BackoffOptions
   healthDegradedAfterMs?: number
+  policy?: PolicyPluginOptions
 }
 
 /** The MCP server as one plugin: registers every concern in order. Never listens. */
@@ -33,6 +35,7 @@ async function app (fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   const catalog = opts.catalog ?? await loadToolCatalog()
   await fastify.register(configPlugin, { config: opts.config })
   await fastify.register(homeAssistantPlugin, opts.homeAssistant ?? {})
+  await fastify.register(policyPlugin, opts.policy ?? {})
   await fastify.register(authPlugin, { primaryToken: opts.primaryToken, backoff: opts.backoff })
   const usage = new UsageCounters()
   fastify.decorate('usage', usage)
@@ -40,10 +43,11 @@ async function app (fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(mcpRoutes, {
     catalog,
     surface: opts.surface,
+    services: { guard: fastify.policy, audit: fastify.audit, undo: fastify.undo, rateLimits: fastify.rateLimits },
     onCall: report => usage.record(report)
   })
-  fastify.setNotFoundHandler((request, reply) => {
-    void reply.code(404).send({ error: 'Not Found', message: `${request.method} ${request.url} does not exist; the MCP endpoint is POST /mcp` })
+  fastify.setNotFoundHandler(async (request, reply) => {
+    return await reply.code(404).send({ error: 'Not Found', message: `${request.method} ${request.url} does not exist; the MCP endpoint is POST /mcp` })
   })
 }
 

@@ -34,6 +34,23 @@ export interface WriteRequest {
   }
   /** Performs the write when it is not a plain call_service (config writes through REST). */
   execute?: () => Promise<unknown>
+  /** Remember prior states for ha_undo; defaults to true for plain service calls, false with `execute`. */
+  undoable?: boolean
+}
+
+/** What a human is shown before a sensitive write. */
+export interface ConfirmPreview {
+  tool: string
+  domain: string
+  service: string
+  entities: string[]
+  preview: string
+}
+
+/** Per-call extras. A session whose client supports elicitation passes a confirmer that asks the human. */
+export interface WriteRunContext {
+  /** Resolves true only when the human accepted; anything else is an audited refusal. */
+  confirmer?: (preview: ConfirmPreview) => Promise<boolean>
 }
 
 export type WriteOutcome =
@@ -54,10 +71,14 @@ export interface AuditEntry {
   service?: string
   entities?: string[]
   reason?: string
+  /** Short hash of the call fingerprint: ties a confirmation_asked line to its confirmation_given. */
+  ref?: string
+  /** How a confirmation was given. */
+  via?: 'token' | 'elicitation'
 }
 
 export interface WriteGuardApi {
-  run: (identity: Identity, request: WriteRequest) => Promise<WriteOutcome>
+  run: (identity: Identity, request: WriteRequest, context?: WriteRunContext) => Promise<WriteOutcome>
 }
 
 export interface AuditApi {

@@ -1,0 +1,95 @@
+import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
+import type { AuditApi, AuditEntry } from './types.ts'
+
+export interface AuditLogOptions {
+  /** Path of the JSON-lines file (DATA_DIR/audit.log); none keeps the trail on stderr only. */
+  file?: string
+  /** Size at which the file moves to `<file>.1`, keeping one old generation. */
+  rotateBytes?: number
+  /** Where each line is mirrored whatever the log level; stderr by default. */
+  write?: (line: string) => void
+  /** Last resort against secrets: applied to every line before it leaves the process. */
+  scrub?: (text: string) => string
+  /** Reports a file problem once (the log stays on stderr). */
+  warn?: (message: string) => void
+  now?: () => number
+  ringSize?: number
+}
+
+export const AUDIT_ROTATE_BYTES = 1_000_000
+
+/**
+ * The write audit: one JSON line per attempt, written straight to stderr (never through the log
+ * level filter) and appended to the audit file, plus the last entries in memory for the ingress page.
+ * Writes are synchronous: they are rare, and a line must not be lost when the process stops.
+ */
+export class AuditLog implements AuditApi {
+  readonly #file: string | undefined
+  readonly #rotateBytes: number
+  readonly #write: (line: string) => void
+  readonly #scrub: (text: string) => string
+  readonly #warn: (message: string) => void
+  readonly #now: () => number
+  readonly #ringSize: number
+  readonly #ring: AuditEntry[] = []
+  #size: number | undefined
+  #fileBroken = false
+
+  constructor (options: AuditLogOptions = {}) {
+    this.#file = options.file
+    this.#rotateBytes = options.rotateBytes ?? AUDIT_ROTATE_BYTES
+    this.#write = options.write ?? (line => { process.stderr.write(line) })
+    this.#scrub = options.scrub ?? (text => text)
+    this.#warn = options.warn ?? (() => {})
+    this.#now = options.now ?? Date.now
+    this.#ringSize = options.ringSize ?? 200
+  }
+
+  record (entry: Omit<AuditEntry, 'time'>): void {
+    const full = { time: new Date(this.#now()).toISOString(), ...entry } as AuditEntry
+    const line = this.#scrub(JSON.stringify({ audit: true, ...full })) + '\n'
+    const stored = JSON.parse(line) as AuditEntry & { audit?: boolean }
+    delete stored.audit
+    this.#ring.push(stored)
+    if (this.#ring.length > this.#ringSize) this.#ring.shift()
+    this.#write(line)
+    this.#append(line)
+  }
+
+  /** Newest first. */
+  recent (limit = 50): AuditEntry[] {
+    return this.#ring.slice(-Math.max(0, limit)).reverse()
+  }
+
+  /** Writes are synchronous; kept so callers can treat the log like any buffered sink on shutdown. */
+  async flush (): Promise<void> {}
+
+  #append (line: string): void {
+    if (!this.#file || this.#fileBroken) return
+    try {
+      if (this.#size === undefined) {
+        mkdirSync(dirname(this.#file), { recursive: true })
+        this.#size = sizeOf(this.#file)
+      }
+      const bytes = Buffer.byteLength(line)
+      if (this.#size > 0 && this.#size + bytes > this.#rotateBytes) {
+        renameSync(this.#file, `${this.#file}.1`)
+        this.#size = 0
+      }
+      appendFileSync(this.#file, line, { mode: 0o600 })
+      this.#size += bytes
+    } catch (err) {
+      this.#fileBroken = true
+      this.#warn(`audit file ${this.#file} is not writable (${(err as Error).message}); the audit continues on stderr only`)
+    }
+  }
+}
+
+function sizeOf (file: string): number {
+  try {
+    return statSync(file).size
+  } catch {
+    return 0
+  }
+}

@@ -1,0 +1,72 @@
+import { z } from 'zod'
+import { isUserError, UserError } from '../../src/errors.ts'
+import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { WriteGuardApi, WriteOutcome, WriteRequest } from '../../src/policy/types.ts'
+import '../../src/policy/services.ts'
+
+/** Shared by every write tool: the same wording for the guard's two standard arguments. */
+export const dryRunArg = () =>
+  z.boolean().default(false).describe('Check the call against every rule and show what would be called, without doing it.')
+
+export const confirmTokenArg = () =>
+  z.string().trim().min(1).max(100).optional().describe('Token from a previous confirmation_required answer, once the user agreed; same arguments.')
+
+export function writeGuard (ctx: Pick<ToolContext, 'services'>): WriteGuardApi {
+  const guard = ctx.services.guard
+  if (!guard) throw new Error('the write guard is not wired: register plugins/policy.ts and pass its services to the mcp routes')
+  return guard
+}
+
+/** Runs one write through the guarded path with the caller's identity (and the session's elicitation, if any). */
+export async function guardedWrite (ctx: Pick<ToolContext, 'services' | 'identity'>, request: WriteRequest): Promise<WriteOutcome> {
+  const confirmer = ctx.services.confirmer
+  return await writeGuard(ctx).run(ctx.identity, request, confirmer ? { confirmer } : {})
+}
+
+/**
+ * The answer a model sees: `{success, ...}` when done, `{dry_run, would_call}` for a dry run, or
+ * `{confirmation_required, confirm_token, ...}` when a human must agree first.
+ */
+export function formatOutcome (outcome: WriteOutcome, done: (result: unknown) => Record<string, unknown> = serviceResponse): Record<string, unknown> {
+  switch (outcome.status) {
+    case 'done':
+      return { success: true, ...done(outcome.result), ...(outcome.undo_available ? { undo_available: true } : {}) }
+    case 'dry_run':
+      return { dry_run: true, would_call: outcome.would_call, ...(outcome.notes ? { notes: outcome.notes } : {}) }
+    case 'confirmation_required':
+      return {
+        confirmation_required: true,
+        confirm_token: outcome.confirm_token,
+        expires_in_seconds: outcome.expires_in_s,
+        preview: outcome.preview,
+        how: outcome.how
+      }
+  }
+}
+
+/** call_service answers `{context, response?}`: only the response is worth showing. */
+export function serviceResponse (result: unknown): Record<string, unknown> {
+  const response = (result as { response?: unknown } | null)?.response
+  return response === undefined || response === null ? {} : { response }
+}
+
+/** A write that takes a per-target slot first (notifications, announcements), released if nothing was sent. */
+export async function rateLimitedWrite (ctx: Pick<ToolContext, 'services' | 'identity'>, limiter: 'notify' | 'announce', key: string, request: WriteRequest): Promise<WriteOutcome> {
+  if (request.dryRun === true) return await guardedWrite(ctx, request)
+  const limits = ctx.services.rateLimits
+  if (!limits) throw new Error('rate limits are not wired: register plugins/policy.ts')
+  const slot = limits[limiter].take(key)
+  if ('retryAfterS' in slot) {
+    ctx.services.audit?.record({ tool: request.tool, identity: ctx.identity.id, identity_name: ctx.identity.name, outcome: 'refused', domain: request.domain, service: request.service, reason: 'rate_limit' })
+    throw new UserError(`Rate limit: at most ${limits[limiter].limit} per minute for ${key}.`, `Try again in ${slot.retryAfterS} s.`, 'HAMCP_RATE_LIMITED')
+  }
+  try {
+    const outcome = await guardedWrite(ctx, request)
+    if (outcome.status !== 'done') slot.release()
+    return outcome
+  } catch (err) {
+    // Refused before anything was sent: the slot is not spent. A failure from Home Assistant still counts.
+    if (isUserError(err)) slot.release()
+    throw err
+  }
+}
