@@ -29,7 +29,7 @@ async function homeAssistantPlugin (fastify: FastifyInstance, opts: HomeAssistan
     token: homeAssistant.token,
     supervisorUrl: supervisor.url,
     supervisorToken: supervisor.token,
-    log: fastify.log.child({ component: "ha" }),
+    log: fastify.log.child({ component: 'ha' }),
     connection: opts.connection
   })
   const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options))

@@ -1,0 +1,52 @@
+import t from 'tap'
+import { byteLength, fitToCap, page, truncateAttributes, RESPONSE_CAP_BYTES } from '../../src/shape.ts'
+import { globMatch, matchesAny } from '../../src/policy/globs.ts'
+import { fold, tokens } from '../../src/home/text.ts'
+
+t.test('list envelope', async t => {
+  const all = Array.from({ length: 10 }, (_, i) => i)
+  t.same(page(all, 0, 3), { items: [0, 1, 2], returned: 3, total: 10, has_more: true, next_offset: 3 })
+  t.same(page(all, 9, 3), { items: [9], returned: 1, total: 10, has_more: false, next_offset: null })
+  t.same(page(all, 20, 3).items, [], 'offset past the end is an empty page')
+})
+
+t.test('every answer fits the cap, and says how to refine', async t => {
+  const rows = Array.from({ length: 2000 }, (_, i) => ({ entity_id: `sensor.s_${i}`, name: `Sensor number ${i}`, state: '21.5' }))
+  const fitted = fitToCap(page(rows, 0, 2000)) as { items: unknown[], has_more: boolean, next_offset: number, note: string }
+  t.ok(byteLength(fitted) <= RESPONSE_CAP_BYTES, `fits (${byteLength(fitted)} bytes)`)
+  t.ok(fitted.items.length > 50, 'keeps as many rows as fit')
+  t.equal(fitted.has_more, true)
+  t.equal(fitted.next_offset, fitted.items.length, 'next page starts after the last kept row')
+  t.match(fitted.note, /offset|filter/)
+
+  const blob = fitToCap({ text: 'x'.repeat(100_000), nested: { list: Array.from({ length: 5000 }, (_, i) => i) } })
+  t.ok(byteLength(blob) <= RESPONSE_CAP_BYTES, 'non-list answers are shortened too')
+  t.match(JSON.stringify(blob), /capped/)
+
+  const small = { a: 1 }
+  t.equal(fitToCap(small), small, 'small answers untouched')
+})
+
+t.test('attribute truncation at 500 characters', async t => {
+  const { attributes, truncated } = truncateAttributes({ short: 'ok', long: 'y'.repeat(600), list: Array.from({ length: 300 }, (_, i) => i) })
+  t.equal(attributes.short, 'ok')
+  t.match(attributes.long, /truncated, 600 chars/)
+  t.same(truncated.sort(), ['list', 'long'])
+})
+
+t.test('globs: only * is special, case-insensitive, whole string', async t => {
+  t.ok(globMatch('lock.*', 'lock.front_door'))
+  t.ok(globMatch('LOCK.*', 'lock.front_door'))
+  t.notOk(globMatch('lock.*', 'xlock.front'), 'anchored at the start')
+  t.notOk(globMatch('light.kitchen', 'light.kitchen_2'), 'anchored at the end')
+  t.notOk(globMatch('light.?', 'light.a'), '? is literal')
+  t.ok(globMatch('light.[a]', 'light.[a]'), 'brackets are literal')
+  t.ok(globMatch('recorder.purge*', 'recorder.purge_entities'))
+  t.ok(matchesAny(['x.*', '*.secret'], 'camera.secret'))
+})
+
+t.test('search text folds case and accents, keeps any script', async t => {
+  t.equal(fold('Étage Küche'), 'etage kuche')
+  t.same(tokens('  Salle   à manger '), ['salle', 'a', 'manger'])
+  t.equal(fold('和室 🎮'), '和室 🎮')
+})
