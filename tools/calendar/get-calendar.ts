@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import type { HomeAssistant } from '../../src/ha/index.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { clip, domainRows, HOUR_MS, requireDomainEntity } from '../_shared/read-calls.ts'
+
+const EVENTS_CAP = 100
+
+type When = { dateTime?: string, date?: string } | string | undefined
+interface CalendarEvent { summary?: string, start?: When, end?: When, description?: string, location?: string, rrule?: string }
+
+const whenText = (when: When): string | undefined => typeof when === 'string' ? when : when?.dateTime ?? when?.date
+
+async function eventsOf (ha: HomeAssistant, entityId: string, start: Date, end: Date): Promise<Array<Record<string, unknown>>> {
+  const query = `start=${encodeURIComponent(start.toISOString())}&end=${encodeURIComponent(end.toISOString())}`
+  const events = await ha.rest.json<CalendarEvent[]>('GET', `/api/calendars/${entityId}?${query}`)
+  return (Array.isArray(events) ? events : []).map(e => {
+    const out: Record<string, unknown> = { start: whenText(e.start), end: whenText(e.end), summary: clip(e.summary, 200) }
+    if (typeof e.start === 'object' && e.start?.date !== undefined) out.all_day = true
+    const location = clip(e.location, 200)
+    if (location) out.location = location
+    const description = clip(e.description, 300)
+    if (description) out.description = description
+    if (e.rrule) out.recurring = true
+    return out
+  })
+}
+
+export default defineTool({
+  name: 'ha_get_calendar',
+  title: 'Get calendar events',
+  description: 'Calendar events in a window (default the next 24 h, up to 720 h), at most 100. Without entity_id, merges every calendar.',
+  kind: 'read',
+  input: z.object({
+    entity_id: z.string().trim().regex(/^calendar\.[a-z0-9_]+$/, 'must be a calendar entity, e.g. calendar.family').optional().describe('Calendar entity, e.g. calendar.family; omit for all calendars.'),
+    hours: z.number().min(1).max(720).default(24).describe('Window length in hours (1-720, default 24).'),
+    start: z.string().trim().optional().describe('Window start as ISO date-time (default now).')
+  }),
+  async handler ({ ha, home }, args) {
+    const start = args.start ? new Date(args.start) : new Date()
+    if (Number.isNaN(start.getTime())) throw new UserError(`start "${args.start}" is not a valid ISO date-time.`, 'Use a form like 2026-05-01T08:00:00+02:00.')
+    const end = new Date(start.getTime() + args.hours * HOUR_MS)
+    const calendars = args.entity_id
+      ? [requireDomainEntity(home, args.entity_id, 'calendar', 'Call ha_get_calendar without entity_id, or ha_list_entities with domain calendar.')]
+      : domainRows(home, 'calendar')
+    if (calendars.length === 0) throw new UserError('This home has no calendar entity.', 'Add a calendar integration (Local Calendar, CalDAV, Google) in Home Assistant.')
+    const events: Array<Record<string, unknown>> = []
+    const failed: string[] = []
+    for (const calendar of calendars) {
+      try {
+        for (const event of await eventsOf(ha, calendar.entity_id, start, end)) {
+          events.push(args.entity_id ? event : { calendar: calendar.entity_id, ...event })
+        }
+      } catch (err) {
+        if (args.entity_id) throw err
+        failed.push(calendar.entity_id)
+      }
+    }
+    events.sort((a, b) => String(a.start).localeCompare(String(b.start)))
+    const items = events.slice(0, EVENTS_CAP)
+    const notes = []
+    if (events.length > EVENTS_CAP) notes.push(`First ${EVENTS_CAP} of ${events.length} events; shorten hours or pick one calendar.`)
+    if (failed.length) notes.push(`Could not read: ${failed.join(', ')}.`)
+    return {
+      start: start.toISOString(),
+      end: end.toISOString(),
+      calendars: calendars.map(c => c.entity_id),
+      items,
+      returned: items.length,
+      total: events.length,
+      has_more: events.length > items.length,
+      next_offset: null,
+      note: notes.length ? notes.join(' ') : events.length === 0 ? 'No events in this window.' : undefined
+    }
+  }
+})

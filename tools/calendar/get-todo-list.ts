@@ -1,0 +1,38 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { clip, domainRows, readServiceResponse, requireDomainEntity } from '../_shared/read-calls.ts'
+
+const ITEMS_CAP = 100
+
+interface TodoItem { summary?: string, status?: string, due?: string, description?: string, uid?: string }
+
+export default defineTool({
+  name: 'ha_get_todo_list',
+  title: 'Get to-do list',
+  description: 'Items of a to-do list (summary, status, due), at most 100. Without entity_id, lists the to-do lists with their open counts.',
+  kind: 'read',
+  input: z.object({
+    entity_id: z.string().trim().regex(/^todo\.[a-z0-9_]+$/, 'must be a to-do entity, e.g. todo.shopping_list').optional().describe('To-do list entity, e.g. todo.shopping_list.'),
+    status: z.enum(['needs_action', 'completed']).optional().describe('Only items with this status (default both).')
+  }),
+  async handler ({ ha, home }, args) {
+    if (args.entity_id === undefined) {
+      const lists = domainRows(home, 'todo').map(row => ({ entity_id: row.entity_id, name: row.name, open_items: Number(row.state) }))
+      return { lists, note: lists.length ? 'Pass entity_id to read one list.' : 'This home has no to-do list.' }
+    }
+    const row = requireDomainEntity(home, args.entity_id, 'todo', 'Call ha_get_todo_list without entity_id to see the lists.')
+    const response = await readServiceResponse(ha, 'todo', 'get_items', args.entity_id, args.status ? { status: [args.status] } : {})
+    const all = Array.isArray(response.items) ? response.items as TodoItem[] : []
+    const items = all.slice(0, ITEMS_CAP).map(item => ({ summary: clip(item.summary, 200), status: item.status, due: item.due, description: clip(item.description, 300) }))
+    return {
+      entity_id: args.entity_id,
+      name: row.name,
+      items,
+      returned: items.length,
+      total: all.length,
+      has_more: all.length > items.length,
+      next_offset: null,
+      note: all.length > ITEMS_CAP ? `First ${ITEMS_CAP} of ${all.length} items; filter by status.` : undefined
+    }
+  }
+})

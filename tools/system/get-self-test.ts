@@ -1,0 +1,53 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+
+const PROBE_TIMEOUT_MS = 3000
+
+interface Probe { ok: boolean, ms?: number, detail?: string }
+
+async function timed (run: () => Promise<unknown>): Promise<Probe> {
+  const started = performance.now()
+  let timer: NodeJS.Timeout | undefined
+  try {
+    await Promise.race([
+      run(),
+      new Promise((_resolve, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS) })
+    ])
+    return { ok: true, ms: Math.round(performance.now() - started) }
+  } catch (err) {
+    return { ok: false, ms: Math.round(performance.now() - started), detail: (err as Error).message }
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+export default defineTool({
+  name: 'ha_get_self_test',
+  title: 'Self test',
+  description: 'Checks this add-on\'s links to Home Assistant: WebSocket ping, REST API, live state map and Supervisor, with timings and a verdict. Works while Home Assistant is down.',
+  kind: 'read',
+  needsHomeAssistant: false,
+  input: z.object({}),
+  async handler ({ ha }) {
+    const status = ha.status()
+    const [websocket, rest, supervisor] = await Promise.all([
+      status.connected || ha.connection.connected ? timed(() => ha.command({ type: 'ping' }, PROBE_TIMEOUT_MS)) : Promise.resolve<Probe>({ ok: false, detail: status.lastError ?? `connection ${status.state}` }),
+      ha.rest.configured ? timed(() => ha.rest.json('GET', '/api/')) : Promise.resolve<Probe>({ ok: false, detail: 'no Home Assistant address configured' }),
+      ha.supervisor.available ? timed(() => ha.supervisor.call('GET', '/info')) : Promise.resolve<Probe | null>(null)
+    ])
+    const liveMap = { ok: ha.states.ready, entities: ha.states.size, connected_since: status.connectedAt ? new Date(status.connectedAt).toISOString() : null }
+    const broken = !websocket.ok && !rest.ok
+    const degraded = !websocket.ok || !rest.ok || !liveMap.ok || (supervisor !== null && !supervisor.ok) ||
+      (websocket.ms ?? 0) > 1000 || (rest.ms ?? 0) > 2000
+    return {
+      verdict: broken ? 'broken' : degraded ? 'degraded' : 'ok',
+      mode: status.mode,
+      ha_version: status.haVersion,
+      websocket,
+      rest,
+      live_map: liveMap,
+      supervisor: supervisor ?? { ok: null, detail: 'not running as an add-on' },
+      down_since: status.downSince ? new Date(status.downSince).toISOString() : undefined
+    }
+  }
+})

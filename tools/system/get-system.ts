@@ -1,0 +1,119 @@
+import { z } from 'zod'
+import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { clip } from '../_shared/read-calls.ts'
+import { ageDays, supervisorGet } from './_supervisor.ts'
+
+const ERROR_LOG_CAP = 40
+const MOUNTS_CAP = 10
+const BACKUPS_CAP = 10
+
+interface LogEntry { name?: string, message?: string[] | string, level?: string, source?: [string, number] | string[], timestamp?: number, exception?: string, count?: number, first_occurred?: number }
+interface Backup { slug?: string, name?: string, date?: string, type?: string, size?: number, protected?: boolean }
+interface Mount { name?: string, usage?: string, type?: string, server?: string, state?: string, read_only?: boolean }
+
+const iso = (seconds: unknown): string | undefined => typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : undefined
+
+async function config ({ ha }: ToolContext): Promise<unknown> {
+  const c = await ha.command<Record<string, unknown>>({ type: 'get_config' })
+  // Location coordinates are deliberately left out: nothing here needs them.
+  return {
+    version: c.version,
+    location_name: c.location_name,
+    time_zone: c.time_zone,
+    country: c.country,
+    language: c.language,
+    currency: c.currency,
+    unit_system: c.unit_system,
+    state: c.state,
+    config_source: c.config_source,
+    safe_mode: c.safe_mode,
+    recovery_mode: c.recovery_mode,
+    components: Array.isArray(c.components) ? c.components.length : undefined
+  }
+}
+
+async function errorLog ({ ha, home }: ToolContext): Promise<unknown> {
+  const entries = await ha.command<LogEntry[]>({ type: 'system_log/list' })
+  const sorted = [...(Array.isArray(entries) ? entries : [])].sort((a, b) => (b.timestamp ?? 0) - (a.timestamp ?? 0))
+  // Log lines are free text from integrations: hidden entities' ids and names are masked here.
+  const text = (value: unknown, max: number): string | undefined => {
+    const clipped = clip(value, max)
+    return clipped === undefined ? undefined : home.scrub(clipped)
+  }
+  const items = sorted.slice(0, ERROR_LOG_CAP).map(e => ({
+    level: e.level,
+    logger: e.name,
+    message: text(Array.isArray(e.message) ? e.message.join(' | ') : e.message, 300),
+    source: Array.isArray(e.source) ? e.source.join(':') : undefined,
+    count: e.count,
+    last: iso(e.timestamp),
+    first: e.count && e.count > 1 ? iso(e.first_occurred) : undefined,
+    exception: text(e.exception?.split('\n').slice(-3).join('\n'), 300)
+  }))
+  const levels: Record<string, number> = {}
+  for (const e of sorted) levels[e.level ?? 'UNKNOWN'] = (levels[e.level ?? 'UNKNOWN'] ?? 0) + 1
+  return {
+    items,
+    returned: items.length,
+    total: sorted.length,
+    has_more: sorted.length > items.length,
+    next_offset: null,
+    by_level: levels,
+    note: sorted.length > items.length ? `Newest ${ERROR_LOG_CAP} of ${sorted.length} entries.` : undefined
+  }
+}
+
+async function updates ({ home }: ToolContext): Promise<unknown> {
+  const all = home.entities().filter(row => row.domain === 'update')
+  const pending = all.filter(row => row.state === 'on').map(row => {
+    const a = home.state(row.entity_id)?.attributes ?? {}
+    return { entity_id: row.entity_id, title: a.title ?? row.name, installed: a.installed_version, latest: a.latest_version, release_url: a.release_url, in_progress: a.in_progress || undefined }
+  })
+  return { pending: pending.slice(0, 30), pending_total: pending.length, update_entities: all.length, note: pending.length === 0 ? 'Everything is up to date.' : undefined }
+}
+
+async function backups (ctx: ToolContext): Promise<unknown> {
+  const data = await supervisorGet<{ backups?: Backup[], days_until_stale?: number }>(ctx.ha, '/backups', 'Backup information')
+  if (data === null) return { available: false, note: 'The Supervisor refused /backups for this add-on\'s role.' }
+  const list = [...(data.backups ?? [])].sort((a, b) => Date.parse(b.date ?? '') - Date.parse(a.date ?? ''))
+  const shape = (b: Backup): Record<string, unknown> => ({ name: b.name, date: b.date, age_days: ageDays(b.date), type: b.type, size_mb: b.size, protected: b.protected })
+  const last = list[0]
+  const stale = data.days_until_stale ?? 3
+  const lastAge = last ? ageDays(last.date) : null
+  return {
+    total: list.length,
+    last: last ? shape(last) : null,
+    recent: list.slice(0, BACKUPS_CAP).map(shape),
+    warning: last === undefined ? 'No backup exists.' : lastAge !== null && lastAge > stale ? `The last backup is ${Math.floor(lastAge)} days old.` : undefined
+  }
+}
+
+async function mounts (ctx: ToolContext): Promise<unknown> {
+  const data = await supervisorGet<{ mounts?: Mount[], default_backup_mount?: string | null }>(ctx.ha, '/mounts', 'Network storage information')
+  if (data === null) return { available: false, note: 'The Supervisor refused /mounts for this add-on\'s role.' }
+  const list = data.mounts ?? []
+  const items = list.slice(0, MOUNTS_CAP).map(m => ({ name: m.name, usage: m.usage, type: m.type, server: m.server, state: m.state, read_only: m.read_only }))
+  const failing = list.filter(m => m.state && m.state !== 'active').map(m => m.name)
+  return {
+    items,
+    total: list.length,
+    default_backup_mount: data.default_backup_mount ?? null,
+    warning: failing.length ? `Not active: ${failing.join(', ')}.` : undefined
+  }
+}
+
+const SECTIONS = { config, error_log: errorLog, updates, backups, mounts }
+
+export default defineTool({
+  name: 'ha_get_system',
+  title: 'Get system information',
+  description: 'One system section: config (version, time zone, units), error_log (newest entries first), updates (pending update entities), backups, mounts.',
+  kind: 'read',
+  input: z.object({
+    section: z.enum(['config', 'error_log', 'updates', 'backups', 'mounts']).describe('Which section: config, error_log, updates, backups or mounts.')
+  }),
+  async handler (ctx, { section }) {
+    return { section, ...await SECTIONS[section](ctx) as Record<string, unknown> }
+  }
+})
