@@ -1,0 +1,19 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import type { HomeView } from '../../src/home/view.ts'
+import { entityIdArg } from './args.ts'
+
+/** One entity id or a short list of them, as several history-like tools accept. */
+export const entityIdsArg = (max: number, what = 'Entity id') =>
+  z.union([entityIdArg(), z.array(entityIdArg()).min(1).max(max)])
+    .describe(`${what}, or a list of up to ${max}.`)
+
+/** Normalises one-or-many ids, drops duplicates, and refuses ids that are unknown or hidden. */
+export function visibleIds (home: HomeView, value: string | string[]): string[] {
+  const ids = [...new Set(Array.isArray(value) ? value : [value])]
+  const missing = ids.filter(id => !home.entity(id))
+  if (missing.length) {
+    throw new UserError(`Entity ${missing.join(', ')} not found.`, 'Use ha_search_entities to find the right entity_id.')
+  }
+  return ids
+}

@@ -1,0 +1,80 @@
+import type { HomeAssistant } from '../../src/ha/index.ts'
+import type { HomeView } from '../../src/home/view.ts'
+import { toMillis } from './window.ts'
+
+/** One logbook row as HA sends it (`logbook/get_events`); every field is optional. */
+export interface LogbookRow {
+  when: number
+  entity_id?: string
+  name?: string
+  message?: string
+  state?: string
+  domain?: string
+  source?: string
+  context_id?: string
+  context_user_id?: string
+  context_event_type?: string
+  context_domain?: string
+  context_service?: string
+  context_entity_id?: string
+  context_name?: string
+  context_source?: string
+  context_message?: string
+  context_state?: string
+}
+
+export interface LogbookQuery {
+  start: Date
+  end: Date
+  entityIds?: string[]
+  contextId?: string
+}
+
+/** Fetches logbook rows, oldest first, with `when` in milliseconds and rows without a time dropped. */
+export async function fetchLogbook (ha: HomeAssistant, query: LogbookQuery): Promise<LogbookRow[]> {
+  const result = await ha.command<unknown>({
+    type: 'logbook/get_events',
+    start_time: query.start.toISOString(),
+    end_time: query.end.toISOString(),
+    ...(query.entityIds ? { entity_ids: query.entityIds } : {}),
+    ...(query.contextId ? { context_id: query.contextId } : {})
+  })
+  if (!Array.isArray(result)) return []
+  const rows: LogbookRow[] = []
+  for (const raw of result as Array<Record<string, unknown>>) {
+    if (raw === null || typeof raw !== 'object') continue
+    const when = toMillis(raw.when)
+    if (when === undefined) continue
+    const row: Record<string, unknown> = {}
+    for (const [key, value] of Object.entries(raw)) if (typeof value === 'string') row[key] = value
+    rows.push({ ...row, when } as LogbookRow)
+  }
+  return rows.sort((a, b) => a.when - b.when)
+}
+
+/**
+ * Applies filter_reads to logbook rows: a row about a hidden entity is dropped, and a visible row
+ * caused by a hidden entity keeps no trace of it (its context fields are removed).
+ */
+export function visibleRows (home: HomeView, rows: LogbookRow[]): LogbookRow[] {
+  const out: LogbookRow[] = []
+  for (const row of rows) {
+    if (row.entity_id && !home.visible(row.entity_id)) continue
+    if (row.context_entity_id && !home.visible(row.context_entity_id)) {
+      const { context_entity_id: _e, context_name: _n, context_state: _s, context_message: _m, context_source: _src, ...rest } = row
+      out.push(rest)
+    } else {
+      out.push(row)
+    }
+  }
+  return out
+}
+
+/** Name of the person whose HA user id this is (a visible person.* carries it as `user_id`). */
+export function personForUser (home: HomeView, userId: string): { entity_id: string, name: string } | undefined {
+  for (const row of home.entities()) {
+    if (row.domain !== 'person') continue
+    if (home.state(row.entity_id)?.attributes.user_id === userId) return { entity_id: row.entity_id, name: row.name }
+  }
+  return undefined
+}

@@ -1,0 +1,96 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import type { HomeView } from '../../src/home/view.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { isoSeconds, toMillis } from '../_shared/window.ts'
+import { configKey, hideEntities, requireItem, type ConfigDomain } from './_config.ts'
+
+export const MAX_STEPS = 60
+
+type Raw = Record<string, unknown>
+const text = (value: unknown, max: number): string | undefined => typeof value === 'string' && value ? value.slice(0, max) : undefined
+const iso = (value: unknown): string | null => { const ms = toMillis(value); return ms === undefined ? null : isoSeconds(ms) }
+
+/** One step without its variables: when, where, what it called on which (visible) targets, how it ended. */
+function shapeStep (home: HomeView, path: string, step: Raw): Record<string, unknown> {
+  const out: Record<string, unknown> = { path, t: iso(step.timestamp) }
+  const result = step.result !== null && typeof step.result === 'object' ? step.result as Raw : undefined
+  const params = result?.params !== null && typeof result?.params === 'object' ? result.params as Raw : undefined
+  if (params) {
+    if (typeof params.domain === 'string' && typeof params.service === 'string') out.service = `${params.domain}.${params.service}`
+    if (params.target && typeof params.target === 'object' && Object.keys(params.target).length) out.target = hideEntities(home, params.target)
+  }
+  if (typeof result?.result === 'boolean') out.result = result.result
+  if (typeof result?.delay === 'number' || typeof result?.delay === 'string') out.delay = result.delay
+  const error = text(step.error, 300)
+  if (error) out.error = error
+  return out
+}
+
+export default defineTool({
+  name: 'ha_get_automation_trace',
+  title: 'Get automation or script traces',
+  description: 'Recent runs of an automation or script (trigger, result, error), or with run_id one run\'s steps in order. Variables are left out.',
+  kind: 'read',
+  input: z.object({
+    entity_id: entityIdArg('Automation or script id'),
+    run_id: z.string().trim().min(1).max(100).optional().describe('A run_id from the runs list, for that run\'s steps.')
+  }),
+  async handler ({ home, ha }, args) {
+    requireItem(home, ['automation', 'script'], args.entity_id)
+    const domain = args.entity_id.split('.')[0] as ConfigDomain
+    const itemId = configKey(home, domain, args.entity_id)
+    if (itemId === undefined) {
+      return { entity_id: args.entity_id, runs: [], note: 'This automation has no id, so Home Assistant keeps no traces for it. Give it an id in YAML to trace it.' }
+    }
+    if (args.run_id === undefined) {
+      const list = await ha.command<Raw[]>({ type: 'trace/list', domain, item_id: itemId })
+      const runs = (Array.isArray(list) ? list : [])
+        .map(run => {
+          const timestamp = (run.timestamp ?? {}) as Raw
+          return {
+            run_id: String(run.run_id),
+            start: iso(timestamp.start),
+            finish: iso(timestamp.finish),
+            state: run.state ?? null,
+            result: run.script_execution ?? null,
+            ...(text(run.trigger, 200) ? { trigger: hideEntities(home, text(run.trigger, 200)) } : {}),
+            last_step: run.last_step ?? null,
+            ...(text(run.error, 300) ? { error: hideEntities(home, text(run.error, 300)) } : {})
+          }
+        })
+        .sort((a, b) => (b.start ?? '').localeCompare(a.start ?? ''))
+      return { entity_id: args.entity_id, runs, ...(runs.length === 0 ? { note: 'No stored runs yet (Home Assistant keeps the last few).' } : {}) }
+    }
+    let trace: Raw
+    try {
+      trace = await ha.command<Raw>({ type: 'trace/get', domain, item_id: itemId, run_id: args.run_id })
+    } catch (err) {
+      if ((err as { haCode?: string }).haCode === 'not_found') {
+        throw new UserError(`No run ${args.run_id} stored for ${args.entity_id}.`, 'Call ha_get_automation_trace without run_id to list the stored runs.')
+      }
+      throw err
+    }
+    const steps: Array<Record<string, unknown>> = []
+    const byPath = trace.trace !== null && typeof trace.trace === 'object' ? trace.trace as Record<string, unknown> : {}
+    for (const [path, entries] of Object.entries(byPath)) {
+      if (!Array.isArray(entries)) continue
+      for (const entry of entries) if (entry !== null && typeof entry === 'object') steps.push(shapeStep(home, path, entry as Raw))
+    }
+    steps.sort((a, b) => String(a.t).localeCompare(String(b.t)))
+    const timestamp = (trace.timestamp ?? {}) as Raw
+    return {
+      entity_id: args.entity_id,
+      run_id: args.run_id,
+      start: iso(timestamp.start),
+      finish: iso(timestamp.finish),
+      state: trace.state ?? null,
+      result: trace.script_execution ?? null,
+      ...(text(trace.trigger, 200) ? { trigger: hideEntities(home, text(trace.trigger, 200)) } : {}),
+      ...(text(trace.error, 300) ? { error: hideEntities(home, text(trace.error, 300)) } : {}),
+      steps: steps.slice(0, MAX_STEPS),
+      ...(steps.length > MAX_STEPS ? { note: `${steps.length} steps; the first ${MAX_STEPS} are shown.` } : {})
+    }
+  }
+})

@@ -1,0 +1,42 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { configKey, hideEntities, lastTriggered, requireItem, storedConfig } from './_config.ts'
+
+export default defineTool({
+  name: 'ha_get_automation',
+  title: 'Get automation',
+  description: 'One automation: enabled, last_triggered, mode, running count, source (ui or yaml) and its config (triggers, conditions, actions).',
+  kind: 'read',
+  input: z.object({ entity_id: entityIdArg('Automation id, e.g. automation.wake_up') }),
+  async handler ({ home, ha }, { entity_id: entityId }) {
+    const row = requireItem(home, 'automation', entityId)
+    const attributes = home.state(entityId)?.attributes ?? {}
+    const key = configKey(home, 'automation', entityId)
+    const stored = await storedConfig(ha, 'automation', key)
+    let config = stored.config
+    let note: string | undefined
+    if (config === null) {
+      // YAML automations have no REST config; HA's automation/config command still shows them.
+      config = await ha.command<{ config?: Record<string, unknown> }>({ type: 'automation/config', entity_id: entityId })
+        .then(result => result?.config ?? null, () => null)
+      note = config === null
+        ? 'Defined in YAML; its config is not available through the API. Edit it in the YAML files.'
+        : 'Defined in YAML: read-only here, edit it in the YAML files.'
+    }
+    return {
+      entity_id: row.entity_id,
+      name: row.name,
+      enabled: row.state === 'on',
+      state: row.state,
+      last_triggered: lastTriggered(home, entityId),
+      mode: attributes.mode ?? null,
+      running: typeof attributes.current === 'number' ? attributes.current : 0,
+      id: key ?? null,
+      source: stored.source,
+      area: row.area,
+      config: config && hideEntities(home, config),
+      ...(note ? { note } : {})
+    }
+  }
+})

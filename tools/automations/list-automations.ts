@@ -1,0 +1,62 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { byteLength, page } from '../../src/shape.ts'
+import { offsetArg } from '../_shared/args.ts'
+import { configKey, hideEntities, lastTriggered, mapBounded, storedConfig } from './_config.ts'
+
+/** Whole-page budget when configs are attached: leaves room under the 15 KB cap for the envelope. */
+export const CONFIG_PAGE_BUDGET_BYTES = 14_000
+export const MAX_CONFIG_PAGE = 10
+
+export default defineTool({
+  name: 'ha_list_automations',
+  title: 'List automations',
+  description: 'Automations with enabled, last_triggered and source (ui or yaml), paged. include_config attaches UI configs (at most 10 per page, biggest dropped first to fit).',
+  kind: 'read',
+  input: z.object({
+    limit: z.number().int().min(1).max(200).optional().describe('Items per page (1-200, default 100; with include_config default 5, max 10).'),
+    offset: offsetArg(),
+    include_config: z.boolean().default(false).describe('Attach each UI-managed automation\'s config.')
+  }),
+  async handler ({ home, ha }, args) {
+    const rows = home.entities().filter(row => row.domain === 'automation')
+    const notes: string[] = []
+    let limit = args.limit ?? (args.include_config ? 5 : 100)
+    if (args.include_config && limit > MAX_CONFIG_PAGE) {
+      notes.push(`limit lowered to ${MAX_CONFIG_PAGE} because include_config is on.`)
+      limit = MAX_CONFIG_PAGE
+    }
+    const envelope = page(rows, args.offset, limit)
+    const items = await mapBounded(envelope.items, async row => {
+      const stored = await storedConfig(ha, 'automation', configKey(home, 'automation', row.entity_id))
+      const item: Record<string, unknown> = {
+        entity_id: row.entity_id,
+        name: row.name,
+        enabled: row.state === 'on',
+        last_triggered: lastTriggered(home, row.entity_id),
+        source: stored.source
+      }
+      if (args.include_config) item.config = stored.config && hideEntities(home, stored.config)
+      return item
+    })
+    if (args.include_config) {
+      // Drop whole configs, biggest first, until the page fits; never cut a config in half.
+      const sized = items.map((item, index) => ({ index, bytes: byteLength(item.config) })).sort((a, b) => b.bytes - a.bytes)
+      let total = byteLength(items)
+      const omitted: string[] = []
+      for (const { index, bytes } of sized) {
+        if (total <= CONFIG_PAGE_BUDGET_BYTES) break
+        const item = items[index] as Record<string, unknown>
+        if (item.config === null) continue
+        item.config = null
+        item.config_omitted = true
+        total -= bytes
+        omitted.push(String(item.entity_id))
+      }
+      if (omitted.length) notes.push(`Configs omitted to fit the answer: ${omitted.join(', ')}; read them with ha_get_automation.`)
+      if (items.some(item => item.source === 'yaml')) notes.push('YAML automations have config null: ha_get_automation shows what Home Assistant exposes.')
+    }
+    const result = { ...envelope, items }
+    return notes.length ? { ...result, note: notes.join(' ') } : result
+  }
+})

@@ -1,0 +1,119 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import type { HomeAssistant } from '../../src/ha/index.ts'
+import type { HomeView } from '../../src/home/view.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { requireEntity } from '../_shared/entities.ts'
+import { fetchLogbook, personForUser, type LogbookRow } from '../_shared/logbook.ts'
+import { isoSeconds, toMillis } from '../_shared/window.ts'
+
+export const MAX_HOPS = 4
+const BEFORE_MS = 5 * 60_000
+const AFTER_MS = 60_000
+
+type CauseKind = 'person' | 'automation' | 'script' | 'schedule' | 'state_change' | 'integration' | 'unknown'
+interface Hop { kind: CauseKind, entity_id?: string, name?: string, detail?: string, at?: string }
+
+const SCHEDULE_SOURCES = /^(time|sun|time pattern|time_pattern|calendar|sunrise|sunset)\b/i
+
+function triggerText (row: LogbookRow): string | undefined {
+  return row.source ?? row.context_source ?? row.message?.replace(/^triggered by /, '')
+}
+
+/** The row of `entityId` closest to `atMs` (the last one at or before it, else the first after). */
+function closest (rows: LogbookRow[], entityId: string, atMs: number): LogbookRow | undefined {
+  const own = rows.filter(row => row.entity_id === entityId)
+  return own.filter(row => row.when <= atMs + 1000).pop() ?? own[0]
+}
+
+/** What started this context: the automation or script run that shares its id, if the logbook has it. */
+async function runSharing (ha: HomeAssistant, contextId: string, skip: string, atMs: number): Promise<LogbookRow | undefined> {
+  const rows = await fetchLogbook(ha, { start: new Date(atMs - BEFORE_MS), end: new Date(Math.min(Date.now(), atMs + AFTER_MS)), contextId })
+  return rows.find(row => row.entity_id !== skip && (row.domain === 'automation' || row.domain === 'script' || /^(automation|script)\./.test(row.entity_id ?? '')))
+}
+
+/** One hop: turns the context of `row` into a cause, and returns the actor's own row to follow next. */
+async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, contextId: string | undefined): Promise<{ hop: Hop, next?: LogbookRow }> {
+  let actorId = row.context_entity_id
+  if (!actorId && contextId && row.entity_id) actorId = (await runSharing(ha, contextId, row.entity_id, row.when))?.entity_id
+  if (actorId) {
+    // Never name an entity the caller may not see.
+    if (!home.visible(actorId)) return { hop: { kind: 'unknown', detail: 'caused by something filter_reads hides' } }
+    const domain = actorId.split('.')[0]
+    const name = home.entity(actorId)?.name ?? row.context_name ?? actorId
+    const actorRows = await fetchLogbook(ha, { start: new Date(row.when - BEFORE_MS), end: new Date(Math.min(Date.now(), row.when + 1000)), entityIds: [actorId] })
+    const next = closest(actorRows, actorId, row.when)
+    if (domain === 'automation' || domain === 'script') {
+      const trigger = next ? triggerText(next) : row.context_source
+      return { hop: { kind: domain, entity_id: actorId, name, ...(trigger ? { detail: `triggered by ${trigger.slice(0, 200)}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next ? { next } : {}) }
+    }
+    return { hop: { kind: 'state_change', entity_id: actorId, name, ...(row.context_state ? { detail: `became ${row.context_state}` } : {}) }, ...(next ? { next } : {}) }
+  }
+  if (row.context_user_id) {
+    const person = personForUser(home, row.context_user_id)
+    return { hop: { kind: 'person', ...(person ? { entity_id: person.entity_id, name: person.name } : { name: 'a Home Assistant user' }) } }
+  }
+  const trigger = row.domain === 'automation' || row.domain === 'script' ? triggerText(row) : undefined
+  if (trigger && SCHEDULE_SOURCES.test(trigger)) return { hop: { kind: 'schedule', detail: trigger.slice(0, 200) } }
+  if (row.context_domain && row.context_service) return { hop: { kind: 'integration', detail: `service ${row.context_domain}.${row.context_service} called without a user` } }
+  if (trigger) return { hop: { kind: 'unknown', detail: `triggered by ${trigger.slice(0, 200)}` } }
+  return { hop: { kind: 'integration', detail: 'reported by its integration or device, not by a person or automation' } }
+}
+
+function summary (entityName: string, state: string | undefined, chain: Hop[]): string {
+  const what = `${entityName}${state ? ` changed to ${state}` : ' changed'}`
+  if (chain.length === 0) return `${what}; the cause could not be found.`
+  return `${what} because of ${chain.map(hop => hop.name ? `${hop.kind} "${hop.name}"${hop.detail ? ` (${hop.detail})` : ''}` : `${hop.kind}${hop.detail ? ` (${hop.detail})` : ''}`).join(', started by ')}.`
+}
+
+export default defineTool({
+  name: 'ha_explain_event',
+  title: 'Explain a state change',
+  description: 'Why did an entity change? Follows the context chain (up to 4 hops) to a person, automation, script, schedule, other entity or integration.',
+  kind: 'read',
+  input: z.object({
+    entity_id: entityIdArg(),
+    at: z.string().trim().max(40).optional().describe('When the change happened, ISO 8601; default its last change.')
+  }),
+  async handler ({ home, ha }, args) {
+    const entity = requireEntity(home, args.entity_id)
+    const live = home.state(entity.entity_id)
+    let atMs = args.at === undefined ? toMillis(live?.last_changed) : Date.parse(args.at)
+    if (atMs === undefined || Number.isNaN(atMs)) throw new UserError(`at "${args.at ?? ''}" is not a valid ISO 8601 date.`, 'Use a form like 2026-05-01T07:00:00Z, or omit at for the last change.')
+    if (atMs > Date.now() + 1000) throw new UserError('at is in the future.', 'Give the time of a change that already happened.')
+    const rows = await fetchLogbook(ha, { start: new Date(atMs - BEFORE_MS), end: new Date(Math.min(Date.now(), atMs + AFTER_MS)), entityIds: [entity.entity_id] })
+    const change = closest(rows.filter(row => row.state !== undefined), entity.entity_id, atMs)
+    const isLastChange = args.at === undefined || (live !== undefined && Math.abs((toMillis(live.last_changed) ?? 0) - atMs) < 1000)
+    let current: LogbookRow | undefined = change ?? (isLastChange && live ? { when: atMs, entity_id: entity.entity_id, state: live.state, ...(live.context?.user_id ? { context_user_id: live.context.user_id } : {}) } : undefined)
+    if (!current) {
+      return { entity_id: entity.entity_id, name: entity.name, cause_kind: 'unknown', chain: [], note: 'No change of this entity in the logbook around that time (numeric sensors are not logged; try ha_get_history).' }
+    }
+    atMs = current.when
+    const changedTo = current.state
+    // The live state carries the context id of its last change, which the causing run shares.
+    let contextId = isLastChange ? live?.context?.id : current.context_id
+    const chain: Hop[] = []
+    const seen = new Set<string>()
+    while (current && chain.length < MAX_HOPS) {
+      const { hop, next } = await step(home, ha, current, contextId)
+      chain.push(hop)
+      if (!next || (hop.entity_id && seen.has(hop.entity_id))) break
+      if (hop.entity_id) seen.add(hop.entity_id)
+      current = next
+      contextId = next.context_id
+    }
+    const root = [...chain].reverse().find(hop => hop.kind !== 'unknown')
+    return {
+      entity_id: entity.entity_id,
+      name: entity.name,
+      changed_to: changedTo,
+      at: isoSeconds(atMs),
+      cause_kind: root?.kind ?? 'unknown',
+      caused_by: chain[0],
+      summary: summary(entity.name, changedTo, chain),
+      chain,
+      ...(chain.length === MAX_HOPS ? { note: `Stopped after ${MAX_HOPS} hops.` } : {})
+    }
+  }
+})

@@ -1,0 +1,81 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { byteLength } from '../../src/shape.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { requireEntity, resolveArea, resolveFloor } from '../_shared/entities.ts'
+import { fetchLogbook, personForUser, visibleRows, type LogbookRow } from '../_shared/logbook.ts'
+import { isoSeconds, resolveWindow, windowShape } from '../_shared/window.ts'
+import type { HomeView } from '../../src/home/view.ts'
+
+const LIMITS = { minHours: 0.25, maxHours: 168, defaultHours: 24 }
+export const LOGBOOK_MAX_EVENTS = 100
+export const LOGBOOK_MAX_SCOPE_ENTITIES = 60
+const EVENTS_BYTE_BUDGET = 13_500
+
+/** Who or what caused a row, in a few words, from its context fields. */
+export function causeOf (home: HomeView, row: LogbookRow): string | undefined {
+  if (row.context_entity_id) return `${row.context_name ?? row.context_entity_id} (${row.context_entity_id})`
+  if (row.context_user_id) return personForUser(home, row.context_user_id)?.name ?? 'a user'
+  if (row.context_domain && row.context_service) return `service ${row.context_domain}.${row.context_service}`
+  return undefined
+}
+
+function shapeRow (home: HomeView, row: LogbookRow): Record<string, unknown> {
+  const out: Record<string, unknown> = { t: isoSeconds(row.when) }
+  if (row.entity_id) out.entity_id = row.entity_id
+  const name = row.name ?? (row.entity_id ? home.entity(row.entity_id)?.name : undefined)
+  if (name) out.name = name
+  if (row.state !== undefined) out.state = row.state
+  if (row.message) out.message = row.message.slice(0, 160)
+  const cause = causeOf(home, row)
+  if (cause) out.by = cause
+  return out
+}
+
+export default defineTool({
+  name: 'ha_get_logbook',
+  title: 'Get logbook',
+  description: 'Logbook events (state changes, automation runs, who did what) for one entity, an area, a floor, or the whole home; the last 100 in the window.',
+  kind: 'read',
+  input: z.object({
+    entity_id: entityIdArg('Only this entity').optional(),
+    area: z.string().trim().min(1).optional().describe('Only entities in this area (id or name; at most 60 entities).'),
+    floor: z.string().trim().min(1).optional().describe('Only entities on this floor (id or name; at most 60 entities).'),
+    ...windowShape(LIMITS)
+  }),
+  async handler ({ home, ha }, args) {
+    const scopes = [args.entity_id, args.area, args.floor].filter(s => s !== undefined)
+    if (scopes.length > 1) throw new UserError('Give one scope: entity_id, area or floor.', 'Call once per scope, or drop all three for the whole home.')
+    const window = resolveWindow(args, LIMITS)
+    let entityIds: string[] | undefined
+    let scopeNote: string | undefined
+    if (args.entity_id) {
+      entityIds = [requireEntity(home, args.entity_id).entity_id]
+    } else if (args.area || args.floor) {
+      const areaId = args.area ? resolveArea(home, args.area) : undefined
+      const floorId = args.floor ? resolveFloor(home, args.floor) : undefined
+      const inScope = home.entities().filter(row => areaId ? row.area_id === areaId : row.floor_id === floorId)
+      if (inScope.length === 0) return { window: { start: isoSeconds(window.start), end: isoSeconds(window.end) }, events: [], total: 0, note: 'No entities in this scope.' }
+      entityIds = inScope.slice(0, LOGBOOK_MAX_SCOPE_ENTITIES).map(row => row.entity_id)
+      if (inScope.length > LOGBOOK_MAX_SCOPE_ENTITIES) scopeNote = `The scope has ${inScope.length} entities; only the first ${LOGBOOK_MAX_SCOPE_ENTITIES} by id were queried. Use entity_id for the others.`
+    }
+    const rows = visibleRows(home, await fetchLogbook(ha, { start: window.start, end: window.end, ...(entityIds ? { entityIds } : {}) }))
+    const events = rows.slice(-LOGBOOK_MAX_EVENTS).map(row => shapeRow(home, row))
+    // Keep the newest events that fit the answer budget: the oldest ones go first.
+    let bytes = byteLength(events)
+    while (events.length > 1 && bytes > EVENTS_BYTE_BUDGET) bytes -= byteLength(events.shift()) + 1
+    const kept = events
+    const notes: string[] = []
+    if (kept.length < rows.length) notes.push(`${rows.length} events; only the last ${kept.length} are shown. Narrow the window or the scope for earlier ones.`)
+    if (scopeNote) notes.push(scopeNote)
+    if (rows.length === 0) notes.push('No events in this window (numeric sensors are not in the logbook: use ha_get_history).')
+    return {
+      window: { start: isoSeconds(window.start), end: isoSeconds(window.end) },
+      total: rows.length,
+      returned: kept.length,
+      events: kept,
+      ...(notes.length ? { note: notes.join(' ') } : {})
+    }
+  }
+})
