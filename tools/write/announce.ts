@@ -1,0 +1,49 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { requireEntity } from '../_shared/entities.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, rateLimitedWrite } from '../_shared/write.ts'
+import { clip, requireDomain, visibleIds } from './_targets.ts'
+
+export default defineTool({
+  name: 'ha_announce',
+  title: 'Announce a message',
+  description: 'Speak a message on an assist satellite or a media player via TTS (3 per minute per target). Without target, lists satellites, players and engines.',
+  kind: 'write',
+  hints: { destructiveHint: false },
+  input: z.object({
+    message: z.string().min(1).max(10_000).optional().describe('Text to speak (cut at 500 characters); required with target.'),
+    target: z.string().trim().min(3).max(255).optional().describe('assist_satellite.* or media_player.* entity id.'),
+    engine: z.string().trim().min(3).max(255).optional().describe('tts.* engine for media players; default the first one.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    if (!args.target) {
+      return {
+        satellites: visibleIds(ctx.home, 'assist_satellite'),
+        media_players: visibleIds(ctx.home, 'media_player'),
+        engines: visibleIds(ctx.home, 'tts'),
+        note: 'Pass a satellite or media player as target.'
+      }
+    }
+    if (!args.message) throw new UserError('message is required to announce.', 'Add the text to speak.')
+    const message = clip(args.message, 500)
+    const domain = requireDomain(args.target, ['assist_satellite', 'media_player'], 'an assist satellite or a media player')
+    requireEntity(ctx.home, args.target)
+    let request
+    if (domain === 'assist_satellite') {
+      request = { domain: 'assist_satellite', service: 'announce', target: { entity_id: args.target }, data: { message } }
+    } else {
+      const engine = args.engine ?? visibleIds(ctx.home, 'tts')[0]
+      if (!engine) throw new UserError('No text-to-speech engine is available.', 'Set up a TTS integration in Home Assistant, or use an assist satellite.')
+      requireDomain(engine, ['tts'], 'a tts engine')
+      requireEntity(ctx.home, engine)
+      request = { domain: 'tts', service: 'speak', target: { entity_id: engine }, data: { media_player_entity_id: args.target, message } }
+    }
+    const outcome = await rateLimitedWrite(ctx, 'announce', args.target, {
+      tool: 'ha_announce', ...request, dryRun: args.dry_run, confirmToken: args.confirm_token, undoable: false
+    })
+    return formatOutcome(outcome)
+  }
+})

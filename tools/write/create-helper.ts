@@ -1,0 +1,34 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+import { HELPER_TYPES } from './_helpers.ts'
+
+export default defineTool({
+  name: 'ha_create_helper',
+  title: 'Create a helper',
+  description: 'Create a UI helper (input_boolean, input_number, input_select, input_text, input_datetime, counter, timer).',
+  kind: 'write',
+  hints: { destructiveHint: false },
+  input: z.object({
+    helper_type: z.enum(HELPER_TYPES).describe('Helper type.'),
+    name: z.string().trim().min(1).max(100).describe('Display name; the entity id is its slug.'),
+    options: z.record(z.string(), z.unknown()).optional().describe('Type options, e.g. {"min":0,"max":10} or {"options":["a","b"]}.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    // `type` and `id` would collide with the command's own fields.
+    const { type: _type, id: _id, ...options } = args.options ?? {}
+    const payload = { ...options, name: args.name }
+    const outcome = await guardedWrite(ctx, {
+      tool: 'ha_create_helper',
+      domain: args.helper_type,
+      service: 'create',
+      data: payload,
+      dryRun: args.dry_run,
+      confirmToken: args.confirm_token,
+      execute: async () => await ctx.ha.command({ ...payload, type: `${args.helper_type}/create` })
+    })
+    return formatOutcome(outcome, result => ({ helper: result }))
+  }
+})

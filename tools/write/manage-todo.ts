@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { requireEntity } from '../_shared/entities.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+
+const ACTIONS = {
+  add: (item: string) => ({ service: 'add_item', data: { item } }),
+  complete: (item: string) => ({ service: 'update_item', data: { item, status: 'completed' } }),
+  uncomplete: (item: string) => ({ service: 'update_item', data: { item, status: 'needs_action' } }),
+  remove: (item: string) => ({ service: 'remove_item', data: { item } }),
+  rename: (item: string, newName: string) => ({ service: 'update_item', data: { item, rename: newName } })
+}
+
+export default defineTool({
+  name: 'ha_manage_todo',
+  title: 'Manage a to-do list',
+  description: 'Add, complete, uncomplete, remove or rename an item on a todo.* list.',
+  kind: 'write',
+  input: z.object({
+    entity_id: entityIdArg('To-do list entity id').refine(id => id.startsWith('todo.'), 'must be a todo.* entity'),
+    action: z.enum(['add', 'complete', 'uncomplete', 'remove', 'rename']).describe('What to do with the item.'),
+    item: z.string().trim().min(1).max(255).describe('Item text (or uid).'),
+    new_name: z.string().trim().min(1).max(255).optional().describe('New text, for rename only.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    requireEntity(ctx.home, args.entity_id)
+    if (args.action === 'rename' && !args.new_name) throw new UserError('rename needs new_name.', 'Pass new_name with the new item text.')
+    const { service, data } = ACTIONS[args.action](args.item, args.new_name ?? '')
+    const outcome = await guardedWrite(ctx, {
+      tool: 'ha_manage_todo',
+      domain: 'todo',
+      service,
+      target: { entity_id: args.entity_id },
+      data,
+      dryRun: args.dry_run,
+      confirmToken: args.confirm_token,
+      undoable: false
+    })
+    return formatOutcome(outcome)
+  }
+})

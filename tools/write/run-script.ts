@@ -1,0 +1,31 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { requireEntity } from '../_shared/entities.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+
+export default defineTool({
+  name: 'ha_run_script',
+  title: 'Run a script',
+  description: 'Start a script with optional variables (script.turn_on), through the guarded write path.',
+  kind: 'write',
+  input: z.object({
+    entity_id: entityIdArg('Script entity id').refine(id => id.startsWith('script.'), 'must be a script.* entity'),
+    variables: z.record(z.string(), z.unknown()).optional().describe('Variables passed to the script.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    requireEntity(ctx.home, args.entity_id)
+    const outcome = await guardedWrite(ctx, {
+      tool: 'ha_run_script',
+      domain: 'script',
+      service: 'turn_on',
+      target: { entity_id: args.entity_id },
+      data: args.variables ? { variables: args.variables } : undefined,
+      dryRun: args.dry_run,
+      confirmToken: args.confirm_token
+    })
+    return formatOutcome(outcome)
+  }
+})

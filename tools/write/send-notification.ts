@@ -1,0 +1,49 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, rateLimitedWrite } from '../_shared/write.ts'
+import { clip, visibleIds } from './_targets.ts'
+
+const GENERIC_NOTIFY = new Set(['send_message', 'notify', 'persistent_notification'])
+
+/** Legacy notify.<name> services (mobile apps...), beside the generic ones. */
+async function legacyServices (ctx: ToolContext): Promise<string[]> {
+  const services = await ctx.ha.command<Record<string, Record<string, unknown>>>({ type: 'get_services' })
+  return Object.keys(services.notify ?? {}).filter(name => !GENERIC_NOTIFY.has(name)).sort()
+}
+
+export default defineTool({
+  name: 'ha_send_notification',
+  title: 'Send a notification',
+  description: 'Send a notification to a notify.* entity or legacy notify service (6 per minute per target). Without target, lists the targets.',
+  kind: 'write',
+  hints: { destructiveHint: false },
+  input: z.object({
+    message: z.string().min(1).max(10_000).optional().describe('Text to send (cut at 1000 characters); required with target.'),
+    target: z.string().trim().min(1).max(255).optional().describe('notify.* entity id or notify service name, e.g. mobile_app_phone.'),
+    title: z.string().max(200).optional().describe('Optional title.'),
+    data: z.record(z.string(), z.unknown()).optional().describe('Extra platform data (legacy services only).'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    if (!args.target) {
+      return { entities: visibleIds(ctx.home, 'notify'), services: (await legacyServices(ctx)).map(name => `notify.${name}`), note: 'Pass one of these as target.' }
+    }
+    if (!args.message) throw new UserError('message is required to send a notification.', 'Add the message text.')
+    const message = clip(args.message, 1000)
+    const asEntity = args.target.startsWith('notify.') && ctx.home.entity(args.target) !== undefined
+    let request
+    if (asEntity) {
+      request = { domain: 'notify', service: 'send_message', target: { entity_id: args.target }, data: { message, ...(args.title ? { title: args.title } : {}) } }
+    } else {
+      const name = args.target.replace(/^notify\./, '')
+      if (!(await legacyServices(ctx)).includes(name)) throw new UserError(`Unknown notification target ${args.target}.`, 'Call ha_send_notification without target to list them.')
+      request = { domain: 'notify', service: name, data: { message, ...(args.title ? { title: args.title } : {}), ...(args.data ? { data: args.data } : {}) } }
+    }
+    const outcome = await rateLimitedWrite(ctx, 'notify', args.target, {
+      tool: 'ha_send_notification', ...request, dryRun: args.dry_run, confirmToken: args.confirm_token, undoable: false
+    })
+    return formatOutcome(outcome)
+  }
+})

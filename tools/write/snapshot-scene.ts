@@ -1,0 +1,38 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { fold } from '../../src/home/text.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { requireEntity } from '../_shared/entities.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+
+export default defineTool({
+  name: 'ha_snapshot_scene',
+  title: 'Snapshot a scene',
+  description: 'Save the current states of up to 50 entities as scene.<name> (scene.create); it lasts until a scene reload or restart.',
+  kind: 'write',
+  hints: { destructiveHint: false },
+  input: z.object({
+    name: z.string().trim().min(1).max(100).describe('Scene name; the id is its slug.'),
+    entities: z.array(entityIdArg()).min(1).max(50).describe('Entities whose current state to capture (1-50).'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    const sceneId = fold(args.name).replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '')
+    if (!sceneId) throw new UserError('The scene name has no letters or digits.', 'Use a name such as "Movie night".')
+    if (ctx.ha.states.get(`scene.${sceneId}`)) throw new UserError(`scene.${sceneId} already exists.`, 'Pick another name.')
+    const entities = [...new Set(args.entities)]
+    for (const entityId of entities) requireEntity(ctx.home, entityId)
+    const outcome = await guardedWrite(ctx, {
+      tool: 'ha_snapshot_scene',
+      domain: 'scene',
+      service: 'create',
+      data: { scene_id: sceneId, snapshot_entities: entities },
+      dryRun: args.dry_run,
+      confirmToken: args.confirm_token,
+      undoable: false
+    })
+    return { ...formatOutcome(outcome), scene: `scene.${sceneId}` }
+  }
+})

@@ -1,0 +1,32 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { requireEntity } from '../_shared/entities.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+
+export default defineTool({
+  name: 'ha_trigger_automation',
+  title: 'Trigger an automation',
+  description: 'Run an automation\'s actions now (automation.trigger), skipping its conditions by default.',
+  kind: 'write',
+  input: z.object({
+    entity_id: entityIdArg('Automation entity id').refine(id => id.startsWith('automation.'), 'must be an automation.* entity'),
+    skip_condition: z.boolean().default(true).describe('Skip the conditions (default true).'),
+    variables: z.record(z.string(), z.unknown()).optional().describe('Variables for the run.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    requireEntity(ctx.home, args.entity_id)
+    const outcome = await guardedWrite(ctx, {
+      tool: 'ha_trigger_automation',
+      domain: 'automation',
+      service: 'trigger',
+      target: { entity_id: args.entity_id },
+      data: { skip_condition: args.skip_condition, ...(args.variables ? { variables: args.variables } : {}) },
+      dryRun: args.dry_run,
+      confirmToken: args.confirm_token
+    })
+    return formatOutcome(outcome)
+  }
+})

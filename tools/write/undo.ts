@@ -1,0 +1,45 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { restoreCalls } from '../../src/policy/undo.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+
+export default defineTool({
+  name: 'ha_undo',
+  title: 'Undo the last write',
+  description: 'Restore the states the caller\'s last service write changed (on/off, brightness, colour, position, temperature, values).',
+  kind: 'write',
+  input: z.object({
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    const undo = ctx.services.undo
+    const record = undo?.last(ctx.identity.id)
+    if (!undo || !record) throw new UserError('Nothing to undo for this client.', 'Undo covers the last allowed service call made with this token since the add-on started.')
+    const calls = record.states.flatMap(restoreCalls)
+    if (calls.length === 0) {
+      undo.forget(ctx.identity.id, record)
+      throw new UserError(`The last write (${record.call}) touched nothing that can be restored.`, 'Restore it by hand with ha_call_service.')
+    }
+    // One guarded request for the whole restore: audited, checked against the lists, confirmed once if needed.
+    const outcome = await guardedWrite(ctx, {
+      tool: 'ha_undo',
+      domain: 'undo',
+      service: 'restore',
+      target: { entity_id: record.states.map(s => s.entity_id) },
+      data: { calls },
+      dryRun: args.dry_run,
+      confirmToken: args.confirm_token,
+      undoable: false,
+      execute: async () => {
+        for (const call of calls) {
+          await ctx.ha.command({ type: 'call_service', domain: call.domain, service: call.service, target: call.target, ...(call.data ? { service_data: call.data } : {}) })
+        }
+        return calls.length
+      }
+    })
+    if (outcome.status === 'done') undo.forget(ctx.identity.id, record)
+    return { ...formatOutcome(outcome, () => ({ restored: record.states.map(s => s.entity_id), undid: record.call })) }
+  }
+})
