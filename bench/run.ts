@@ -1,0 +1,167 @@
+/**
+ * `npm run bench`: SPEC section 15's figures. For each home size, starts a demo home, runs the real
+ * server in a child process against it, and drives it with concurrent stateless clients over HTTP.
+ * Prints throughput, latency percentiles, the server's peak RSS and the tools/list size; writes
+ * bench/results/report.json. A script, not a timed test: machines here are noisy.
+ *   npm run bench -- [--sizes 1000,10000] [--clients 16] [--seconds 10]
+ */
+import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { startDemoHome, type DemoHome } from '../src/demo/index.ts'
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '1000,10000' },
+    clients: { type: 'string', default: '16' },
+    seconds: { type: 'string', default: '10' },
+    options: { type: 'string', default: '' }
+  }
+})
+
+const TOKEN = 'bench-token-0123456789abcdef0123'
+const CLIENTS = Number(values.clients)
+const SECONDS = Number(values.seconds)
+
+interface Scenario { name: string, args: (ids: string[], i: number) => Record<string, unknown>, tool: string }
+
+const SCENARIOS: Scenario[] = [
+  { name: 'search', tool: 'ha_search_entities', args: (_ids, i) => ({ query: ['kitchen light', 'temperature', 'étage', 'door', 'motion'][i % 5], limit: 20 }) },
+  { name: 'get', tool: 'ha_get_entity', args: (ids, i) => ({ entity_id: ids[(i * 7919) % ids.length] }) },
+  { name: 'list', tool: 'ha_list_entities', args: (_ids, i) => ({ domain: ['light', 'sensor', 'switch', 'binary_sensor'][i % 4], limit: 50 }) }
+]
+
+function percentile (sorted: number[], p: number): number {
+  if (sorted.length === 0) return 0
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number
+}
+
+function peakRssMb (pid: number): number {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+    const hwm = /VmHWM:\s+(\d+) kB/.exec(status)
+    return hwm ? Math.round(Number(hwm[1]) / 1024) : 0
+  } catch {
+    return 0
+  }
+}
+
+async function startServer (home: DemoHome, port: number): Promise<ChildProcess> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'ha-mcp-bench-'))
+  if (values.options) writeFileSync(join(dataDir, 'options.json'), readFileSync(values.options))
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+    env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning' },
+    stdio: ['ignore', 'inherit', 'inherit']
+  })
+  const deadline = Date.now() + 60_000
+  while (Date.now() < deadline) {
+    try {
+      const health = await fetch(`http://127.0.0.1:${port}/health`)
+      const body = await health.json() as { websocket?: boolean }
+      if (body.websocket) return child
+    } catch {}
+    await new Promise(resolve => setTimeout(resolve, 100))
+  }
+  child.kill('SIGKILL')
+  throw new Error('server did not become ready')
+}
+
+async function rpc (port: number, method: string, params: unknown): Promise<{ status: number, text: string }> {
+  const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
+  })
+  return { status: res.status, text: await res.text() }
+}
+
+async function runScenario (port: number, ids: string[], scenario: Scenario): Promise<Record<string, number>> {
+  const latencies: number[] = []
+  let errors = 0
+  let maxBytes = 0
+  const end = Date.now() + SECONDS * 1000
+  let counter = 0
+  const worker = async (): Promise<void> => {
+    while (Date.now() < end) {
+      const i = counter++
+      const started = performance.now()
+      const { status, text } = await rpc(port, 'tools/call', { name: scenario.tool, arguments: scenario.args(ids, i) })
+      latencies.push(performance.now() - started)
+      maxBytes = Math.max(maxBytes, Buffer.byteLength(text))
+      if (status !== 200 || text.includes('"isError":true')) errors++
+    }
+  }
+  const started = performance.now()
+  await Promise.all(Array.from({ length: CLIENTS }, worker))
+  const elapsed = (performance.now() - started) / 1000
+  latencies.sort((a, b) => a - b)
+  return {
+    calls: latencies.length,
+    calls_per_s: Math.round(latencies.length / elapsed),
+    p50_ms: Math.round(percentile(latencies, 50) * 10) / 10,
+    p99_ms: Math.round(percentile(latencies, 99) * 10) / 10,
+    errors,
+    max_answer_bytes: maxBytes
+  }
+}
+
+async function benchSize (entities: number, port: number): Promise<Record<string, unknown>> {
+  const startedHome = performance.now()
+  const home = await startDemoHome({ entities, token: 'bench-ha-token' })
+  const homeStartMs = Math.round(performance.now() - startedHome)
+  const startedServer = performance.now()
+  const server = await startServer(home, port)
+  const readyMs = Math.round(performance.now() - startedServer)
+  try {
+    const listing = await rpc(port, 'tools/list', {})
+    const tools = (JSON.parse(listing.text) as { result: { tools: unknown[] } }).result.tools
+    const listBytes = Buffer.byteLength(JSON.stringify({ tools }))
+    const ids = home.entityIds()
+    // Warm up: let the JIT and the caches settle.
+    for (const scenario of SCENARIOS) for (let i = 0; i < 50; i++) await rpc(port, 'tools/call', { name: scenario.tool, arguments: scenario.args(ids, i) })
+    const results: Record<string, unknown> = {}
+    for (const scenario of SCENARIOS) results[scenario.name] = await runScenario(port, ids, scenario)
+    return {
+      entities: ids.length,
+      demo_home_start_ms: homeStartMs,
+      server_ready_ms: readyMs,
+      clients: CLIENTS,
+      seconds_per_scenario: SECONDS,
+      tools: tools.length,
+      tools_list_bytes: listBytes,
+      tools_list_bytes_per_tool: Math.round(listBytes / Math.max(1, tools.length)),
+      scenarios: results,
+      server_peak_rss_mb: peakRssMb(server.pid as number)
+    }
+  } finally {
+    server.kill('SIGTERM')
+    await new Promise(resolve => server.once('exit', resolve))
+    await home.close()
+  }
+}
+
+async function main (): Promise<void> {
+  const sizes = values.sizes.split(',').map(Number).filter(n => n > 0)
+  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length, runs: [] as unknown[] }
+  let port = 19_583
+  for (const size of sizes) {
+    process.stdout.write(`\n== ${size} entities, ${CLIENTS} clients, ${SECONDS} s per scenario ==\n`)
+    const run = await benchSize(size, port++)
+    ;(report.runs as unknown[]).push(run)
+    const scenarios = run.scenarios as Record<string, Record<string, number>>
+    for (const [name, r] of Object.entries(scenarios)) {
+      process.stdout.write(`${name.padEnd(7)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  errors ${r.errors}  max answer ${r.max_answer_bytes} B\n`)
+    }
+    process.stdout.write(`tools/list: ${run.tools as number} tools, ${run.tools_list_bytes as number} bytes (${run.tools_list_bytes_per_tool as number}/tool)  peak RSS ${run.server_peak_rss_mb as number} MB  demo start ${run.demo_home_start_ms as number} ms  server ready ${run.server_ready_ms as number} ms\n`)
+  }
+  mkdirSync('bench/results', { recursive: true })
+  writeFileSync('bench/results/report.json', JSON.stringify(report, null, 2))
+  process.stdout.write('\nreport: bench/results/report.json\n')
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`bench failed: ${(err as Error).stack ?? String(err)}\n`)
+  process.exit(1)
+})
