@@ -15,6 +15,7 @@ const AFTER_MS = 60_000
 type CauseKind = 'person' | 'automation' | 'script' | 'schedule' | 'state_change' | 'integration' | 'unknown'
 interface Hop { kind: CauseKind, entity_id?: string, name?: string, detail?: string, at?: string }
 
+const STATE_TRIGGER = /^(?:numeric )?state of ([a-z0-9_]+\.[a-z0-9_]+)/
 const SCHEDULE_SOURCES = /^(time|sun|time pattern|time_pattern|calendar|sunrise|sunset)\b/i
 
 function triggerText (row: LogbookRow): string | undefined {
@@ -36,6 +37,9 @@ async function runSharing (ha: HomeAssistant, contextId: string, skip: string, a
 /** One hop: turns the context of `row` into a cause, and returns the actor's own row to follow next. */
 async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, contextId: string | undefined): Promise<{ hop: Hop, next?: LogbookRow }> {
   let actorId = row.context_entity_id
+  const ownTrigger = row.domain === 'automation' || row.domain === 'script' ? triggerText(row) : undefined
+  // A state trigger names its entity in the source ("state of binary_sensor.hall_motion").
+  if (!actorId && ownTrigger && !row.context_user_id) actorId = STATE_TRIGGER.exec(ownTrigger)?.[1]
   if (!actorId && contextId && row.entity_id) actorId = (await runSharing(ha, contextId, row.entity_id, row.when))?.entity_id
   if (actorId) {
     // Never name an entity the caller may not see.
@@ -48,13 +52,13 @@ async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, context
       const trigger = next ? triggerText(next) : row.context_source
       return { hop: { kind: domain, entity_id: actorId, name, ...(trigger ? { detail: `triggered by ${trigger.slice(0, 200)}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next ? { next } : {}) }
     }
-    return { hop: { kind: 'state_change', entity_id: actorId, name, ...(row.context_state ? { detail: `became ${row.context_state}` } : {}) }, ...(next ? { next } : {}) }
+    return { hop: { kind: 'state_change', entity_id: actorId, name, ...((row.context_state ?? next?.state) ? { detail: `became ${row.context_state ?? next?.state}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next ? { next } : {}) }
   }
   if (row.context_user_id) {
     const person = personForUser(home, row.context_user_id)
     return { hop: { kind: 'person', ...(person ? { entity_id: person.entity_id, name: person.name } : { name: 'a Home Assistant user' }) } }
   }
-  const trigger = row.domain === 'automation' || row.domain === 'script' ? triggerText(row) : undefined
+  const trigger = ownTrigger
   if (trigger && SCHEDULE_SOURCES.test(trigger)) return { hop: { kind: 'schedule', detail: trigger.slice(0, 200) } }
   if (row.context_domain && row.context_service) return { hop: { kind: 'integration', detail: `service ${row.context_domain}.${row.context_service} called without a user` } }
   if (trigger) return { hop: { kind: 'unknown', detail: `triggered by ${trigger.slice(0, 200)}` } }

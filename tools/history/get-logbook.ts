@@ -39,7 +39,7 @@ export default defineTool({
   description: 'Logbook events (state changes, automation runs, who did what) for one entity, an area, a floor, or the whole home; the last 100 in the window.',
   kind: 'read',
   input: z.object({
-    entity_id: entityIdArg('Only this entity').optional(),
+    entity_id: entityIdArg().optional().describe('Only this entity, e.g. light.kitchen.'),
     area: z.string().trim().min(1).optional().describe('Only entities in this area (id or name; at most 60 entities).'),
     floor: z.string().trim().min(1).optional().describe('Only entities on this floor (id or name; at most 60 entities).'),
     ...windowShape(LIMITS)

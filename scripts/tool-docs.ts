@@ -1,0 +1,108 @@
+import { readdirSync, statSync } from 'node:fs'
+import { join, relative, sep } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { KIND_GATE, type ToolDefinition } from '../src/mcp/define-tool.ts'
+import { DEFAULT_TOOLS_DIR, loadToolCatalog, type LoadedTool } from '../src/mcp/registry.ts'
+import { DEFAULT_OPTIONS, type Options } from '../src/options.ts'
+
+export const TOOL_DOCS_PATH = 'docs/reference/tools.md'
+
+type Schema = Record<string, unknown>
+
+/** Tool name -> group, the folder under tools/ its module lives in. */
+async function groupsByTool (dir: string): Promise<Map<string, string>> {
+  const groups = new Map<string, string>()
+  const walk = async (folder: string): Promise<void> => {
+    for (const name of readdirSync(folder).sort()) {
+      if (name.startsWith('_') || name.startsWith('.')) continue
+      const path = join(folder, name)
+      if (statSync(path).isDirectory()) { await walk(path); continue }
+      if (!/\.(ts|js)$/.test(name) || /\.(d|test)\.(ts|js)$/.test(name)) continue
+      const module = await import(pathToFileURL(path).href) as { default?: ToolDefinition }
+      const parts = relative(dir, path).split(sep)
+      if (module.default?.name) groups.set(module.default.name, parts.length > 1 ? parts[0] as string : 'general')
+    }
+  }
+  await walk(dir)
+  return groups
+}
+
+function cell (text: string): string {
+  return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
+}
+
+/** A short human type for one JSON Schema property. */
+function typeOf (schema: Schema): string {
+  if (Array.isArray(schema.enum)) return schema.enum.map(v => `\`${String(v)}\``).join(' \\| ')
+  const variants = (schema.anyOf ?? schema.oneOf) as Schema[] | undefined
+  if (Array.isArray(variants)) return [...new Set(variants.map(typeOf))].join(' or ')
+  if (schema.type === 'array') {
+    const items = schema.items as Schema | undefined
+    const size = schema.maxItems !== undefined ? ` (${schema.minItems ?? 0}-${String(schema.maxItems)})` : ''
+    return `${items ? typeOf(items) : 'any'}[]${size}`
+  }
+  const type = typeof schema.type === 'string' ? schema.type : 'any'
+  if ((type === 'number' || type === 'integer') && (schema.minimum !== undefined || schema.maximum !== undefined)) {
+    return `${type} ${String(schema.minimum ?? '')}-${String(schema.maximum ?? '')}`
+  }
+  return type === 'object' && schema.additionalProperties !== undefined ? 'object' : type
+}
+
+function parameterTable (tool: LoadedTool): string[] {
+  const properties = (tool.inputSchema.properties ?? {}) as Record<string, Schema>
+  const required = new Set((tool.inputSchema.required ?? []) as string[])
+  const names = Object.keys(properties)
+  if (names.length === 0) return ['No parameters.']
+  const lines = ['| parameter | type | required | default | description |', '|---|---|---|---|---|']
+  for (const name of names) {
+    const schema = properties[name] as Schema
+    const fallback = schema.default === undefined ? '' : `\`${JSON.stringify(schema.default)}\``
+    lines.push(`| \`${name}\` | ${cell(typeOf(schema))} | ${required.has(name) ? 'yes' : 'no'} | ${cell(fallback)} | ${cell(String(schema.description ?? ''))} |`)
+  }
+  return lines
+}
+
+/** Which option exposes the tool, including extra rules such as "hidden under filter_reads". */
+function gateText (tool: LoadedTool): string {
+  const option = KIND_GATE[tool.definition.kind].option
+  const parts = [option ? `needs \`${option}\`` : 'always available']
+  const enabled = tool.definition.enabled
+  if (enabled) {
+    const base: Options = { ...DEFAULT_OPTIONS, allow_write: true, allow_config_write: true, allow_camera: true }
+    if (enabled(base) && !enabled({ ...base, filter_reads: true, entity_denylist: ['*'] })) parts.push('hidden when `filter_reads` is on')
+    else if (!enabled(base)) parts.push('off unless an extra option is set')
+    else parts.push('has an extra rule')
+  }
+  return parts.join('; ')
+}
+
+/** The whole reference page, deterministic for a given set of tool modules. */
+export async function renderToolDocs (dir = DEFAULT_TOOLS_DIR): Promise<string> {
+  const catalog = await loadToolCatalog(dir)
+  const groups = await groupsByTool(dir)
+  const byGroup = new Map<string, LoadedTool[]>()
+  for (const tool of catalog.tools) {
+    const group = groups.get(tool.definition.name) ?? 'general'
+    byGroup.set(group, [...(byGroup.get(group) ?? []), tool])
+  }
+  const ordered = [...byGroup.keys()].sort()
+  const out: string[] = [
+    '# Tool reference',
+    '',
+    `<!-- Generated from the modules under tools/ by \`npm run docs:tools\`; do not edit by hand. -->`,
+    '',
+    `${catalog.tools.length} tools. Read tools are always available; the others appear only when their option is on (and the caller's token allows it).`,
+    '',
+    '| group | tools |',
+    '|---|---|',
+    ...ordered.map(group => `| ${group} | ${(byGroup.get(group) ?? []).map(t => `[\`${t.definition.name}\`](#${t.definition.name})`).join(', ')} |`)
+  ]
+  for (const group of ordered) {
+    out.push('', `## ${group}`)
+    for (const tool of byGroup.get(group) ?? []) {
+      const { name, title, kind, description } = tool.definition
+      out.push('', `### ${name}`, '', `**${title}** · kind \`${kind}\` · ${gateText(tool)}${tool.annotations.readOnlyHint ? ' · read-only' : ''}${tool.annotations.destructiveHint ? ' · may change the home' : ''}`, '', description, '', ...parameterTable(tool))
+    }
+  }
+  return `${out.join('\n')}\n`
+}
