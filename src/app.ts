@@ -10,6 +10,7 @@ import type { BackoffOptions } from './auth/backoff.ts'
 import type { Config } from './config.ts'
 import type { AppLogger } from './logger.ts'
 import { loadToolCatalog, type ToolCatalog } from './mcp/registry.ts'
+import { createHomeSurface } from './mcp/home-surface.ts'
 import type { McpSurface } from './mcp/surface.ts'
 import { UsageCounters } from './usage.ts'
 
@@ -42,7 +43,7 @@ async function app (fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(healthRoutes, { degradedAfterMs: opts.healthDegradedAfterMs })
   await fastify.register(mcpRoutes, {
     catalog,
-    surface: opts.surface,
+    surface: opts.surface ?? createHomeSurface(),
     services: { guard: fastify.policy, audit: fastify.audit, undo: fastify.undo, rateLimits: fastify.rateLimits },
     onCall: report => usage.record(report)
   })

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { configSummary } from '../../src/ha/config-summary.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { clip } from '../_shared/read-calls.ts'
@@ -15,22 +16,7 @@ interface Mount { name?: string, usage?: string, type?: string, server?: string,
 const iso = (seconds: unknown): string | undefined => typeof seconds === 'number' ? new Date(seconds * 1000).toISOString() : undefined
 
 async function config ({ ha }: ToolContext): Promise<unknown> {
-  const c = await ha.command<Record<string, unknown>>({ type: 'get_config' })
-  // Location coordinates are deliberately left out: nothing here needs them.
-  return {
-    version: c.version,
-    location_name: c.location_name,
-    time_zone: c.time_zone,
-    country: c.country,
-    language: c.language,
-    currency: c.currency,
-    unit_system: c.unit_system,
-    state: c.state,
-    config_source: c.config_source,
-    safe_mode: c.safe_mode,
-    recovery_mode: c.recovery_mode,
-    components: Array.isArray(c.components) ? c.components.length : undefined
-  }
+  return await configSummary(ha)
 }
 
 async function errorLog ({ ha, home }: ToolContext): Promise<unknown> {
