@@ -1,0 +1,143 @@
+import t from 'tap'
+import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import type { DemoHome } from '../../src/demo/index.ts'
+import { writeCatalog } from './catalog.ts'
+
+const LIGHT = 'light.living_room_ceiling_light'
+const LOCK = 'lock.front_door_lock'
+
+const callsTo = (home: DemoHome, service: string): number =>
+  home.serviceCalls.filter(call => `${call.domain}.${call.service}` === service).length
+
+t.test('without allow_write no write tool is listed and calling one is an unknown tool', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  const { tools } = await client.listTools()
+  const names = tools.map(tool => tool.name)
+  for (const name of ['ha_call_service', 'ha_undo', 'ha_send_notification', 'ha_announce', 'ha_run_script']) t.notOk(names.includes(name), `${name} hidden`)
+  await t.rejects(client.callTool({ name: 'ha_call_service', arguments: { domain: 'light', service: 'turn_on', target: { entity_id: LIGHT } } }), /Unknown tool/)
+  t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+})
+
+t.test('the guard rules, proven through what the house received', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  const { tools } = await client.listTools()
+  t.ok(tools.some(tool => tool.name === 'ha_call_service'), 'write tools listed with allow_write')
+
+  t.test('a plain call reaches the house exactly once', async t => {
+    home.clearServiceCalls()
+    const done = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { entity_id: LIGHT } })
+    t.notOk(done.isError, done.text)
+    t.equal(done.json.success, true)
+    t.equal(callsTo(home, 'light.turn_off'), 1)
+  })
+
+  t.test('homeassistant.restart is refused by the default service denylist', async t => {
+    home.clearServiceCalls()
+    const refused = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'restart' })
+    t.ok(refused.isError)
+    t.match(refused.text, /service_denylist/)
+    const dry = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'restart', dry_run: true })
+    t.ok(dry.isError, 'a dry run is refused too')
+    t.equal(home.serviceCalls.length, 0)
+  })
+
+  t.test('a dry run shows the call and executes nothing', async t => {
+    home.clearServiceCalls()
+    const dry = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: LIGHT }, data: { brightness: 10 }, dry_run: true })
+    t.notOk(dry.isError, dry.text)
+    t.same(dry.json.would_call, { domain: 'light', service: 'turn_on', target: { entity_id: [LIGHT] }, data: { brightness: 10 } })
+    t.equal(home.serviceCalls.length, 0)
+  })
+
+  t.test('lock.unlock needs a token; the token works once, then is refused', async t => {
+    home.clearServiceCalls()
+    const args = { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } }
+    const asked = await callTool(client, 'ha_call_service', args)
+    t.notOk(asked.isError, asked.text)
+    t.equal(asked.json.confirmation_required, true)
+    t.match(asked.json.confirm_token, /^[0-9a-f]{32}$/)
+    t.equal(home.serviceCalls.length, 0, 'asking reaches nothing')
+
+    const confirmed = await callTool(client, 'ha_call_service', { ...args, confirm_token: asked.json.confirm_token })
+    t.notOk(confirmed.isError, confirmed.text)
+    t.equal(callsTo(home, 'lock.unlock'), 1, 'confirmed once, called once')
+
+    const reused = await callTool(client, 'ha_call_service', { ...args, confirm_token: asked.json.confirm_token })
+    t.ok(reused.isError)
+    t.match(reused.text, /single use|already used/)
+    t.equal(callsTo(home, 'lock.unlock'), 1, 'the reused token reached nothing')
+  })
+
+  t.test('a token is refused when any field of the call changed', async t => {
+    const args = { domain: 'lock', service: 'unlock', target: { entity_id: LOCK }, data: { code: '1234' } }
+    const variants: Array<Record<string, unknown>> = [
+      { ...args, service: 'lock' },
+      { ...args, target: { entity_id: 'lock.office_front_door_lock' } },
+      { ...args, data: { code: '9999' } },
+      { ...args, domain: 'alarm_control_panel', service: 'alarm_disarm', target: { entity_id: LOCK } }
+    ]
+    for (const changed of variants) {
+      home.clearServiceCalls()
+      const asked = await callTool(client, 'ha_call_service', args)
+      const refused = await callTool(client, 'ha_call_service', { ...changed, confirm_token: asked.json.confirm_token })
+      t.ok(refused.isError, `refused: ${JSON.stringify(changed)}`)
+      t.match(refused.text, /differs|unknown/)
+      t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+    }
+  })
+
+  t.test('a token is refused when another identity presents it', async t => {
+    home.clearServiceCalls()
+    const created = await server.app.tokens.create({ name: 'second', scopes: ['read', 'write'] })
+    const second = await connectClient(t, server, created.token)
+    const args = { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } }
+    const asked = await callTool(client, 'ha_call_service', args)
+    const stolen = await callTool(second, 'ha_call_service', { ...args, confirm_token: asked.json.confirm_token })
+    t.ok(stolen.isError)
+    t.match(stolen.text, /another client token/)
+    t.equal(home.serviceCalls.length, 0)
+  })
+})
+
+t.test('entity lists: denylist beats allowlist, area targeting refused while lists exist', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, entity_allowlist: ['light.*'], entity_denylist: ['light.living_room_*'] }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+
+  const denied = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { entity_id: LIGHT } })
+  t.ok(denied.isError)
+  t.match(denied.text, /entity_denylist/)
+  const viaData = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', data: { entity_id: LIGHT } })
+  t.ok(viaData.isError, 'an entity named in data is checked too')
+  const notAllowed = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_off', target: { entity_id: 'switch.anything' } })
+  t.match(notAllowed.text, /entity_allowlist/)
+  const byArea = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { area_id: 'kitchen' } })
+  t.ok(byArea.isError)
+  t.match(byArea.text, /area_id/)
+  const scene = await callTool(client, 'ha_call_service', { domain: 'scene', service: 'create', data: { scene_id: 'x', snapshot_entities: [LIGHT] } })
+  t.match(scene.text, /entity_denylist/, 'scene snapshot_entities are checked')
+  t.equal(home.serviceCalls.length, 0, 'no refused call reached the house')
+
+  const allowed = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { entity_id: 'light.hallway_ceiling_light' } })
+  t.notOk(allowed.isError, allowed.text)
+  t.equal(home.serviceCalls.length, 1, 'an allowed entity reaches the house once')
+})
+
+t.test('an expired token is refused and reaches nothing', async t => {
+  let now = Date.now()
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog(), policy: { now: () => now } } })
+  const client = await connectClient(t, server)
+  const args = { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } }
+  const asked = await callTool(client, 'ha_call_service', args)
+  t.equal(asked.json.expires_in_seconds, 300)
+  now += 5 * 60_000 + 1
+  const late = await callTool(client, 'ha_call_service', { ...args, confirm_token: asked.json.confirm_token })
+  t.ok(late.isError)
+  t.match(late.text, /expired/)
+  t.equal(home.serviceCalls.length, 0)
+})
