@@ -1,7 +1,22 @@
-import { loadConfig } from './config.ts'
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { startAddonTasks } from './addon/index.ts'
+import { loadConfig, type Env } from './config.ts'
 import { buildApp } from './app.ts'
 import { resolvePrimaryToken } from './auth/bootstrap.ts'
+import { buildIngressApp, ingressServicesOf } from './ingress-app.ts'
 import { createLogger, SecretScrubber } from './logger.ts'
+import { loadToolCatalog } from './mcp/registry.ts'
+
+/** HEALTH_DEGRADED_AFTER_S shortens the 5 minutes /health waits before answering 503 (tests, impatient setups). */
+function healthThresholdMs (env: Env): number | undefined {
+  const seconds = Number(env.HEALTH_DEGRADED_AFTER_S)
+  return env.HEALTH_DEGRADED_AFTER_S && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined
+}
+
+function portOf (app: FastifyInstance): number {
+  return (app.server.address() as AddressInfo | null)?.port ?? 0
+}
 
 /** Production entry: builds the app, listens, and shuts down gracefully on SIGTERM/SIGINT. */
 export async function main (env = process.env): Promise<void> {
@@ -13,9 +28,17 @@ export async function main (env = process.env): Promise<void> {
   const primary = await resolvePrimaryToken({ option: config.options.api_token, envToken: config.envApiToken, dataDir: config.dataDir, log: logger })
   scrubber.add(primary.token)
 
-  const app = await buildApp({ config, primaryToken: primary.token, logger })
+  const catalog = await loadToolCatalog()
+  const app = await buildApp({ config, primaryToken: primary.token, logger, catalog, healthDegradedAfterMs: healthThresholdMs(env) })
   await app.listen({ port: config.mcpPort, host: config.host })
-  logger.info({ port: config.mcpPort, version: config.version, haMode: config.homeAssistant.mode }, 'MCP server listening on /mcp')
+  logger.info({ port: portOf(app), version: config.version, haMode: config.homeAssistant.mode }, 'MCP server listening on /mcp')
+  // Only the Supervisor's ingress proxy may reach the page in the add-on; elsewhere it stays on loopback.
+  const ingress = await buildIngressApp({ services: ingressServicesOf(app, catalog, primary.token), logger })
+  await ingress.listen({ port: config.ingressPort, host: config.addonMode ? '0.0.0.0' : '127.0.0.1' })
+  logger.info({ port: portOf(ingress) }, 'ingress page listening')
+  const addonTasks = config.supervisor.token
+    ? startAddonTasks({ supervisor: app.ha.supervisor, primary, mcpPort: config.mcpPort, log: logger })
+    : undefined
 
   let closing = false
   const shutdown = (signal: string): void => {
@@ -24,7 +47,9 @@ export async function main (env = process.env): Promise<void> {
     logger.info({ signal }, 'shutting down')
     const force = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, 10_000)
     force.unref()
-    app.close().then(() => process.exit(0), (err: unknown) => {
+    addonTasks?.stop()
+    // Both servers stop accepting at once; in-flight requests drain, then the HA connection closes (app onClose).
+    Promise.all([ingress.close(), app.close()]).then(() => process.exit(0), (err: unknown) => {
       logger.error({ err }, 'error during shutdown')
       process.exit(1)
     })

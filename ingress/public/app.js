@@ -1,0 +1,199 @@
+// The ingress page: plain browser JavaScript, no build step. Every URL is relative, so the page works
+// under Home Assistant's /api/hassio_ingress/<token>/ prefix.
+/* global Node, confirm */
+'use strict'
+
+const $ = (selector) => document.querySelector(selector)
+
+async function api (path, options = {}) {
+  const headers = { accept: 'application/json', ...(options.body ? { 'content-type': 'application/json' } : {}), ...(options.method && options.method !== 'GET' ? { 'x-ha-mcp-ui': '1' } : {}) }
+  const response = await fetch(path, { ...options, headers })
+  const body = await response.json().catch(() => ({}))
+  if (!response.ok) throw new Error(body.message || `HTTP ${response.status}`)
+  return body
+}
+
+function el (tag, props = {}, ...children) {
+  const node = document.createElement(tag)
+  Object.assign(node, props)
+  for (const child of children) node.append(child instanceof Node ? child : String(child ?? ''))
+  return node
+}
+
+function fillRows (table, rows) {
+  const body = table.querySelector('tbody')
+  body.replaceChildren(...rows.map(cells => el('tr', {}, ...cells.map(cell => el('td', {}, cell)))))
+}
+
+function duration (seconds) {
+  if (seconds < 60) return `${seconds}s`
+  const minutes = Math.floor(seconds / 60)
+  if (minutes < 60) return `${minutes} min`
+  const hours = Math.floor(minutes / 60)
+  return hours < 48 ? `${hours} h ${minutes % 60} min` : `${Math.floor(hours / 24)} days`
+}
+
+async function copyText (text) {
+  try {
+    await navigator.clipboard.writeText(text)
+  } catch {
+    // Older browsers, or a context without clipboard permission: the selection fallback.
+    const area = el('textarea', { value: text })
+    area.style.position = 'fixed'
+    area.style.opacity = '0'
+    document.body.append(area)
+    area.select()
+    document.execCommand('copy')
+    area.remove()
+  }
+}
+
+function flash (node, text) {
+  node.textContent = text
+  setTimeout(() => { if (node.textContent === text) node.textContent = '' }, 4000)
+}
+
+// Overview ------------------------------------------------------------------------------------
+async function loadOverview () {
+  const data = await api('api/overview')
+  const ha = data.home_assistant
+  $('#version').textContent = `Version ${data.version}`
+  const pill = $('#connection')
+  pill.textContent = ha.connected ? 'WebSocket connected' : `WebSocket ${ha.state}`
+  pill.className = `pill ${ha.connected ? 'ok' : 'bad'}`
+  $('#ha-state').textContent = ha.connected ? 'Connected' : (ha.down_for_s === null ? 'Connecting' : `Down for ${duration(ha.down_for_s)}`)
+  $('#ha-version').textContent = ha.ha_version ? `Home Assistant ${ha.ha_version}` : (ha.last_error || '')
+  $('#entities').textContent = String(data.entities)
+  $('#uptime').textContent = duration(data.uptime_s)
+  $('#calls').textContent = String(data.calls)
+  fillRows($('#tools'), data.tools.map(t => [t.kind, `${t.exposed} of ${t.available}`, t.gate ? `${t.gate}: ${t.enabled ? 'on' : 'off'}` : 'always']))
+  fillRows($('#options'), Object.entries(data.options).map(([key, value]) => [key, Array.isArray(value) ? (value.join(', ') || '(none)') : String(value)]))
+}
+
+// Connect -------------------------------------------------------------------------------------
+let revealed = null
+let showingToken = false
+
+function renderConnect (data) {
+  $('#mcp-url').textContent = data.url
+  $('#url-hint').hidden = !data.url.includes('HA_IP')
+  $('#token').textContent = data.token
+  $('#reveal').textContent = data.revealed ? 'Hide' : 'Reveal'
+  $('#clients').replaceChildren(...data.clients.map(client => {
+    const button = el('button', { type: 'button', className: 'secondary', textContent: 'Copy' })
+    const status = el('span', { className: 'muted' })
+    button.addEventListener('click', async () => {
+      const full = await revealedData()
+      await copyText(full.clients.find(c => c.id === client.id).text)
+      flash(status, 'Copied')
+    })
+    return el('div', { className: 'card client' },
+      el('div', { className: 'row' }, el('div', {}, el('h3', {}, client.title), el('span', { className: 'muted' }, client.where)), el('div', { className: 'row' }, status, button)),
+      el('pre', {}, client.text))
+  }))
+}
+
+async function revealedData () {
+  revealed ??= await api('api/connect?reveal=1')
+  return revealed
+}
+
+async function loadConnect () {
+  renderConnect(showingToken ? await revealedData() : await api('api/connect'))
+}
+
+// Activity ------------------------------------------------------------------------------------
+async function loadActivity () {
+  const params = new URLSearchParams()
+  if ($('#filter-tool').value) params.set('tool', $('#filter-tool').value)
+  if ($('#filter-outcome').value) params.set('outcome', $('#filter-outcome').value)
+  const data = await api(`api/activity?${params}`)
+  fillRows($('#usage-tools'), data.usage.byTool.map(t => [t.tool, t.calls, t.errors, t.avgMs]))
+  fillRows($('#usage-tokens'), data.usage.byIdentity.map(i => [i.identity, i.calls]))
+  const select = $('#filter-tool')
+  const chosen = select.value
+  select.replaceChildren(el('option', { value: '', textContent: 'all' }), ...data.audit_tools.map(tool => el('option', { value: tool, textContent: tool })))
+  select.value = chosen
+  const body = $('#audit tbody')
+  body.replaceChildren(...data.audit.map(entry => el('tr', {},
+    el('td', {}, new Date(entry.time).toLocaleString()),
+    el('td', {}, entry.tool),
+    el('td', {}, entry.identity_name),
+    el('td', { className: `outcome-${entry.outcome}` }, entry.outcome),
+    el('td', {}, entry.domain ? `${entry.domain}.${entry.service}` : ''),
+    el('td', {}, (entry.entities || []).join(', ')),
+    el('td', {}, entry.reason || ''))))
+  $('#audit-empty').hidden = data.audit.length > 0
+  $('#audit-empty').textContent = data.audit_available ? 'No write attempts yet.' : 'The audit is not available in this build.'
+}
+
+// Tokens --------------------------------------------------------------------------------------
+async function loadTokens () {
+  const data = await api('api/tokens')
+  const body = $('#token-list tbody')
+  body.replaceChildren(...data.tokens.map(token => {
+    const revoke = el('button', { type: 'button', className: 'danger', textContent: 'Revoke' })
+    revoke.addEventListener('click', async () => {
+      if (!confirm(`Revoke the token "${token.name}"? Clients using it stop working at once.`)) return
+      await api(`api/tokens/${encodeURIComponent(token.id)}`, { method: 'DELETE' })
+      await loadTokens()
+    })
+    return el('tr', {}, el('td', {}, token.name), el('td', {}, el('code', {}, `${token.prefix}…`)), el('td', {}, token.scopes.join(', ')),
+      el('td', {}, new Date(token.created_at).toLocaleDateString()), el('td', {}, revoke))
+  }))
+}
+
+$('#create-token').addEventListener('submit', async (event) => {
+  event.preventDefault()
+  const form = event.currentTarget
+  const scopes = [...form.querySelectorAll('input[name=scope]:checked')].map(box => box.value)
+  $('#token-error').textContent = ''
+  try {
+    const created = await api('api/tokens', { method: 'POST', body: JSON.stringify({ name: form.elements.name.value, scopes }) })
+    $('#new-token-value').textContent = created.token
+    $('#new-token').hidden = false
+    form.reset()
+    await loadTokens()
+  } catch (err) {
+    $('#token-error').textContent = err.message
+  }
+})
+$('#copy-new-token').addEventListener('click', () => copyText($('#new-token-value').textContent))
+
+// Wiring --------------------------------------------------------------------------------------
+const loaders = { overview: loadOverview, connect: loadConnect, activity: loadActivity, tokens: loadTokens }
+let current = 'overview'
+
+function show (tab) {
+  current = tab
+  for (const button of document.querySelectorAll('[data-tab]')) button.setAttribute('aria-selected', String(button.dataset.tab === tab))
+  for (const name of Object.keys(loaders)) $(`#tab-${name}`).hidden = name !== tab
+  refresh()
+}
+
+function refresh () {
+  loadOverview().catch(showError)
+  if (current !== 'overview') loaders[current]().catch(showError)
+}
+
+function showError (err) {
+  const pill = $('#connection')
+  pill.textContent = `Page error: ${err.message}`
+  pill.className = 'pill bad'
+}
+
+for (const button of document.querySelectorAll('[data-tab]')) button.addEventListener('click', () => show(button.dataset.tab))
+$('#reveal').addEventListener('click', async () => {
+  showingToken = !showingToken
+  await loadConnect()
+})
+$('#copy-token').addEventListener('click', async () => {
+  const data = await revealedData()
+  await copyText(data.token)
+  flash($('#copy-status'), 'Copied')
+})
+$('#filter-tool').addEventListener('change', () => loadActivity().catch(showError))
+$('#filter-outcome').addEventListener('change', () => loadActivity().catch(showError))
+
+show('overview')
+setInterval(refresh, 5000)

@@ -1,0 +1,139 @@
+import { fileURLToPath } from 'node:url'
+import fastifyStatic from '@fastify/static'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import type { Scope } from '../src/auth/identity.ts'
+import type { TokenStore } from '../src/auth/tokens.ts'
+import type { Config } from '../src/config.ts'
+import { clientConfigs } from '../src/connect/client-configs.ts'
+import type { HomeAssistant } from '../src/ha/index.ts'
+import type { HomeView } from '../src/home/view.ts'
+import { connectionSummary, filterAudit, toolCounts, visibleOptions } from '../src/ingress/status.ts'
+import { mcpUrlFor } from '../src/ingress/public-url.ts'
+import { maskSecret } from '../src/logger.ts'
+import type { ToolCatalog } from '../src/mcp/registry.ts'
+import type { AuditApi } from '../src/policy/types.ts'
+import type { UsageCounters } from '../src/usage.ts'
+
+/** The services of the MCP app the ingress page reads; shared, never duplicated. */
+export interface IngressServices {
+  config: Config
+  ha: HomeAssistant
+  home: HomeView
+  tokens: TokenStore
+  usage: UsageCounters
+  catalog: ToolCatalog
+  /** The primary token, shown on the page only when the user asks to reveal or copy it. */
+  primaryToken: string
+  audit?: AuditApi
+}
+
+export interface IngressOptions {
+  services: IngressServices
+  /** Folder of the page's static files. */
+  publicDir?: string
+}
+
+/** The Supervisor's ingress proxy: the only address allowed in add-on mode. */
+export const INGRESS_PROXY_ADDRESS = '172.30.32.2'
+const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
+export const DEFAULT_PUBLIC_DIR = fileURLToPath(new URL('../ingress/public/', import.meta.url))
+
+const createTokenBody = z.object({
+  name: z.string().trim().min(1, 'a name is required').max(64),
+  scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])).min(1, 'choose at least one scope')
+})
+
+/**
+ * The status and onboarding page in Home Assistant's sidebar: static files plus a small JSON API
+ * under api/. Every URL is relative so it works under the X-Ingress-Path prefix.
+ */
+export default async function ingressRoutes (fastify: FastifyInstance, opts: IngressOptions): Promise<void> {
+  const { config, ha, home, tokens, usage, catalog, primaryToken, audit } = opts.services
+
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const address = request.socket.remoteAddress ?? ''
+    const allowed = config.addonMode ? address === INGRESS_PROXY_ADDRESS : LOOPBACK.has(address)
+    if (!allowed) {
+      request.log.notice({ address }, 'refused an ingress request from outside the ingress proxy')
+      await reply.code(403).send({ error: 'Forbidden', message: 'This page is only served through Home Assistant\'s sidebar (ingress).' })
+      return
+    }
+    reply.header('cache-control', 'no-store')
+  })
+  // Mutations need a header a cross-site form cannot send, so a foreign page cannot create tokens.
+  const sameOriginOnly = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (request.headers['x-ha-mcp-ui'] !== '1') {
+      await reply.code(403).send({ error: 'Forbidden', message: 'missing X-HA-MCP-UI header' })
+    }
+  }
+
+  await fastify.register(fastifyStatic, { root: opts.publicDir ?? DEFAULT_PUBLIC_DIR, prefix: '/', cacheControl: false, logLevel: 'warn' })
+
+  /** Visible entities (filter_reads applied); the raw count while the catalogue cannot be brought up to date. */
+  const entityCount = async (): Promise<number> => {
+    try {
+      await home.ready()
+      return home.entities().length
+    } catch {
+      return ha.status().entities
+    }
+  }
+
+  fastify.get('/api/overview', async () => {
+    const status = ha.status()
+    const entities = await entityCount()
+    return {
+      version: config.version,
+      uptime_s: Math.round((Date.now() - usage.startedAt) / 1000),
+      addon_mode: config.addonMode,
+      home_assistant: connectionSummary(status),
+      entities,
+      tools: toolCounts(catalog, config.options),
+      options: visibleOptions(config.options),
+      calls: usage.snapshot().total
+    }
+  })
+
+  fastify.get<{ Querystring: { reveal?: string } }>('/api/connect', async request => {
+    const reveal = request.query.reveal === '1'
+    const token = reveal ? primaryToken : maskSecret(primaryToken)
+    const url = mcpUrlFor(request.headers, config.mcpPort, config.addonMode)
+    if (reveal) request.log.notice('the API token was revealed on the ingress page')
+    return { url, token, revealed: reveal, clients: clientConfigs(url, token) }
+  })
+
+  fastify.get<{ Querystring: { tool?: string, outcome?: string } }>('/api/activity', async request => {
+    const all = audit?.recent(200) ?? []
+    const entries = filterAudit(all, { tool: request.query.tool, outcome: request.query.outcome })
+      .map(e => e.entities ? { ...e, entities: e.entities.filter(id => home.visible(id)) } : e)
+    return {
+      usage: usage.snapshot(),
+      audit_available: audit !== undefined,
+      audit: entries,
+      audit_tools: [...new Set(all.map(e => e.tool))].sort()
+    }
+  })
+
+  fastify.get('/api/tokens', async () => ({ tokens: tokens.list() }))
+
+  fastify.post('/api/tokens', { onRequest: sameOriginOnly }, async (request, reply) => {
+    const parsed = createTokenBody.safeParse(request.body)
+    if (!parsed.success) {
+      return await reply.code(400).send({ error: 'Bad Request', message: parsed.error.issues.map(i => i.message).join('; ') })
+    }
+    if (tokens.list().some(t => t.name === parsed.data.name)) {
+      return await reply.code(409).send({ error: 'Conflict', message: `a token named "${parsed.data.name}" already exists` })
+    }
+    const created = await tokens.create({ name: parsed.data.name, scopes: parsed.data.scopes as Scope[] })
+    request.log.notice({ name: created.entry.name, scopes: created.entry.scopes, prefix: created.entry.prefix }, 'named token created on the ingress page')
+    return await reply.code(201).send(created)
+  })
+
+  fastify.delete<{ Params: { id: string } }>('/api/tokens/:id', { onRequest: sameOriginOnly }, async (request, reply) => {
+    const revoked = await tokens.revoke(request.params.id)
+    if (!revoked) return await reply.code(404).send({ error: 'Not Found', message: 'no token with this id' })
+    request.log.notice({ id: request.params.id }, 'named token revoked on the ingress page')
+    return { revoked: true }
+  })
+}

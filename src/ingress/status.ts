@@ -1,0 +1,50 @@
+import type { HomeAssistantStatus } from '../ha/index.ts'
+import { KIND_GATE, toolEnabled, type ToolKind } from '../mcp/define-tool.ts'
+import type { ToolCatalog } from '../mcp/registry.ts'
+import type { Options } from '../options.ts'
+import type { AuditEntry } from '../policy/types.ts'
+
+export interface ToolCount { kind: ToolKind, exposed: number, available: number, gate: string | null, enabled: boolean }
+
+/** Tools registered for the primary token under the current options, per kind. */
+export function toolCounts (catalog: ToolCatalog, options: Options): ToolCount[] {
+  return (Object.keys(KIND_GATE) as ToolKind[]).map(kind => {
+    const ofKind = catalog.tools.filter(t => t.definition.kind === kind)
+    const gate = KIND_GATE[kind].option
+    return {
+      kind,
+      exposed: ofKind.filter(t => toolEnabled(t.definition, options)).length,
+      available: ofKind.length,
+      gate,
+      enabled: gate === null || options[gate] === true
+    }
+  })
+}
+
+/** The options as the page shows them: everything but the token, which is never part of this answer. */
+export function visibleOptions (options: Options): Record<string, unknown> {
+  const { api_token: token, ...rest } = options
+  return { ...rest, api_token: token ? 'set in the options' : 'generated (stored in DATA_DIR/token)' }
+}
+
+export function connectionSummary (status: HomeAssistantStatus, now = Date.now()): Record<string, unknown> {
+  return {
+    state: status.state,
+    connected: status.connected,
+    ha_version: status.haVersion ?? null,
+    mode: status.mode,
+    down_for_s: status.connected || status.downSince === null ? null : Math.round((now - status.downSince) / 1000),
+    last_error: status.connected ? null : status.lastError ?? null
+  }
+}
+
+export interface AuditFilter { tool?: string, outcome?: string, limit?: number }
+
+/** The newest audit entries, filtered on the server so the page shows up to `limit` matches. */
+export function filterAudit (entries: AuditEntry[], filter: AuditFilter): AuditEntry[] {
+  const limit = Math.min(Math.max(filter.limit ?? 50, 1), 50)
+  return entries
+    .filter(e => !filter.tool || e.tool === filter.tool)
+    .filter(e => !filter.outcome || e.outcome === filter.outcome)
+    .slice(0, limit)
+}

@@ -1,0 +1,23 @@
+import type { FastifyInstance } from 'fastify'
+import { buildIngressApp, ingressServicesOf } from '../../src/ingress-app.ts'
+import { createLogger, SecretScrubber } from '../../src/logger.ts'
+import { join } from 'node:path'
+import { DEFAULT_TOOLS_DIR, loadToolCatalog, type ToolCatalog } from '../../src/mcp/registry.ts'
+import type { TestServer } from '../helper.ts'
+
+let entitiesCatalog: Promise<ToolCatalog> | undefined
+/** The finished entity tools only, so these tests do not depend on tool modules still being written. */
+export async function testCatalog (): Promise<ToolCatalog> {
+  entitiesCatalog ??= loadToolCatalog(join(DEFAULT_TOOLS_DIR, 'entities'))
+  return await entitiesCatalog
+}
+
+type Test = { teardown: (fn: () => unknown) => void }
+
+/** The ingress app over a running test server's services, wired as src/server.ts does it. */
+export async function startIngress (t: Test, server: TestServer, logs: string[] = []): Promise<FastifyInstance> {
+  const logger = createLogger({ level: 'info', scrubber: new SecretScrubber(), write: line => { logs.push(line) } })
+  const ingress = await buildIngressApp({ services: ingressServicesOf(server.app, await testCatalog(), server.token), logger })
+  t.teardown(() => ingress.close())
+  return ingress
+}
