@@ -41,9 +41,6 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
   if (!KINDS.has(tool.kind)) fail(`kind "${tool.kind}" is not one of ${[...KINDS].join(', ')}`)
   if (typeof tool.handler !== 'function') fail('handler is not a function')
   if (!(tool.input instanceof z.ZodObject)) fail('input must be a z.object(...)')
-  for (const [field, schema] of Object.entries(tool.input.shape)) {
-    if (!(schema as z.ZodType).description) fail(`input field "${field}" has no .describe(): the model reads those`)
-  }
   let inputSchema: Record<string, unknown>
   try {
     inputSchema = z.toJSONSchema(tool.input, { io: 'input', unrepresentable: 'throw' }) as Record<string, unknown>
@@ -51,6 +48,12 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
     return fail(`input schema does not compile to JSON Schema: ${(err as Error).message}`)
   }
   delete inputSchema.$schema
+  // Checked on the JSON Schema the model actually receives, whatever the zod wrapping order.
+  const properties = (inputSchema.properties ?? {}) as Record<string, { description?: string, anyOf?: Array<{ description?: string }> }>
+  for (const field of Object.keys(tool.input.shape)) {
+    const property = properties[field]
+    if (!property?.description && !property?.anyOf?.some(branch => branch.description)) fail(`input field "${field}" has no .describe(): the model reads those`)
+  }
   for (const key of ['anyOf', 'oneOf', 'allOf']) {
     if (key in inputSchema) fail(`input schema has a top-level ${key}; clients reject that`)
   }
