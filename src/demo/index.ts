@@ -6,6 +6,7 @@ import { generateHome } from './generate/home.ts'
 import { sendText } from './http-util.ts'
 import { House } from './house.ts'
 import { coreRoutes, handleCoreRest, type Route } from './rest.ts'
+import { extraRoutes } from './rest-extra.ts'
 import type { Faults, ResolvedOptions, Runtime } from './runtime.ts'
 import { Services } from './services/index.ts'
 import { handleSupervisor } from './supervisor.ts'
@@ -87,7 +88,7 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
     addonOptions: { log_level: 'info', api_token: '', allow_write: false, allow_config_write: false, allow_camera: false },
     discoveries: []
   }
-  const routes: Route[] = [...coreRoutes, ...(await loadExtraRoutes())]
+  const routes: Route[] = [...coreRoutes, ...extraRoutes, ...(await loadExtraRoutes())]
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -186,5 +187,6 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
 
 /** Stage-2 REST routes live in their own modules; kept as a hook so the core stays small. */
 async function loadExtraRoutes (): Promise<Route[]> {
-  return []
+  const { configRoutes } = await import('./config-rest.ts')
+  return [...configRoutes]
 }

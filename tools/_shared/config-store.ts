@@ -1,0 +1,172 @@
+import { UserError } from '../../src/errors.ts'
+import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { HomeAssistant } from '../../src/ha/index.ts'
+import { fold } from '../../src/home/text.ts'
+
+/**
+ * The UI-managed automation and script configs (automations.yaml, scripts.yaml) as Home Assistant's
+ * config REST API exposes them, plus the checks every config tool runs before asking for a confirmation.
+ */
+export type ConfigKind = 'automation' | 'script'
+export type ConfigRecord = Record<string, unknown>
+
+const configPath = (kind: ConfigKind, id: string): string => `/api/config/${kind}/config/${encodeURIComponent(id)}`
+
+function restMessage (body: Buffer): string {
+  const text = body.toString('utf8')
+  try {
+    const parsed = JSON.parse(text) as { message?: unknown }
+    if (typeof parsed.message === 'string') return parsed.message
+  } catch {}
+  return text.slice(0, 300) || 'no message'
+}
+
+/** The stored config, or undefined when Home Assistant has none under that id (YAML-only or new). */
+export async function readConfig (ha: HomeAssistant, kind: ConfigKind, id: string): Promise<ConfigRecord | undefined> {
+  const answer = await ha.rest.request('GET', configPath(kind, id))
+  if (answer.status === 404) return undefined
+  if (answer.status !== 200) throw new UserError(`Home Assistant could not read ${kind} ${id}: ${restMessage(answer.body)}`)
+  const parsed = JSON.parse(answer.body.toString('utf8')) as unknown
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as ConfigRecord : undefined
+}
+
+/** Writes (creates or replaces) a config; Home Assistant reloads the domain by itself. */
+export async function writeConfig (ha: HomeAssistant, kind: ConfigKind, id: string, config: ConfigRecord): Promise<void> {
+  const answer = await ha.rest.request('POST', configPath(kind, id), config)
+  if (answer.status !== 200) {
+    throw new UserError(`Home Assistant refused the ${kind}: ${restMessage(answer.body)}`, 'Nothing was written. Fix the config and start again without confirm_token.')
+  }
+}
+
+/** Deletes a config. Never retried: a second DELETE of the same id would only fail. */
+export async function deleteConfig (ha: HomeAssistant, kind: ConfigKind, id: string): Promise<void> {
+  const answer = await ha.rest.request('DELETE', configPath(kind, id))
+  if (answer.status !== 200) throw new UserError(`Home Assistant could not delete ${kind} ${id}: ${restMessage(answer.body)}`)
+}
+
+export interface ConfigTarget {
+  kind: ConfigKind
+  entityId: string
+  id: string
+  config: ConfigRecord
+}
+
+/** Resolves an automation/script entity to its UI config; YAML-only ones are refused with a way out. */
+export async function resolveConfigTarget (ctx: ToolContext, kind: ConfigKind, entityId: string): Promise<ConfigTarget> {
+  if (!entityId.startsWith(`${kind}.`)) throw new UserError(`${entityId} is not a ${kind}.`, `Pass a ${kind}.* entity id (ha_list_${kind}s lists them).`)
+  const state = ctx.home.state(entityId)
+  if (!state) throw new UserError(`${entityId} not found.`, `Call ha_list_${kind}s to see the ${kind}s.`)
+  let id: string | undefined
+  if (kind === 'automation') {
+    id = typeof state.attributes.id === 'string' && state.attributes.id !== '' ? state.attributes.id : undefined
+  } else {
+    const entry = ctx.home.registries.entities.get(entityId) as { unique_id?: unknown } | undefined
+    id = typeof entry?.unique_id === 'string' && entry.unique_id !== '' ? entry.unique_id : entityId.slice(kind.length + 1)
+  }
+  const config = id === undefined ? undefined : await readConfig(ctx.ha, kind, id)
+  if (id === undefined || config === undefined) {
+    throw new UserError(
+      `${entityId} is defined in YAML (not in ${kind}s.yaml through the UI), so it cannot be edited from here.`,
+      `Edit it in your YAML files, or create a UI-managed copy with ha_create_${kind}.`
+    )
+  }
+  return { kind, entityId, id, config }
+}
+
+export interface ValidationBlocks {
+  triggers?: unknown
+  conditions?: unknown
+  actions?: unknown
+}
+
+/**
+ * Asks Home Assistant to validate triggers, conditions and actions (WS validate_config) and refuses
+ * with its own message, before any confirmation token exists.
+ */
+export async function validateWithHomeAssistant (ha: HomeAssistant, blocks: ValidationBlocks, what: string): Promise<void> {
+  const message: Record<string, unknown> = { type: 'validate_config' }
+  for (const [key, value] of Object.entries(blocks)) if (value !== undefined) message[key] = value
+  if (Object.keys(message).length === 1) return
+  const result = await ha.command<Record<string, { valid?: unknown, error?: unknown } | null>>(message as { type: string })
+  const problems = Object.entries(result ?? {})
+    .filter(([, verdict]) => verdict?.valid === false)
+    .map(([key, verdict]) => `${key}: ${typeof verdict?.error === 'string' ? verdict.error : 'invalid'}`)
+  if (problems.length) {
+    throw new UserError(`Home Assistant rejected the ${what}: ${problems.join('; ')}`, 'Nothing was written and no confirmation was issued. Fix the config and call again.')
+  }
+}
+
+/** The triggers/conditions/actions of an automation, modern keys first, legacy singular keys otherwise. */
+export function automationBlocks (config: ConfigRecord): ValidationBlocks {
+  return {
+    triggers: config.triggers ?? config.trigger,
+    conditions: config.conditions ?? config.condition,
+    actions: config.actions ?? config.action
+  }
+}
+
+const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/
+const ENTITY_KEYS = new Set(['entity_id', 'entity', 'entities'])
+
+/** Entity ids a config refers to (entity_id/entity/entities anywhere), checked against the write lists. */
+export function referencedEntities (config: unknown): string[] {
+  const found = new Set<string>()
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string') {
+      for (const part of value.split(',')) if (ENTITY_ID.test(part.trim())) found.add(part.trim())
+    } else if (Array.isArray(value)) {
+      for (const item of value) collect(item)
+    } else if (value !== null && typeof value === 'object' && typeof (value as { entity?: unknown }).entity === 'string') {
+      collect((value as { entity: string }).entity)
+    }
+  }
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) { for (const item of value) walk(item); return }
+    if (value === null || typeof value !== 'object') return
+    for (const [key, child] of Object.entries(value)) {
+      if (ENTITY_KEYS.has(key)) collect(child)
+      walk(child)
+    }
+  }
+  walk(config)
+  return [...found].sort()
+}
+
+/** Home Assistant's slug of a name: accents folded, anything else than a-z0-9 becomes one underscore. */
+export function slugify (text: string): string {
+  return fold(text).replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '')
+}
+
+/** Waits (briefly) for the entity Home Assistant creates after a reload; undefined if it is not there yet. */
+export async function waitForEntity (ctx: ToolContext, find: () => string | undefined, timeoutMs = 3000): Promise<string | undefined> {
+  const deadline = Date.now() + timeoutMs
+  for (;;) {
+    const found = find()
+    if (found !== undefined || Date.now() >= deadline) return found
+    await new Promise(resolve => setTimeout(resolve, 50))
+  }
+}
+
+/** Drops keys whose value is null (null means "remove this key" in update calls) and undefined ones. */
+export function applyChanges (base: ConfigRecord, changes: Record<string, unknown>): ConfigRecord {
+  const out: ConfigRecord = { ...base }
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) continue
+    if (value === null) delete out[key]
+    else out[key] = value
+  }
+  return out
+}
+
+/** Like the UI: the creation time in milliseconds, bumped past any id already stored. */
+export async function newAutomationId (ha: HomeAssistant): Promise<string> {
+  let id = Date.now()
+  while (await readConfig(ha, 'automation', String(id)) !== undefined) id++
+  return String(id)
+}
+
+/** The automation entity Home Assistant made for a config id, once its reload has happened. */
+export function automationEntityFor (ha: HomeAssistant, id: string): string | undefined {
+  for (const state of ha.states.values()) if (state.entity_id.startsWith('automation.') && state.attributes.id === id) return state.entity_id
+  return undefined
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import { aliasArg, blocksArg, descriptionArg, maxExceededArg, modeArg, variablesArg } from '../_shared/config-args.ts'
+import { createFlow } from '../_shared/config-flows.ts'
+import { automationBlocks, automationEntityFor, newAutomationId, slugify, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'
+import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+
+function refuseCollision (ctx: ToolContext, alias: string): void {
+  const slug = slugify(alias)
+  const sameAlias = ctx.home.entities().find(row => row.entity_id.startsWith('automation.') &&
+    (row.entity_id === `automation.${slug}` || row.name.toLowerCase() === alias.toLowerCase()))
+  if (sameAlias) throw new UserError(`An automation named like "${alias}" already exists: ${sameAlias.entity_id}.`, 'Pick another alias, or change the existing one with ha_update_automation.')
+}
+
+export default defineTool({
+  name: 'ha_create_automation',
+  title: 'Create automation',
+  description: 'Create a UI automation. Home Assistant validates it first; the user must confirm the full YAML (confirm_token).',
+  kind: 'manage',
+  input: z.object({
+    alias: aliasArg(),
+    description: descriptionArg().optional(),
+    mode: modeArg().default('single'),
+    triggers: blocksArg('Triggers').min(1),
+    conditions: blocksArg('Conditions').optional(),
+    actions: blocksArg('Actions').min(1),
+    variables: variablesArg().optional(),
+    max_exceeded: maxExceededArg().optional(),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    refuseCollision(ctx, args.alias)
+    const config: Record<string, unknown> = {
+      alias: args.alias,
+      description: args.description ?? '',
+      mode: args.mode,
+      triggers: args.triggers,
+      conditions: args.conditions ?? [],
+      actions: args.actions,
+      ...(args.variables === undefined ? {} : { variables: args.variables }),
+      ...(args.max_exceeded === undefined ? {} : { max_exceeded: args.max_exceeded })
+    }
+    await validateWithHomeAssistant(ctx.ha, automationBlocks(config), 'automation')
+    return await createFlow(ctx, 'ha_create_automation', 'automation', `automation "${args.alias}"`, config, {
+      guard: args,
+      write: async () => {
+        const id = await newAutomationId(ctx.ha)
+        await writeConfig(ctx.ha, 'automation', id, { id, ...config })
+        const entityId = await waitForEntity(ctx, () => automationEntityFor(ctx.ha, id))
+        return { id, entity_id: entityId ?? null, ...(entityId ? {} : { note: 'Home Assistant is still reloading automations; the entity appears shortly.' }), undo: 'ha_delete_automation removes it.' }
+      }
+    })
+  }
+})

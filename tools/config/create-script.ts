@@ -1,0 +1,50 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { aliasArg, blocksArg, descriptionArg, maxExceededArg, modeArg, variablesArg } from '../_shared/config-args.ts'
+import { createFlow } from '../_shared/config-flows.ts'
+import { readConfig, slugify, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'
+import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+
+export default defineTool({
+  name: 'ha_create_script',
+  title: 'Create script',
+  description: 'Create a UI script (script.<slug of alias>). Home Assistant validates it first; the user must confirm the full YAML.',
+  kind: 'manage',
+  input: z.object({
+    alias: aliasArg(),
+    description: descriptionArg().optional(),
+    mode: modeArg().default('single'),
+    sequence: blocksArg('Actions to run').min(1),
+    variables: variablesArg().optional(),
+    max_exceeded: maxExceededArg().optional(),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    const id = slugify(args.alias)
+    if (id === '') throw new UserError('The alias needs at least one letter or digit to make the script id.', 'Pick an alias such as "Movie time".')
+    const entityId = `script.${id}`
+    if (ctx.home.state(entityId) || await readConfig(ctx.ha, 'script', id) !== undefined) {
+      throw new UserError(`${entityId} already exists.`, 'Pick another alias, or change it with ha_update_script.')
+    }
+    const config: Record<string, unknown> = {
+      alias: args.alias,
+      description: args.description ?? '',
+      mode: args.mode,
+      sequence: args.sequence,
+      ...(args.variables === undefined ? {} : { variables: args.variables }),
+      ...(args.max_exceeded === undefined ? {} : { max_exceeded: args.max_exceeded })
+    }
+    await validateWithHomeAssistant(ctx.ha, { actions: args.sequence }, 'script')
+    return await createFlow(ctx, 'ha_create_script', 'script', entityId, config, {
+      guard: args,
+      id,
+      write: async () => {
+        await writeConfig(ctx.ha, 'script', id, config)
+        const appeared = await waitForEntity(ctx, () => ctx.ha.states.get(entityId) ? entityId : undefined)
+        return { id, entity_id: entityId, ...(appeared ? {} : { note: 'Home Assistant is still reloading scripts; the entity appears shortly.' }), undo: 'ha_delete_script removes it.' }
+      }
+    })
+  }
+})

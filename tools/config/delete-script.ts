@@ -1,0 +1,20 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { deleteFlow } from '../_shared/config-flows.ts'
+import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+
+export default defineTool({
+  name: 'ha_delete_script',
+  title: 'Delete script',
+  description: 'Delete a UI script. The user confirms the full YAML first; the answer returns it as deleted_yaml for undo.',
+  kind: 'manage',
+  input: z.object({
+    entity_id: entityIdArg('Script entity id'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    return await deleteFlow(ctx, 'ha_delete_script', 'script', args.entity_id, args)
+  }
+})

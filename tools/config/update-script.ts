@@ -1,0 +1,30 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { entityIdArg } from '../_shared/args.ts'
+import { aliasArg, blocksArg, blueprintInputsArg, descriptionArg, maxExceededArg, modeArg, traceArg, variablesArg } from '../_shared/config-args.ts'
+import { updateFlow } from '../_shared/config-flows.ts'
+import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+
+export default defineTool({
+  name: 'ha_update_script',
+  title: 'Update script',
+  description: 'Change a UI script: given fields replace the stored ones (null removes a key). Validated by Home Assistant; the user confirms a unified diff. Returns previous_yaml.',
+  kind: 'manage',
+  input: z.object({
+    entity_id: entityIdArg('Script entity id'),
+    alias: aliasArg().optional(),
+    description: descriptionArg().nullable().optional(),
+    mode: modeArg().optional(),
+    sequence: blocksArg('New actions').min(1).optional(),
+    variables: variablesArg().nullable().optional(),
+    max_exceeded: maxExceededArg().nullable().optional(),
+    trace: traceArg().nullable().optional(),
+    inputs: blueprintInputsArg().optional(),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    const { entity_id: entityId, inputs, dry_run: dryRun, confirm_token: confirmToken, ...changes } = args
+    return await updateFlow(ctx, 'ha_update_script', 'script', entityId, changes, inputs, { dry_run: dryRun, confirm_token: confirmToken })
+  }
+})
