@@ -1,0 +1,73 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import t from 'tap'
+import { AuditLog } from '../../src/policy/audit.ts'
+import { callTool, connectClient, startHome, startServer, TEST_TOKEN } from '../helper.ts'
+import { writeCatalog } from './catalog.ts'
+
+t.test('audit lines reach stderr and audit.log at log_level fatal, and never carry a token', async t => {
+  const stderr: string[] = []
+  const original = process.stderr.write.bind(process.stderr)
+  process.stderr.write = ((chunk: string | Uint8Array, ...rest: unknown[]) => {
+    stderr.push(String(chunk))
+    return (original as (...args: unknown[]) => boolean)(chunk, ...rest)
+  }) as typeof process.stderr.write
+  t.teardown(() => { process.stderr.write = original })
+
+  const home = await startHome(t)
+  const server = await startServer(t, { home, logLevel: 'fatal', options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const second = await server.app.tokens.create({ name: 'kitchen tablet', scopes: ['read', 'write'] })
+  const client = await connectClient(t, server)
+  const tablet = await connectClient(t, server, second.token)
+
+  await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { entity_id: 'light.living_room_ceiling_light' } })
+  await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'restart' })
+  const asked = await callTool(tablet, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' } })
+  await callTool(tablet, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' }, confirm_token: asked.json.confirm_token })
+  await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' }, confirm_token: asked.json.confirm_token })
+
+  const lines = stderr.join('').split('\n').filter(line => line.startsWith('{"audit":true'))
+  const entries = lines.map(line => JSON.parse(line) as Record<string, unknown>)
+  t.same(entries.map(e => e.outcome), ['allowed', 'refused', 'confirmation_asked', 'confirmation_given', 'refused'], 'one line per attempt, whatever the log level')
+  t.equal(entries[3]?.identity_name, 'kitchen tablet', 'the audit names the token')
+  t.equal(entries[1]?.reason, 'service_denylist')
+
+  const file = readFileSync(join(server.dataDir, 'audit.log'), 'utf8').trim().split('\n')
+  t.equal(file.length, 5, 'the same lines are in audit.log')
+  t.same(server.app.audit.recent(2).map(e => e.outcome), ['refused', 'confirmation_given'], 'recent() is newest first')
+  t.equal(server.logs.length, 0, 'fatal silences the ordinary log, not the audit')
+
+  const everything = [...stderr, ...file, ...server.logs].join('\n')
+  for (const secret of [TEST_TOKEN, second.token, asked.json.confirm_token as string]) {
+    t.notOk(everything.includes(secret), 'no bearer or confirm token in any log or audit line')
+  }
+})
+
+t.test('audit.log rotates at the configured size, keeping one old generation', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'audit-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const written: string[] = []
+  const audit = new AuditLog({ file: join(dir, 'audit.log'), rotateBytes: 1000, write: line => { written.push(line) }, ringSize: 5 })
+  for (let i = 0; i < 40; i++) audit.record({ tool: 'ha_call_service', identity: 'primary', identity_name: 'primary token', outcome: 'allowed', domain: 'light', service: `turn_on_${i}` })
+  t.ok(existsSync(join(dir, 'audit.log.1')), 'old generation kept')
+  t.notOk(existsSync(join(dir, 'audit.log.2')), 'only one old generation')
+  t.ok(statSync(join(dir, 'audit.log')).size <= 1000, 'current file under the rotation size')
+  t.ok(statSync(join(dir, 'audit.log.1')).size <= 1000)
+  t.match(readFileSync(join(dir, 'audit.log'), 'utf8'), /turn_on_39/, 'newest line in the current file')
+  t.equal(written.length, 40, 'every line mirrored to the sink')
+  t.same(audit.recent(10).map(e => e.service), ['turn_on_39', 'turn_on_38', 'turn_on_37', 'turn_on_36', 'turn_on_35'], 'ring bounded, newest first')
+})
+
+t.test('an unwritable audit file warns once and keeps the sink', async t => {
+  const dir = mkdtempSync(join(tmpdir(), 'audit-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  writeFileSync(join(dir, 'data'), 'a file where a directory should be')
+  const warnings: string[] = []
+  const lines: string[] = []
+  const audit = new AuditLog({ file: join(dir, 'data', 'audit.log'), write: line => { lines.push(line) }, warn: message => { warnings.push(message) } })
+  audit.record({ tool: 'x', identity: 'primary', identity_name: 'p', outcome: 'refused' })
+  audit.record({ tool: 'x', identity: 'primary', identity_name: 'p', outcome: 'refused' })
+  t.equal(warnings.length, 1)
+  t.equal(lines.length, 2)
+})
