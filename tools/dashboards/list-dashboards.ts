@@ -69,6 +69,6 @@ export default defineTool({
       const found = await views(ha, d.url_path)
       return { ...d, views: found === null ? null : found.length }
     })
-    return { items: counted, returned: counted.length, total: counted.length, has_more: false, next_offset: null, note: 'mode storage is editable; views null means auto-generated. Pass dashboard for its views.' }
+    return { items: counted, returned: counted.length, total: counted.length, has_more: false, next_offset: null, note: 'mode storage is editable; views null means no stored config (auto-generated or never saved). Pass dashboard for its views.' }
   }
 })

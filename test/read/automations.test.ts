@@ -1,0 +1,141 @@
+import t from 'tap'
+import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
+
+t.test('automations, scripts, blueprints, traces and dashboards', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  const client = await connectClient(t, server)
+
+  t.test('list automations with their source', async t => {
+    const answer = await callTool(client, 'ha_list_automations')
+    t.notOk(answer.isError, answer.text)
+    const byId = new Map(answer.json.items.map((item: { entity_id: string }) => [item.entity_id, item]))
+    t.equal(answer.json.total, home.entityIds().filter(id => id.startsWith('automation.')).length)
+    t.match(byId.get('automation.wake_up'), { name: 'Wake up', enabled: true, source: 'ui' })
+    t.match(byId.get('automation.garden_irrigation'), { source: 'yaml' }, 'no id: YAML')
+    t.match(byId.get('automation.porch_light_legacy'), { source: 'yaml', enabled: false }, 'an id that the UI store does not know: YAML')
+    t.notOk('config' in (byId.get('automation.wake_up') as object), 'no config unless asked')
+    const paged = await callTool(client, 'ha_list_automations', { limit: 2, offset: 2 })
+    t.match(paged.json, { returned: 2, has_more: true, next_offset: 4 })
+  })
+
+  t.test('include_config: small pages, YAML items without config', async t => {
+    const answer = await callTool(client, 'ha_list_automations', { include_config: true })
+    t.notOk(answer.isError, answer.text)
+    t.equal(answer.json.returned, 5, 'default page of 5 with configs')
+    const hallway = answer.json.items.find((i: { entity_id: string }) => i.entity_id === 'automation.hallway_motion_light')
+    t.match(hallway.config, { alias: 'Hallway motion light', mode: 'restart', triggers: [{ trigger: 'state' }] })
+    const big = await callTool(client, 'ha_list_automations', { include_config: true, limit: 50 })
+    t.ok(big.json.returned <= 10)
+    t.match(big.json.note, /limit lowered to 10/)
+    const yaml = big.json.items.find((i: { source: string }) => i.source === 'yaml')
+    t.equal(yaml.config, null)
+    t.ok(Buffer.byteLength(big.text) <= 15_000)
+  })
+
+  t.test('get one automation', async t => {
+    const ui = await callTool(client, 'ha_get_automation', { entity_id: 'automation.hallway_motion_light' })
+    t.notOk(ui.isError, ui.text)
+    t.match(ui.json, { source: 'ui', mode: 'restart', enabled: true, id: '1700000000003' })
+    t.equal(ui.json.config.actions.length, 3)
+    const yaml = await callTool(client, 'ha_get_automation', { entity_id: 'automation.garden_irrigation' })
+    t.notOk(yaml.isError, yaml.text)
+    t.equal(yaml.json.source, 'yaml')
+    t.match(yaml.json.note, /YAML/)
+    const wrongDomain = await callTool(client, 'ha_get_automation', { entity_id: 'script.good_night' })
+    t.ok(wrongDomain.isError)
+    t.match(wrongDomain.text, /is not a automation|not an? automation/)
+    const missing = await callTool(client, 'ha_get_automation', { entity_id: 'automation.nope' })
+    t.ok(missing.isError)
+    t.match(missing.text, /not found/)
+  })
+
+  t.test('traces: runs list, then one run without variables', async t => {
+    const response = await fetch(`${home.url}/api/services/automation/trigger`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ entity_id: 'automation.wake_up' })
+    })
+    t.equal(response.status, 200)
+    let runs: Array<{ run_id: string, start: string, result: string }> = []
+    await eventually(async () => {
+      runs = (await callTool(client, 'ha_get_automation_trace', { entity_id: 'automation.wake_up' })).json.runs
+      return runs.length > 0
+    }, 5000, 'a stored run')
+    const starts = runs.map(r => r.start)
+    t.same(starts, [...starts].sort().reverse(), 'newest run first')
+    const run = await callTool(client, 'ha_get_automation_trace', { entity_id: 'automation.wake_up', run_id: runs[0]?.run_id })
+    t.notOk(run.isError, run.text)
+    const call = run.json.steps.find((s: { service?: string }) => s.service === 'light.turn_on')
+    t.ok(call, 'the service step names its service')
+    t.match(call.target.entity_id, /^light\./)
+    t.notMatch(run.text, /changed_variables|"variables"|"this"/, 'variables are dropped')
+    const unknownRun = await callTool(client, 'ha_get_automation_trace', { entity_id: 'automation.wake_up', run_id: 'nope' })
+    t.ok(unknownRun.isError)
+    t.match(unknownRun.text, /No run nope/)
+    const noId = await callTool(client, 'ha_get_automation_trace', { entity_id: 'automation.garden_irrigation' })
+    t.notOk(noId.isError)
+    t.match(noId.json.note, /no id/)
+    const light = await callTool(client, 'ha_get_automation_trace', { entity_id: home.entityIds().find(id => id.startsWith('light.')) })
+    t.ok(light.isError, 'only automations and scripts have traces')
+  })
+
+  t.test('scripts and blueprints', async t => {
+    const scripts = await callTool(client, 'ha_list_scripts')
+    t.notOk(scripts.isError, scripts.text)
+    const movie = scripts.json.items.find((s: { entity_id: string }) => s.entity_id === 'script.movie_time')
+    t.match(movie, { name: 'Movie time', running: false, mode: 'restart' })
+    const blueprints = await callTool(client, 'ha_list_blueprints')
+    t.notOk(blueprints.isError, blueprints.text)
+    const motion = blueprints.json.items.find((b: { path: string }) => b.path === 'homeassistant/motion_light.yaml')
+    t.match(motion.inputs, [{ name: 'motion_entity', required: true, selector: 'entity' }, { name: 'light_target' }, { name: 'no_motion_wait', required: false, default: 120, selector: 'number' }])
+    t.ok(blueprints.json.items.some((b: { error?: string }) => b.error), 'a broken blueprint shows its error')
+    const script = await callTool(client, 'ha_list_blueprints', { domain: 'script' })
+    t.equal(script.json.total, 1)
+    const bad = await callTool(client, 'ha_list_blueprints', { domain: 'scene' })
+    t.ok(bad.isError)
+  })
+
+  t.test('dashboards', async t => {
+    const list = await callTool(client, 'ha_list_dashboards')
+    t.notOk(list.isError, list.text)
+    const byPath = new Map(list.json.items.map((d: { url_path: string }) => [d.url_path, d]))
+    t.match(byPath.get('lovelace'), { default: true, mode: 'storage', views: 2 })
+    t.ok([...byPath.values()].some(d => (d as { mode: string }).mode === 'yaml'), 'a YAML dashboard is listed as such')
+    const views = await callTool(client, 'ha_list_dashboards', { dashboard: 'lovelace' })
+    t.match(views.json, { editable: true, views: [{ index: 0, title: 'Home', path: 'home' }, { index: 1 }] })
+    t.ok(views.json.views[0].cards >= 2)
+    const unknown = await callTool(client, 'ha_list_dashboards', { dashboard: 'nope' })
+    t.ok(unknown.isError)
+    t.match(unknown.text, /Known dashboards: lovelace/)
+  })
+})
+
+t.test('filter_reads hides denied entities inside automation configs and traces', async t => {
+  const home = await startHome(t)
+  const probe = await startServer(t, { home })
+  const probeClient = await connectClient(t, probe)
+  const wake = await callTool(probeClient, 'ha_get_automation', { entity_id: 'automation.wake_up' })
+  const hidden = wake.json.config.actions[0].target.entity_id as string
+  const server = await startServer(t, { home, options: { filter_reads: true, entity_denylist: [hidden] } })
+  const client = await connectClient(t, server)
+  const answers = [
+    await callTool(client, 'ha_get_automation', { entity_id: 'automation.wake_up' }),
+    await callTool(client, 'ha_list_automations', { include_config: true, limit: 10 })
+  ]
+  await fetch(`${home.url}/api/services/automation/trigger`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ entity_id: 'automation.wake_up' })
+  })
+  let runs: Array<{ run_id: string }> = []
+  await eventually(async () => {
+    runs = (await callTool(client, 'ha_get_automation_trace', { entity_id: 'automation.wake_up' })).json.runs
+    return runs.length > 0
+  }, 5000, 'a stored run')
+  answers.push(await callTool(client, 'ha_get_automation_trace', { entity_id: 'automation.wake_up', run_id: runs[0]?.run_id }))
+  answers.push(await callTool(client, 'ha_get_history', { entity_id: hidden }))
+  for (const answer of answers) t.notOk(answer.text.includes(hidden), `no ${hidden} in ${answer.text.slice(0, 60)}…`)
+  t.ok(answers[3]?.isError, 'history of a hidden entity is "not found"')
+  t.match(answers[0]?.json.config, { alias: 'Wake up' }, 'the automation itself is still shown')
+})
