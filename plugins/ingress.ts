@@ -107,8 +107,10 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     const all = audit?.recent(200) ?? []
     const entries = filterAudit(all, { tool: request.query.tool, outcome: request.query.outcome })
       .map(e => e.entities ? { ...e, entities: e.entities.filter(id => home.visible(id)) } : e)
+    const names = new Map<string, string>([['primary', 'primary token'], ...tokens.list().map(t => [`token:${t.id}`, t.name] as [string, string])])
+    const counters = usage.snapshot()
     return {
-      usage: usage.snapshot(),
+      usage: { ...counters, byIdentity: counters.byIdentity.map(i => ({ ...i, name: names.get(i.identity) ?? `${i.identity} (revoked)` })) },
       audit_available: audit !== undefined,
       audit: entries,
       audit_tools: [...new Set(all.map(e => e.tool))].sort()

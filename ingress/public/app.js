@@ -109,7 +109,7 @@ async function loadActivity () {
   if ($('#filter-outcome').value) params.set('outcome', $('#filter-outcome').value)
   const data = await api(`api/activity?${params}`)
   fillRows($('#usage-tools'), data.usage.byTool.map(t => [t.tool, t.calls, t.errors, t.avgMs]))
-  fillRows($('#usage-tokens'), data.usage.byIdentity.map(i => [i.identity, i.calls]))
+  fillRows($('#usage-tokens'), data.usage.byIdentity.map(i => [i.name, i.calls]))
   const select = $('#filter-tool')
   const chosen = select.value
   select.replaceChildren(el('option', { value: '', textContent: 'all' }), ...data.audit_tools.map(tool => el('option', { value: tool, textContent: tool })))

@@ -114,7 +114,7 @@ t.test('activity: usage counters and audit entries with filters', async t => {
   audit.record({ tool: 'ha_run_script', identity: 'primary', identity_name: 'primary token', outcome: 'refused', domain: 'script', service: 'turn_on', reason: 'denylisted' })
   const all = (await ingress.inject({ url: '/api/activity' })).json()
   t.match(all.usage.byTool, [{ tool: 'ha_list_areas', calls: 1 }])
-  t.match(all.usage.byIdentity, [{ calls: 1 }])
+  t.match(all.usage.byIdentity, [{ identity: 'primary', name: 'primary token', calls: 1 }])
   t.equal(all.audit.length, 2)
   t.equal(all.audit[0].tool, 'ha_run_script', 'newest first')
   t.same(all.audit_tools, ['ha_call_service', 'ha_run_script'])

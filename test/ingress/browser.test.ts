@@ -1,0 +1,121 @@
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { createServer, request as httpRequest, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { chromium } from 'playwright-core'
+import t from 'tap'
+import { DEFAULT_TOOLS_DIR, loadToolCatalog, ToolCatalog } from '../../src/mcp/registry.ts'
+import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { startIngress } from './_ingress.ts'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const PREFIX = '/api/hassio_ingress/abc'
+const OUTPUT = join(import.meta.dirname, '../../test-output')
+
+/** What Home Assistant does in front of the add-on: strips the ingress prefix and says what it was. */
+type Test = { teardown: (fn: () => unknown) => void }
+
+async function startIngressProxy (t: Test, target: number): Promise<string> {
+  const proxy: Server = createServer((req, res) => {
+    const url = req.url ?? '/'
+    if (!url.startsWith(`${PREFIX}/`)) { res.writeHead(404).end('not an ingress path'); return }
+    const upstream = httpRequest({
+      host: '127.0.0.1',
+      port: target,
+      method: req.method,
+      path: url.slice(PREFIX.length),
+      headers: { ...req.headers, 'x-ingress-path': PREFIX, 'x-forwarded-host': req.headers.host ?? '' }
+    }, answer => {
+      res.writeHead(answer.statusCode ?? 502, answer.headers)
+      answer.pipe(res)
+    })
+    upstream.on('error', () => { res.writeHead(502).end() })
+    req.pipe(upstream)
+  })
+  await new Promise<void>(resolve => proxy.listen(0, '127.0.0.1', resolve))
+  t.teardown(() => new Promise<void>(resolve => { proxy.closeAllConnections(); proxy.close(() => resolve()) }))
+  return `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`
+}
+
+async function entityAndWriteTools (): Promise<ToolCatalog> {
+  const [entities, write] = await Promise.all(['entities', 'write'].map(async dir => await loadToolCatalog(join(DEFAULT_TOOLS_DIR, dir))))
+  return new ToolCatalog([...entities!.tools, ...write!.tools])
+}
+
+const missing = !existsSync(CHROMIUM)
+const skip = missing && process.env.SKIP_BROWSER === '1' ? `no browser at ${CHROMIUM} (SKIP_BROWSER=1)` : false
+
+t.test('the ingress page in headless Chromium, under the ingress prefix', { skip }, async t => {
+  if (missing) {
+    t.fail(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set SKIP_BROWSER=1 to skip this test`)
+    return
+  }
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await entityAndWriteTools() } })
+  const ingress = await startIngress(t, server)
+  await ingress.listen({ port: 0, host: '127.0.0.1' })
+  const proxy = await startIngressProxy(t, (ingress.server.address() as AddressInfo).port)
+
+  const profile = mkdtempSync(join(tmpdir(), 'ha-mcp-chromium-'))
+  t.teardown(() => rmSync(profile, { recursive: true, force: true }))
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    viewport: { width: 1100, height: 900 },
+    colorScheme: 'light'
+  })
+  t.teardown(() => context.close())
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: proxy })
+  const page = context.pages()[0] ?? await context.newPage()
+  const failures: string[] = []
+  page.on('pageerror', err => failures.push(err.message))
+  page.on('response', response => { if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`) })
+
+  await page.goto(`${proxy}${PREFIX}/`)
+  await page.getByTestId('connection').filter({ hasText: 'WebSocket connected' }).waitFor()
+  t.equal(await page.getByTestId('entities').textContent(), String(home.entityIds().length), 'live entity count')
+  t.equal(await page.getByTestId('version').textContent(), `Version ${server.app.config.version}`)
+  t.equal(await page.getByTestId('ha-state').textContent(), 'Connected')
+  t.match(await page.locator('#tools tbody').textContent(), /write.*allow_write: on/, 'tools by kind, with their gate')
+  mkdirSync(OUTPUT, { recursive: true })
+  await page.screenshot({ path: join(OUTPUT, 'ingress-overview.png'), fullPage: true })
+
+  // Connect: masked, revealed, copied.
+  await page.getByRole('tab', { name: 'Connect' }).click()
+  await page.getByTestId('token').filter({ hasText: '********' }).waitFor()
+  t.equal(await page.getByTestId('token').textContent(), `${server.token.slice(0, 8)}********`, 'masked until revealed')
+  t.notOk((await page.content()).includes(server.token), 'the full token is nowhere in the page yet')
+  t.match(await page.getByTestId('mcp-url').textContent(), /^http:\/\/127\.0\.0\.1:\d+\/mcp$/)
+  await page.getByRole('button', { name: 'Reveal' }).click()
+  await page.getByTestId('token').filter({ hasText: server.token }).waitFor()
+  await page.getByRole('button', { name: 'Copy token' }).click()
+  await page.getByTestId('copy-status').filter({ hasText: 'Copied' }).waitFor()
+  t.equal(await page.evaluate('navigator.clipboard.readText()'), server.token, 'the copy button put the token on the clipboard')
+  await page.getByRole('button', { name: 'Hide' }).click()
+  await page.getByTestId('token').filter({ hasText: '********' }).waitFor()
+  await page.screenshot({ path: join(OUTPUT, 'ingress-connect.png'), fullPage: true })
+
+  // A real write through the MCP endpoint shows up in the audit on the Activity tab.
+  const light = home.entityIds().find(id => id.startsWith('light.')) as string
+  const client = await connectClient(t, server)
+  const write = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
+  t.notOk(write.isError, write.text)
+  await page.getByRole('tab', { name: 'Activity' }).click()
+  const row = page.getByTestId('audit').locator('tbody tr').filter({ hasText: 'light.turn_on' })
+  await row.waitFor()
+  t.match(await row.textContent(), /ha_call_service.*primary token.*allowed.*light\.turn_on/)
+  t.ok((await row.textContent())?.includes(light), 'the entity is named')
+  await page.locator('#usage-tools tbody tr').filter({ hasText: 'ha_call_service' }).waitFor()
+  await page.locator('#usage-tokens tbody tr').filter({ hasText: 'primary token' }).waitFor()
+  await page.locator('#filter-outcome').selectOption('refused')
+  await row.waitFor({ state: 'detached' })
+  await page.locator('#filter-outcome').selectOption('')
+  await row.waitFor()
+  await page.screenshot({ path: join(OUTPUT, 'ingress.png'), fullPage: true })
+  await page.emulateMedia({ colorScheme: 'dark' })
+  await page.screenshot({ path: join(OUTPUT, 'ingress-dark.png'), fullPage: true })
+
+  t.same(failures, [], 'no script error and no failed request under the prefix')
+})
