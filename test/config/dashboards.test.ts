@@ -1,0 +1,65 @@
+// Dashboard cards: storage dashboards only, a diff preview, and a base hash that voids stale confirmations.
+import t from 'tap'
+import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+
+t.test('ha_add_dashboard_card', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_config_write: true } })
+  const client = await connectClient(t, server)
+  const dashboard = async (urlPath: string | null): Promise<any> => await server.app.ha.command({ type: 'lovelace/config', url_path: urlPath })
+  const light = home.entityIds().find(id => id.startsWith('light.')) as string
+  const card = { type: 'tile', entity: light }
+
+  t.test('appends a card to a view of a storage dashboard after confirmation', async t => {
+    const before = await dashboard(null)
+    const securityCards = before.views[1].cards.length
+    const asked = await callTool(client, 'ha_add_dashboard_card', { view: 'security', card })
+    t.notOk(asked.isError, asked.text)
+    t.equal(asked.json.confirmation_required, true)
+    t.match(asked.json.preview, /^--- dashboard lovelace \(current\)\n\+\+\+ dashboard lovelace \(proposed\)\n@@ /)
+    t.match(asked.json.preview, new RegExp(`\\n\\+ {6}- type: tile\\n\\+ {8}entity: ${light.replace('.', '\\.')}\\n`))
+    t.equal((await dashboard(null)).views[1].cards.length, securityCards, 'unchanged before confirming')
+
+    const done = await callTool(client, 'ha_add_dashboard_card', { view: 'security', card, confirm_token: asked.json.confirm_token })
+    t.notOk(done.isError, done.text)
+    t.equal(done.json.view, 1)
+    t.match(done.json.previous_view_yaml, /^title: Security\n/)
+    t.notMatch(done.json.previous_view_yaml, /type: tile/)
+    const after = await dashboard(null)
+    t.equal(after.views[1].cards.length, securityCards + 1)
+    t.same(after.views[1].cards.at(-1), card)
+    t.same(after.views[0], before.views[0], 'other views untouched')
+  })
+
+  t.test('a dashboard edited meanwhile voids the confirmation', async t => {
+    const asked = await callTool(client, 'ha_add_dashboard_card', { dashboard: 'dashboard-energie', view: 0, card })
+    t.notOk(asked.isError, asked.text)
+    const current = await dashboard('dashboard-energie')
+    await server.app.ha.command({ type: 'lovelace/config/save', url_path: 'dashboard-energie', config: { ...current, title: 'Edited by hand' } })
+    const done = await callTool(client, 'ha_add_dashboard_card', { dashboard: 'dashboard-energie', view: 0, card, confirm_token: asked.json.confirm_token })
+    t.ok(done.isError)
+    t.match(done.text, /changed in Home Assistant after the preview/)
+    const after = await dashboard('dashboard-energie')
+    t.equal(after.title, 'Edited by hand')
+    t.equal(after.views[0].cards.length, current.views[0].cards.length, 'card not added')
+  })
+
+  t.test('refusals: YAML dashboard, unknown dashboard, unknown view, never saved', async t => {
+    const yaml = await callTool(client, 'ha_add_dashboard_card', { dashboard: 'wall-panel', card })
+    t.ok(yaml.isError)
+    t.match(yaml.text, /YAML mode/)
+    t.notMatch(yaml.text, /confirm_token/)
+    const unknown = await callTool(client, 'ha_add_dashboard_card', { dashboard: 'nope', card })
+    t.ok(unknown.isError)
+    t.match(unknown.text, /No dashboard "nope"[\s\S]*dashboard-energie/)
+    const view = await callTool(client, 'ha_add_dashboard_card', { view: 7, card })
+    t.ok(view.isError)
+    t.match(view.text, /View index 7 is out of range: the dashboard has 2 view/)
+    const fresh = await callTool(client, 'ha_add_dashboard_card', { dashboard: 'dashboard-nouveau', card })
+    t.ok(fresh.isError)
+    t.match(fresh.text, /Take control/)
+    const noType = await callTool(client, 'ha_add_dashboard_card', { card: { entity: light } })
+    t.ok(noType.isError)
+    t.match(noType.text, /needs a type/)
+  })
+})
