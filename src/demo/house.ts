@@ -30,6 +30,8 @@ export class House {
   readonly traces = new Map<string, Trace[]>()
   /** logbook rows produced at runtime (automation runs, script runs) */
   readonly logbook: Array<Record<string, unknown>> = []
+  /** what started a context (call_service, automation_triggered): the logbook's context_* fields */
+  readonly contextOrigins = new Map<string, Record<string, unknown>>()
   /** set by Services: lets automations and scripts call services through the one path */
   invoke: (req: CallRequest) => Promise<CallOutcome> = async () => { throw new Error('services not ready') }
   private readonly listeners = new Set<Listener>()

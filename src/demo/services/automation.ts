@@ -46,6 +46,7 @@ export async function runAutomation (house: House, def: AutomationDef, source: s
   const context = house.newContext(null, parent?.id ?? null)
   const alias = String(def.config.alias ?? def.entity_id)
   house.fire('automation_triggered', { name: alias, entity_id: def.entity_id, source }, context)
+  house.contextOrigins.set(context.id, { context_event_type: 'automation_triggered', context_domain: 'automation', context_entity_id: def.entity_id, context_name: alias, context_message: `triggered by ${source}`, context_source: source })
   house.logbook.push({
     when: epochSeconds(start),
     name: alias,
@@ -105,6 +106,7 @@ async function runScript (call: ServiceCall, entityId: string): Promise<unknown>
   const steps: Record<string, TraceStep[]> = {}
   const trace: Trace = { run_id: ulid(start).toLowerCase(), domain: 'script', item_id: entityId.slice(7), state: 'running', script_execution: null, last_step: null, timestamp: { start: isoTime(start), finish: null }, context, config: def.config, steps }
   storeTrace(house, trace)
+  house.contextOrigins.set(context.id, { context_event_type: 'script_started', context_domain: 'script', context_entity_id: entityId, context_name: String(def.config.alias ?? entityId) })
   house.updateState(entityId, { state: 'on', attributes: { last_triggered: isoTime(start), current: 1 } }, context)
   house.logbook.push({ when: epochSeconds(start), name: String(def.config.alias ?? entityId), message: 'started', entity_id: entityId, domain: 'script', context_id: context.id, context_user_id: call.context.user_id })
   try {

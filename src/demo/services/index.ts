@@ -122,6 +122,9 @@ export class Services {
         via: req.via
       })
     }
+    if (req.context === undefined) {
+      h.contextOrigins.set(context.id, { context_user_id: context.user_id, context_event_type: 'call_service', context_domain: req.domain, context_service: req.service })
+    }
     h.fire('call_service', { domain: req.domain, service: req.service, service_data: { ...serviceData, ...(req.target ?? {}) } }, context)
     const changed: string[] = []
     const stop = h.subscribe(m => { if (m.event.event_type === 'state_changed') changed.push(String(m.event.data.entity_id)) })

@@ -1,9 +1,17 @@
+import { configCommands } from './config-commands.ts'
 import { coreCommands } from './core.ts'
+import { helperCommands } from './helpers.ts'
 import type { CommandTable } from './protocol.ts'
+import { recorderCommands } from './recorder.ts'
 import { registryCommands } from './registry.ts'
+import { templateCommands } from './render-template.ts'
 
 /** Every WebSocket command the demo home answers, by type. */
 export const commands: CommandTable = {
   ...coreCommands,
-  ...registryCommands
+  ...registryCommands,
+  ...recorderCommands,
+  ...configCommands,
+  ...helperCommands,
+  ...templateCommands
 }

@@ -1,0 +1,73 @@
+import { invalidFormat } from './errors.ts'
+import { isRecord } from './util.ts'
+
+const TRIGGERS = new Set(['state', 'numeric_state', 'time', 'time_pattern', 'sun', 'event', 'homeassistant', 'mqtt', 'template', 'webhook', 'zone', 'device', 'calendar', 'tag', 'persistent_notification', 'conversation'])
+const CONDITIONS = new Set(['state', 'numeric_state', 'time', 'sun', 'template', 'zone', 'and', 'or', 'not', 'device', 'trigger'])
+const ACTION_KEYS = ['action', 'service', 'delay', 'wait_template', 'wait_for_trigger', 'event', 'scene', 'choose', 'if', 'repeat', 'parallel', 'sequence', 'condition', 'variables', 'stop', 'device_id', 'set_conversation_response']
+
+type Result = { valid: boolean, error: string | null }
+
+function list (value: unknown): unknown[] {
+  return Array.isArray(value) ? value : [value]
+}
+
+function check (items: unknown, one: (item: unknown, index: number) => string | null): Result {
+  for (const [index, item] of list(items).entries()) {
+    const error = one(item, index)
+    if (error !== null) return { valid: false, error }
+  }
+  return { valid: true, error: null }
+}
+
+function trigger (item: unknown): string | null {
+  if (!isRecord(item)) return 'Expected a dictionary'
+  const kind = item.trigger ?? item.platform
+  if (typeof kind !== 'string') return "required key not provided @ data['trigger']"
+  if (!TRIGGERS.has(kind)) return `Invalid trigger '${kind}' specified`
+  if (kind === 'state' && item.entity_id === undefined) return "required key not provided @ data['entity_id']"
+  if (kind === 'time' && item.at === undefined) return "required key not provided @ data['at']"
+  return null
+}
+
+function condition (item: unknown): string | null {
+  if (typeof item === 'string') return null // template shorthand
+  if (!isRecord(item)) return 'Expected a dictionary'
+  if (typeof item.condition !== 'string') return "required key not provided @ data['condition']"
+  if (!CONDITIONS.has(item.condition)) return `Invalid condition "${item.condition}" specified`
+  return null
+}
+
+function action (item: unknown): string | null {
+  if (!isRecord(item)) return 'Expected a dictionary'
+  if (!ACTION_KEYS.some(key => key in item)) return `Unable to determine action @ data[0]. Got ${JSON.stringify(item).replace(/"/g, "'")}`
+  const name = item.action ?? item.service
+  if (name !== undefined && (typeof name !== 'string' || !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(name))) return `Service ${String(name)} does not match format <domain>.<name> for dictionary value @ data['action']`
+  return null
+}
+
+/** validate_config: plural keys (triggers/conditions/actions) like current core; singular accepted as input. */
+export function validateConfig (msg: Record<string, unknown>): Record<string, Result> {
+  const out: Record<string, Result> = {}
+  const triggers = msg.triggers ?? msg.trigger
+  const conditions = msg.conditions ?? msg.condition
+  const actions = msg.actions ?? msg.action
+  if (triggers === undefined && conditions === undefined && actions === undefined) throw invalidFormat('must contain at least one of triggers, conditions, actions.')
+  if (triggers !== undefined) out.triggers = check(triggers, trigger)
+  if (conditions !== undefined) out.conditions = check(conditions, condition)
+  if (actions !== undefined) out.actions = check(actions, action)
+  return out
+}
+
+/** The check the REST automation config endpoint applies before saving. */
+export function automationConfigError (config: Record<string, unknown>): string | null {
+  const triggers = config.triggers ?? config.trigger
+  const actions = config.actions ?? config.action
+  if (triggers === undefined) return "required key not provided @ data['triggers']"
+  if (actions === undefined) return "required key not provided @ data['actions']"
+  const t = check(triggers, trigger)
+  if (!t.valid) return t.error
+  const c = config.conditions ?? config.condition
+  if (c !== undefined) { const r = check(c, condition); if (!r.valid) return r.error }
+  const a = check(actions, action)
+  return a.valid ? null : a.error
+}
