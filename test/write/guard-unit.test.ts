@@ -1,0 +1,166 @@
+import t from 'tap'
+import { PRIMARY_IDENTITY, type Identity } from '../../src/auth/identity.ts'
+import { isUserError } from '../../src/errors.ts'
+import { DEFAULT_OPTIONS, type Options } from '../../src/options.ts'
+import { ConfirmStore, stableJson } from '../../src/policy/confirm.ts'
+import { globMatch, matchesAny } from '../../src/policy/globs.ts'
+import { WriteGuard } from '../../src/policy/guard.ts'
+import type { AuditEntry, WriteRequest } from '../../src/policy/types.ts'
+import { restoreCalls, UndoStore } from '../../src/policy/undo.ts'
+
+function setup (overrides: Partial<Options> = {}, clock = { now: 1_000_000 }) {
+  const sent: Array<Record<string, unknown>> = []
+  const audit: Array<Omit<AuditEntry, 'time'>> = []
+  const options = { ...DEFAULT_OPTIONS, ...overrides }
+  const undo = new UndoStore()
+  const guard = new WriteGuard({
+    command: async message => { sent.push(message); return { context: {} } },
+    options: () => options,
+    audit: { record: entry => { audit.push(entry) }, recent: () => [] },
+    confirms: new ConfirmStore({ now: () => clock.now }),
+    undo,
+    state: id => ({ state: 'on', attributes: { brightness: 100, color_mode: 'hs', hs_color: [10, 20], friendly_name: id } }),
+    now: () => clock.now
+  })
+  return { guard, sent, audit, undo, clock }
+}
+
+async function refusal (promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise
+  } catch (err) {
+    if (isUserError(err)) return err.message
+    throw err
+  }
+  throw new Error('expected a refusal')
+}
+
+const call = (extra: Partial<WriteRequest> = {}): WriteRequest => ({ tool: 'test', domain: 'light', service: 'turn_on', target: { entity_id: 'light.kitchen' }, ...extra })
+
+t.test('globs: only * is special, case-insensitive, whole string', async t => {
+  t.ok(globMatch('light.*', 'LIGHT.Kitchen'))
+  t.notOk(globMatch('light.*', 'switch.light'), 'anchored at the start')
+  t.notOk(globMatch('light.k', 'light.kitchen'), 'anchored at the end')
+  t.notOk(globMatch('light.k?tchen', 'light.kitchen'), '? is literal')
+  t.ok(globMatch('light.k?tchen', 'light.k?tchen'))
+  t.notOk(globMatch('light.[ab]', 'light.a'), 'brackets are literal')
+  t.ok(matchesAny(['lock.*', 'recorder.purge*'], 'recorder.purge_entities'))
+  t.notOk(matchesAny([], 'anything'))
+})
+
+t.test('rule order: service denylist first, then entity lists, then indirect targets, then dry run', async t => {
+  const { guard, sent, audit } = setup({ service_denylist: ['light.turn_on'], entity_denylist: ['light.kitchen'] })
+  t.match(await refusal(guard.run(PRIMARY_IDENTITY, call({ target: { entity_id: 'light.kitchen', area_id: 'x' }, dryRun: true }))), /service_denylist/)
+  t.match(await refusal(guard.run(PRIMARY_IDENTITY, call({ service: 'toggle', target: { entity_id: 'light.kitchen', area_id: 'x' }, dryRun: true }))), /entity_denylist/)
+  t.match(await refusal(guard.run(PRIMARY_IDENTITY, call({ service: 'toggle', target: { entity_id: 'light.hall', area_id: 'x' }, dryRun: true }))), /area_id/)
+  t.same(audit.map(a => a.reason), ['service_denylist', 'entity_denylist', 'indirect_target'])
+  t.equal(sent.length, 0)
+})
+
+t.test('entity lists: denylist wins, non-empty allowlist denies by default, identity lists intersect', async t => {
+  const { guard, sent } = setup({ entity_allowlist: ['light.*'], entity_denylist: ['light.secret*'] })
+  t.match(await refusal(guard.run(PRIMARY_IDENTITY, call({ target: { entity_id: 'light.secret_room' } }))), /entity_denylist/)
+  t.match(await refusal(guard.run(PRIMARY_IDENTITY, call({ target: { entity_id: 'switch.fan' } }))), /entity_allowlist/)
+  t.match(await refusal(guard.run(PRIMARY_IDENTITY, call({ data: { entities: { 'switch.fan': 'on' } } }))), /entity_allowlist/, 'scene entities in data')
+  const narrow: Identity = { id: 'token:1', name: 'tablet', scopes: PRIMARY_IDENTITY.scopes, entityAllowlist: ['light.hall'] }
+  t.match(await refusal(guard.run(narrow, call())), /token's entity_allowlist/)
+  t.equal(sent.length, 0)
+  const done = await guard.run(narrow, call({ target: { entity_id: 'light.hall' } }))
+  t.equal(done.status, 'done')
+  t.equal(sent.length, 1)
+})
+
+t.test('area targeting is refused while only a token list is set', async t => {
+  const { guard, sent } = setup()
+  const listed: Identity = { id: 'token:2', name: 'x', scopes: PRIMARY_IDENTITY.scopes, entityDenylist: ['lock.*'] }
+  t.match(await refusal(guard.run(listed, call({ target: { device_id: 'abc' } }))), /device_id/)
+  const open = await guard.run(PRIMARY_IDENTITY, call({ target: { area_id: 'kitchen' } }))
+  t.equal(open.status, 'done', 'no lists: area targeting allowed')
+  t.equal(sent.length, 1)
+})
+
+t.test('a dry run on a confirm domain issues no token and sends nothing', async t => {
+  const { guard, sent, audit } = setup()
+  const dry = await guard.run(PRIMARY_IDENTITY, call({ domain: 'lock', service: 'unlock', target: { entity_id: 'lock.door' }, dryRun: true }))
+  t.equal(dry.status, 'dry_run')
+  t.same(audit.map(a => a.outcome), ['dry_run'])
+  t.equal(sent.length, 0)
+})
+
+t.test('a confirm domain is matched on the targeted entities too', async t => {
+  const { guard, sent } = setup()
+  const asked = await guard.run(PRIMARY_IDENTITY, call({ domain: 'homeassistant', service: 'turn_off', target: { entity_id: 'lock.door' } }))
+  t.equal(asked.status, 'confirmation_required')
+  t.equal(sent.length, 0)
+})
+
+t.test('config requests always need a confirmation and bind the base hash', async t => {
+  const { guard, sent } = setup({ confirm_domains: [] })
+  let executed = 0
+  const request = (baseHash: string): WriteRequest => ({ tool: 'ha_update_automation', domain: 'automation', service: 'update', data: { id: 'a1' }, config: { preview: '--- diff', baseHash }, execute: async () => { executed++; return 'ok' } })
+  const asked = await guard.run(PRIMARY_IDENTITY, request('hash-1'))
+  if (asked.status !== 'confirmation_required') throw new Error('expected a confirmation')
+  t.equal(asked.preview, '--- diff', 'the preview is the config diff')
+  t.match(await refusal(guard.run(PRIMARY_IDENTITY, { ...request('hash-2'), confirmToken: asked.confirm_token })), /differs/, 'changed base refused')
+  const again = await guard.run(PRIMARY_IDENTITY, request('hash-1'))
+  if (again.status !== 'confirmation_required') throw new Error('expected a confirmation')
+  const done = await guard.run(PRIMARY_IDENTITY, { ...request('hash-1'), confirmToken: again.confirm_token })
+  t.equal(done.status, 'done')
+  t.equal(executed, 1)
+  t.equal(sent.length, 0, 'execute replaces call_service')
+})
+
+t.test('the elicitation hook: accepted executes, declined is an audited refusal', async t => {
+  const { guard, sent, audit } = setup()
+  const unlock = call({ domain: 'lock', service: 'unlock', target: { entity_id: 'lock.door' } })
+  const yes = await guard.run(PRIMARY_IDENTITY, unlock, { confirmer: async preview => preview.entities.includes('lock.door') })
+  t.equal(yes.status, 'done')
+  t.match(await refusal(guard.run(PRIMARY_IDENTITY, unlock, { confirmer: async () => false })), /declined/)
+  t.match(await refusal(guard.run(PRIMARY_IDENTITY, unlock, { confirmer: async () => { throw new Error('client gone') } })), /declined/)
+  t.equal(sent.length, 1)
+  t.same(audit.map(a => [a.outcome, a.via ?? a.reason]), [['confirmation_given', 'elicitation'], ['refused', 'declined'], ['refused', 'declined']])
+})
+
+t.test('a failed call is audited as failed and leaves no undo record', async t => {
+  const audit: Array<Omit<AuditEntry, 'time'>> = []
+  const undo = new UndoStore()
+  const guard = new WriteGuard({
+    command: async () => { throw new Error('Home Assistant refused light.turn_on: boom') },
+    options: () => DEFAULT_OPTIONS,
+    audit: { record: entry => { audit.push(entry) }, recent: () => [] },
+    undo,
+    state: () => ({ state: 'off', attributes: {} })
+  })
+  await t.rejects(guard.run(PRIMARY_IDENTITY, call()), /boom/)
+  t.same(audit.map(a => a.outcome), ['failed'])
+  t.equal(undo.last('primary'), undefined)
+})
+
+t.test('confirm store: expiry, identity, bounded memory', async t => {
+  const clock = { now: 0 }
+  const store = new ConfirmStore({ now: () => clock.now, maxPending: 3 })
+  const first = store.issue('a', 'fp')
+  for (let i = 0; i < 5; i++) store.issue('a', `fp${i}`)
+  t.equal(store.size, 3, 'oldest dropped beyond the cap')
+  t.equal(store.redeem('a', first, 'fp'), 'unknown')
+  const token = store.issue('a', 'fp')
+  t.equal(store.redeem('b', token, 'fp'), 'other_identity')
+  t.equal(store.redeem('a', token, 'fp'), 'unknown', 'burnt by the failed attempt')
+  const late = store.issue('a', 'fp')
+  clock.now += store.ttlMs
+  t.equal(store.redeem('a', late, 'fp'), 'expired')
+  t.equal(stableJson({ b: 1, a: [{ d: 2, c: 3 }] }), stableJson({ a: [{ c: 3, d: 2 }], b: 1 }), 'fingerprints ignore key order')
+})
+
+t.test('undo is recorded per identity with the states before the call', async t => {
+  const { guard, undo } = setup()
+  await guard.run(PRIMARY_IDENTITY, call())
+  const record = undo.last('primary')
+  t.same(record?.states, [{ entity_id: 'light.kitchen', state: 'on', attributes: { brightness: 100, color_mode: 'hs', hs_color: [10, 20] } }])
+  t.same(restoreCalls(record!.states[0]!), [{ domain: 'light', service: 'turn_on', target: { entity_id: 'light.kitchen' }, data: { brightness: 100, hs_color: [10, 20] } }])
+  t.equal(undo.last('token:other'), undefined)
+  t.same(restoreCalls({ entity_id: 'cover.blind', state: 'open', attributes: { current_position: 40 } })[0]?.data, { position: 40 })
+  t.same(restoreCalls({ entity_id: 'climate.hall', state: 'heat', attributes: { temperature: 20 } }).map(c => c.service), ['set_hvac_mode', 'set_temperature'])
+  t.same(restoreCalls({ entity_id: 'input_number.x', state: '4', attributes: {} })[0]?.data, { value: 4 })
+  t.same(restoreCalls({ entity_id: 'sensor.x', state: '4', attributes: {} }), [])
+})
