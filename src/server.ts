@@ -34,10 +34,10 @@ export async function main (env = process.env): Promise<void> {
   logger.info({ port: portOf(app), version: config.version, haMode: config.homeAssistant.mode }, 'MCP server listening on /mcp')
   // Only the Supervisor's ingress proxy may reach the page in the add-on; elsewhere it stays on loopback.
   const ingress = await buildIngressApp({ services: ingressServicesOf(app, catalog, primary.token), logger })
-  await ingress.listen({ port: config.ingressPort, host: config.addonMode ? '0.0.0.0' : '127.0.0.1' })
+  await ingress.listen({ port: config.ingressPort, host: config.addonMode ? config.host : '127.0.0.1' })
   logger.info({ port: portOf(ingress) }, 'ingress page listening')
   const addonTasks = config.supervisor.token
-    ? startAddonTasks({ supervisor: app.ha.supervisor, primary, mcpPort: config.mcpPort, log: logger })
+    ? startAddonTasks({ supervisor: app.ha.supervisor, primary, mcpPort: portOf(app), log: logger })
     : undefined
 
   let closing = false

@@ -1,0 +1,86 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { eventually, startHome, tempDataDir } from '../helper.ts'
+
+const ROOT = join(import.meta.dirname, '../..')
+const TSX = join(ROOT, 'node_modules/.bin/tsx')
+
+interface Running { child: ChildProcess, lines: string[], exit: Promise<number | null> }
+
+/** `tsx src/server.ts` as the image runs it, with only the variables given here. */
+function startProcess (t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>): Running {
+  const child = spawn(TSX, ['src/server.ts'], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', MCP_PORT: '0', INGRESS_PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe']
+  })
+  const lines: string[] = []
+  let partial = ''
+  const collect = (chunk: Buffer): void => {
+    partial += chunk.toString('utf8')
+    const parts = partial.split('\n')
+    partial = parts.pop() ?? ''
+    lines.push(...parts)
+  }
+  child.stdout?.on('data', collect)
+  child.stderr?.on('data', collect)
+  const exit = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)))
+  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
+  return { child, lines, exit }
+}
+
+function portFrom (lines: string[], message: string): number {
+  const line = lines.find(l => l.includes(message)) ?? ''
+  return Number(/"port":(\d+)/.exec(line)?.[1] ?? 0)
+}
+
+t.test('the real process: add-on bootstrap, /health with a short threshold, SIGTERM exits 0', async t => {
+  const home = await startHome(t)
+  const dataDir = tempDataDir(t)
+  home.faults.supervisorFailures(2, 502)
+  const server = startProcess(t, {
+    HA_URL: home.url,
+    HA_TOKEN: home.token,
+    SUPERVISOR_TOKEN: home.supervisorToken,
+    SUPERVISOR_URL: home.supervisorUrl,
+    DATA_DIR: dataDir,
+    HEALTH_DEGRADED_AFTER_S: '1'
+  })
+  await eventually(() => portFrom(server.lines, 'ingress page listening') > 0, 30_000, 'the server to listen')
+  const mcpPort = portFrom(server.lines, 'MCP server listening')
+  const health = async (): Promise<{ status: number, body: { status: string, websocket: boolean } }> => {
+    const res = await fetch(`http://127.0.0.1:${mcpPort}/health`)
+    return { status: res.status, body: await res.json() as { status: string, websocket: boolean } }
+  }
+
+  // Token bootstrap through the Supervisor, which answered 502 twice first.
+  await eventually(() => home.addonOptions().api_token !== '', 15_000, 'the token in the add-on options')
+  const token = readFileSync(join(dataDir, 'token'), 'utf8').trim()
+  t.equal(home.addonOptions().api_token, token, 'the generated token was written back')
+  t.same(home.addonOptions().confirm_domains, ['lock', 'alarm_control_panel'], 'missing options reconciled')
+  await eventually(() => home.discoveries.length === 1, 15_000, 'the discovery message')
+  t.match(home.discoveries[0], { service: 'mcp', config: { url: `http://local-ha-mcp:${mcpPort}/mcp` } })
+  t.notOk(server.lines.some(l => l.includes(token)), 'the token never appears in full in the log')
+
+  await eventually(async () => (await health()).body.websocket, 15_000, 'Home Assistant connected')
+  t.same(await health(), { status: 200, body: { status: 'ok', websocket: true } })
+
+  home.faults.setWebSocketDown(true)
+  await eventually(async () => !(await health()).body.websocket, 10_000, 'the WebSocket to be seen down')
+  t.equal((await health()).status, 200, 'a short outage is not yet degraded')
+  await eventually(async () => (await health()).status === 503, 10_000, '503 after the threshold')
+  t.same((await health()).body, { status: 'degraded', websocket: false })
+
+  home.faults.setWebSocketDown(false)
+  await eventually(async () => (await health()).status === 200, 30_000, 'healthy again')
+  t.same((await health()).body, { status: 'ok', websocket: true })
+  await eventually(() => home.connectionCount() === 1, 5_000, 'one WebSocket client')
+
+  server.child.kill('SIGTERM')
+  t.equal(await server.exit, 0, 'exit code 0 after SIGTERM')
+  t.ok(server.lines.some(l => l.includes('shutting down')), 'the shutdown is logged')
+  await eventually(() => home.connectionCount() === 0, 5_000, 'the WebSocket to Home Assistant closed')
+  await t.rejects(fetch(`http://127.0.0.1:${mcpPort}/health`), 'the port is closed')
+})
