@@ -9,15 +9,15 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_create_script',
   title: 'Create script',
-  description: 'Create a UI script (script.<slug of alias>). Home Assistant validates it first; the user must confirm the full YAML.',
+  description: 'Create script.<slug of alias> (HA YAML schema as JSON). Validated by Home Assistant, then the user confirms its YAML.',
   kind: 'manage',
   input: z.object({
     alias: aliasArg(),
-    description: descriptionArg().optional(),
+    description: descriptionArg().optional().describe('Description.'),
     mode: modeArg().default('single'),
-    sequence: blocksArg('Actions to run').min(1),
-    variables: variablesArg().optional(),
-    max_exceeded: maxExceededArg().optional(),
+    sequence: blocksArg().min(1).describe('Actions.'),
+    variables: variablesArg().optional().describe('Variables.'),
+    max_exceeded: maxExceededArg().optional().describe('Log level when runs exceed max, e.g. silent.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -8,17 +8,17 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_update_script',
   title: 'Update script',
-  description: 'Change a UI script: given fields replace the stored ones (null removes a key). Validated by Home Assistant; the user confirms a unified diff. Returns previous_yaml.',
+  description: 'Edit a UI script: each given field replaces the stored one, null removes it. Validated by Home Assistant; the user confirms a diff.',
   kind: 'manage',
   input: z.object({
     entity_id: entityIdArg('Script entity id'),
     alias: aliasArg().optional(),
-    description: descriptionArg().nullable().optional(),
+    description: descriptionArg().nullable().optional().describe('Description.'),
     mode: modeArg().optional(),
-    sequence: blocksArg('New actions').min(1).optional(),
-    variables: variablesArg().nullable().optional(),
-    max_exceeded: maxExceededArg().nullable().optional(),
-    trace: traceArg().nullable().optional(),
+    sequence: blocksArg().min(1).optional().describe('Actions.'),
+    variables: variablesArg().nullable().optional().describe('Variables.'),
+    max_exceeded: maxExceededArg().nullable().optional().describe('Log level when runs exceed max, e.g. silent.'),
+    trace: traceArg().nullable().optional().describe('Trace settings.'),
     inputs: blueprintInputsArg().optional(),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
