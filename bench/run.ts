@@ -38,6 +38,16 @@ function percentile (sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number
 }
 
+/** CPU time (user + system) the process has used so far, in ms; load-independent cost per call. */
+function cpuMs (pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return 0
+  }
+}
+
 function peakRssMb (pid: number): number {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8')
@@ -77,7 +87,8 @@ async function rpc (port: number, method: string, params: unknown): Promise<{ st
   return { status: res.status, text: await res.text() }
 }
 
-async function runScenario (port: number, ids: string[], scenario: Scenario): Promise<Record<string, number>> {
+async function runScenario (port: number, pid: number, ids: string[], scenario: Scenario): Promise<Record<string, number>> {
+  const cpuBefore = cpuMs(pid)
   const latencies: number[] = []
   let errors = 0
   let maxBytes = 0
@@ -103,7 +114,8 @@ async function runScenario (port: number, ids: string[], scenario: Scenario): Pr
     p50_ms: Math.round(percentile(latencies, 50) * 10) / 10,
     p99_ms: Math.round(percentile(latencies, 99) * 10) / 10,
     errors,
-    max_answer_bytes: maxBytes
+    max_answer_bytes: maxBytes,
+    server_cpu_ms_per_call: Math.round(((cpuMs(pid) - cpuBefore) / Math.max(1, latencies.length)) * 100) / 100
   }
 }
 
@@ -122,7 +134,7 @@ async function benchSize (entities: number, port: number): Promise<Record<string
     // Warm up: let the JIT and the caches settle.
     for (const scenario of SCENARIOS) for (let i = 0; i < 50; i++) await rpc(port, 'tools/call', { name: scenario.tool, arguments: scenario.args(ids, i) })
     const results: Record<string, unknown> = {}
-    for (const scenario of SCENARIOS) results[scenario.name] = await runScenario(port, ids, scenario)
+    for (const scenario of SCENARIOS) results[scenario.name] = await runScenario(port, server.pid as number, ids, scenario)
     return {
       entities: ids.length,
       demo_home_start_ms: homeStartMs,
@@ -152,7 +164,7 @@ async function main (): Promise<void> {
     ;(report.runs as unknown[]).push(run)
     const scenarios = run.scenarios as Record<string, Record<string, number>>
     for (const [name, r] of Object.entries(scenarios)) {
-      process.stdout.write(`${name.padEnd(7)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  errors ${r.errors}  max answer ${r.max_answer_bytes} B\n`)
+      process.stdout.write(`${name.padEnd(7)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  cpu/call ${r.server_cpu_ms_per_call} ms  errors ${r.errors}  max answer ${r.max_answer_bytes} B\n`)
     }
     process.stdout.write(`tools/list: ${run.tools as number} tools, ${run.tools_list_bytes as number} bytes (${run.tools_list_bytes_per_tool as number}/tool)  peak RSS ${run.server_peak_rss_mb as number} MB  demo start ${run.demo_home_start_ms as number} ms  server ready ${run.server_ready_ms as number} ms\n`)
   }

@@ -4,7 +4,7 @@ import type { ToolContext } from '../src/mcp/define-tool.ts'
 import type { CallReport } from '../src/mcp/invoke.ts'
 import { SERVER_INSTRUCTIONS } from '../src/mcp/instructions.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
-import { handleStatelessRequest, SUPPORTED_PROTOCOL_VERSIONS, type McpServerDeps } from '../src/mcp/server.ts'
+import { checkBody, createMcpEndpoint, SUPPORTED_PROTOCOL_VERSIONS, type McpServerDeps } from '../src/mcp/server.ts'
 import { EMPTY_SURFACE, type McpSurface } from '../src/mcp/surface.ts'
 import type { ToolServices } from '../src/mcp/services.ts'
 import type { AppLogger } from '../src/logger.ts'
@@ -107,28 +107,30 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   fastify.get('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, notAllowed)
   fastify.delete('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, notAllowed)
 
+  const endpoint = await createMcpEndpoint(deps)
+  fastify.addHook('onClose', async () => { await endpoint.close() })
+
   fastify.post('/mcp', { onRequest: [checkOrigin, fastify.authenticate], bodyLimit: BODY_LIMIT }, async (request, reply) => {
     const version = request.headers['mcp-protocol-version']
     if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       return rpcError(reply, 400, -32000, `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`)
     }
-    const body = request.body
-    if (body === null || typeof body !== 'object') {
-      return rpcError(reply, 400, -32600, 'Invalid Request: the body must be a JSON-RPC message object')
+    const accept = request.headers.accept
+    if (accept && !/application\/json|\*\/\*|application\/\*/i.test(accept)) {
+      return rpcError(reply, 406, -32000, 'Not Acceptable: this server answers with application/json')
     }
-    const method = Array.isArray(body) ? 'batch' : (body as { method?: unknown }).method
-    request.log.debug({ mcp: method, identity: request.identity?.name }, 'mcp request')
-    reply.hijack()
-    try {
-      await handleStatelessRequest(deps, request.identity as Identity, request.raw, reply.raw, body)
-    } catch (err) {
-      request.log.error({ err }, 'MCP transport failed')
-      if (!reply.raw.headersSent) {
-        reply.raw.writeHead(500, { 'content-type': 'application/json' })
-        reply.raw.end(JSON.stringify({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null }))
-      } else {
-        reply.raw.end()
-      }
+    const checked = checkBody(request.body)
+    if (!checked.ok) return rpcError(reply, 400, -32600, checked.message)
+    if (request.log.level === 'debug' || request.log.level === 'trace') {
+      request.log.debug({ mcp: checked.messages.map(m => 'method' in m ? m.method : 'response').join(','), identity: request.identity?.name }, 'mcp request')
     }
+    // Abandon the work if the client hangs up before its answer is ready.
+    const gone = new AbortController()
+    const onClose = (): void => { if (!reply.raw.writableFinished) gone.abort() }
+    reply.raw.once('close', onClose)
+    const answers = await endpoint.handle(checked.messages, request.identity as Identity, gone.signal)
+    reply.raw.off('close', onClose)
+    if (answers.length === 0) return await reply.code(202).send()
+    return await reply.code(200).type('application/json').send(checked.batch ? answers : answers[0])
   })
 }
