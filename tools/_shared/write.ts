@@ -6,10 +6,10 @@ import '../../src/policy/services.ts'
 
 /** Shared by every write tool: the same wording for the guard's two standard arguments. */
 export const dryRunArg = () =>
-  z.boolean().default(false).describe('Check the call against every rule and show what would be called, without doing it.')
+  z.boolean().default(false).describe('Check and show the call; change nothing.')
 
 export const confirmTokenArg = () =>
-  z.string().trim().min(1).max(100).optional().describe('Token from a previous confirmation_required answer, once the user agreed; same arguments.')
+  z.string().trim().max(100).optional().describe('From confirmation_required, once the user agreed.')
 
 export function writeGuard (ctx: Pick<ToolContext, 'services'>): WriteGuardApi {
   const guard = ctx.services.guard

@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import type { HomeView } from '../../src/home/view.ts'
 
@@ -19,3 +20,7 @@ export function requireDomain (entityId: string, domains: readonly string[], wha
   if (!domains.includes(domain)) throw new UserError(`${entityId} is not ${what}.`, `Use an entity of: ${domains.join(', ')}.`)
   return domain
 }
+
+/** An entity id of one domain, with the domain in the schema so the model sees it. */
+export const domainEntityArg = (domain: string) =>
+  z.string().trim().toLowerCase().regex(new RegExp(`^${domain}\\.[a-z0-9_]+$`), `must be a ${domain}.* entity id`).describe(`${domain}.* entity id.`)

@@ -8,13 +8,13 @@ import { clip, requireDomain, visibleIds } from './_targets.ts'
 export default defineTool({
   name: 'ha_announce',
   title: 'Announce a message',
-  description: 'Speak a message on an assist satellite or a media player via TTS (3 per minute per target). Without target, lists satellites, players and engines.',
+  description: 'Speak on an assist satellite or media player (TTS), 3/min per target. Without target, lists targets.',
   kind: 'write',
   hints: { destructiveHint: false },
   input: z.object({
-    message: z.string().min(1).max(10_000).optional().describe('Text to speak (cut at 500 characters); required with target.'),
-    target: z.string().trim().min(3).max(255).optional().describe('assist_satellite.* or media_player.* entity id.'),
-    engine: z.string().trim().min(3).max(255).optional().describe('tts.* engine for media players; default the first one.'),
+    message: z.string().optional().describe('Text to speak (500 chars max).'),
+    target: z.string().trim().optional().describe('assist_satellite.* or media_player.* id.'),
+    engine: z.string().trim().optional().describe('tts.* engine for media players.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

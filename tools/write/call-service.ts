@@ -2,26 +2,26 @@ import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 
-const ids = (what: string) => z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1).max(100)]).optional().describe(what)
+const ids = (what: string) => z.union([z.string(), z.array(z.string()).max(100)]).optional().describe(what)
 
 export default defineTool({
   name: 'ha_call_service',
   title: 'Call a service',
-  description: 'Call any Home Assistant service (action), e.g. light.turn_on. Policy-checked and audited; sensitive domains return a confirm_token to repeat the call with.',
+  description: 'Call any service, e.g. light.turn_on. Policy-checked and audited; sensitive domains answer with a confirm_token.',
   kind: 'write',
   hints: { openWorldHint: true },
   input: z.object({
-    domain: z.string().trim().regex(/^[a-z0-9_]+$/, 'a domain such as light').describe('Service domain, e.g. light.'),
-    service: z.string().trim().regex(/^[a-z0-9_]+$/, 'a service such as turn_on').describe('Service name, e.g. turn_on.'),
+    domain: z.string().trim().regex(/^[a-z0-9_]+$/, 'a domain such as light').describe('e.g. light'),
+    service: z.string().trim().regex(/^[a-z0-9_]+$/, 'a service such as turn_on').describe('e.g. turn_on'),
     target: z.object({
       entity_id: ids('Entity id(s).'),
       device_id: ids('Device id(s).'),
       area_id: ids('Area id(s).')
     }).optional().describe('What to act on.'),
-    data: z.record(z.string(), z.unknown()).optional().describe('Service data, e.g. {"brightness_pct": 50}.'),
+    data: z.record(z.string(), z.unknown()).optional().describe('Service data, e.g. {"brightness_pct":50}.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg(),
-    return_response: z.boolean().default(false).describe('Ask for the service\'s response data (services that return one).')
+    return_response: z.boolean().default(false).describe('Return the service\'s response data.')
   }),
   async handler (ctx, args) {
     const outcome = await guardedWrite(ctx, {

@@ -6,13 +6,13 @@ import { HELPER_TYPES } from './_helpers.ts'
 export default defineTool({
   name: 'ha_create_helper',
   title: 'Create a helper',
-  description: 'Create a UI helper (input_boolean, input_number, input_select, input_text, input_datetime, counter, timer).',
+  description: 'Create a UI helper.',
   kind: 'write',
   hints: { destructiveHint: false },
   input: z.object({
-    helper_type: z.enum(HELPER_TYPES).describe('Helper type.'),
-    name: z.string().trim().min(1).max(100).describe('Display name; the entity id is its slug.'),
-    options: z.record(z.string(), z.unknown()).optional().describe('Type options, e.g. {"min":0,"max":10} or {"options":["a","b"]}.'),
+    helper_type: z.enum(HELPER_TYPES).describe('Type.'),
+    name: z.string().trim().min(1).max(100).describe('Name.'),
+    options: z.record(z.string(), z.unknown()).optional().describe('Type options, e.g. {"min":0,"max":9}.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -10,7 +10,7 @@ import { HELPER_TYPES } from './_helpers.ts'
 export default defineTool({
   name: 'ha_delete_helper',
   title: 'Delete a helper',
-  description: 'Delete a UI-created helper by entity id; YAML helpers are refused.',
+  description: 'Delete a UI-created helper.',
   kind: 'write',
   input: z.object({
     entity_id: entityIdArg('Helper entity id'),

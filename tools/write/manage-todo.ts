@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../_shared/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+import { domainEntityArg } from './_targets.ts'
 
 const ACTIONS = {
   add: (item: string) => ({ service: 'add_item', data: { item } }),
@@ -16,13 +16,13 @@ const ACTIONS = {
 export default defineTool({
   name: 'ha_manage_todo',
   title: 'Manage a to-do list',
-  description: 'Add, complete, uncomplete, remove or rename an item on a todo.* list.',
+  description: 'Add, complete, uncomplete, remove or rename a to-do item.',
   kind: 'write',
   input: z.object({
-    entity_id: entityIdArg('To-do list entity id').refine(id => id.startsWith('todo.'), 'must be a todo.* entity'),
-    action: z.enum(['add', 'complete', 'uncomplete', 'remove', 'rename']).describe('What to do with the item.'),
-    item: z.string().trim().min(1).max(255).describe('Item text (or uid).'),
-    new_name: z.string().trim().min(1).max(255).optional().describe('New text, for rename only.'),
+    entity_id: domainEntityArg('todo'),
+    action: z.enum(['add', 'complete', 'uncomplete', 'remove', 'rename']).describe('Action.'),
+    item: z.string().trim().min(1).describe('Item text or uid.'),
+    new_name: z.string().trim().optional().describe('New text (rename).'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -1,17 +1,17 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../_shared/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+import { domainEntityArg } from './_targets.ts'
 
 export default defineTool({
   name: 'ha_run_script',
   title: 'Run a script',
-  description: 'Start a script with optional variables (script.turn_on), through the guarded write path.',
+  description: 'Start a script with optional variables.',
   kind: 'write',
   input: z.object({
-    entity_id: entityIdArg('Script entity id').refine(id => id.startsWith('script.'), 'must be a script.* entity'),
-    variables: z.record(z.string(), z.unknown()).optional().describe('Variables passed to the script.'),
+    entity_id: domainEntityArg('script'),
+    variables: z.record(z.string(), z.unknown()).optional().describe('Script variables.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

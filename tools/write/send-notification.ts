@@ -15,14 +15,14 @@ async function legacyServices (ctx: ToolContext): Promise<string[]> {
 export default defineTool({
   name: 'ha_send_notification',
   title: 'Send a notification',
-  description: 'Send a notification to a notify.* entity or legacy notify service (6 per minute per target). Without target, lists the targets.',
+  description: 'Send a notification, 6/min per target. Without target, lists targets.',
   kind: 'write',
   hints: { destructiveHint: false },
   input: z.object({
-    message: z.string().min(1).max(10_000).optional().describe('Text to send (cut at 1000 characters); required with target.'),
-    target: z.string().trim().min(1).max(255).optional().describe('notify.* entity id or notify service name, e.g. mobile_app_phone.'),
-    title: z.string().max(200).optional().describe('Optional title.'),
-    data: z.record(z.string(), z.unknown()).optional().describe('Extra platform data (legacy services only).'),
+    message: z.string().optional().describe('Text (1000 chars max).'),
+    target: z.string().trim().optional().describe('notify.* entity or notify service.'),
+    title: z.string().optional().describe('Title.'),
+    data: z.record(z.string(), z.unknown()).optional().describe('Platform data (notify services).'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

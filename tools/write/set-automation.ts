@@ -1,18 +1,18 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../_shared/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+import { domainEntityArg } from './_targets.ts'
 
 export default defineTool({
   name: 'ha_set_automation',
   title: 'Enable or disable an automation',
-  description: 'Enable or disable an automation (automation.turn_on / turn_off).',
+  description: 'Enable or disable an automation.',
   kind: 'write',
   hints: { idempotentHint: true, destructiveHint: false },
   input: z.object({
-    entity_id: entityIdArg('Automation entity id').refine(id => id.startsWith('automation.'), 'must be an automation.* entity'),
-    enabled: z.boolean().describe('true enables, false disables.'),
+    entity_id: domainEntityArg('automation'),
+    enabled: z.boolean().describe('true enables it.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -2,19 +2,18 @@ import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { fold } from '../../src/home/text.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../_shared/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 
 export default defineTool({
   name: 'ha_snapshot_scene',
   title: 'Snapshot a scene',
-  description: 'Save the current states of up to 50 entities as scene.<name> (scene.create); it lasts until a scene reload or restart.',
+  description: 'Save entities\' current states as scene.<name> until the next restart.',
   kind: 'write',
   hints: { destructiveHint: false },
   input: z.object({
-    name: z.string().trim().min(1).max(100).describe('Scene name; the id is its slug.'),
-    entities: z.array(entityIdArg()).min(1).max(50).describe('Entities whose current state to capture (1-50).'),
+    name: z.string().trim().min(1).max(100).describe('Scene name.'),
+    entities: z.array(z.string().trim()).min(1).max(50).describe('Entity ids (1-50).'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

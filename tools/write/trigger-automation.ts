@@ -1,17 +1,17 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../_shared/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+import { domainEntityArg } from './_targets.ts'
 
 export default defineTool({
   name: 'ha_trigger_automation',
   title: 'Trigger an automation',
-  description: 'Run an automation\'s actions now (automation.trigger), skipping its conditions by default.',
+  description: 'Run an automation\'s actions now.',
   kind: 'write',
   input: z.object({
-    entity_id: entityIdArg('Automation entity id').refine(id => id.startsWith('automation.'), 'must be an automation.* entity'),
-    skip_condition: z.boolean().default(true).describe('Skip the conditions (default true).'),
+    entity_id: domainEntityArg('automation'),
+    skip_condition: z.boolean().default(true).describe('Skip its conditions.'),
     variables: z.record(z.string(), z.unknown()).optional().describe('Variables for the run.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
