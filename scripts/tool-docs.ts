@@ -89,7 +89,7 @@ export async function renderToolDocs (dir = DEFAULT_TOOLS_DIR): Promise<string> 
   const out: string[] = [
     '# Tool reference',
     '',
-    `<!-- Generated from the modules under tools/ by \`npm run docs:tools\`; do not edit by hand. -->`,
+    '<!-- Generated from the modules under tools/ by `npm run docs:tools`; do not edit by hand. -->',
     '',
     `${catalog.tools.length} tools. Read tools are always available; the others appear only when their option is on (and the caller's token allows it).`,
     '',

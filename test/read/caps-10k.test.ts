@@ -6,6 +6,7 @@ t.test('broadest read calls on a 10,000-entity home fit the cap', async t => {
   const home = await startHome(t, { entities: 10_000 })
   const server = await startServer(t, { home })
   const client = await connectClient(t, server)
+  await server.app.home.ready()
   const ids = home.entityIds()
   const sensors = ids.filter(id => id.startsWith('sensor.') && home.getState(id)?.attributes.unit_of_measurement === '°C')
   const light = ids.find(id => id.startsWith('light.')) as string

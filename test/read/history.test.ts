@@ -7,6 +7,7 @@ t.test('history, statistics and logbook against the demo home', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home })
   const client = await connectClient(t, server)
+  await server.app.home.ready()
   const ids = home.entityIds()
   const numeric = (id: string): boolean => id.startsWith('sensor.') && ['°C', '%', 'W', 'lx'].includes(String(home.getState(id)?.attributes.unit_of_measurement)) && Number.isFinite(Number(home.getState(id)?.state))
   const busy = ids.filter(id => numeric(id) && home.getState(id)?.attributes.unit_of_measurement === '°C').concat(ids.filter(id => numeric(id) && home.getState(id)?.attributes.unit_of_measurement !== '°C'))

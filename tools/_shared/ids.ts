@@ -1,11 +1,10 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import type { HomeView } from '../../src/home/view.ts'
-import { entityIdArg } from './args.ts'
 
-/** One entity id or a short list of them, as several history-like tools accept. */
+/** One entity id or a short list of them; ids are checked in the handler, keeping the schema small. */
 export const entityIdsArg = (max: number, what = 'Entity id') =>
-  z.union([entityIdArg(), z.array(entityIdArg()).min(1).max(max)])
+  z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1).max(max)])
     .describe(`${what}, or a list of up to ${max}.`)
 
 /** Normalises one-or-many ids, drops duplicates, and refuses ids that are unknown or hidden. */

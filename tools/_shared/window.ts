@@ -25,15 +25,14 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d
 /** The three window fields every time-based tool takes, described the same way. */
 export function windowShape (limits: WindowLimits) {
   return {
-    hours: z.number().min(limits.minHours).max(limits.maxHours).optional()
-      .describe(`Hours back from now (${limits.minHours}-${limits.maxHours}, default ${limits.defaultHours}); or use start/end.`),
-    start: z.string().trim().max(40).optional().describe('Window start, ISO 8601 (e.g. 2026-05-01T08:00:00Z).'),
-    end: z.string().trim().max(40).optional().describe('Window end, ISO 8601; default now.')
+    hours: z.number().min(limits.minHours).max(limits.maxHours).optional().describe(`Hours back (default ${limits.defaultHours}).`),
+    start: z.string().trim().optional().describe('ISO 8601 start, instead of hours.'),
+    end: z.string().trim().optional().describe('ISO 8601 end (default now).')
   }
 }
 
 function parseInstant (value: string, field: 'start' | 'end'): Date {
-  const time = ISO_DATE.test(value) ? Date.parse(value) : Number.NaN
+  const time = value.length <= 40 && ISO_DATE.test(value) ? Date.parse(value) : Number.NaN
   if (Number.isNaN(time)) {
     throw new UserError(`${field} "${value}" is not a valid ISO 8601 date.`, 'Use a form like 2026-05-01T08:00:00Z or 2026-05-01T10:00:00+02:00.')
   }

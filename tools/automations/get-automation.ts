@@ -6,7 +6,7 @@ import { configKey, hideEntities, lastTriggered, requireItem, storedConfig } fro
 export default defineTool({
   name: 'ha_get_automation',
   title: 'Get automation',
-  description: 'One automation: enabled, last_triggered, mode, running count, source (ui or yaml) and its config (triggers, conditions, actions).',
+  description: 'One automation: state, last_triggered, mode, source and config.',
   kind: 'read',
   input: z.object({ entity_id: entityIdArg('Automation id, e.g. automation.wake_up') }),
   async handler ({ home, ha }, { entity_id: entityId }) {

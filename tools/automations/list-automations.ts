@@ -11,12 +11,12 @@ export const MAX_CONFIG_PAGE = 10
 export default defineTool({
   name: 'ha_list_automations',
   title: 'List automations',
-  description: 'Automations with enabled, last_triggered and source (ui or yaml), paged. include_config attaches UI configs (at most 10 per page, biggest dropped first to fit).',
+  description: 'Automations: enabled, last_triggered, source ui/yaml; paged. include_config adds UI configs (max 10 per page).',
   kind: 'read',
   input: z.object({
-    limit: z.number().int().min(1).max(200).optional().describe('Items per page (1-200, default 100; with include_config default 5, max 10).'),
+    limit: z.number().int().min(1).max(200).optional().describe('Page size (default 100; 5 with include_config, max 10).'),
     offset: offsetArg(),
-    include_config: z.boolean().default(false).describe('Attach each UI-managed automation\'s config.')
+    include_config: z.boolean().default(false).describe('Attach UI configs.')
   }),
   async handler ({ home, ha }, args) {
     const rows = home.entities().filter(row => row.domain === 'automation')

@@ -33,7 +33,7 @@ function flattenInputs (inputs: Raw): Array<Record<string, unknown>> {
 export default defineTool({
   name: 'ha_list_blueprints',
   title: 'List blueprints',
-  description: 'Installed automation or script blueprints: path, name, description and inputs (required, default, selector type), paged.',
+  description: 'Installed blueprints with their inputs (required, default, selector).',
   kind: 'read',
   input: z.object({
     domain: z.enum(['automation', 'script']).default('automation').describe('Blueprint domain.'),

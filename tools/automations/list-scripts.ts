@@ -7,7 +7,7 @@ import { lastTriggered } from './_config.ts'
 export default defineTool({
   name: 'ha_list_scripts',
   title: 'List scripts',
-  description: 'Scripts with running state, mode, last_triggered and their fields (inputs), paged.',
+  description: 'Scripts: running, mode, last_triggered, fields; paged.',
   kind: 'read',
   input: z.object({ limit: limitArg(200, 100), offset: offsetArg() }),
   async handler ({ home }, args) {

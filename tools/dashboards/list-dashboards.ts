@@ -27,10 +27,10 @@ function countCards (view: Raw): number {
 export default defineTool({
   name: 'ha_list_dashboards',
   title: 'List dashboards',
-  description: 'Dashboards (the default one included) with mode storage or yaml and view count; with dashboard, that dashboard\'s views (title, path, layout, card count).',
+  description: 'Dashboards with mode (storage/yaml) and view count; with dashboard, its views.',
   kind: 'read',
   input: z.object({
-    dashboard: z.string().trim().min(1).max(100).optional().describe('url_path of one dashboard (lovelace = default) to list its views.')
+    dashboard: z.string().trim().min(1).max(100).optional().describe('url_path (lovelace = default).')
   }),
   async handler ({ ha }, args) {
     const listed = await ha.command<Raw[]>({ type: 'lovelace/dashboards/list' })

@@ -52,7 +52,9 @@ async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, context
       const trigger = next ? triggerText(next) : row.context_source
       return { hop: { kind: domain, entity_id: actorId, name, ...(trigger ? { detail: `triggered by ${trigger.slice(0, 200)}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next ? { next } : {}) }
     }
-    return { hop: { kind: 'state_change', entity_id: actorId, name, ...((row.context_state ?? next?.state) ? { detail: `became ${row.context_state ?? next?.state}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next ? { next } : {}) }
+    // A plain state change with no context of its own (a sensor, a tracker) is the root cause.
+    const traceable = next && (next.context_entity_id ?? next.context_user_id ?? next.context_service)
+    return { hop: { kind: 'state_change', entity_id: actorId, name, ...((row.context_state ?? next?.state) ? { detail: `became ${row.context_state ?? next?.state}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next && traceable ? { next } : {}) }
   }
   if (row.context_user_id) {
     const person = personForUser(home, row.context_user_id)
@@ -74,11 +76,11 @@ function summary (entityName: string, state: string | undefined, chain: Hop[]): 
 export default defineTool({
   name: 'ha_explain_event',
   title: 'Explain a state change',
-  description: 'Why did an entity change? Follows the context chain (up to 4 hops) to a person, automation, script, schedule, other entity or integration.',
+  description: 'Why did an entity change? Follows the context chain (4 hops) to a person, automation, script, schedule, entity or integration.',
   kind: 'read',
   input: z.object({
     entity_id: entityIdArg(),
-    at: z.string().trim().max(40).optional().describe('When the change happened, ISO 8601; default its last change.')
+    at: z.string().trim().max(40).optional().describe('ISO 8601 time of the change (default: last change).')
   }),
   async handler ({ home, ha }, args) {
     const entity = requireEntity(home, args.entity_id)

@@ -52,7 +52,7 @@ function summarize (points: Point[], endMs: number): Record<string, unknown> {
 export default defineTool({
   name: 'ha_get_history',
   title: 'Get state history',
-  description: 'State changes of up to 5 entities over a window; the first point is the state at window start. 250 points shared, downsampled beyond; includes a summary.',
+  description: 'State changes of up to 5 entities (first point = state at window start), 250 points shared, downsampled beyond, with a summary.',
   kind: 'read',
   input: z.object({
     entity_id: entityIdsArg(5),

@@ -36,12 +36,12 @@ function shapeRow (home: HomeView, row: LogbookRow): Record<string, unknown> {
 export default defineTool({
   name: 'ha_get_logbook',
   title: 'Get logbook',
-  description: 'Logbook events (state changes, automation runs, who did what) for one entity, an area, a floor, or the whole home; the last 100 in the window.',
+  description: 'Logbook (changes, automation runs, who did it) for an entity, area, floor or the whole home; last 100 events.',
   kind: 'read',
   input: z.object({
-    entity_id: entityIdArg().optional().describe('Only this entity, e.g. light.kitchen.'),
-    area: z.string().trim().min(1).optional().describe('Only entities in this area (id or name; at most 60 entities).'),
-    floor: z.string().trim().min(1).optional().describe('Only entities on this floor (id or name; at most 60 entities).'),
+    entity_id: entityIdArg().optional().describe('One entity.'),
+    area: z.string().trim().min(1).optional().describe('Area id or name (first 60 entities).'),
+    floor: z.string().trim().min(1).optional().describe('Floor id or name (first 60 entities).'),
     ...windowShape(LIMITS)
   }),
   async handler ({ home, ha }, args) {

@@ -11,7 +11,7 @@ type Period = keyof typeof PERIOD_HOURS
 const PERIODS = Object.keys(PERIOD_HOURS) as Period[]
 const VALUE_KEYS = ['mean', 'min', 'max', 'state', 'sum', 'change'] as const
 
-const statisticId = z.string().trim().min(3).max(255).regex(/^[a-z0-9_]+[.:][a-z0-9_]+$/i, 'must look like sensor.energy or an external id like demo:energy')
+const statisticId = z.string().trim().min(1)
 
 /** The finest period, not finer than asked, whose rows for this window fit the per-statistic budget. */
 function fittingPeriod (asked: Period, hours: number, perStatistic: number): Period {
@@ -28,17 +28,17 @@ function round (value: unknown): unknown {
 export default defineTool({
   name: 'ha_get_statistics',
   title: 'Get long-term statistics',
-  description: 'Recorder statistics (mean/min/max or sum/change) for up to 10 statistic ids over up to a year. Prefer this to history for long windows.',
+  description: 'Long-term statistics (mean/min/max or sum/change) of up to 10 sensors over up to a year. Prefer it to history for long windows.',
   kind: 'read',
   input: z.object({
-    statistic_id: z.union([statisticId, z.array(statisticId).min(1).max(10)]).describe('Statistic id (usually the sensor entity id), or a list of up to 10.'),
-    period: z.enum(PERIODS).default('hour').describe('Bucket size; coarsened automatically when the window would give too many rows.'),
+    statistic_id: z.union([statisticId, z.array(statisticId).min(1).max(10)]).describe('Statistic id (usually the sensor\'s entity id), or up to 10.'),
+    period: z.enum(PERIODS).default('hour').describe('Bucket size; coarsened if the window needs too many rows.'),
     ...windowShape(LIMITS)
   }),
   async handler ({ home, ha }, args) {
     const ids = [...new Set(Array.isArray(args.statistic_id) ? args.statistic_id : [args.statistic_id])]
     // An entity-like statistic belongs to its entity: hidden or unknown entities are refused alike.
-    const refused = ids.filter(id => id.includes('.') && !home.entity(id))
+    const refused = ids.filter(id => !/^[a-z0-9_]+[.:][a-z0-9_]+$/i.test(id) || (id.includes('.') && !home.entity(id)))
     if (refused.length) throw new UserError(`Statistic ${refused.join(', ')} not found.`, 'Use ha_search_entities to find sensors; statistics exist for sensors with a state_class.')
     const window = resolveWindow(args, LIMITS)
     const perStatistic = Math.floor(STATISTICS_ROW_BUDGET / ids.length)
