@@ -61,7 +61,9 @@ function peakRssMb (pid: number): number {
 async function startServer (home: DemoHome, port: number): Promise<ChildProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ha-mcp-bench-'))
   if (values.options) writeFileSync(join(dataDir, 'options.json'), readFileSync(values.options))
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
+  // BENCH_PROFILE=dir writes a V8 CPU profile of the server there, to see where a call's time goes.
+  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server.ts'], {
     env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning' },
     stdio: ['ignore', 'inherit', 'inherit']
   })

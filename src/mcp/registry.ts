@@ -15,7 +15,35 @@ export interface LoadedTool {
   /** JSON Schema of the input, computed once. */
   inputSchema: Record<string, unknown>
   /** The tools/list entry, computed once. */
-  listing: { name: string, title: string, description: string, inputSchema: Record<string, unknown>, annotations: ToolAnnotations }
+  listing: { name: string, title: string, description: string, inputSchema: Record<string, unknown>, annotations: Partial<ToolAnnotations> }
+}
+
+const SAFE_INT = Number.MAX_SAFE_INTEGER
+
+/**
+ * Shrinks a JSON Schema for the tools/list answer without changing what a client may send: zod's
+ * safe-integer bounds say nothing, and regex patterns stay enforced server-side (the description
+ * gives an example instead). Every byte here is paid by the model on every conversation.
+ */
+export function compactSchema (node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(compactSchema)
+  if (node === null || typeof node !== 'object') return node
+  const out: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(node)) {
+    if (key === '$schema' || key === 'pattern' || key === 'minLength') continue
+    if ((key === 'maximum' && value === SAFE_INT) || (key === 'minimum' && value === -SAFE_INT)) continue
+    out[key] = key === 'properties' || key === '$defs'
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, compactSchema(v)]))
+      : compactSchema(value)
+  }
+  return out
+}
+
+/** Hints as sent: a read-only tool's destructive/idempotent hints are meaningless per the spec, so omitted. */
+function listedAnnotations (annotations: ToolAnnotations): Partial<ToolAnnotations> {
+  const { title: _title, ...hints } = annotations
+  if (!hints.readOnlyHint) return hints
+  return { readOnlyHint: true, openWorldHint: hints.openWorldHint }
 }
 
 export const DEFAULT_TOOLS_DIR = fileURLToPath(new URL('../../tools/', import.meta.url))
@@ -62,7 +90,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
     definition: tool,
     annotations,
     inputSchema,
-    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema, annotations }
+    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema: compactSchema(inputSchema) as Record<string, unknown>, annotations: listedAnnotations(annotations) }
   }
 }
 
