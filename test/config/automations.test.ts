@@ -47,6 +47,9 @@ t.test('automation lifecycle: validate, confirm, create, diff, concurrent edit, 
     t.notMatch(bad.text, /confirm_token/)
     t.equal(home.entityIds().filter(id => id.startsWith('automation.')).length, automationsBefore, 'no automation appeared')
     t.same(home.serviceCalls, [], 'nothing reached the house')
+    const taken = await callTool(client, 'ha_create_automation', { alias: 'wake UP', triggers: [{ trigger: 'time', at: '06:00:00' }], actions: [{ action: 'light.turn_on', target: { entity_id: light } }] })
+    t.ok(taken.isError)
+    t.match(taken.text, /already exists: automation\.wake_up/)
   })
 
   let createdId = ''
@@ -162,4 +165,16 @@ t.test('automation lifecycle: validate, confirm, create, diff, concurrent edit, 
     t.equal(dry.json.confirm_token, undefined)
   })
   t.same(home.serviceCalls.filter(call => call.domain === 'light'), [], 'no light was switched along the way')
+})
+
+t.test('entities named in a config pass the write lists before any token', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_config_write: true, entity_denylist: ['lock.*'] } })
+  const client = await connectClient(t, server)
+  const lock = home.entityIds().find(id => id.startsWith('lock.')) as string
+  const refused = await callTool(client, 'ha_create_script', { alias: 'Open up', sequence: [{ action: 'lock.unlock', target: { entity_id: lock } }] })
+  t.ok(refused.isError)
+  t.match(refused.text, /refused by entity_denylist/)
+  t.notMatch(refused.text, /confirm_token/)
+  t.equal((await haConfig(home, 'GET', 'script', 'open_up')).status, 404)
 })

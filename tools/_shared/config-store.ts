@@ -138,7 +138,7 @@ export function slugify (text: string): string {
 }
 
 /** Waits (briefly) for the entity Home Assistant creates after a reload; undefined if it is not there yet. */
-export async function waitForEntity (ctx: ToolContext, find: () => string | undefined, timeoutMs = 3000): Promise<string | undefined> {
+export async function waitForEntity (find: () => string | undefined, timeoutMs = 3000): Promise<string | undefined> {
   const deadline = Date.now() + timeoutMs
   for (;;) {
     const found = find()
@@ -169,4 +169,13 @@ export async function newAutomationId (ha: HomeAssistant): Promise<string> {
 export function automationEntityFor (ha: HomeAssistant, id: string): string | undefined {
   for (const state of ha.states.values()) if (state.entity_id.startsWith('automation.') && state.attributes.id === id) return state.entity_id
   return undefined
+}
+
+/** Refuses an alias that an automation already uses, or whose slug names an existing automation. */
+export function refuseAutomationCollision (ctx: ToolContext, alias: string): void {
+  const slug = slugify(alias)
+  const wanted = alias.trim().toLowerCase()
+  const taken = ctx.home.entities().find(row => row.entity_id.startsWith('automation.') &&
+    (row.entity_id === `automation.${slug}` || row.name.trim().toLowerCase() === wanted))
+  if (taken) throw new UserError(`An automation named like "${alias}" already exists: ${taken.entity_id}.`, 'Pick another alias, or change the existing one with ha_update_automation.')
 }

@@ -1,17 +1,9 @@
 import { z } from 'zod'
-import { UserError } from '../../src/errors.ts'
-import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
 import { aliasArg, blocksArg, descriptionArg, maxExceededArg, modeArg, variablesArg } from '../_shared/config-args.ts'
 import { createFlow } from '../_shared/config-flows.ts'
-import { automationBlocks, automationEntityFor, newAutomationId, slugify, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'
+import { automationBlocks, automationEntityFor, newAutomationId, refuseAutomationCollision, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
-
-function refuseCollision (ctx: ToolContext, alias: string): void {
-  const slug = slugify(alias)
-  const sameAlias = ctx.home.entities().find(row => row.entity_id.startsWith('automation.') &&
-    (row.entity_id === `automation.${slug}` || row.name.toLowerCase() === alias.toLowerCase()))
-  if (sameAlias) throw new UserError(`An automation named like "${alias}" already exists: ${sameAlias.entity_id}.`, 'Pick another alias, or change the existing one with ha_update_automation.')
-}
 
 export default defineTool({
   name: 'ha_create_automation',
@@ -31,7 +23,7 @@ export default defineTool({
     confirm_token: confirmTokenArg()
   }),
   async handler (ctx, args) {
-    refuseCollision(ctx, args.alias)
+    refuseAutomationCollision(ctx, args.alias)
     const config: Record<string, unknown> = {
       alias: args.alias,
       description: args.description ?? '',
@@ -48,7 +40,7 @@ export default defineTool({
       write: async () => {
         const id = await newAutomationId(ctx.ha)
         await writeConfig(ctx.ha, 'automation', id, { id, ...config })
-        const entityId = await waitForEntity(ctx, () => automationEntityFor(ctx.ha, id))
+        const entityId = await waitForEntity(() => automationEntityFor(ctx.ha, id))
         return { id, entity_id: entityId ?? null, ...(entityId ? {} : { note: 'Home Assistant is still reloading automations; the entity appears shortly.' }), undo: 'ha_delete_automation removes it.' }
       }
     })

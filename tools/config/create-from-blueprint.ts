@@ -3,7 +3,7 @@ import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { aliasArg, descriptionArg } from '../_shared/config-args.ts'
 import { createFlow } from '../_shared/config-flows.ts'
-import { automationEntityFor, newAutomationId, readConfig, slugify, waitForEntity, writeConfig } from '../_shared/config-store.ts'
+import { automationEntityFor, newAutomationId, readConfig, refuseAutomationCollision, slugify, waitForEntity, writeConfig } from '../_shared/config-store.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 
 type InputSpec = Record<string, { default?: unknown, input?: InputSpec } | null>
@@ -87,13 +87,14 @@ export default defineTool({
         }
       })
     }
+    refuseAutomationCollision(ctx, args.alias)
     return await createFlow(ctx, 'ha_create_from_blueprint', 'automation', `automation "${args.alias}"`, config, {
       guard: args,
       entities,
       write: async () => {
         const id = await newAutomationId(ctx.ha)
         await writeConfig(ctx.ha, 'automation', id, { id, ...config })
-        const entityId = await waitForEntity(ctx, () => automationEntityFor(ctx.ha, id))
+        const entityId = await waitForEntity(() => automationEntityFor(ctx.ha, id))
         return { id, entity_id: entityId ?? null, undo: 'ha_delete_automation removes it.' }
       }
     })
