@@ -1,5 +1,5 @@
 import { isHomeAssistantError, isUserError } from '../errors.ts'
-import { fitToCap } from '../shape.ts'
+import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import type { LoadedTool } from './registry.ts'
 
@@ -35,12 +35,21 @@ function describeIssues (issues: ReadonlyArray<{ path: PropertyKey[], message: s
 
 /** Serializes an answer: capped, compact JSON, with hidden entities scrubbed when filter_reads is on. */
 export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult {
-  const fitted = fitToCap(value)
-  const text = ctx.home.scrub(JSON.stringify(fitted) ?? 'null')
-  const parsed = text === JSON.stringify(fitted) ? fitted : JSON.parse(text) as unknown
-  const structured = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-    ? parsed as Record<string, unknown>
-    : { value: parsed }
+  let shaped = value
+  let text = JSON.stringify(value) ?? 'null'
+  // Serialize once in the common case: only an answer that may be over the cap is measured and shaped.
+  if (text.length * 3 > RESPONSE_CAP_BYTES && Buffer.byteLength(text, 'utf8') > RESPONSE_CAP_BYTES) {
+    shaped = fitToCap(value)
+    text = JSON.stringify(shaped)
+  }
+  const scrubbed = ctx.home.scrub(text)
+  if (scrubbed !== text) {
+    text = scrubbed
+    shaped = JSON.parse(scrubbed) as unknown
+  }
+  const structured = shaped !== null && typeof shaped === 'object' && !Array.isArray(shaped)
+    ? shaped as Record<string, unknown>
+    : { value: shaped }
   return { content: [{ type: 'text', text }], structuredContent: structured }
 }
 
