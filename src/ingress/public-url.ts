@@ -1,6 +1,8 @@
 /** Hosts that only mean something inside the container network or on the server itself. */
 function isInternalHost (host: string, addonMode: boolean): boolean {
   if (host === 'homeassistant' || host === 'supervisor' || /^172\.30\.\d{1,3}\.\d{1,3}$/.test(host)) return true
+  // Home Assistant Cloud's remote URL forwards Home Assistant's own port only, never the add-on's.
+  if (host.endsWith('.ui.nabu.casa')) return true
   // In the add-on, loopback is the container; outside it, loopback is where a local client really finds us.
   if (addonMode && (host === 'localhost' || host === '::1' || /^127\./.test(host))) return true
   return false

@@ -74,6 +74,7 @@ t.test('mcpUrlFor maps internal names and keeps LAN addresses', async t => {
   t.equal(mcpUrlFor({ host: '[fd00::5]:8123' }, 9583, true), 'http://[fd00::5]:9583/mcp')
   t.equal(mcpUrlFor({ host: 'evil"><script>' }, 9583, true), 'http://HA_IP:9583/mcp')
   t.equal(mcpUrlFor({}, 9583, true), 'http://HA_IP:9583/mcp')
+  t.equal(mcpUrlFor({ 'x-forwarded-host': 'abcdef.ui.nabu.casa' }, 9583, true), 'http://HA_IP:9583/mcp', 'the cloud URL does not reach the add-on port')
 })
 
 t.test('tokens: create shows the secret once, it works on /mcp, revoke ends it', async t => {
