@@ -2,8 +2,8 @@ import { jsonBody, sendJson } from './http-util.ts'
 import type { House } from './house.ts'
 import type { RestRequest, Route } from './rest.ts'
 import type { AutomationDef, ScriptDef } from './generate/home-types.ts'
-import type { EntityEntry } from './types.ts'
-import { epochSeconds, hexId, isRecord, slugify } from './util.ts'
+import { addRuntimeEntity, removeRuntimeEntity } from './runtime-entities.ts'
+import { isRecord, slugify } from './util.ts'
 import { validateConfig } from './validate.ts'
 
 /**
@@ -16,47 +16,6 @@ type Kind = 'automation' | 'script'
 function findUi (house: House, kind: Kind, id: string): AutomationDef | ScriptDef | undefined {
   if (kind === 'automation') return house.home.automations.find(a => a.source === 'ui' && a.id === id)
   return house.home.scripts.find(s => s.source === 'ui' && s.entity_id === `script.${id}`)
-}
-
-function registerEntity (house: House, entityId: string, uniqueId: string, name: string, state: string, attributes: Record<string, unknown>): void {
-  const at = epochSeconds(Date.now())
-  const entry: EntityEntry = {
-    entity_id: entityId,
-    id: hexId(Math.random),
-    unique_id: uniqueId,
-    platform: entityId.split('.')[0] as string,
-    config_entry_id: null,
-    device_id: null,
-    area_id: null,
-    name: null,
-    original_name: name,
-    icon: null,
-    original_icon: null,
-    aliases: [],
-    labels: [],
-    disabled_by: null,
-    hidden_by: null,
-    entity_category: null,
-    has_entity_name: false,
-    device_class: null,
-    original_device_class: null,
-    translation_key: null,
-    categories: {},
-    options: {},
-    capabilities: null,
-    created_at: at,
-    modified_at: at
-  }
-  house.entities.set(entityId, entry)
-  house.home.profiles.set(entityId, { kind: 'static' })
-  house.fire('entity_registry_updated', { action: 'create', entity_id: entityId })
-  house.setState(entityId, state, { ...attributes, friendly_name: name }, house.newContext(house.userId))
-}
-
-function unregisterEntity (house: House, entityId: string): void {
-  house.entities.delete(entityId)
-  house.removeState(entityId, house.newContext(house.userId))
-  house.fire('entity_registry_updated', { action: 'remove', entity_id: entityId })
 }
 
 function invalid (kind: Kind, config: Record<string, unknown>): string | null {
@@ -82,7 +41,7 @@ function write (house: House, kind: Kind, id: string, body: Record<string, unkno
     let entityId = `automation.${base}`
     for (let n = 2; house.entities.has(entityId) || house.states.has(entityId); n++) entityId = `automation.${base}_${n}`
     house.home.automations.push({ entity_id: entityId, id, source: 'ui', config })
-    registerEntity(house, entityId, id, alias, config.initial_state === false ? 'off' : 'on', { id, last_triggered: null, mode: config.mode ?? 'single', current: 0 })
+    addRuntimeEntity(house, entityId, id, alias, config.initial_state === false ? 'off' : 'on', { id, last_triggered: null, mode: config.mode ?? 'single', current: 0 })
     return
   }
   if (existing !== undefined) {
@@ -91,13 +50,13 @@ function write (house: House, kind: Kind, id: string, body: Record<string, unkno
     return
   }
   house.home.scripts.push({ entity_id: `script.${id}`, source: 'ui', config: body })
-  registerEntity(house, `script.${id}`, id, alias, 'off', { last_triggered: null, mode: body.mode ?? 'single', current: 0 })
+  addRuntimeEntity(house, `script.${id}`, id, alias, 'off', { last_triggered: null, mode: body.mode ?? 'single', current: 0 })
 }
 
 function remove (house: House, kind: Kind, def: AutomationDef | ScriptDef): void {
   const list: Array<AutomationDef | ScriptDef> = kind === 'automation' ? house.home.automations : house.home.scripts
   list.splice(list.indexOf(def), 1)
-  unregisterEntity(house, def.entity_id)
+  unaddRuntimeEntity(house, def.entity_id)
 }
 
 async function handle ({ rt, req, res, method, params }: RestRequest): Promise<void> {

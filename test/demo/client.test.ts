@@ -95,3 +95,27 @@ t.test('official client through the Supervisor /core proxy with the supervisor t
   const refused = await createConnection({ auth: createLongLivedTokenAuth(`${home.supervisorUrl}/core`, 'core-token') }).then(() => 'connected', (err: unknown) => err)
   t.equal(refused, ERR_INVALID_AUTH, 'the core token is not the supervisor token')
 })
+
+t.test('official client survives restart() and a WebSocket outage, state kept', async t => {
+  const home = await startDemoHome()
+  t.teardown(() => home.close())
+  const conn = await createConnection({ auth: createLongLivedTokenAuth(home.url, home.token) })
+  t.teardown(() => conn.close())
+  let entities: HassEntities = {}
+  subscribeEntities(conn, e => { entities = e })
+  await waitFor(() => Object.keys(entities).length > 0)
+  await callService(conn, 'input_select', 'select_option', { option: 'Night' }, { entity_id: 'input_select.house_mode' })
+  let ready = 0
+  conn.addEventListener('ready', () => { ready++ })
+  await home.restart()
+  await waitFor(() => ready === 1)
+  t.equal(home.getState('input_select.house_mode')?.state, 'Night', 'state survives a restart')
+  t.equal((await getStates(conn)).find(s => s.entity_id === 'input_select.house_mode')?.state, 'Night')
+
+  home.faults.setWebSocketDown(true)
+  await waitFor(() => !conn.connected)
+  home.setState('input_text.welcome_message', 'changed while down')
+  home.faults.setWebSocketDown(false)
+  await waitFor(() => entities['input_text.welcome_message']?.state === 'changed while down')
+  t.equal(ready, 2, 'reconnected once the proxy answered again')
+})

@@ -76,38 +76,7 @@ function create (domain: string) {
     const item: Item = { ...fields, id, name: msg.name }
     items.set(id, item)
     const entityId = `${domain}.${id}`
-    const at = epochSeconds(Date.now())
-    const entry: EntityEntry = {
-      entity_id: entityId,
-      id: hexId(Math.random),
-      unique_id: id,
-      platform: domain,
-      config_entry_id: null,
-      device_id: null,
-      area_id: null,
-      name: null,
-      original_name: msg.name,
-      icon: null,
-      original_icon: null,
-      aliases: [],
-      labels: [],
-      disabled_by: null,
-      hidden_by: null,
-      entity_category: null,
-      has_entity_name: false,
-      device_class: null,
-      original_device_class: null,
-      translation_key: null,
-      categories: {},
-      options: {},
-      capabilities: null,
-      created_at: at,
-      modified_at: at
-    }
-    rt.house.entities.set(entityId, entry)
-    rt.house.home.profiles.set(entityId, { kind: 'static' })
-    rt.house.fire('entity_registry_updated', { action: 'create', entity_id: entityId })
-    rt.house.setState(entityId, state, { ...attributes, friendly_name: msg.name }, rt.house.newContext(rt.house.userId))
+    addRuntimeEntity(rt.house, entityId, id, msg.name, state, attributes)
     return item
   }
 }
@@ -135,9 +104,7 @@ function remove (domain: string) {
     const items = store(rt.house, domain)
     if (!items.delete(id)) throw new HaError('not_found', `Unable to find ${domain}_id ${id}`)
     const entityId = `${domain}.${id}`
-    rt.house.entities.delete(entityId)
-    rt.house.removeState(entityId, rt.house.newContext(rt.house.userId))
-    rt.house.fire('entity_registry_updated', { action: 'remove', entity_id: entityId })
+    removeRuntimeEntity(rt.house, entityId)
     return null
   }
 }
