@@ -111,3 +111,27 @@ t.test('history, statistics and logbook against the demo home', async t => {
     t.match(nowhere.text, /Unknown area/)
   })
 })
+
+t.test('filter_reads: hidden entities are never asked for nor returned', async t => {
+  const home = await startHome(t)
+  const ids = home.entityIds()
+  const hiddenLight = ids.find(id => id.startsWith('light.')) as string
+  const hiddenSensor = ids.find(id => id.startsWith('sensor.') && home.getState(id)?.attributes.unit_of_measurement === '°C') as string
+  const server = await startServer(t, { home, options: { filter_reads: true, entity_denylist: [hiddenLight, hiddenSensor] } })
+  const client = await connectClient(t, server)
+  for (const [name, args] of [
+    ['ha_get_history', { entity_id: hiddenLight }],
+    ['ha_get_history', { entity_id: [hiddenSensor, ids.find(id => id.startsWith('switch.'))] }],
+    ['ha_get_statistics', { statistic_id: hiddenSensor }],
+    ['ha_get_logbook', { entity_id: hiddenLight }],
+    ['ha_explain_event', { entity_id: hiddenLight }]
+  ] as Array<[string, Record<string, unknown>]>) {
+    const answer = await callTool(client, name, args)
+    t.ok(answer.isError, `${name} refuses a hidden entity`)
+    t.match(answer.text, /not found/)
+  }
+  const whole = await callTool(client, 'ha_get_logbook', { hours: 48 })
+  t.notOk(whole.isError, whole.text)
+  t.ok(whole.json.events.length > 0)
+  t.notOk(whole.text.includes(hiddenLight), 'the whole-home logbook leaves the hidden light out')
+})

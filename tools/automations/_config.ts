@@ -4,6 +4,8 @@ import type { EntityRow } from '../../src/home/catalog.ts'
 import type { HomeView } from '../../src/home/view.ts'
 import { requireEntity } from '../_shared/entities.ts'
 
+export { hideEntities } from '../_shared/hide.ts'
+
 export type ConfigDomain = 'automation' | 'script'
 
 export interface StoredConfig {
@@ -12,6 +14,9 @@ export interface StoredConfig {
 }
 
 const CONCURRENCY = 8
+/** ui vs yaml rarely changes; remembering it keeps list pages from costing one HTTP call per item. */
+const SOURCE_TTL_MS = 60_000
+const knownSources = new Map<string, { source: StoredConfig['source'], at: number }>()
 
 /** The key HA stores a UI config under: the automation's `id` attribute, or the script's object id. */
 export function configKey (home: HomeView, domain: ConfigDomain, entityId: string): string | undefined {
@@ -26,16 +31,32 @@ export function configKey (home: HomeView, domain: ConfigDomain, entityId: strin
  */
 export async function storedConfig (ha: HomeAssistant, domain: ConfigDomain, key: string | undefined): Promise<StoredConfig> {
   if (key === undefined) return { source: 'yaml', config: null }
+  const { stored, definitive } = await fetchConfig(ha, domain, key)
+  if (knownSources.size > 5000) knownSources.clear()
+  if (definitive) knownSources.set(`${ha.rest.baseUrl}|${domain}|${key}`, { source: stored.source, at: Date.now() })
+  return stored
+}
+
+/** Where an item's config lives, from a recent lookup when there is one. */
+export async function configSource (ha: HomeAssistant, domain: ConfigDomain, key: string | undefined): Promise<StoredConfig['source']> {
+  if (key === undefined) return 'yaml'
+  const known = knownSources.get(`${ha.rest.baseUrl}|${domain}|${key}`)
+  if (known && Date.now() - known.at < SOURCE_TTL_MS) return known.source
+  return (await storedConfig(ha, domain, key)).source
+}
+
+/** `definitive` is false for failures (HA busy, proxy errors) that say nothing about where the config lives. */
+async function fetchConfig (ha: HomeAssistant, domain: ConfigDomain, key: string): Promise<{ stored: StoredConfig, definitive: boolean }> {
+  const yaml: StoredConfig = { source: 'yaml', config: null }
   const result = await ha.rest.request('GET', `/api/config/${domain}/config/${encodeURIComponent(key)}`)
-  if (result.status === 404 || result.status === 400) return { source: 'yaml', config: null }
-  if (result.status < 200 || result.status >= 300) return { source: 'yaml', config: null }
+  if (result.status === 404 || result.status === 400) return { stored: yaml, definitive: true }
+  if (result.status < 200 || result.status >= 300) return { stored: yaml, definitive: false }
   try {
     const parsed = JSON.parse(result.body.toString('utf8')) as unknown
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
-      ? { source: 'ui', config: parsed as Record<string, unknown> }
-      : { source: 'yaml', config: null }
+    const ok = parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
+    return { stored: ok ? { source: 'ui', config: parsed as Record<string, unknown> } : yaml, definitive: ok }
   } catch {
-    return { source: 'yaml', config: null }
+    return { stored: yaml, definitive: false }
   }
 }
 
@@ -51,28 +72,6 @@ export async function mapBounded<T, U> (items: readonly T[], fn: (item: T) => Pr
   }
   await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker))
   return out
-}
-
-const ENTITY_ID_IN_TEXT = /\b[a-z0-9_]+\.[a-z0-9_]+\b/g
-
-/**
- * filter_reads for configs: hidden entity ids are dropped from lists and masked in values and
- * templates, so an automation that touches a hidden entity is shown without naming it.
- */
-export function hideEntities (home: HomeView, value: unknown): unknown {
-  if (!home.visibility.active) return value
-  const walk = (node: unknown): unknown => {
-    if (typeof node === 'string') {
-      if (!home.visible(node)) return '[hidden]'
-      return node.replace(ENTITY_ID_IN_TEXT, match => home.visible(match) ? match : '[hidden]')
-    }
-    if (Array.isArray(node)) return node.filter(item => typeof item !== 'string' || home.visible(item)).map(walk)
-    if (node !== null && typeof node === 'object') {
-      return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, walk(item)]))
-    }
-    return node
-  }
-  return walk(value)
 }
 
 /** The visible row of an automation or script, refusing ids of the other domain. */

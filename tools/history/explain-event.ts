@@ -5,6 +5,7 @@ import type { HomeView } from '../../src/home/view.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../_shared/entities.ts'
+import { maskText } from '../_shared/hide.ts'
 import { fetchLogbook, personForUser, type LogbookRow } from '../_shared/logbook.ts'
 import { isoSeconds, toMillis } from '../_shared/window.ts'
 
@@ -50,7 +51,7 @@ async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, context
     const next = closest(actorRows, actorId, row.when)
     if (domain === 'automation' || domain === 'script') {
       const trigger = next ? triggerText(next) : row.context_source
-      return { hop: { kind: domain, entity_id: actorId, name, ...(trigger ? { detail: `triggered by ${trigger.slice(0, 200)}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next ? { next } : {}) }
+      return { hop: { kind: domain, entity_id: actorId, name, ...(trigger ? { detail: `triggered by ${maskText(home, trigger.slice(0, 200))}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next ? { next } : {}) }
     }
     // A plain state change with no context of its own (a sensor, a tracker) is the root cause.
     const traceable = next && (next.context_entity_id ?? next.context_user_id ?? next.context_service)
@@ -61,9 +62,9 @@ async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, context
     return { hop: { kind: 'person', ...(person ? { entity_id: person.entity_id, name: person.name } : { name: 'a Home Assistant user' }) } }
   }
   const trigger = ownTrigger
-  if (trigger && SCHEDULE_SOURCES.test(trigger)) return { hop: { kind: 'schedule', detail: trigger.slice(0, 200) } }
+  if (trigger && SCHEDULE_SOURCES.test(trigger)) return { hop: { kind: 'schedule', detail: maskText(home, trigger.slice(0, 200)) } }
   if (row.context_domain && row.context_service) return { hop: { kind: 'integration', detail: `service ${row.context_domain}.${row.context_service} called without a user` } }
-  if (trigger) return { hop: { kind: 'unknown', detail: `triggered by ${trigger.slice(0, 200)}` } }
+  if (trigger) return { hop: { kind: 'unknown', detail: `triggered by ${maskText(home, trigger.slice(0, 200))}` } }
   return { hop: { kind: 'integration', detail: 'reported by its integration or device, not by a person or automation' } }
 }
 

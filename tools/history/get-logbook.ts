@@ -4,6 +4,7 @@ import { defineTool } from '../../src/mcp/define-tool.ts'
 import { byteLength } from '../../src/shape.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity, resolveArea, resolveFloor } from '../_shared/entities.ts'
+import { maskText } from '../_shared/hide.ts'
 import { fetchLogbook, personForUser, visibleRows, type LogbookRow } from '../_shared/logbook.ts'
 import { isoSeconds, resolveWindow, windowShape } from '../_shared/window.ts'
 import type { HomeView } from '../../src/home/view.ts'
@@ -27,7 +28,7 @@ function shapeRow (home: HomeView, row: LogbookRow): Record<string, unknown> {
   const name = row.name ?? (row.entity_id ? home.entity(row.entity_id)?.name : undefined)
   if (name) out.name = name
   if (row.state !== undefined) out.state = row.state
-  if (row.message) out.message = row.message.slice(0, 160)
+  if (row.message) out.message = maskText(home, row.message.slice(0, 160))
   const cause = causeOf(home, row)
   if (cause) out.by = cause
   return out
