@@ -98,7 +98,8 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
 export class ToolCatalog {
   readonly tools: LoadedTool[]
   readonly byName: Map<string, LoadedTool>
-  #listings = new Map<string, { tools: LoadedTool['listing'][] }>()
+  // Keyed by the options object, then by scopes: one catalogue may serve apps with different options.
+  #listings = new WeakMap<Options, Map<string, { tools: LoadedTool['listing'][] }>>()
 
   constructor (tools: LoadedTool[]) {
     this.tools = [...tools].sort((a, b) => a.definition.name.localeCompare(b.definition.name))
@@ -117,10 +118,15 @@ export class ToolCatalog {
   /** The tools/list result for these options and caller, computed once per combination. */
   listFor (options: Options, identity: Identity): { tools: LoadedTool['listing'][] } {
     const key = [...identity.scopes].sort().join(',')
-    let listing = this.#listings.get(key)
+    let byScopes = this.#listings.get(options)
+    if (!byScopes) {
+      byScopes = new Map()
+      this.#listings.set(options, byScopes)
+    }
+    let listing = byScopes.get(key)
     if (!listing) {
       listing = { tools: this.tools.filter(t => this.allowed(t, options, identity)).map(t => t.listing) }
-      this.#listings.set(key, listing)
+      byScopes.set(key, listing)
     }
     return listing
   }
