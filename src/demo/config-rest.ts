@@ -56,7 +56,7 @@ function write (house: House, kind: Kind, id: string, body: Record<string, unkno
 function remove (house: House, kind: Kind, def: AutomationDef | ScriptDef): void {
   const list: Array<AutomationDef | ScriptDef> = kind === 'automation' ? house.home.automations : house.home.scripts
   list.splice(list.indexOf(def), 1)
-  unaddRuntimeEntity(house, def.entity_id)
+  removeRuntimeEntity(house, def.entity_id)
 }
 
 async function handle ({ rt, req, res, method, params }: RestRequest): Promise<void> {

@@ -1,7 +1,7 @@
 import { HaError, invalidFormat, requiredKey } from '../errors.ts'
 import type { House } from '../house.ts'
-import type { EntityEntry } from '../types.ts'
-import { epochSeconds, hexId, slugify } from '../util.ts'
+import { addRuntimeEntity, removeRuntimeEntity } from '../runtime-entities.ts'
+import { slugify } from '../util.ts'
 import type { CommandContext, CommandTable } from './protocol.ts'
 
 const DOMAINS = ['input_boolean', 'input_number', 'input_select', 'input_text', 'input_datetime', 'input_button', 'counter', 'timer'] as const
