@@ -63,3 +63,17 @@ t.test('ha_add_dashboard_card', async t => {
     t.match(noType.text, /needs a type/)
   })
 })
+
+t.test('with filter_reads, the diff context never shows a hidden entity', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_config_write: true, filter_reads: true, entity_denylist: ['climate.*'] } })
+  const client = await connectClient(t, server)
+  const config = await server.app.ha.command<any>({ type: 'lovelace/config', url_path: null })
+  const hidden = config.views[0].cards.at(-1).entity as string
+  t.match(hidden, /^climate\./, 'the last card of the first view shows a hidden entity')
+  const light = home.entityIds().find(id => id.startsWith('light.')) as string
+  const asked = await callTool(client, 'ha_add_dashboard_card', { view: 0, card: { type: 'tile', entity: light } })
+  t.notOk(asked.isError, asked.text)
+  t.match(asked.json.preview, /\+ {6}- type: tile/)
+  t.notOk(asked.text.includes(hidden), 'hidden entity masked')
+})

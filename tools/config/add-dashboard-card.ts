@@ -97,7 +97,8 @@ export default defineTool({
       action: 'add_card',
       subject: label,
       payload: { dashboard: args.dashboard, view: index, card: args.card },
-      preview: unifiedDiff(toYaml(current), toYaml(next), { from: `${label} (current)`, to: `${label} (proposed)` }),
+      // Context lines may show other cards' entities: hidden ones are masked like in any read.
+      preview: ctx.home.scrub(unifiedDiff(toYaml(current), toYaml(next), { from: `${label} (current)`, to: `${label} (proposed)` })),
       baseHash,
       entities: referencedEntities(args.card),
       dryRun: args.dry_run,
@@ -105,7 +106,7 @@ export default defineTool({
       currentHash: async () => configHash(await loadConfig(ctx, urlPath, args.dashboard)),
       execute: async () => {
         await ctx.ha.command({ type: 'lovelace/config/save', url_path: urlPath, config: next })
-        return { dashboard: args.dashboard, view: index, previous_view_yaml: toYaml(previousView) }
+        return { dashboard: args.dashboard, view: index, previous_view_yaml: ctx.home.scrub(toYaml(previousView)) }
       }
     })
   }
