@@ -70,11 +70,15 @@ export function visibleRows (home: HomeView, rows: LogbookRow[]): LogbookRow[] {
   return out
 }
 
-/** Name of the person whose HA user id this is (a visible person.* carries it as `user_id`). */
-export function personForUser (home: HomeView, userId: string): { entity_id: string, name: string } | undefined {
+export interface Person { entity_id: string, name: string }
+
+/** Visible people by their Home Assistant user id (a person.* carries it as `user_id`); build once per call. */
+export function peopleByUser (home: HomeView): Map<string, Person> {
+  const people = new Map<string, Person>()
   for (const row of home.entities()) {
     if (row.domain !== 'person') continue
-    if (home.state(row.entity_id)?.attributes.user_id === userId) return { entity_id: row.entity_id, name: row.name }
+    const userId = home.state(row.entity_id)?.attributes.user_id
+    if (typeof userId === 'string') people.set(userId, { entity_id: row.entity_id, name: row.name })
   }
-  return undefined
+  return people
 }

@@ -6,7 +6,7 @@ import { defineTool } from '../../src/mcp/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../_shared/entities.ts'
 import { maskText } from '../_shared/hide.ts'
-import { fetchLogbook, personForUser, type LogbookRow } from '../_shared/logbook.ts'
+import { fetchLogbook, peopleByUser, type LogbookRow } from '../_shared/logbook.ts'
 import { isoSeconds, toMillis } from '../_shared/window.ts'
 
 export const MAX_HOPS = 4
@@ -58,7 +58,7 @@ async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, context
     return { hop: { kind: 'state_change', entity_id: actorId, name, ...((row.context_state ?? next?.state) ? { detail: `became ${row.context_state ?? next?.state}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next && traceable ? { next } : {}) }
   }
   if (row.context_user_id) {
-    const person = personForUser(home, row.context_user_id)
+    const person = peopleByUser(home).get(row.context_user_id)
     return { hop: { kind: 'person', ...(person ? { entity_id: person.entity_id, name: person.name } : { name: 'a Home Assistant user' }) } }
   }
   const trigger = ownTrigger

@@ -5,7 +5,7 @@ import { byteLength } from '../../src/shape.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity, resolveArea, resolveFloor } from '../_shared/entities.ts'
 import { maskText } from '../_shared/hide.ts'
-import { fetchLogbook, personForUser, visibleRows, type LogbookRow } from '../_shared/logbook.ts'
+import { fetchLogbook, peopleByUser, visibleRows, type LogbookRow, type Person } from '../_shared/logbook.ts'
 import { isoSeconds, resolveWindow, windowShape } from '../_shared/window.ts'
 import type { HomeView } from '../../src/home/view.ts'
 
@@ -15,21 +15,21 @@ export const LOGBOOK_MAX_SCOPE_ENTITIES = 60
 const EVENTS_BYTE_BUDGET = 13_500
 
 /** Who or what caused a row, in a few words, from its context fields. */
-export function causeOf (home: HomeView, row: LogbookRow): string | undefined {
+function causeOf (people: Map<string, Person>, row: LogbookRow): string | undefined {
   if (row.context_entity_id) return `${row.context_name ?? row.context_entity_id} (${row.context_entity_id})`
-  if (row.context_user_id) return personForUser(home, row.context_user_id)?.name ?? 'a user'
+  if (row.context_user_id) return people.get(row.context_user_id)?.name ?? 'a user'
   if (row.context_domain && row.context_service) return `service ${row.context_domain}.${row.context_service}`
   return undefined
 }
 
-function shapeRow (home: HomeView, row: LogbookRow): Record<string, unknown> {
+function shapeRow (home: HomeView, people: Map<string, Person>, row: LogbookRow): Record<string, unknown> {
   const out: Record<string, unknown> = { t: isoSeconds(row.when) }
   if (row.entity_id) out.entity_id = row.entity_id
   const name = row.name ?? (row.entity_id ? home.entity(row.entity_id)?.name : undefined)
   if (name) out.name = name
   if (row.state !== undefined) out.state = row.state
   if (row.message) out.message = maskText(home, row.message.slice(0, 160))
-  const cause = causeOf(home, row)
+  const cause = causeOf(people, row)
   if (cause) out.by = cause
   return out
 }
@@ -61,8 +61,9 @@ export default defineTool({
       entityIds = inScope.slice(0, LOGBOOK_MAX_SCOPE_ENTITIES).map(row => row.entity_id)
       if (inScope.length > LOGBOOK_MAX_SCOPE_ENTITIES) scopeNote = `The scope has ${inScope.length} entities; only the first ${LOGBOOK_MAX_SCOPE_ENTITIES} by id were queried. Use entity_id for the others.`
     }
+    const people = peopleByUser(home)
     const rows = visibleRows(home, await fetchLogbook(ha, { start: window.start, end: window.end, ...(entityIds ? { entityIds } : {}) }))
-    const events = rows.slice(-LOGBOOK_MAX_EVENTS).map(row => shapeRow(home, row))
+    const events = rows.slice(-LOGBOOK_MAX_EVENTS).map(row => shapeRow(home, people, row))
     // Keep the newest events that fit the answer budget: the oldest ones go first.
     let bytes = byteLength(events)
     while (events.length > 1 && bytes > EVENTS_BYTE_BUDGET) bytes -= byteLength(events.shift()) + 1
