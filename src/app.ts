@@ -61,7 +61,9 @@ export async function buildApp (opts: AppOptions & { logger: AppLogger }): Promi
     // Requests are logged at debug by the MCP route itself; Fastify's per-request info lines are noise in the Log tab.
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: false,
-    forceCloseConnections: true,
+    // 'idle': close() drops idle keep-alive sockets but lets requests in flight finish (graceful drain;
+    // src/server.ts cuts the drain short after a deadline).
+    forceCloseConnections: 'idle',
     return503OnClosing: true
   })
   await fastify.register(appPlugin, opts)

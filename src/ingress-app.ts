@@ -16,7 +16,7 @@ export async function buildIngressApp (opts: IngressAppOptions): Promise<Fastify
     loggerInstance: opts.logger.child({ component: 'ingress' }),
     disableRequestLogging: true,
     trustProxy: false,
-    forceCloseConnections: true,
+    forceCloseConnections: 'idle',
     return503OnClosing: true,
     bodyLimit: 64 * 1024
   })

@@ -14,6 +14,9 @@ function healthThresholdMs (env: Env): number | undefined {
   return env.HEALTH_DEGRADED_AFTER_S && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined
 }
 
+/** How long requests in flight may run after SIGTERM before their connections are closed. */
+const DRAIN_MS = 5_000
+
 function portOf (app: FastifyInstance): number {
   return (app.server.address() as AddressInfo | null)?.port ?? 0
 }
@@ -45,6 +48,13 @@ export async function main (env = process.env): Promise<void> {
     if (closing) return
     closing = true
     logger.info({ signal }, 'shutting down')
+    // Requests in flight get DRAIN_MS to finish; then their sockets are cut so the close can complete.
+    const drain = setTimeout(() => {
+      logger.warning('requests still running after the drain period; closing their connections')
+      app.server.closeAllConnections()
+      ingress.server.closeAllConnections()
+    }, DRAIN_MS)
+    drain.unref()
     const force = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, 10_000)
     force.unref()
     addonTasks?.stop()

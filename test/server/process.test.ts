@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { eventually, startHome, tempDataDir } from '../helper.ts'
+import { callTool, connectClient, eventually, startHome, tempDataDir } from '../helper.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
 const TSX = join(ROOT, 'node_modules/.bin/tsx')
@@ -83,4 +83,29 @@ t.test('the real process: add-on bootstrap, /health with a short threshold, SIGT
   t.ok(server.lines.some(l => l.includes('shutting down')), 'the shutdown is logged')
   await eventually(() => home.connectionCount() === 0, 5_000, 'the WebSocket to Home Assistant closed')
   await t.rejects(fetch(`http://127.0.0.1:${mcpPort}/health`), 'the port is closed')
+})
+
+t.test('SIGTERM drains a request in flight before exiting 0', async t => {
+  const home = await startHome(t)
+  const server = startProcess(t, {
+    HA_URL: home.url,
+    HA_TOKEN: home.token,
+    DATA_DIR: tempDataDir(t),
+    MCP_API_TOKEN: 'process-test-token-0123456789abcdef',
+    LOG_LEVEL: 'debug'
+  })
+  await eventually(() => portFrom(server.lines, 'ingress page listening') > 0, 30_000, 'the server to listen')
+  const url = `http://127.0.0.1:${portFrom(server.lines, 'MCP server listening')}`
+  await eventually(async () => ((await (await fetch(`${url}/health`)).json()) as { websocket: boolean }).websocket, 15_000, 'Home Assistant connected')
+  const client = await connectClient(t, { url }, 'process-test-token-0123456789abcdef')
+
+  t.equal((await callTool(client, 'ha_render_template', { template: '{{ 1 }}' })).json?.result, '1', 'warm: registries loaded')
+  home.faults.setDelay(1500)
+  const answer = callTool(client, 'ha_render_template', { template: '{{ 20 + 22 }}' })
+  await eventually(() => server.lines.some(l => l.includes('tool call') && l.includes('ha_render_template')), 5_000, 'the call to be in flight')
+  server.child.kill('SIGTERM')
+  const result = await answer
+  t.notOk(result.isError, result.text)
+  t.equal(result.json?.result, '42', 'the request in flight got its answer')
+  t.equal(await server.exit, 0, 'exit code 0')
 })
