@@ -49,22 +49,27 @@ async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, context
     const name = home.entity(actorId)?.name ?? row.context_name ?? actorId
     const actorRows = await fetchLogbook(ha, { start: new Date(row.when - BEFORE_MS), end: new Date(Math.min(Date.now(), row.when + 1000)), entityIds: [actorId] })
     const next = closest(actorRows, actorId, row.when)
+    const hop: Hop = { kind: 'state_change', entity_id: actorId, name }
+    if (next) hop.at = isoSeconds(next.when)
     if (domain === 'automation' || domain === 'script') {
+      hop.kind = domain
       const trigger = next ? triggerText(next) : row.context_source
-      return { hop: { kind: domain, entity_id: actorId, name, ...(trigger ? { detail: `triggered by ${maskText(home, trigger.slice(0, 200))}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next ? { next } : {}) }
+      if (trigger) hop.detail = `triggered by ${maskText(home, trigger.slice(0, 200))}`
+      return next ? { hop, next } : { hop }
     }
+    const became = row.context_state ?? next?.state
+    if (became) hop.detail = `became ${became}`
     // A plain state change with no context of its own (a sensor, a tracker) is the root cause.
     const traceable = next && (next.context_entity_id ?? next.context_user_id ?? next.context_service)
-    return { hop: { kind: 'state_change', entity_id: actorId, name, ...((row.context_state ?? next?.state) ? { detail: `became ${row.context_state ?? next?.state}` } : {}), ...(next ? { at: isoSeconds(next.when) } : {}) }, ...(next && traceable ? { next } : {}) }
+    return next && traceable ? { hop, next } : { hop }
   }
   if (row.context_user_id) {
     const person = peopleByUser(home).get(row.context_user_id)
     return { hop: { kind: 'person', ...(person ? { entity_id: person.entity_id, name: person.name } : { name: 'a Home Assistant user' }) } }
   }
-  const trigger = ownTrigger
-  if (trigger && SCHEDULE_SOURCES.test(trigger)) return { hop: { kind: 'schedule', detail: maskText(home, trigger.slice(0, 200)) } }
+  if (ownTrigger && SCHEDULE_SOURCES.test(ownTrigger)) return { hop: { kind: 'schedule', detail: maskText(home, ownTrigger.slice(0, 200)) } }
   if (row.context_domain && row.context_service) return { hop: { kind: 'integration', detail: `service ${row.context_domain}.${row.context_service} called without a user` } }
-  if (trigger) return { hop: { kind: 'unknown', detail: `triggered by ${maskText(home, trigger.slice(0, 200))}` } }
+  if (ownTrigger) return { hop: { kind: 'unknown', detail: `triggered by ${maskText(home, ownTrigger.slice(0, 200))}` } }
   return { hop: { kind: 'integration', detail: 'reported by its integration or device, not by a person or automation' } }
 }
 
