@@ -39,11 +39,19 @@ export function compactSchema (node: unknown): unknown {
   return out
 }
 
-/** Hints as sent: a read-only tool's destructive/idempotent hints are meaningless per the spec, so omitted. */
+/**
+ * Hints as sent. readOnlyHint and openWorldHint are always explicit; destructiveHint and
+ * idempotentHint are sent only where they differ from the spec's defaults (true and false), which
+ * carries the same meaning in fewer bytes (and they mean nothing for read-only tools).
+ */
 function listedAnnotations (annotations: ToolAnnotations): Partial<ToolAnnotations> {
-  const { title: _title, ...hints } = annotations
-  if (!hints.readOnlyHint) return hints
-  return { readOnlyHint: true, openWorldHint: hints.openWorldHint }
+  const listed: Partial<ToolAnnotations> = { readOnlyHint: annotations.readOnlyHint }
+  if (!annotations.readOnlyHint) {
+    if (!annotations.destructiveHint) listed.destructiveHint = false
+    if (annotations.idempotentHint) listed.idempotentHint = true
+  }
+  listed.openWorldHint = annotations.openWorldHint
+  return listed
 }
 
 export const DEFAULT_TOOLS_DIR = fileURLToPath(new URL('../../tools/', import.meta.url))
