@@ -103,10 +103,20 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     return { url, token, revealed: reveal, clients: clientConfigs(url, token) }
   })
 
+  /** Ids are checked one by one (works while Home Assistant is away); names go through the catalogue's scrub. */
+  const hideEntities = (text: string): string =>
+    home.scrub(text.replace(/\b[a-z0-9_]+\.[a-z0-9_]+\b/g, id => home.visible(id) ? id : '[hidden entity]'))
+
   fastify.get<{ Querystring: { tool?: string, outcome?: string } }>('/api/activity', async request => {
+    await home.ready().catch(() => {})
     const all = audit?.recent(200) ?? []
     const entries = filterAudit(all, { tool: request.query.tool, outcome: request.query.outcome })
-      .map(e => e.entities ? { ...e, entities: e.entities.filter(id => home.visible(id)) } : e)
+      .map(e => ({
+        ...e,
+        ...(e.entities ? { entities: e.entities.filter(id => home.visible(id)) } : {}),
+        // A failure reason is Home Assistant's free text and may name a hidden entity.
+        ...(e.reason ? { reason: hideEntities(e.reason) } : {})
+      }))
     const names = new Map<string, string>([['primary', 'primary token'], ...tokens.list().map(t => [`token:${t.id}`, t.name] as [string, string])])
     const counters = usage.snapshot()
     return {

@@ -126,3 +126,16 @@ t.test('activity: usage counters and audit entries with filters', async t => {
   t.match(byTool.audit, [{ entities: ['light.kitchen'] }])
   t.equal(byTool.audit.length, 1)
 })
+
+t.test('activity hides filter_reads entities, even inside a failure reason', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { app: { catalog: await testCatalog() }, home, options: { filter_reads: true, entity_denylist: ['lock.*'] } })
+  const ingress = await startIngress(t, server)
+  const lock = home.entityIds().find(id => id.startsWith('lock.')) as string
+  server.app.audit.record({ tool: 'ha_call_service', identity: 'primary', identity_name: 'primary token', outcome: 'failed', domain: 'homeassistant', service: 'turn_on', entities: [lock, 'light.kitchen'], reason: `Home Assistant refused ${lock}` })
+  const res = await ingress.inject({ url: '/api/activity' })
+  t.notOk(res.body.includes(lock), 'the hidden entity appears nowhere')
+  t.match(res.json().audit, [{ entities: ['light.kitchen'] }])
+  const overview = (await ingress.inject({ url: '/api/overview' })).json()
+  t.equal(overview.entities, home.entityIds().filter(id => !id.startsWith('lock.')).length, 'the entity count leaves hidden ones out')
+})
