@@ -31,7 +31,8 @@ export function windowShape (limits: WindowLimits) {
   }
 }
 
-function parseInstant (value: string, field: 'start' | 'end'): Date {
+/** An ISO 8601 instant, or a UserError naming the field. */
+export function parseInstant (value: string, field: string): Date {
   const time = value.length <= 40 && ISO_DATE.test(value) ? Date.parse(value) : Number.NaN
   if (Number.isNaN(time)) {
     throw new UserError(`${field} "${value}" is not a valid ISO 8601 date.`, 'Use a form like 2026-05-01T08:00:00Z or 2026-05-01T10:00:00+02:00.')

@@ -7,7 +7,7 @@ import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../_shared/entities.ts'
 import { maskText } from '../_shared/hide.ts'
 import { fetchLogbook, peopleByUser, type LogbookRow } from '../_shared/logbook.ts'
-import { isoSeconds, toMillis } from '../_shared/window.ts'
+import { isoSeconds, parseInstant, toMillis } from '../_shared/window.ts'
 
 export const MAX_HOPS = 4
 const BEFORE_MS = 5 * 60_000
@@ -91,8 +91,8 @@ export default defineTool({
   async handler ({ home, ha }, args) {
     const entity = requireEntity(home, args.entity_id)
     const live = home.state(entity.entity_id)
-    let atMs = args.at === undefined ? toMillis(live?.last_changed) : Date.parse(args.at)
-    if (atMs === undefined || Number.isNaN(atMs)) throw new UserError(`at "${args.at ?? ''}" is not a valid ISO 8601 date.`, 'Use a form like 2026-05-01T07:00:00Z, or omit at for the last change.')
+    let atMs = args.at === undefined ? toMillis(live?.last_changed) : parseInstant(args.at, 'at').getTime()
+    if (atMs === undefined) throw new UserError(`${entity.entity_id} has no recorded change.`, 'Pass at with the time of the change.')
     if (atMs > Date.now() + 1000) throw new UserError('at is in the future.', 'Give the time of a change that already happened.')
     const rows = await fetchLogbook(ha, { start: new Date(atMs - BEFORE_MS), end: new Date(Math.min(Date.now(), atMs + AFTER_MS)), entityIds: [entity.entity_id] })
     const change = closest(rows.filter(row => row.state !== undefined), entity.entity_id, atMs)
