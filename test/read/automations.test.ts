@@ -139,3 +139,46 @@ t.test('filter_reads hides denied entities inside automation configs and traces'
   t.ok(answers[3]?.isError, 'history of a hidden entity is "not found"')
   t.match(answers[0]?.json.config, { alias: 'Wake up' }, 'the automation itself is still shown')
 })
+
+t.test('include_config drops the biggest configs first to fit the page budget', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  const client = await connectClient(t, server)
+  const sizes = [3000, 9000, 6000]
+  for (const [index, size] of sizes.entries()) {
+    const response = await fetch(`${home.url}/api/config/automation/config/big_${index}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ alias: `Aaa big ${index}`, description: 'x'.repeat(size), triggers: [{ trigger: 'time', at: '06:00:00' }], conditions: [], actions: [{ action: 'light.turn_off', target: { entity_id: 'all' } }] })
+    })
+    t.equal(response.status, 200, await response.text())
+  }
+  await eventually(() => [0, 1, 2].every(i => server.app.ha.states.get(`automation.aaa_big_${i}`) !== undefined), 5000, 'three new automations')
+  const answer = await callTool(client, 'ha_list_automations', { include_config: true, limit: 3 })
+  t.notOk(answer.isError, answer.text)
+  const byName = new Map(answer.json.items.map((item: { name: string }) => [item.name, item]))
+  t.match(byName.get('Aaa big 1'), { config: null, config_omitted: true }, 'the biggest config is dropped')
+  t.match(byName.get('Aaa big 0'), { config: { alias: 'Aaa big 0' } }, 'the smallest one stays')
+  t.ok(Buffer.byteLength(answer.text) <= 14_500, `${Buffer.byteLength(answer.text)} bytes`)
+  t.match(answer.json.note, /Configs omitted to fit the answer: automation\.aaa_big_1/)
+})
+
+t.test('script traces', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  const client = await connectClient(t, server)
+  const response = await fetch(`${home.url}/api/services/script/turn_on`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ entity_id: 'script.movie_time' })
+  })
+  t.equal(response.status, 200)
+  let runs: Array<{ run_id: string, result: string }> = []
+  await eventually(async () => {
+    runs = (await callTool(client, 'ha_get_automation_trace', { entity_id: 'script.movie_time' })).json.runs
+    return runs.length > 0
+  }, 5000, 'a stored script run')
+  t.equal(runs[0]?.result, 'finished')
+  const run = await callTool(client, 'ha_get_automation_trace', { entity_id: 'script.movie_time', run_id: runs[0]?.run_id })
+  t.ok(run.json.steps.some((s: { path: string, service?: string }) => s.path === 'sequence/0' && s.service === 'light.turn_on'))
+})
