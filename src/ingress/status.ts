@@ -24,7 +24,7 @@ export function toolCounts (catalog: ToolCatalog, options: Options): ToolCount[]
 /** The options as the page shows them: everything but the token, which is never part of this answer. */
 export function visibleOptions (options: Options): Record<string, unknown> {
   const { api_token: token, ...rest } = options
-  return { ...rest, api_token: token ? 'set in the options' : 'generated (stored in DATA_DIR/token)' }
+  return { ...rest, api_token: token ? 'set in the options' : 'not set (generated token, see Connect)' }
 }
 
 export function connectionSummary (status: HomeAssistantStatus, now = Date.now()): Record<string, unknown> {

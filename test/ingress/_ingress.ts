@@ -15,9 +15,9 @@ export async function testCatalog (): Promise<ToolCatalog> {
 type Test = { teardown: (fn: () => unknown) => void }
 
 /** The ingress app over a running test server's services, wired as src/server.ts does it. */
-export async function startIngress (t: Test, server: TestServer, logs: string[] = []): Promise<FastifyInstance> {
+export async function startIngress (t: Test, server: TestServer, logs: string[] = [], catalog?: ToolCatalog): Promise<FastifyInstance> {
   const logger = createLogger({ level: 'info', scrubber: new SecretScrubber(), write: line => { logs.push(line) } })
-  const ingress = await buildIngressApp({ services: ingressServicesOf(server.app, await testCatalog(), server.token), logger })
+  const ingress = await buildIngressApp({ services: ingressServicesOf(server.app, catalog ?? await testCatalog(), server.token), logger })
   t.teardown(() => ingress.close())
   return ingress
 }

@@ -52,8 +52,9 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', { skip
     return
   }
   const home = await startHome(t)
-  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await entityAndWriteTools() } })
-  const ingress = await startIngress(t, server)
+  const catalog = await entityAndWriteTools()
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog } })
+  const ingress = await startIngress(t, server, [], catalog)
   await ingress.listen({ port: 0, host: '127.0.0.1' })
   const proxy = await startIngressProxy(t, (ingress.server.address() as AddressInfo).port)
 
@@ -78,7 +79,8 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', { skip
   t.equal(await page.getByTestId('entities').textContent(), String(home.entityIds().length), 'live entity count')
   t.equal(await page.getByTestId('version').textContent(), `Version ${server.app.config.version}`)
   t.equal(await page.getByTestId('ha-state').textContent(), 'Connected')
-  t.match(await page.locator('#tools tbody').textContent(), /write.*allow_write: on/, 'tools by kind, with their gate')
+  const writeRow = await page.locator('#tools tbody tr').filter({ hasText: 'allow_write' }).textContent()
+  t.match(writeRow, new RegExp(`^write${catalog.tools.filter(tool => tool.definition.kind === 'write').length} of \\d+allow_write: on$`), 'write tools exposed, with their gate')
   mkdirSync(OUTPUT, { recursive: true })
   await page.screenshot({ path: join(OUTPUT, 'ingress-overview.png'), fullPage: true })
 
@@ -116,6 +118,21 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', { skip
   await page.screenshot({ path: join(OUTPUT, 'ingress.png'), fullPage: true })
   await page.emulateMedia({ colorScheme: 'dark' })
   await page.screenshot({ path: join(OUTPUT, 'ingress-dark.png'), fullPage: true })
+
+  // Tokens: create through the form (shown once), then revoke.
+  await page.getByRole('tab', { name: 'Tokens' }).click()
+  await page.getByLabel('Name').fill('living room tablet')
+  await page.getByLabel('write').check()
+  await page.getByRole('button', { name: 'Create token' }).click()
+  const secret = (await page.getByTestId('new-token').filter({ hasText: /\S{20,}/ }).textContent()) ?? ''
+  t.match(server.app.tokens.verify(secret), { name: 'living room tablet' }, 'the token shown works')
+  const tokenRow = page.locator('#token-list tbody tr').filter({ hasText: 'living room tablet' })
+  t.match(await tokenRow.textContent(), /read, write/)
+  t.notOk((await tokenRow.textContent())?.includes(secret), 'the list shows only the prefix')
+  page.once('dialog', dialog => { dialog.accept().catch(() => {}) })
+  await tokenRow.getByRole('button', { name: 'Revoke' }).click()
+  await tokenRow.waitFor({ state: 'detached' })
+  t.equal(server.app.tokens.verify(secret), undefined, 'revoked')
 
   t.same(failures, [], 'no script error and no failed request under the prefix')
 })
