@@ -7,7 +7,7 @@ t.test('resources, completions and prompts end to end', async t => {
   const client = await connectClient(t, server)
   await server.app.home.ready()
   const areas = [...server.app.home.registries.areas.values()]
-  const read = async (uri: string): Promise<any> => JSON.parse((await client.readResource({ uri })).contents[0]?.text as string)
+  const read = async (uri: string): Promise<any> => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text)
 
   t.test('fixed resources and templates are listed and readable', async t => {
     const { resources } = await client.listResources()

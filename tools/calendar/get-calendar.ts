@@ -29,12 +29,12 @@ async function eventsOf (ha: HomeAssistant, entityId: string, start: Date, end: 
 export default defineTool({
   name: 'ha_get_calendar',
   title: 'Get calendar events',
-  description: 'Calendar events in a window (default the next 24 h, up to 720 h), at most 100. Without entity_id, merges every calendar.',
+  description: 'Calendar events in a time window, at most 100; every calendar merged when entity_id is omitted.',
   kind: 'read',
   input: z.object({
-    entity_id: z.string().trim().regex(/^calendar\.[a-z0-9_]+$/, 'must be a calendar entity, e.g. calendar.family').optional().describe('Calendar entity, e.g. calendar.family; omit for all calendars.'),
-    hours: z.number().min(1).max(720).default(24).describe('Window length in hours (1-720, default 24).'),
-    start: z.string().trim().optional().describe('Window start as ISO date-time (default now).')
+    entity_id: z.string().trim().regex(/^calendar\.[a-z0-9_]+$/, 'must be a calendar entity, e.g. calendar.family').optional().describe('Calendar entity; omit for all.'),
+    hours: z.number().min(1).max(720).default(24).describe('Window length in hours.'),
+    start: z.string().trim().optional().describe('ISO start (default now).')
   }),
   async handler ({ ha, home }, args) {
     const start = args.start ? new Date(args.start) : new Date()

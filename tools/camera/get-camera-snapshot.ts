@@ -10,10 +10,10 @@ export const SNAPSHOT_MAX_BYTES = 4_000_000
 export default defineTool({
   name: 'ha_get_camera_snapshot',
   title: 'Get camera snapshot',
-  description: 'Current still image of a camera, returned as an image (at most 4 MB). Every snapshot is audited.',
+  description: 'Still image of a camera (max 4 MB); audited.',
   kind: 'camera',
   input: z.object({
-    entity_id: z.string().trim().regex(/^camera\.[a-z0-9_]+$/, 'must be a camera entity, e.g. camera.front_door').describe('Camera entity, e.g. camera.front_door.')
+    entity_id: z.string().trim().regex(/^camera\.[a-z0-9_]+$/, 'must be a camera entity, e.g. camera.front_door').describe('Camera entity.')
   }),
   async handler ({ ha, home, identity, services, log }, { entity_id: entityId }) {
     const row = requireDomainEntity(home, entityId, 'camera', 'Use ha_list_entities with domain camera to find cameras.')

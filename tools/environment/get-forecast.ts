@@ -10,11 +10,11 @@ const UNIT_KEYS = ['temperature_unit', 'precipitation_unit', 'wind_speed_unit', 
 export default defineTool({
   name: 'ha_get_forecast',
   title: 'Get weather forecast',
-  description: 'Weather forecast of a weather entity (hourly up to 48 points, daily 14). Without entity_id, uses the only weather entity or lists them.',
+  description: 'Weather forecast (48 hourly or 14 daily points). Without entity_id: the only weather entity, else a list.',
   kind: 'read',
   input: z.object({
     entity_id: z.string().trim().regex(/^weather\.[a-z0-9_]+$/, 'must be a weather entity, e.g. weather.home').optional().describe('Weather entity, e.g. weather.home.'),
-    type: z.enum(['daily', 'hourly', 'twice_daily']).default('daily').describe('Forecast granularity: daily (default), hourly or twice_daily.')
+    type: z.enum(['daily', 'hourly', 'twice_daily']).default('daily').describe('Forecast granularity.')
   }),
   async handler ({ ha, home }, args) {
     let entityId = args.entity_id

@@ -26,10 +26,10 @@ function pointTime (p: Point): string | undefined {
 export default defineTool({
   name: 'ha_get_presence',
   title: 'Get presence',
-  description: 'Who is where: people and device trackers as zone names (never coordinates), zone occupancy, and zone changes over the last hours.',
+  description: 'People and trackers as zone names (never coordinates), zone occupancy, and recent zone changes.',
   kind: 'read',
   input: z.object({
-    hours: z.number().min(1).max(168).default(24).describe('How far back the zone changes go (1-168 hours, default 24).')
+    hours: z.number().min(1).max(168).default(24).describe('Hours of zone changes.')
   }),
   async handler ({ ha, home }, { hours }) {
     const rows = home.entities()

@@ -32,11 +32,11 @@ function batteryLevel (home: HomeView, entityId: string, state: string): number 
 export default defineTool({
   name: 'ha_get_health',
   title: 'Get home health',
-  description: 'Health check: open repairs, unavailable entities, low batteries, automations that have not run lately, entities without an area.',
+  description: 'Open repairs, unavailable entities, low batteries, automations idle for stale_days, entities without area.',
   kind: 'read',
   input: z.object({
-    battery_threshold: z.number().int().min(1).max(99).default(20).describe('Battery percentage counted as low (1-99, default 20).'),
-    stale_days: z.number().int().min(1).max(365).default(30).describe('Enabled automations not triggered for this many days are listed (1-365, default 30).')
+    battery_threshold: z.number().int().min(1).max(99).default(20).describe('Low-battery percentage.'),
+    stale_days: z.number().int().min(1).max(365).default(30).describe('Days without a run that make an automation stale.')
   }),
   async handler ({ ha, home, log }, args) {
     const now = Date.now()

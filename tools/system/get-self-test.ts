@@ -24,7 +24,7 @@ async function timed (run: () => Promise<unknown>): Promise<Probe> {
 export default defineTool({
   name: 'ha_get_self_test',
   title: 'Self test',
-  description: 'Checks this add-on\'s links to Home Assistant: WebSocket ping, REST API, live state map and Supervisor, with timings and a verdict. Works while Home Assistant is down.',
+  description: 'Checks the links to Home Assistant (WebSocket, REST, live map, Supervisor) with timings; works while it is down.',
   kind: 'read',
   needsHomeAssistant: false,
   input: z.object({}),

@@ -94,10 +94,10 @@ const SECTIONS = { config, error_log: errorLog, updates, backups, mounts }
 export default defineTool({
   name: 'ha_get_system',
   title: 'Get system information',
-  description: 'One system section: config (version, time zone, units), error_log (newest entries first), updates (pending update entities), backups, mounts.',
+  description: 'System info by section: config, error_log (newest first), updates, backups, mounts.',
   kind: 'read',
   input: z.object({
-    section: z.enum(['config', 'error_log', 'updates', 'backups', 'mounts']).describe('Which section: config, error_log, updates, backups or mounts.')
+    section: z.enum(['config', 'error_log', 'updates', 'backups', 'mounts']).describe('Section to read.')
   }),
   async handler (ctx, { section }) {
     return { section, ...await SECTIONS[section](ctx) as Record<string, unknown> }

@@ -7,12 +7,12 @@ const OUTPUT_MAX_CHARS = 5000
 export default defineTool({
   name: 'ha_render_template',
   title: 'Render template',
-  description: 'Render a Home Assistant Jinja template and return the text (first 5000 characters). Unavailable when filter_reads is on.',
+  description: 'Render a Jinja template in Home Assistant; output cut at 5000 characters.',
   kind: 'read',
   // A template can read any entity, so it would bypass filter_reads: the tool does not exist then.
   enabled: options => !options.filter_reads,
   input: z.object({
-    template: z.string().min(1).max(5000).describe('Jinja template, e.g. "{{ states(\'sensor.outside_temperature\') }}".')
+    template: z.string().min(1).max(5000).describe('Jinja template text.')
   }),
   async handler ({ ha }, { template }) {
     let rendered: unknown
