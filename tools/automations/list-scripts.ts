@@ -7,22 +7,20 @@ import { lastTriggered } from './_config.ts'
 export default defineTool({
   name: 'ha_list_scripts',
   title: 'List scripts',
-  description: 'Scripts: running, mode, last_triggered, fields; paged.',
+  description: 'Scripts: running, mode, last_triggered; paged.',
   kind: 'read',
   input: z.object({ limit: limitArg(200, 100), offset: offsetArg() }),
   async handler ({ home }, args) {
     const rows = home.entities().filter(row => row.domain === 'script')
     return page(rows, args.offset, args.limit, rows.length === 0 ? 'No scripts in this home.' : undefined, row => {
       const attributes = home.state(row.entity_id)?.attributes ?? {}
-      const item: Record<string, unknown> = {
+      return {
         entity_id: row.entity_id,
         name: row.name,
         running: row.state === 'on',
         mode: attributes.mode ?? null,
         last_triggered: lastTriggered(home, row.entity_id)
       }
-      if (attributes.fields !== null && typeof attributes.fields === 'object') item.fields = Object.keys(attributes.fields).slice(0, 20)
-      return item
     })
   }
 })
