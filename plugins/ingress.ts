@@ -9,6 +9,7 @@ import { clientConfigs } from '../src/connect/client-configs.ts'
 import type { HomeAssistant } from '../src/ha/index.ts'
 import type { HomeView } from '../src/home/view.ts'
 import { connectionSummary, filterAudit, toolCounts, visibleOptions } from '../src/ingress/status.ts'
+import { hostPortLookup } from '../src/ingress/host-port.ts'
 import { mcpUrlFor } from '../src/ingress/public-url.ts'
 import { maskSecret } from '../src/logger.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
@@ -95,12 +96,16 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     }
   })
 
+  const hostPort = hostPortLookup(config.addonMode && ha.supervisor.available ? ha.supervisor : undefined, config.mcpPort)
+
   fastify.get<{ Querystring: { reveal?: string } }>('/api/connect', async request => {
     const reveal = request.query.reveal === '1'
     const token = reveal ? primaryToken : maskSecret(primaryToken)
-    const url = mcpUrlFor(request.headers, config.mcpPort, config.addonMode)
+    const { port } = await hostPort()
+    const url = mcpUrlFor(request.headers, port ?? config.mcpPort, config.addonMode)
     if (reveal) request.log.notice('the API token was revealed on the ingress page')
-    return { url, token, revealed: reveal, clients: clientConfigs(url, token) }
+    const note = port === null ? 'The MCP port is disabled in the add-on\'s Network section: give it a host port to connect from your network.' : null
+    return { url, token, revealed: reveal, port_disabled: port === null, note, clients: clientConfigs(url, token) }
   })
 
   /** Ids are checked one by one (works while Home Assistant is away); names go through the catalogue's scrub. */

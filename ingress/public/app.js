@@ -77,6 +77,8 @@ let showingToken = false
 function renderConnect (data) {
   $('#mcp-url').textContent = data.url
   $('#url-hint').hidden = !data.url.includes('HA_IP')
+  $('#port-note').hidden = !data.note
+  $('#port-note').textContent = data.note || ''
   $('#token').textContent = data.token
   $('#reveal').textContent = data.revealed ? 'Hide' : 'Reveal'
   $('#clients').replaceChildren(...data.clients.map(client => {

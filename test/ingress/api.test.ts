@@ -139,3 +139,21 @@ t.test('activity hides filter_reads entities, even inside a failure reason', asy
   const overview = (await ingress.inject({ url: '/api/overview' })).json()
   t.equal(overview.entities, home.entityIds().filter(id => !id.startsWith('lock.')).length, 'the entity count leaves hidden ones out')
 })
+
+t.test('in the add-on the URL uses the host port from the Supervisor, and says when it is disabled', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { app: { catalog: await testCatalog() }, home, env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl } })
+  const ingress = await startIngress(t, server)
+  const answer = (await ingress.inject({ url: '/api/connect', remoteAddress: INGRESS_PROXY_ADDRESS, headers: { 'x-forwarded-host': '192.168.1.20:8123' } })).json()
+  t.equal(answer.url, 'http://192.168.1.20:9583/mcp', 'the demo Supervisor maps 9583/tcp to 9583')
+  t.equal(answer.port_disabled, false)
+})
+
+t.test('hostPortLookup: remapped, disabled, unreachable', async t => {
+  const { hostPortLookup } = await import('../../src/ingress/host-port.ts')
+  const fake = (network: unknown) => ({ call: async <T>(): Promise<T> => ({ network }) as T })
+  t.same(await hostPortLookup(fake({ '9583/tcp': 19583 }), 9583)(), { port: 19583, fromSupervisor: true })
+  t.same(await hostPortLookup(fake({ '9583/tcp': null }), 9583)(), { port: null, fromSupervisor: true })
+  t.same(await hostPortLookup({ call: async () => { throw new Error('down') } }, 9583)(), { port: 9583, fromSupervisor: false })
+  t.same(await hostPortLookup(undefined, 9583)(), { port: 9583, fromSupervisor: false })
+})
