@@ -16,7 +16,7 @@ const ENTITY_ID = /\b[a-z0-9_]+\.[a-z0-9_]+\b/g
 function safeExample (home: HomeView, example: unknown): string | undefined {
   const text = clip(example, 80)
   if (text === undefined) return undefined
-  return (text.match(ENTITY_ID) ?? []).every(id => !id.includes('.') || home.visible(id)) ? text : undefined
+  return (text.match(ENTITY_ID) ?? []).every(id => home.visible(id)) ? text : undefined
 }
 
 function targetDomains (service: ServiceDescription): string[] | undefined {

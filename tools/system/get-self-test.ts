@@ -31,7 +31,7 @@ export default defineTool({
   async handler ({ ha }) {
     const status = ha.status()
     const [websocket, rest, supervisor] = await Promise.all([
-      status.connected || ha.connection.connected ? timed(() => ha.command({ type: 'ping' }, PROBE_TIMEOUT_MS)) : Promise.resolve<Probe>({ ok: false, detail: status.lastError ?? `connection ${status.state}` }),
+      ha.connection.connected ? timed(() => ha.command({ type: 'ping' }, PROBE_TIMEOUT_MS)) : Promise.resolve<Probe>({ ok: false, detail: status.lastError ?? `connection ${status.state}` }),
       ha.rest.configured ? timed(() => ha.rest.json('GET', '/api/')) : Promise.resolve<Probe>({ ok: false, detail: 'no Home Assistant address configured' }),
       ha.supervisor.available ? timed(() => ha.supervisor.call('GET', '/info')) : Promise.resolve<Probe | null>(null)
     ])
