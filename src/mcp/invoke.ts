@@ -26,6 +26,29 @@ export function errorResult (message: string, hint?: string): ToolCallResult {
   return { content: [{ type: 'text', text }], isError: true }
 }
 
+const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/i
+
+/**
+ * Scrubs an error message but keeps the entity ids the caller sent: "Entity light.x not found" must
+ * read the same whether light.x is hidden or missing, or the scrub itself would reveal what exists.
+ */
+function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unknown): string {
+  const sent = new Set<string>()
+  const collect = (value: unknown): void => {
+    if (typeof value === 'string' && ENTITY_ID.test(value)) sent.add(value)
+    else if (Array.isArray(value)) value.forEach(collect)
+    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect)
+  }
+  collect(rawArgs)
+  if (sent.size === 0) return ctx.home.scrub(text)
+  const marks = [...sent].sort((a, b) => b.length - a.length).map((id, i) => [id, `\u0000${i}\u0000`] as const)
+  let out = text
+  for (const [id, mark] of marks) out = out.split(id).join(mark)
+  out = ctx.home.scrub(out)
+  for (const [id, mark] of marks) out = out.split(mark).join(id)
+  return out
+}
+
 function describeIssues (issues: ReadonlyArray<{ path: PropertyKey[], message: string }>): string {
   return issues.slice(0, 5).map(issue => {
     const where = issue.path.length ? issue.path.map(String).join('.') : 'arguments'
@@ -79,9 +102,9 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
       }
     } catch (err) {
       if (isUserError(err)) {
-        result = errorResult(ctx.home.scrub(err.message), err.hint && ctx.home.scrub(err.hint))
+        result = errorResult(scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs))
       } else if (isHomeAssistantError(err)) {
-        result = errorResult(ctx.home.scrub(err.message))
+        result = errorResult(scrubError(ctx, err.message, rawArgs))
       } else {
         ctx.log.error({ tool: name, err }, 'tool failed')
         result = errorResult(`Internal error while running ${name}; the add-on log has the details.`)

@@ -82,6 +82,19 @@ t.test('filter_reads hides denied entities from every read path', async t => {
         argSets.push({ ...base, [field.name]: field.array ? [row.entity_id] : row.entity_id })
       }
     }
+    // No oracle: asking for a denied entity must read exactly like asking for one that does not exist.
+    for (const field of entityFields(tool.inputSchema)) {
+      for (const row of deniedRows) {
+        const missing = `${row.domain}.zz_no_such_entity`
+        if (field.pattern && !(field.pattern.test(row.entity_id) && field.pattern.test(missing))) continue
+        const answer = async (id: string): Promise<string> => {
+          const result = await client.callTool({ name, arguments: { ...base, [field.name]: field.array ? [id] : id } })
+          return JSON.stringify({ content: result.content, isError: result.isError }).split(id).join('<id>')
+        }
+        t.equal(await answer(row.entity_id), await answer(missing), `${name}.${field.name}: ${row.entity_id} reads like a missing entity`)
+        break
+      }
+    }
     for (const args of argSets) {
       const result = await client.callTool({ name, arguments: args })
       calls++
