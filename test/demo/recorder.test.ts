@@ -102,3 +102,21 @@ t.test('logbook: state rows without name, automation rows, context chains', asyn
   const after = await c.ok({ type: 'logbook/get_events', start_time: iso(now - 1000), entity_ids: ['automation.welcome_home'] }) as Array<Record<string, any>>
   t.match(after.at(-1), { name: 'Welcome home', message: 'triggered by action', domain: 'automation', context_user_id: call.context.user_id })
 })
+
+t.test('history/stream and logbook/event_stream: past first, then live rows', async t => {
+  const c = await client(t)
+  const now = Date.now()
+  const hist = await c.subscribe({ type: 'history/stream', start_time: iso(now - 3_600_000), entity_ids: ['input_boolean.vacances'], minimal_response: true })
+  const past = await c.nextEvent(hist)
+  t.type(past.start_time, 'number')
+  t.ok(past.start_time < 1e11, 'float seconds')
+  t.ok(Array.isArray(past.states['input_boolean.vacances']))
+  const book = await c.subscribe({ type: 'logbook/event_stream', start_time: iso(now - 3_600_000), entity_ids: ['input_boolean.vacances'] })
+  t.ok(Array.isArray((await c.nextEvent(book)).events))
+  const call = await c.ok({ type: 'call_service', domain: 'input_boolean', service: 'toggle', target: { entity_id: 'input_boolean.vacances' } })
+  const liveRow = await c.nextEvent(hist)
+  t.equal(liveRow.states['input_boolean.vacances'][0].s, home.getState('input_boolean.vacances')?.state)
+  const liveBook = await c.nextEvent(book)
+  t.match(liveBook.events[0], { entity_id: 'input_boolean.vacances', context_id: call.context.id, context_event_type: 'call_service', context_domain: 'input_boolean', context_service: 'toggle' })
+  t.same(await c.ok({ type: 'unsubscribe_events', subscription: hist }), null)
+})

@@ -5,6 +5,7 @@ import type { CommandTable } from './protocol.ts'
 import { recorderCommands } from './recorder.ts'
 import { registryCommands } from './registry.ts'
 import { templateCommands } from './render-template.ts'
+import { streamCommands } from './streams.ts'
 
 /** Every WebSocket command the demo home answers, by type. */
 export const commands: CommandTable = {
@@ -13,5 +14,6 @@ export const commands: CommandTable = {
   ...recorderCommands,
   ...configCommands,
   ...helperCommands,
-  ...templateCommands
+  ...templateCommands,
+  ...streamCommands
 }
