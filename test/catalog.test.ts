@@ -1,0 +1,79 @@
+import t from 'tap'
+import { z } from 'zod'
+import { ALL_SCOPES, type Identity, type Scope } from '../src/auth/identity.ts'
+import { defineTool } from '../src/mcp/define-tool.ts'
+import { checkDefinition, loadToolCatalog, TOOL_NAME_PATTERN } from '../src/mcp/registry.ts'
+import { optionsSchema, type Options } from '../src/options.ts'
+
+const READ = [
+  'ha_explain_event', 'ha_get_addons', 'ha_get_automation', 'ha_get_automation_trace', 'ha_get_calendar', 'ha_get_energy',
+  'ha_get_entity', 'ha_get_forecast', 'ha_get_health', 'ha_get_history', 'ha_get_logbook', 'ha_get_presence',
+  'ha_get_self_test', 'ha_get_statistics', 'ha_get_system', 'ha_get_todo_list', 'ha_list_areas', 'ha_list_automations',
+  'ha_list_blueprints', 'ha_list_dashboards', 'ha_list_devices', 'ha_list_entities', 'ha_list_floors', 'ha_list_labels',
+  'ha_list_scripts', 'ha_list_services', 'ha_render_template', 'ha_search_entities'
+]
+const WRITE = [
+  'ha_announce', 'ha_call_service', 'ha_create_helper', 'ha_delete_helper', 'ha_manage_todo', 'ha_run_script',
+  'ha_send_notification', 'ha_set_automation', 'ha_snapshot_scene', 'ha_trigger_automation', 'ha_undo'
+]
+const MANAGE = [
+  'ha_add_dashboard_card', 'ha_create_automation', 'ha_create_from_blueprint', 'ha_create_script', 'ha_delete_automation',
+  'ha_delete_script', 'ha_update_automation', 'ha_update_script'
+]
+const CAMERA = ['ha_get_camera_snapshot']
+
+const primary: Identity = { id: 'primary', name: 'primary', scopes: ALL_SCOPES }
+const sorted = (names: string[]): string[] => [...names].sort()
+const opts = (partial: Partial<Options>): Options => optionsSchema.parse(partial)
+
+t.test('the catalogue', async t => {
+  const catalog = await loadToolCatalog()
+  const names = (options: Options, identity: Identity = primary): string[] =>
+    catalog.listFor(options, identity).tools.map(tool => tool.name).sort()
+
+  t.test('exact tool set for each option combination', async t => {
+    t.same(names(opts({})), sorted(READ), 'defaults: reads only')
+    t.same(names(opts({ allow_write: true })), sorted([...READ, ...WRITE]), 'allow_write')
+    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...MANAGE]), 'allow_config_write alone adds config tools only')
+    t.same(names(opts({ allow_camera: true })), sorted([...READ, ...CAMERA]), 'allow_camera')
+    t.same(names(opts({ filter_reads: true })), sorted(READ.filter(n => n !== 'ha_render_template')), 'filter_reads removes templates')
+    t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true })), sorted([...READ, ...WRITE, ...MANAGE, ...CAMERA]), 'everything on')
+    t.equal(catalog.tools.length, READ.length + WRITE.length + MANAGE.length + CAMERA.length, 'no module outside these lists')
+  })
+
+  t.test('a token\'s scopes narrow the set, never widen it', async t => {
+    const readOnly: Identity = { id: 'token:r', name: 'reader', scopes: new Set<Scope>(['read']) }
+    t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true }), readOnly), sorted(READ))
+    const writer: Identity = { id: 'token:w', name: 'writer', scopes: new Set<Scope>(['read', 'write', 'manage']) }
+    t.same(names(opts({}), writer), sorted(READ), 'scopes cannot exceed the options')
+  })
+
+  t.test('guards on every definition', async t => {
+    const seen = new Set<string>()
+    for (const tool of catalog.tools) {
+      const listing = tool.listing
+      t.notOk(seen.has(listing.name), `${listing.name} unique`)
+      seen.add(listing.name)
+      t.match(listing.name, TOOL_NAME_PATTERN)
+      t.ok(listing.title.length > 0 && listing.description.length > 0, `${listing.name} has a title and description`)
+      t.type(listing.annotations.readOnlyHint, 'boolean', `${listing.name} states readOnlyHint explicitly`)
+      t.type(listing.annotations.openWorldHint, 'boolean', `${listing.name} states openWorldHint explicitly`)
+      t.equal(listing.annotations.readOnlyHint, tool.definition.kind === 'read' || tool.definition.kind === 'camera', `${listing.name} read-only hint follows its kind`)
+      t.equal(listing.inputSchema.type, 'object')
+      for (const key of ['anyOf', 'oneOf', 'allOf']) t.notOk(key in listing.inputSchema, `${listing.name} has no top-level ${key}`)
+    }
+  })
+
+  t.test('snapshot of every definition as clients see it', async t => {
+    const all = catalog.listFor(opts({ allow_write: true, allow_config_write: true, allow_camera: true }), primary)
+    t.matchSnapshot(all.tools, 'tools/list with every option on')
+  })
+
+  t.test('bad modules are refused with a reason', async t => {
+    const base = { title: 'T', description: 'D', kind: 'read' as const, input: z.object({ a: z.string().describe('A.') }), handler: async () => ({}) }
+    t.throws(() => checkDefinition(defineTool({ ...base, name: 'Bad-Name' }), 'x.ts'), /must match/)
+    t.throws(() => checkDefinition(defineTool({ ...base, name: 'ok_name', input: z.object({ a: z.string() }) }), 'x.ts'), /no \.describe/)
+    t.throws(() => checkDefinition(defineTool({ ...base, name: 'ok_name', kind: 'admin' as never }), 'x.ts'), /kind/)
+    t.doesNotThrow(() => checkDefinition(defineTool({ ...base, name: 'ok_name' }), 'x.ts'))
+  })
+})
