@@ -9,7 +9,7 @@ import { coreRoutes, handleCoreRest, type Route } from './rest.ts'
 import { extraRoutes } from './rest-extra.ts'
 import type { Faults, ResolvedOptions, Runtime } from './runtime.ts'
 import { Services } from './services/index.ts'
-import { handleSupervisor } from './supervisor.ts'
+import { handleSupervisor, type SupervisorRole } from './supervisor.ts'
 import type { HassState, ServiceCallRecord } from './types.ts'
 import { Connection } from './ws/connection.ts'
 import { commands } from './ws/index.ts'
@@ -25,6 +25,8 @@ export interface DemoHomeOptions {
   host?: string
   haVersion?: string
   authTimeoutMs?: number
+  /** hassio_role the add-on token has (Supervisor access control); default 'manager' so /addons, /backups, /mounts answer */
+  supervisorRole?: SupervisorRole
 }
 
 export interface DemoHome {
@@ -70,7 +72,8 @@ function resolveOptions (opts: DemoHomeOptions): ResolvedOptions {
     port: opts.port ?? 0,
     host: opts.host ?? '127.0.0.1',
     haVersion: opts.haVersion ?? '2026.11.2',
-    authTimeoutMs: opts.authTimeoutMs ?? 10_000
+    authTimeoutMs: opts.authTimeoutMs ?? 10_000,
+    supervisorRole: opts.supervisorRole ?? 'manager'
   }
 }
 

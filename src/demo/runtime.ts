@@ -2,6 +2,8 @@ import type { House } from './house.ts'
 import type { Services } from './services/index.ts'
 import type { Connection } from './ws/connection.ts'
 
+import type { SupervisorRole } from './supervisor.ts'
+
 export interface ResolvedOptions {
   entities: number
   seed: number
@@ -11,6 +13,7 @@ export interface ResolvedOptions {
   host: string
   haVersion: string
   authTimeoutMs: number
+  supervisorRole: SupervisorRole
 }
 
 export interface Faults {

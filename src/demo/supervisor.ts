@@ -99,11 +99,26 @@ function addons (rt: Runtime): Array<Record<string, unknown>> {
   ]
 }
 
+const ROLE_RANK = { default: 0, homeassistant: 1, backup: 1, manager: 2, admin: 3 } as const
+export type SupervisorRole = keyof typeof ROLE_RANK
+
+/** The Supervisor's role check for an add-on token (security middleware, v1 paths). */
+function roleAllows (role: SupervisorRole, path: string): boolean {
+  if (/^\/addons\/self\/(?!security|update)/.test(path) || path === '/info' || path.startsWith('/discovery') || path.startsWith('/services') || path === '/auth') return true
+  if (role === 'admin') return true
+  if (/^\/[^/]+(\/[^/]+)?\/info$/.test(path)) return true
+  if (path.startsWith('/core/') && (role === 'homeassistant' || ROLE_RANK[role] >= 2)) return true
+  if (path.startsWith('/backups') && (role === 'backup' || ROLE_RANK[role] >= 2)) return true
+  if (ROLE_RANK[role] >= 2 && (path === '/addons' || path.startsWith('/addons/') || path.startsWith('/host/') || path.startsWith('/supervisor/') || path.startsWith('/store') || path.startsWith('/mounts') || path.startsWith('/os/'))) return true
+  return false
+}
+
 /** Supervisor REST API: {result, data} envelope, 401 without a token, 403 with a wrong one. */
 export async function handleSupervisor (rt: Runtime, req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
   const token = bearer(req) ?? (typeof req.headers['x-supervisor-token'] === 'string' ? req.headers['x-supervisor-token'] : undefined)
   if (token === undefined) { sendText(res, 401, '401: Unauthorized'); return }
   if (token !== rt.options.supervisorToken) { sendText(res, 403, '403: Forbidden'); return }
+  if (!roleAllows(rt.options.supervisorRole, path)) { sendText(res, 403, '403: Forbidden'); return }
   if (rt.faults.supervisorFailures > 0) {
     rt.faults.supervisorFailures--
     const status = rt.faults.supervisorStatus

@@ -120,3 +120,15 @@ t.test('Supervisor API: envelope, 401/403, options kept, discovery, injected fai
   t.equal(failed.status, 400)
   t.equal((await failed.json() as any).result, 'error')
 })
+
+t.test('Supervisor role checks follow hassio_role', async t => {
+  const limited = await startDemoHome({ supervisorRole: 'default', token: 'x' })
+  t.teardown(() => limited.close())
+  const get = async (path: string): Promise<number> => (await fetch(`${limited.supervisorUrl}${path}`, { headers: { authorization: 'Bearer x' } })).status
+  t.equal(await get('/addons/self/info'), 200)
+  t.equal(await get('/core/info'), 200)
+  t.equal(await get('/addons/core_mosquitto/info'), 200)
+  t.equal(await get('/addons'), 403, 'the add-on list needs the manager role')
+  t.equal(await get('/backups'), 403)
+  t.equal(await get('/core/logs'), 403)
+})
