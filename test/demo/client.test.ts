@@ -1,11 +1,11 @@
 // The official home-assistant-js-websocket client must work against the demo home unchanged.
-import t from 'tap'
+import t, { type Test } from 'tap'
 import WebSocket from 'ws'
 import {
   callService, createConnection, ERR_INVALID_AUTH, createLongLivedTokenAuth, getConfig, getServices, getStates,
   subscribeEntities, type Connection, type HassEntities
 } from 'home-assistant-js-websocket'
-import { startDemoHome } from '../../src/demo/index.ts'
+import { startDemoHome, type DemoHome } from '../../src/demo/index.ts'
 
 const g = globalThis as unknown as { WebSocket?: unknown }
 g.WebSocket ??= WebSocket
@@ -17,6 +17,18 @@ function waitFor (check: () => boolean, timeoutMs = 8000): Promise<void> {
       if (check()) { clearInterval(timer); resolve() } else if (Date.now() - started > timeoutMs) { clearInterval(timer); reject(new Error('condition not met in time')) }
     }, 10)
   })
+}
+
+/** A fresh home, an official-client connection to it and a live subscribeEntities collection. */
+async function liveHome (t: Test): Promise<{ home: DemoHome, conn: Connection, live: { entities: HassEntities } }> {
+  const home = await startDemoHome()
+  t.teardown(() => home.close())
+  const conn = await createConnection({ auth: createLongLivedTokenAuth(home.url, home.token) })
+  t.teardown(() => conn.close())
+  const live = { entities: {} as HassEntities }
+  subscribeEntities(conn, e => { live.entities = e })
+  await waitFor(() => Object.keys(live.entities).length > 0)
+  return { home, conn, live }
 }
 
 t.test('official client: states, services, config, subscribeEntities and a call', async t => {
@@ -53,13 +65,7 @@ t.test('official client: states, services, config, subscribeEntities and a call'
 })
 
 t.test('official client reconnects and resubscribes after dropConnections', async t => {
-  const home = await startDemoHome()
-  t.teardown(() => home.close())
-  const conn = await createConnection({ auth: createLongLivedTokenAuth(home.url, home.token) })
-  t.teardown(() => conn.close())
-  let entities: HassEntities = {}
-  subscribeEntities(conn, e => { entities = e })
-  await waitFor(() => Object.keys(entities).length > 0)
+  const { home, conn, live } = await liveHome(t)
   let disconnected = 0
   let ready = 0
   conn.addEventListener('disconnected', () => { disconnected++ })
@@ -69,7 +75,7 @@ t.test('official client reconnects and resubscribes after dropConnections', asyn
   t.equal(disconnected, 1)
   await waitFor(() => home.connectionCount() === 1)
   home.setState('input_text.welcome_message', 'Bienvenue après la reconnexion')
-  await waitFor(() => entities['input_text.welcome_message']?.state === 'Bienvenue après la reconnexion')
+  await waitFor(() => live.entities['input_text.welcome_message']?.state === 'Bienvenue après la reconnexion')
   t.pass('a change after the reconnection reached the resubscribed collection')
 })
 
@@ -97,13 +103,7 @@ t.test('official client through the Supervisor /core proxy with the supervisor t
 })
 
 t.test('official client survives restart() and a WebSocket outage, state kept', async t => {
-  const home = await startDemoHome()
-  t.teardown(() => home.close())
-  const conn = await createConnection({ auth: createLongLivedTokenAuth(home.url, home.token) })
-  t.teardown(() => conn.close())
-  let entities: HassEntities = {}
-  subscribeEntities(conn, e => { entities = e })
-  await waitFor(() => Object.keys(entities).length > 0)
+  const { home, conn, live } = await liveHome(t)
   await callService(conn, 'input_select', 'select_option', { option: 'Night' }, { entity_id: 'input_select.house_mode' })
   let ready = 0
   conn.addEventListener('ready', () => { ready++ })
@@ -116,6 +116,6 @@ t.test('official client survives restart() and a WebSocket outage, state kept', 
   await waitFor(() => !conn.connected)
   home.setState('input_text.welcome_message', 'changed while down')
   home.faults.setWebSocketDown(false)
-  await waitFor(() => entities['input_text.welcome_message']?.state === 'changed while down')
+  await waitFor(() => live.entities['input_text.welcome_message']?.state === 'changed while down')
   t.equal(ready, 2, 'reconnected once the proxy answered again')
 })
