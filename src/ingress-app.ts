@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import ingressRoutes, { type IngressServices } from '../plugins/ingress.ts'
 import type { AppLogger } from './logger.ts'
 import type { ToolCatalog } from './mcp/registry.ts'
@@ -14,7 +14,7 @@ export interface IngressAppOptions {
 export async function buildIngressApp (opts: IngressAppOptions): Promise<FastifyInstance> {
   const fastify = Fastify({
     loggerInstance: opts.logger.child({ component: 'ingress' }),
-    disableRequestLogging: true,
+    logController: new LogController({ disableRequestLogging: true }),
     trustProxy: false,
     forceCloseConnections: 'idle',
     return503OnClosing: true,
