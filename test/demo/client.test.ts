@@ -49,7 +49,7 @@ t.test('official client: states, services, config, subscribeEntities and a call'
   t.equal(config.state, 'RUNNING')
 
   let entities: HassEntities = {}
-  const unsubscribe = subscribeEntities(conn, e => { entities = e })
+  subscribeEntities(conn, e => { entities = e })
   await waitFor(() => Object.keys(entities).length === states.length)
   const light = states.find(s => s.entity_id.startsWith('light.') && s.state === 'off')
   t.ok(light, 'there is a light that is off')
@@ -61,7 +61,6 @@ t.test('official client: states, services, config, subscribeEntities and a call'
   t.equal(entities[id]?.attributes.brightness, 102)
   t.equal(entities[id]?.context.id, result.context.id, 'the change carries the call context')
   t.equal(home.serviceCalls.at(-1)?.service, 'turn_on')
-  unsubscribe()
 })
 
 t.test('official client reconnects and resubscribes after dropConnections', async t => {
