@@ -99,6 +99,22 @@ function addons (rt: Runtime): Array<Record<string, unknown>> {
   ]
 }
 
+const LOG_LEVELS = ['trace', 'debug', 'info', 'notice', 'warning', 'error', 'fatal']
+const BOOLEAN_OPTIONS = ['allow_write', 'allow_config_write', 'allow_camera', 'enable_sessions', 'filter_reads']
+const LIST_OPTIONS = ['entity_allowlist', 'entity_denylist', 'service_denylist', 'confirm_domains']
+
+/** The add-on schema check the Supervisor applies to POSTed options (humanized like voluptuous). */
+function optionsProblem (options: Record<string, unknown>): string | null {
+  for (const [key, value] of Object.entries(options)) {
+    if (value === null) continue
+    if (key === 'log_level' && (typeof value !== 'string' || !LOG_LEVELS.includes(value))) return `value must be one of [${LOG_LEVELS.map(l => `'${l}'`).join(', ')}] for dictionary value @ data['log_level']. Got ${JSON.stringify(value)}`
+    if (key === 'api_token' && typeof value !== 'string') return `expected str for dictionary value @ data['api_token']. Got ${JSON.stringify(value)}`
+    if (BOOLEAN_OPTIONS.includes(key) && typeof value !== 'boolean') return `expected boolean for dictionary value @ data['${key}']. Got ${JSON.stringify(value)}`
+    if (LIST_OPTIONS.includes(key) && (!Array.isArray(value) || value.some(v => typeof v !== 'string'))) return `expected a list of str for dictionary value @ data['${key}']. Got ${JSON.stringify(value)}`
+  }
+  return null
+}
+
 const ROLE_RANK = { default: 0, homeassistant: 1, backup: 1, manager: 2, admin: 3 } as const
 export type SupervisorRole = keyof typeof ROLE_RANK
 
@@ -145,6 +161,8 @@ export async function handleSupervisor (rt: Runtime, req: IncomingMessage, res: 
     if (!isRecord(body) || Object.keys(body).length === 0) { fail(res, 400, 'No valid options provided'); return }
     if (body.options !== undefined) {
       if (!isRecord(body.options)) { fail(res, 400, "Add-on local_ha_mcp has invalid options: expected a dictionary. Got '" + String(body.options) + "'"); return }
+      const problem = optionsProblem(body.options)
+      if (problem !== null) { fail(res, 400, `Add-on ${ADDON_SLUG} has invalid options: ${problem}`); return }
       const next: Record<string, unknown> = {}
       for (const [key, value] of Object.entries(body.options)) if (value !== null) next[key] = value
       rt.addonOptions = next
