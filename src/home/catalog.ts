@@ -1,6 +1,7 @@
 import type { HomeAssistant } from '../ha/index.ts'
 import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { HassState } from '../ha/schemas.ts'
+import { SearchIndex } from './search.ts'
 import { domainOf, fold } from './text.ts'
 
 /** What tools need to know about one entity, joined from its state and the registries. */
@@ -33,14 +34,24 @@ export class EntityCatalog {
   #rows = new Map<string, EntityRow>()
   #snapshot: RegistrySnapshot | undefined
   #list: EntityRow[] | undefined
+  #index: SearchIndex | undefined
+  /** Bumped on any change; `textVersion` only when some entity's searchable text changed. */
   version = 0
+  textVersion = 0
 
   constructor (ha: HomeAssistant) {
     this.#ha = ha
     ha.states.onChange(({ entityId, newState }) => {
       if (!this.#snapshot) return
-      if (newState) this.#rows.set(entityId, this.#row(newState, this.#snapshot))
-      else this.#rows.delete(entityId)
+      const previous = this.#rows.get(entityId)
+      if (newState) {
+        const row = this.#row(newState, this.#snapshot)
+        this.#rows.set(entityId, row)
+        if (previous?.haystack !== row.haystack) this.#textChanged()
+      } else {
+        this.#rows.delete(entityId)
+        this.#textChanged()
+      }
       this.#list = undefined
       this.version++
     })
@@ -54,7 +65,19 @@ export class EntityCatalog {
     this.#rows.clear()
     for (const state of this.#ha.states.values()) this.#rows.set(state.entity_id, this.#row(state, snapshot))
     this.#list = undefined
+    this.#textChanged()
     this.version++
+  }
+
+  #textChanged (): void {
+    this.#index = undefined
+    this.textVersion++
+  }
+
+  /** The search index, rebuilt only after searchable text changed (not on every state change). */
+  searchIndex (): SearchIndex {
+    this.#index ??= new SearchIndex(this.all())
+    return this.#index
   }
 
   get registries (): RegistrySnapshot | undefined {

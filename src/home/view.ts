@@ -3,6 +3,7 @@ import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { HassState } from '../ha/schemas.ts'
 import { HA_NOT_CONNECTED } from '../errors.ts'
 import type { EntityCatalog, EntityRow } from './catalog.ts'
+import { leadingToken, rankMatches } from './search.ts'
 import type { Visibility } from './visibility.ts'
 
 /**
@@ -49,6 +50,18 @@ export class HomeView {
       this.#visibleVersion = this.catalog.version
     }
     return this.#visible
+  }
+
+  /** Visible entities matching every word of `query`, best first (exact id, then name matches). */
+  search (query: string): EntityRow[] {
+    const lead = leadingToken(query)
+    if (!lead) return []
+    const rows: EntityRow[] = []
+    for (const id of this.catalog.searchIndex().candidates(lead)) {
+      const row = this.entity(id)
+      if (row) rows.push(row)
+    }
+    return rankMatches(query, rows)
   }
 
   entity (entityId: string): EntityRow | undefined {

@@ -1,6 +1,6 @@
 import { UserError } from '../../src/errors.ts'
 import type { EntityRow } from '../../src/home/catalog.ts'
-import { fold, tokens } from '../../src/home/text.ts'
+import { fold } from '../../src/home/text.ts'
 import type { HomeView } from '../../src/home/view.ts'
 
 /** Compact row used by every entity list: small on purpose. */
@@ -10,31 +10,9 @@ export function compactRow (row: EntityRow): Record<string, unknown> {
   return out
 }
 
-/** Score of a row for a query, or -1 when some token matches nowhere. */
-export function searchScore (row: EntityRow, foldedQuery: string, queryTokens: string[]): number {
-  let score = 0
-  for (const token of queryTokens) {
-    if (!row.haystack.includes(token)) return -1
-    if (row.entity_id.includes(token)) score += 5
-    if (row.foldedName.includes(token)) score += 4
-    else score += 2
-  }
-  if (row.entity_id === foldedQuery) score += 1000
-  else if (row.foldedName === foldedQuery) score += 100
-  else if (row.foldedName.startsWith(foldedQuery)) score += 20
-  return score
-}
-
-export function searchRows (rows: readonly EntityRow[], query: string): EntityRow[] {
-  const queryTokens = tokens(query)
-  const folded = fold(query.trim())
-  const scored: Array<{ row: EntityRow, score: number }> = []
-  for (const row of rows) {
-    const score = searchScore(row, folded, queryTokens)
-    if (score >= 0) scored.push({ row, score })
-  }
-  scored.sort((a, b) => b.score - a.score || (a.row.entity_id < b.row.entity_id ? -1 : 1))
-  return scored.map(s => s.row)
+/** Visible entities matching every word of `query`, best first. */
+export function searchRows (home: HomeView, query: string): EntityRow[] {
+  return home.search(query)
 }
 
 /** Finds an area by id or name (case- and accent-insensitive); throws a helpful error otherwise. */

@@ -14,7 +14,7 @@ export default defineTool({
     limit: limitArg(50, 20)
   }),
   async handler ({ home }, { query, limit }) {
-    const matches = searchRows(home.entities(), query)
+    const matches = searchRows(home, query)
     const note = matches.length === 0 ? 'No match: try fewer or shorter words, or ha_list_entities with a domain or area.' : undefined
     return page(matches, 0, limit, note, compactRow)
   }

@@ -1,0 +1,45 @@
+import t from 'tap'
+import type { EntityRow } from '../../src/home/catalog.ts'
+import { rankMatches, SearchIndex } from '../../src/home/search.ts'
+import { fold } from '../../src/home/text.ts'
+
+function row (entityId: string, name: string, extra = ''): EntityRow {
+  const haystack = fold([entityId, entityId.replace(/[._]/g, ' '), name, extra].join('\n'))
+  return { entity_id: entityId, domain: entityId.split('.')[0] as string, name, state: 'on', area_id: null, area: null, floor_id: null, floor: null, labels: [], aliases: [], device_id: null, hidden: false, entity_category: null, haystack, foldedName: fold(name) }
+}
+
+const rows = [
+  row('light.kitchen', 'Kitchen Light', 'Küche'),
+  row('light.kitchen_island', 'Island', 'Küche'),
+  row('sensor.kitchen_temperature', 'Kitchen Temperature'),
+  row('light.stairs', 'Étage Stairs'),
+  row('switch.kit', 'Kit')
+]
+
+t.test('the index finds every row containing the word, once each', async t => {
+  const index = new SearchIndex(rows)
+  t.same(index.candidates('kitchen'), ['light.kitchen', 'light.kitchen_island', 'sensor.kitchen_temperature'])
+  t.same(index.candidates('kuche'), ['light.kitchen', 'light.kitchen_island'], 'accent-folded')
+  t.same(index.candidates('etage'), ['light.stairs'])
+  t.same(index.candidates('nothing'), [])
+  t.same(index.candidates('temperature\u0000light'), [], 'never matches across two entities')
+})
+
+t.test('ranking: every word must match; exact id first', async t => {
+  const ranked = rankMatches('kitchen light', rows)
+  t.same(ranked.map(r => r.entity_id), ['light.kitchen', 'light.kitchen_island'])
+  t.equal(rankMatches('switch.kit', rows)[0]?.entity_id, 'switch.kit', 'exact id ranks first')
+  t.same(rankMatches('kitchen zzz', rows), [])
+})
+
+t.test('scales: 10,000 rows searched quickly', async t => {
+  const many = Array.from({ length: 10_000 }, (_, i) => row(`sensor.room_${i}_temperature`, `Room ${i} Temperature`, i % 100 === 0 ? 'attic' : ''))
+  const index = new SearchIndex(many)
+  const started = performance.now()
+  let found = 0
+  for (let i = 0; i < 100; i++) found = index.candidates('attic').length
+  const perQuery = (performance.now() - started) / 100
+  t.equal(found, 100)
+  t.comment(`10k-row lookup: ${perQuery.toFixed(3)} ms per query`)
+  t.ok(perQuery < 20, 'well under the budget even on a loaded machine')
+})
