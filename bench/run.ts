@@ -5,7 +5,7 @@
  * bench/results/report.json. A script, not a timed test: machines here are noisy.
  *   npm run bench -- [--sizes 1000,10000] [--clients 16] [--seconds 10]
  */
-import { spawn, type ChildProcess } from 'node:child_process'
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -63,7 +63,8 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   if (values.options) writeFileSync(join(dataDir, 'options.json'), readFileSync(values.options))
   // BENCH_PROFILE=dir writes a V8 CPU profile of the server there, to see where a call's time goes.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'src/server.ts'], {
+  // The production build, as the image runs it (tsx would add its compiler to the memory figures).
+  const child = spawn(process.execPath, [...profile, 'dist/src/server.js'], {
     env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning' },
     stdio: ['ignore', 'inherit', 'inherit']
   })
@@ -157,6 +158,8 @@ async function benchSize (entities: number, port: number): Promise<Record<string
 }
 
 async function main (): Promise<void> {
+  process.stdout.write('building (npm run build)...\n')
+  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
   const sizes = values.sizes.split(',').map(Number).filter(n => n > 0)
   const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length, runs: [] as unknown[] }
   let port = 19_583

@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
@@ -38,7 +39,10 @@ export interface IngressOptions {
 /** The Supervisor's ingress proxy: the only address allowed in add-on mode. */
 export const INGRESS_PROXY_ADDRESS = '172.30.32.2'
 const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
-export const DEFAULT_PUBLIC_DIR = fileURLToPath(new URL('../ingress/public/', import.meta.url))
+// plugins/ingress.ts in development, dist/plugins/ingress.js in the image: the page sits at the app root in both.
+export const DEFAULT_PUBLIC_DIR = ['../ingress/public/', '../../ingress/public/']
+  .map(relative => fileURLToPath(new URL(relative, import.meta.url)))
+  .find(dir => existsSync(dir)) ?? fileURLToPath(new URL('../ingress/public/', import.meta.url))
 
 const createTokenBody = z.object({
   name: z.string().trim().min(1, 'a name is required').max(64),

@@ -1,40 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
+import { portFrom, startProcess } from './process-helper.ts'
 import { callTool, connectClient, eventually, startHome, tempDataDir } from '../helper.ts'
-
-const ROOT = join(import.meta.dirname, '../..')
-const TSX = join(ROOT, 'node_modules/.bin/tsx')
-
-interface Running { child: ChildProcess, lines: string[], exit: Promise<number | null> }
-
-/** `tsx src/server.ts` as the image runs it, with only the variables given here. */
-function startProcess (t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>): Running {
-  const child = spawn(TSX, ['src/server.ts'], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', MCP_PORT: '0', INGRESS_PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe']
-  })
-  const lines: string[] = []
-  let partial = ''
-  const collect = (chunk: Buffer): void => {
-    partial += chunk.toString('utf8')
-    const parts = partial.split('\n')
-    partial = parts.pop() ?? ''
-    lines.push(...parts)
-  }
-  child.stdout?.on('data', collect)
-  child.stderr?.on('data', collect)
-  const exit = new Promise<number | null>(resolve => child.once('exit', code => resolve(code)))
-  t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
-  return { child, lines, exit }
-}
-
-function portFrom (lines: string[], message: string): number {
-  const line = lines.find(l => l.includes(message)) ?? ''
-  return Number(/"port":(\d+)/.exec(line)?.[1] ?? 0)
-}
 
 t.test('the real process: add-on bootstrap, /health with a short threshold, SIGTERM exits 0', async t => {
   const home = await startHome(t)
