@@ -14,7 +14,9 @@ function evaluate (e: Expr, scope: Scope): unknown {
     case 'name': {
       if (scope.vars.has(e.n)) return scope.vars.get(e.n)
       if (e.n === 'states') return new StatesRoot()
-      return GLOBALS[e.n] === undefined ? undefined : { fn: e.n }
+      if (GLOBALS[e.n] !== undefined) return { fn: e.n }
+      if (scope.strict) throw new TemplateError(`UndefinedError: '${e.n}' is undefined`)
+      return undefined
     }
     case 'list': return e.items.map(x => evaluate(x, scope))
     case 'dict': return Object.fromEntries(e.entries.map(([k, v]) => [pyStr(evaluate(k, scope)), evaluate(v, scope)]))
@@ -144,9 +146,9 @@ function run (nodes: Node[], scope: Scope, out: string[]): void {
 export interface RenderOutcome { text: string, listeners: Listeners, single?: { value: unknown } }
 
 /** Renders a template against the house; throws TemplateError with HA's "<Kind>Error: ..." text. */
-export function renderTemplate (house: House, template: string, variables: Record<string, unknown> = {}): RenderOutcome {
+export function renderTemplate (house: House, template: string, variables: Record<string, unknown> = {}, strict = false): RenderOutcome {
   const nodes = parseTemplate(template)
-  const scope: Scope = { house, vars: new Map(Object.entries(variables)), listeners: { all: false, domains: new Set(), entities: new Set(), time: false }, budget: { steps: 0 } }
+  const scope: Scope = { house, vars: new Map(Object.entries(variables)), listeners: { all: false, domains: new Set(), entities: new Set(), time: false }, budget: { steps: 0 }, strict }
   const out: string[] = []
   run(nodes, scope, out)
   return { text: out.join(''), listeners: scope.listeners }

@@ -30,6 +30,8 @@ export interface Scope {
   vars: Map<string, unknown>
   listeners: Listeners
   budget: { steps: number }
+  /** strict mode (render_template strict: true): an undefined name is an error instead of empty */
+  strict: boolean
 }
 
 export function statesOf (scope: Scope, domain?: string): Array<Record<string, unknown>> {

@@ -6,7 +6,7 @@ import { NO_REPLY, type CommandContext, type CommandTable } from './protocol.ts'
 
 function render (ctx: CommandContext): { result: unknown, listeners: Record<string, unknown> } {
   const variables = isRecord(ctx.msg.variables) ? ctx.msg.variables : {}
-  const outcome = renderTemplate(ctx.rt.house, String(ctx.msg.template), variables)
+  const outcome = renderTemplate(ctx.rt.house, String(ctx.msg.template), variables, ctx.msg.strict === true)
   return { result: nativeResult(outcome.text), listeners: listenersView(outcome.listeners) }
 }
 
