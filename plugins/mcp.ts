@@ -42,17 +42,21 @@ export function originAllowed (origin: string, hostHeader: string | undefined): 
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[') || hostname.endsWith('.local') || hostname === 'homeassistant'
 }
 
-/** POST /mcp (stateless Streamable HTTP); GET and DELETE answer 405 while sessions are off. */
+/**
+ * POST /mcp (stateless Streamable HTTP). With enable_sessions, an initialize and anything naming a
+ * session go to plugins/sessions.ts, as do GET and DELETE; without it those two answer 405.
+ */
 export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRouteOptions): Promise<void> {
   const { config, ha, home } = fastify
   const log: AppLogger = fastify.log
-  const contextFor = (identity: Identity, signal?: AbortSignal): ToolContext => ({
+  const contextFor = (identity: Identity, signal?: AbortSignal, confirmer?: ToolServices['confirmer']): ToolContext => ({
     home,
     ha,
     options: config.options,
     identity,
     log,
-    services: opts.services ?? {},
+    // A session whose client can be asked confirms writes by elicitation instead of a token.
+    services: confirmer ? { ...opts.services, confirmer } : opts.services ?? {},
     signal
   })
   const deps: McpServerDeps = {
@@ -101,11 +105,14 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     }
   }
 
-  const notAllowed = async (_request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  const sessions = fastify.sessions
+  sessions.serve(deps)
+  const sessionOrNotAllowed = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    if (sessions.enabled) return await sessions.handle(request, reply)
     await reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; use POST.' }, id: null })
   }
-  fastify.get('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, notAllowed)
-  fastify.delete('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, notAllowed)
+  fastify.get('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, sessionOrNotAllowed)
+  fastify.delete('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, sessionOrNotAllowed)
 
   const endpoint = await createMcpEndpoint(deps)
   fastify.addHook('onClose', async () => { await endpoint.close() })
@@ -121,6 +128,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     }
     const checked = checkBody(request.body)
     if (!checked.ok) return rpcError(reply, 400, -32600, checked.message)
+    if (sessions.claims(request, checked.messages as Array<{ method?: string }>)) return await sessions.handle(request, reply)
     if (request.log.level === 'debug' || request.log.level === 'trace') {
       request.log.debug({ mcp: checked.messages.map(m => 'method' in m ? m.method : 'response').join(','), identity: request.identity?.name }, 'mcp request')
     }

@@ -6,6 +6,7 @@ import healthRoutes from '../plugins/health.ts'
 import homeAssistantPlugin, { type HomeAssistantPluginOptions } from '../plugins/home-assistant.ts'
 import mcpRoutes from '../plugins/mcp.ts'
 import policyPlugin, { type PolicyPluginOptions } from '../plugins/policy.ts'
+import sessionsPlugin, { type SessionsPluginOptions } from '../plugins/sessions.ts'
 import type { BackoffOptions } from './auth/backoff.ts'
 import type { Config } from './config.ts'
 import type { AppLogger } from './logger.ts'
@@ -29,6 +30,7 @@ export interface AppOptions {
   backoff?: BackoffOptions
   healthDegradedAfterMs?: number
   policy?: PolicyPluginOptions
+  sessions?: SessionsPluginOptions
 }
 
 /** The MCP server as one plugin: registers every concern in order. Never listens. */
@@ -41,6 +43,7 @@ async function app (fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   const usage = new UsageCounters()
   fastify.decorate('usage', usage)
   await fastify.register(healthRoutes, { degradedAfterMs: opts.healthDegradedAfterMs })
+  await fastify.register(sessionsPlugin, opts.sessions ?? {})
   await fastify.register(mcpRoutes, {
     catalog,
     surface: opts.surface ?? createHomeSurface(),

@@ -8,21 +8,26 @@
  * clients reusing the same JSON-RPC ids never collide, and nothing is rebuilt per request: that is
  * what keeps a call's cost flat (SPEC section 15). The caller's identity travels with each message.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js'
 import {
   CallToolRequestSchema, CompleteRequestSchema, ErrorCode, GetPromptRequestSchema, JSONRPCMessageSchema,
   ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema,
-  McpError, ReadResourceRequestSchema, SUPPORTED_PROTOCOL_VERSIONS,
+  McpError, ReadResourceRequestSchema, SubscribeRequestSchema, SUPPORTED_PROTOCOL_VERSIONS, UnsubscribeRequestSchema,
   type JSONRPCMessage, type MessageExtraInfo
 } from '@modelcontextprotocol/sdk/types.js'
 import type { Identity } from '../auth/identity.ts'
 import { isUserError } from '../errors.ts'
 import type { Options } from '../options.ts'
+import type { WriteRunContext } from '../policy/types.ts'
+import type { ToolContext } from './define-tool.ts'
 import { invokeTool, type CallReport } from './invoke.ts'
 import type { ToolCatalog } from './registry.ts'
-import { ResourceNotFound, type ContextFactory, type McpSurface } from './surface.ts'
+import { ResourceNotFound, type McpSurface } from './surface.ts'
 
 export { SUPPORTED_PROTOCOL_VERSIONS }
 
@@ -36,11 +41,20 @@ export interface McpServerDeps {
   catalog: ToolCatalog
   options: Options
   surface: McpSurface
-  context: ContextFactory
+  /** The tool context for a caller; a session whose client can be asked passes a confirmer for writes. */
+  context: (identity: Identity, signal?: AbortSignal, confirmer?: Confirmer) => ToolContext
   onCall?: (report: CallReport) => void
 }
 
-type Extra = { authInfo?: { extra?: Record<string, unknown> }, signal: AbortSignal }
+type Confirmer = NonNullable<WriteRunContext['confirmer']>
+type Extra = { authInfo?: { extra?: Record<string, unknown> }, signal: AbortSignal, requestId: string | number }
+
+/** What a session server adds to the shared handlers. */
+interface SessionExtras {
+  confirmerFor: (extra: Extra) => Confirmer | undefined
+  subscribe: (uri: string, ctx: ToolContext) => Promise<void>
+  unsubscribe: (uri: string) => void
+}
 
 function identityOf (extra: Extra): Identity {
   const identity = extra.authInfo?.extra?.identity as Identity | undefined
@@ -49,12 +63,19 @@ function identityOf (extra: Extra): Identity {
   return identity
 }
 
-function buildServer (deps: McpServerDeps): Server {
+function resourceError (err: unknown, uri: string): unknown {
+  if (err instanceof ResourceNotFound) return new McpError(RESOURCE_NOT_FOUND, err.message, { uri })
+  if (isUserError(err)) return new McpError(ErrorCode.InvalidParams, err.hint ? `${err.message} ${err.hint}` : err.message)
+  return err
+}
+
+function buildServer (deps: McpServerDeps, session?: (server: Server) => SessionExtras): Server {
   const server = new Server({ name: deps.name, version: deps.version, title: 'Home Assistant' }, {
-    capabilities: { tools: { listChanged: false }, resources: {}, prompts: {}, completions: {} },
+    capabilities: { tools: { listChanged: false }, resources: session ? { subscribe: true } : {}, prompts: {}, completions: {} },
     instructions: deps.instructions,
     jsonSchemaValidator: new AjvJsonSchemaValidator()
   })
+  const extras = session?.(server)
   server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => deps.catalog.listFor(deps.options, identityOf(extra)))
   server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
     const identity = identityOf(extra)
@@ -62,7 +83,7 @@ function buildServer (deps: McpServerDeps): Server {
     if (!tool) {
       throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools this token may use.`)
     }
-    return await invokeTool(tool, request.params.arguments, deps.context(identity, extra.signal), deps.onCall)
+    return await invokeTool(tool, request.params.arguments, deps.context(identity, extra.signal, extras?.confirmerFor(extra)), deps.onCall)
   })
   server.setRequestHandler(ListResourcesRequestSchema, (_request, extra) => ({ resources: deps.surface.resources(deps.context(identityOf(extra))) }))
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: deps.surface.resourceTemplates() }))
@@ -75,6 +96,24 @@ function buildServer (deps: McpServerDeps): Server {
       throw err
     }
   })
+  if (extras) {
+    server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+      try {
+        await extras.subscribe(request.params.uri, deps.context(identityOf(extra), extra.signal))
+        return {}
+      } catch (err) {
+        throw resourceError(err, request.params.uri)
+      }
+    })
+    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+      try {
+        extras.unsubscribe(request.params.uri)
+        return {}
+      } catch (err) {
+        throw resourceError(err, request.params.uri)
+      }
+    })
+  }
   server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: deps.surface.prompts() }))
   server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
     try {
@@ -143,6 +182,10 @@ class StatelessMux implements Transport {
   }
 }
 
+function authInfoOf (identity: Identity): AuthInfo {
+  return { token: identity.id, clientId: identity.id, scopes: [...identity.scopes], extra: { identity } }
+}
+
 export type McpBodyCheck = { ok: true, messages: JSONRPCMessage[], batch: boolean } | { ok: false, message: string }
 
 /** Checks that a parsed body is one JSON-RPC message (or a batch of them, which older clients send). */
@@ -171,9 +214,104 @@ export async function createMcpEndpoint (deps: McpServerDeps): Promise<McpEndpoi
   await server.connect(mux)
   return {
     async handle (messages, identity, cancelled) {
-      const extra: MessageExtraInfo = { authInfo: { token: identity.id, clientId: identity.id, scopes: [...identity.scopes], extra: { identity } } }
+      const extra: MessageExtraInfo = { authInfo: authInfoOf(identity) }
       const answers = await Promise.all(messages.map(message => mux.dispatch(message, extra, cancelled)))
       return answers.filter((answer): answer is JSONRPCMessage => answer !== undefined)
+    },
+    async close () {
+      await server.close()
+    }
+  }
+}
+
+/** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */
+const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    confirm: { type: 'boolean' as const, title: 'Confirm', description: 'Yes to let the assistant do this now; anything else refuses it.' }
+  },
+  required: ['confirm']
+}
+/** A human may take a while to answer; as long as a confirm token would live. */
+const CONFIRM_TIMEOUT_MS = 5 * 60_000
+
+export interface SessionServerHooks {
+  subscribe: (uri: string, ctx: ToolContext) => Promise<void>
+  unsubscribe: (uri: string) => void
+  /** Called when the session's transport closes, whatever closed it (DELETE, close()). */
+  onClosed: () => void
+}
+
+export interface McpSession {
+  readonly id: string
+  /** True once the initialize that opens the session succeeded. */
+  readonly initialized: boolean
+  /** Serves one HTTP request of this session (POST, GET stream, DELETE); writes the response itself. */
+  handle: (req: IncomingMessage, res: ServerResponse, identity: Identity, body?: unknown) => Promise<void>
+  resourceUpdated: (uri: string) => void
+  /** Ends the client's notification stream (shutdown), leaving requests in flight to finish. */
+  closeStream: () => void
+  close: () => Promise<void>
+}
+
+/**
+ * One long-lived MCP session: its own Server (the same cached handlers as the stateless endpoint, plus
+ * subscriptions and confirmations by elicitation) behind the SDK's Streamable HTTP transport with SSE
+ * responses, so the server can ask the client a question in the middle of a tool call.
+ */
+export async function createSessionServer (deps: McpServerDeps, id: string, hooks: SessionServerHooks): Promise<McpSession> {
+  let initialized = false
+  // A client that declared elicitation but fails to answer gets confirm tokens from then on.
+  let elicitationBroken = false
+  const server = buildServer(deps, session => ({
+    confirmerFor: extra => {
+      if (elicitationBroken || session.getClientCapabilities()?.elicitation?.form === undefined) return undefined
+      return async preview => {
+        try {
+          const answer = await session.elicitInput(
+            { mode: 'form', message: `Confirm this action? ${preview.preview}`, requestedSchema: CONFIRM_SCHEMA },
+            { relatedRequestId: extra.requestId, signal: extra.signal, timeout: CONFIRM_TIMEOUT_MS }
+          )
+          return answer.action === 'accept' && answer.content?.confirm === true
+        } catch (err) {
+          if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) elicitationBroken = true
+          throw err
+        }
+      }
+    },
+    subscribe: hooks.subscribe,
+    unsubscribe: hooks.unsubscribe
+  }))
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => id,
+    onsessioninitialized: () => { initialized = true }
+  })
+  server.onclose = hooks.onClosed
+  await server.connect(transport)
+  return {
+    id,
+    get initialized () { return initialized },
+    async handle (req, res, identity, body) {
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(identity)
+      try {
+        await transport.handleRequest(req, res, body)
+      } catch (err) {
+        // The transport gave up mid-way: never leave the client hanging on a half-written response.
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json' })
+          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: 'Internal error' }, id: null }))
+        } else {
+          res.destroy(err as Error)
+        }
+      }
+    },
+    resourceUpdated (uri) {
+      server.sendResourceUpdated({ uri }).catch(() => {
+        // The client is gone or not listening; it re-reads when it comes back.
+      })
+    },
+    closeStream () {
+      transport.closeStandaloneSSEStream()
     },
     async close () {
       await server.close()
