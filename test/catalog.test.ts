@@ -2,7 +2,7 @@ import t from 'tap'
 import { z } from 'zod'
 import { ALL_SCOPES, type Identity, type Scope } from '../src/auth/identity.ts'
 import { defineTool } from '../src/mcp/define-tool.ts'
-import { checkDefinition, loadToolCatalog, TOOL_NAME_PATTERN } from '../src/mcp/registry.ts'
+import { checkDefinition, compactSchema, loadToolCatalog, TOOL_NAME_PATTERN } from '../src/mcp/registry.ts'
 import { optionsSchema, type Options } from '../src/options.ts'
 
 const READ = [
@@ -67,6 +67,24 @@ t.test('the catalogue', async t => {
   t.test('snapshot of every definition as clients see it', async t => {
     const all = catalog.listFor(opts({ allow_write: true, allow_config_write: true, allow_camera: true }), primary)
     t.matchSnapshot(all.tools, 'tools/list with every option on')
+  })
+
+  t.test('the listed schema drops noise, never a constraint a model could hit', async t => {
+    const input = z.object({
+      id: z.string().min(3).max(255).regex(/^[a-z]+$/).describe('Id.'),
+      template: z.string().max(5000).describe('Template.'),
+      data: z.record(z.string(), z.unknown()).nullable().optional().describe('Data.'),
+      blocks: z.array(z.unknown()).min(1).describe('Blocks.'),
+      count: z.number().int().min(1).max(50).describe('Count.')
+    })
+    const listed = compactSchema(z.toJSONSchema(input, { io: 'input' })) as { properties: Record<string, unknown> }
+    t.same(listed.properties, {
+      id: { type: 'string', description: 'Id.' },
+      template: { type: 'string', maxLength: 5000, description: 'Template.' },
+      data: { description: 'Data.', type: ['object', 'null'] },
+      blocks: { minItems: 1, type: 'array', description: 'Blocks.' },
+      count: { type: 'integer', minimum: 1, maximum: 50, description: 'Count.' }
+    })
   })
 
   t.test('bad modules are refused with a reason', async t => {

@@ -19,24 +19,44 @@ export interface LoadedTool {
 }
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER
+/** Length caps up to this are abuse guards (ids, names, tokens): no real value comes near them. */
+const GUARD_LENGTH = 255
+
+/** zod's rendering of a record of unknowns: every JSON object key is a string, any value is the default. */
+function isOpenRecordKey (key: string, value: unknown): boolean {
+  if (key === 'propertyNames') return JSON.stringify(value) === '{"type":"string"}'
+  return (key === 'additionalProperties' || key === 'items') && JSON.stringify(value) === '{}'
+}
 
 /**
  * Shrinks a JSON Schema for the tools/list answer without changing what a client may send: zod's
- * safe-integer bounds say nothing, and regex patterns stay enforced server-side (the description
- * gives an example instead). Every byte here is paid by the model on every conversation.
+ * safe-integer bounds and open-record keywords say nothing, a nullable type is one `type` array, and
+ * regex patterns and guard-sized length caps stay enforced server-side (the description gives an
+ * example instead). Every byte here is paid by the model on every conversation.
  */
 export function compactSchema (node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactSchema)
   if (node === null || typeof node !== 'object') return node
   const out: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(node)) {
-    if (key === '$schema' || key === 'pattern' || key === 'minLength') continue
+    if (key === '$schema' || key === 'pattern' || key === 'minLength' || isOpenRecordKey(key, value)) continue
+    if (key === 'maxLength' && typeof value === 'number' && value <= GUARD_LENGTH) continue
     if ((key === 'maximum' && value === SAFE_INT) || (key === 'minimum' && value === -SAFE_INT)) continue
     out[key] = key === 'properties' || key === '$defs'
       ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, compactSchema(v)]))
       : compactSchema(value)
   }
-  return out
+  return mergeTypeOnlyBranches(out)
+}
+
+/** `anyOf: [{type: 'object'}, {type: 'null'}]` says the same as `type: ['object', 'null']`. */
+function mergeTypeOnlyBranches (schema: Record<string, unknown>): Record<string, unknown> {
+  const branches = schema.anyOf
+  if (!Array.isArray(branches) || 'type' in schema) return schema
+  const typeOnly = branches.every(branch => typeof branch === 'object' && branch !== null && Object.keys(branch).length === 1 && typeof (branch as { type?: unknown }).type === 'string')
+  if (!typeOnly) return schema
+  const { anyOf: _, ...rest } = schema
+  return { ...rest, type: branches.map(branch => (branch as { type: string }).type) }
 }
 
 /**

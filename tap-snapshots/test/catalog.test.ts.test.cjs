@@ -16,27 +16,21 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "card": Object {
-          "additionalProperties": Object {},
           "description": "Card config, e.g. {\\"type\\":\\"tile\\",\\"entity\\":\\"light.kitchen\\"}.",
-          "propertyNames": Object {
-            "type": "string",
-          },
           "type": "object",
         },
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dashboard": Object {
           "default": "lovelace",
-          "description": "Dashboard url_path; lovelace is the default dashboard.",
-          "maxLength": 100,
+          "description": "url_path (lovelace = default).",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "view": Object {
@@ -46,7 +40,6 @@ Array [
               "type": "integer",
             },
             Object {
-              "maxLength": 100,
               "type": "string",
             },
           ],
@@ -68,17 +61,16 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Speak on an assist satellite or media player (TTS), 3/min per target. Without target, lists targets.",
+    "description": "Speak on an assist satellite or media player (TTS), 3/min per target; no target lists targets.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "engine": Object {
@@ -86,7 +78,7 @@ Array [
           "type": "string",
         },
         "message": Object {
-          "description": "Text to speak (500 chars max).",
+          "description": "Text, max 500 chars.",
           "type": "string",
         },
         "target": Object {
@@ -104,20 +96,15 @@ Array [
       "openWorldHint": true,
       "readOnlyHint": false,
     },
-    "description": "Call any service, e.g. light.turn_on. Policy-checked and audited; sensitive domains answer with a confirm_token.",
+    "description": "Call any service, e.g. light.turn_on; policy-checked, audited; sensitive domains ask for a confirm_token.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "data": Object {
-          "additionalProperties": Object {},
           "description": "Service data, e.g. {\\"brightness_pct\\":50}.",
-          "propertyNames": Object {
-            "type": "string",
-          },
           "type": "object",
         },
         "domain": Object {
@@ -126,12 +113,12 @@ Array [
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "return_response": Object {
           "default": false,
-          "description": "Return the service's response data.",
+          "description": "Include response data.",
           "type": "boolean",
         },
         "service": Object {
@@ -139,7 +126,7 @@ Array [
           "type": "string",
         },
         "target": Object {
-          "description": "What to act on.",
+          "description": "Entity, device or area ids to act on.",
           "properties": Object {
             "area_id": Object {
               "anyOf": Array [
@@ -154,7 +141,6 @@ Array [
                   "type": "array",
                 },
               ],
-              "description": "Area id(s).",
             },
             "device_id": Object {
               "anyOf": Array [
@@ -169,7 +155,6 @@ Array [
                   "type": "array",
                 },
               ],
-              "description": "Device id(s).",
             },
             "entity_id": Object {
               "anyOf": Array [
@@ -184,7 +169,6 @@ Array [
                   "type": "array",
                 },
               ],
-              "description": "Entity id(s).",
             },
           },
           "type": "object",
@@ -204,28 +188,24 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Create an automation (HA YAML schema as JSON). Validated by Home Assistant, then the user confirms its YAML.",
+    "description": "New automation (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.",
     "inputSchema": Object {
       "properties": Object {
         "actions": Object {
           "description": "Actions.",
-          "items": Object {},
           "minItems": 1,
           "type": "array",
         },
         "alias": Object {
-          "description": "Name shown in Home Assistant.",
-          "maxLength": 200,
+          "description": "Display name.",
           "type": "string",
         },
         "conditions": Object {
           "description": "Conditions.",
-          "items": Object {},
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -234,11 +214,11 @@ Array [
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "max_exceeded": Object {
-          "description": "Log level when runs exceed max, e.g. silent.",
+          "description": "Log level past max runs, e.g. silent.",
           "type": "string",
         },
         "mode": Object {
@@ -254,16 +234,11 @@ Array [
         },
         "triggers": Object {
           "description": "Triggers.",
-          "items": Object {},
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
-          "additionalProperties": Object {},
           "description": "Variables.",
-          "propertyNames": Object {
-            "type": "string",
-          },
           "type": "object",
         },
       },
@@ -282,22 +257,19 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Create an automation or script from a blueprint (ha_list_blueprints); inputs are checked, then the user confirms its YAML.",
+    "description": "Automation or script from a blueprint (ha_list_blueprints); inputs checked, then the user confirms its YAML.",
     "inputSchema": Object {
       "properties": Object {
         "alias": Object {
-          "description": "Name shown in Home Assistant.",
-          "maxLength": 200,
+          "description": "Display name.",
           "type": "string",
         },
         "blueprint_path": Object {
-          "description": "Blueprint path, e.g. homeassistant/motion_light.yaml.",
-          "maxLength": 255,
+          "description": "e.g. homeassistant/motion_light.yaml",
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -306,7 +278,7 @@ Array [
         },
         "domain": Object {
           "default": "automation",
-          "description": "Blueprint domain.",
+          "description": "Domain.",
           "enum": Array [
             "automation",
             "script",
@@ -315,16 +287,12 @@ Array [
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "inputs": Object {
-          "additionalProperties": Object {},
           "default": Object {},
           "description": "Inputs by name.",
-          "propertyNames": Object {
-            "type": "string",
-          },
           "type": "object",
         },
       },
@@ -347,13 +315,12 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "helper_type": Object {
@@ -371,15 +338,10 @@ Array [
         },
         "name": Object {
           "description": "Name.",
-          "maxLength": 100,
           "type": "string",
         },
         "options": Object {
-          "additionalProperties": Object {},
           "description": "Type options, e.g. {\\"min\\":0,\\"max\\":9}.",
-          "propertyNames": Object {
-            "type": "string",
-          },
           "type": "object",
         },
       },
@@ -397,17 +359,15 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Create script.<slug of alias> (HA YAML schema as JSON). Validated by Home Assistant, then the user confirms its YAML.",
+    "description": "New script.<slug of alias> (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.",
     "inputSchema": Object {
       "properties": Object {
         "alias": Object {
-          "description": "Name shown in Home Assistant.",
-          "maxLength": 200,
+          "description": "Display name.",
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -416,11 +376,11 @@ Array [
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "max_exceeded": Object {
-          "description": "Log level when runs exceed max, e.g. silent.",
+          "description": "Log level past max runs, e.g. silent.",
           "type": "string",
         },
         "mode": Object {
@@ -436,16 +396,11 @@ Array [
         },
         "sequence": Object {
           "description": "Actions.",
-          "items": Object {},
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
-          "additionalProperties": Object {},
           "description": "Variables.",
-          "propertyNames": Object {
-            "type": "string",
-          },
           "type": "object",
         },
       },
@@ -463,22 +418,20 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Delete a UI automation. The user confirms the full YAML first; the answer returns it as deleted_yaml for undo.",
+    "description": "Delete a UI automation once the user confirms its YAML; returns it as deleted_yaml for undo.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "Automation entity id, e.g. light.kitchen.",
-          "maxLength": 255,
+          "description": "e.g. automation.wake_up",
           "type": "string",
         },
       },
@@ -499,18 +452,16 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "Helper entity id, e.g. light.kitchen.",
-          "maxLength": 255,
+          "description": "e.g. input_boolean.guest_mode",
           "type": "string",
         },
       },
@@ -527,22 +478,20 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Delete a UI script. The user confirms the full YAML first; the answer returns it as deleted_yaml for undo.",
+    "description": "Delete a UI script once the user confirms its YAML; returns it as deleted_yaml for undo.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "Script entity id, e.g. light.kitchen.",
-          "maxLength": 255,
+          "description": "e.g. script.bedtime",
           "type": "string",
         },
       },
@@ -559,17 +508,15 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Why did an entity change? Follows the context chain (4 hops) to a person, automation, script, schedule, entity or integration.",
+    "description": "What caused a state change: a person, automation, script, schedule, entity or integration (4 context hops).",
     "inputSchema": Object {
       "properties": Object {
         "at": Object {
-          "description": "ISO 8601 time of the change (default: last change).",
-          "maxLength": 40,
+          "description": "ISO time of the change (default the last one).",
           "type": "string",
         },
         "entity_id": Object {
           "description": "Entity id, e.g. light.kitchen.",
-          "maxLength": 255,
           "type": "string",
         },
       },
@@ -586,12 +533,11 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Installed add-ons with version, state and updates; slug gives one add-on (never its options).",
+    "description": "Installed add-ons: version, state, update; slug gives one (never its options).",
     "inputSchema": Object {
       "properties": Object {
         "slug": Object {
-          "description": "Add-on slug, e.g. core_mosquitto.",
-          "maxLength": 64,
+          "description": "e.g. core_mosquitto",
           "type": "string",
         },
       },
@@ -609,8 +555,7 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "Automation id, e.g. automation.wake_up, e.g. light.kitchen.",
-          "maxLength": 255,
+          "description": "e.g. automation.wake_up",
           "type": "string",
         },
       },
@@ -627,17 +572,15 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Recent runs of an automation or script, or one run's steps with run_id. Variables are left out.",
+    "description": "Recent runs of an automation or script, or one run's steps (variables left out).",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "Automation or script id, e.g. light.kitchen.",
-          "maxLength": 255,
+          "description": "automation.* or script.* id.",
           "type": "string",
         },
         "run_id": Object {
-          "description": "Run to detail, from the runs list.",
-          "maxLength": 100,
+          "description": "One run, from the runs list.",
           "type": "string",
         },
       },
@@ -654,16 +597,16 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Calendar events in a time window, at most 100; every calendar merged when entity_id is omitted.",
+    "description": "Calendar events in a window, max 100; all calendars merged without entity_id.",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "Calendar entity; omit for all.",
+          "description": "e.g. calendar.family",
           "type": "string",
         },
         "hours": Object {
           "default": 24,
-          "description": "Window length in hours.",
+          "description": "Window width in hours.",
           "maximum": 720,
           "minimum": 1,
           "type": "number",
@@ -704,12 +647,12 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Energy dashboard totals (grid, solar, battery, gas, water, top 10 devices) for the last day, week or month.",
+    "description": "Energy dashboard totals: grid, solar, battery, gas, water, top 10 devices.",
     "inputSchema": Object {
       "properties": Object {
         "compare": Object {
           "default": false,
-          "description": "Add the previous period and the % change.",
+          "description": "Add the previous period and % change.",
           "type": "boolean",
         },
         "period": Object {
@@ -733,12 +676,11 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Full state of one entity: state, attributes (long values truncated), area, floor, labels, aliases, device, category, hidden, last changed.",
+    "description": "One entity in full: state, attributes, area, floor, labels, aliases, device, category, hidden.",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
           "description": "Entity id, e.g. light.kitchen.",
-          "maxLength": 255,
           "type": "string",
         },
       },
@@ -755,16 +697,16 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Weather forecast (48 hourly or 14 daily points). Without entity_id: the only weather entity, else a list.",
+    "description": "Weather forecast, 48 hourly or 14 daily points; no entity_id: the only weather entity, else a list.",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "Weather entity, e.g. weather.home.",
+          "description": "e.g. weather.home",
           "type": "string",
         },
         "type": Object {
           "default": "daily",
-          "description": "Forecast granularity.",
+          "description": "Granularity.",
           "enum": Array [
             "daily",
             "hourly",
@@ -783,19 +725,19 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Open repairs, unavailable entities, low batteries, automations idle for stale_days, entities without area.",
+    "description": "Repairs, unavailable entities, low batteries, stale automations, entities without area.",
     "inputSchema": Object {
       "properties": Object {
         "battery_threshold": Object {
           "default": 20,
-          "description": "Low-battery percentage.",
+          "description": "Low battery below this %.",
           "maximum": 99,
           "minimum": 1,
           "type": "integer",
         },
         "stale_days": Object {
           "default": 30,
-          "description": "Days without a run that make an automation stale.",
+          "description": "Idle days that make an automation stale.",
           "maximum": 365,
           "minimum": 1,
           "type": "integer",
@@ -811,11 +753,11 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "State changes of up to 5 entities (first point = state at window start), 250 points shared, downsampled beyond, with a summary.",
+    "description": "State changes with a summary; first point = state at window start; 250 points shared, downsampled.",
     "inputSchema": Object {
       "properties": Object {
         "end": Object {
-          "description": "ISO 8601 end (default now).",
+          "description": "ISO end (default now).",
           "type": "string",
         },
         "entity_id": Object {
@@ -832,7 +774,7 @@ Array [
               "type": "array",
             },
           ],
-          "description": "Entity id, or a list of up to 5.",
+          "description": "Entity id, or a list.",
         },
         "hours": Object {
           "description": "Hours back (default 24).",
@@ -841,7 +783,7 @@ Array [
           "type": "number",
         },
         "start": Object {
-          "description": "ISO 8601 start, instead of hours.",
+          "description": "ISO start, instead of hours.",
           "type": "string",
         },
       },
@@ -858,7 +800,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Logbook (changes, automation runs, who did it) for an entity, area, floor or the whole home; last 100 events.",
+    "description": "Logbook (changes, automation runs, who did it) of an entity, area, floor or the home; last 100 events.",
     "inputSchema": Object {
       "properties": Object {
         "area": Object {
@@ -866,12 +808,11 @@ Array [
           "type": "string",
         },
         "end": Object {
-          "description": "ISO 8601 end (default now).",
+          "description": "ISO end (default now).",
           "type": "string",
         },
         "entity_id": Object {
           "description": "One entity.",
-          "maxLength": 255,
           "type": "string",
         },
         "floor": Object {
@@ -885,7 +826,7 @@ Array [
           "type": "number",
         },
         "start": Object {
-          "description": "ISO 8601 start, instead of hours.",
+          "description": "ISO start, instead of hours.",
           "type": "string",
         },
       },
@@ -899,7 +840,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "People and trackers as zone names (never coordinates), zone occupancy, and recent zone changes.",
+    "description": "People and trackers by zone name (never coordinates), zone occupancy, recent zone changes.",
     "inputSchema": Object {
       "properties": Object {
         "hours": Object {
@@ -920,7 +861,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Checks the links to Home Assistant (WebSocket, REST, live map, Supervisor) with timings; works while it is down.",
+    "description": "Probes WebSocket, REST, live map and Supervisor, timed; works while Home Assistant is down.",
     "inputSchema": Object {
       "properties": Object {},
       "type": "object",
@@ -933,11 +874,11 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Long-term statistics (mean/min/max or sum/change) of up to 10 sensors over up to a year. Prefer it to history for long windows.",
+    "description": "Long-term statistics (mean/min/max or sum/change) up to a year back; better than history for long windows.",
     "inputSchema": Object {
       "properties": Object {
         "end": Object {
-          "description": "ISO 8601 end (default now).",
+          "description": "ISO end (default now).",
           "type": "string",
         },
         "hours": Object {
@@ -948,7 +889,7 @@ Array [
         },
         "period": Object {
           "default": "hour",
-          "description": "Bucket size; coarsened if the window needs too many rows.",
+          "description": "Bucket size; coarsened for long windows.",
           "enum": Array [
             "5minute",
             "hour",
@@ -959,7 +900,7 @@ Array [
           "type": "string",
         },
         "start": Object {
-          "description": "ISO 8601 start, instead of hours.",
+          "description": "ISO start, instead of hours.",
           "type": "string",
         },
         "statistic_id": Object {
@@ -976,7 +917,7 @@ Array [
               "type": "array",
             },
           ],
-          "description": "Statistic id (usually the sensor's entity id), or up to 10.",
+          "description": "Usually the sensor's entity id; or a list.",
         },
       },
       "required": Array [
@@ -992,11 +933,11 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "System info by section: config, error_log (newest first), updates, backups, mounts.",
+    "description": "One section of system info; error_log is newest first.",
     "inputSchema": Object {
       "properties": Object {
         "section": Object {
-          "description": "Section to read.",
+          "description": "Section.",
           "enum": Array [
             "config",
             "error_log",
@@ -1020,11 +961,11 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Items of a to-do list (max 100); without entity_id, the lists with open counts.",
+    "description": "Items of a to-do list (max 100); no entity_id: the lists with open counts.",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "To-do list entity, e.g. todo.shopping_list.",
+          "description": "e.g. todo.shopping_list",
           "type": "string",
         },
         "status": Object {
@@ -1046,7 +987,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Every area with its floor, aliases and number of entities.",
+    "description": "Areas with floor, aliases and entity count.",
     "inputSchema": Object {
       "properties": Object {},
       "type": "object",
@@ -1059,7 +1000,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Automations: enabled, last_triggered, source ui/yaml; paged. include_config adds UI configs (max 10 per page).",
+    "description": "Automations: enabled, last_triggered, source ui/yaml; paged.",
     "inputSchema": Object {
       "properties": Object {
         "include_config": Object {
@@ -1068,14 +1009,14 @@ Array [
           "type": "boolean",
         },
         "limit": Object {
-          "description": "Page size (default 100; 5 with include_config, max 10).",
+          "description": "Page size (default 100; with include_config 5, max 10).",
           "maximum": 200,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "Items to skip: next_offset of the previous page.",
+          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },
@@ -1095,7 +1036,7 @@ Array [
       "properties": Object {
         "domain": Object {
           "default": "automation",
-          "description": "Blueprint domain.",
+          "description": "Domain.",
           "enum": Array [
             "automation",
             "script",
@@ -1104,14 +1045,14 @@ Array [
         },
         "limit": Object {
           "default": 20,
-          "description": "Max items to return.",
+          "description": "Page size.",
           "maximum": 50,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "Items to skip: next_offset of the previous page.",
+          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },
@@ -1131,7 +1072,6 @@ Array [
       "properties": Object {
         "dashboard": Object {
           "description": "url_path (lovelace = default).",
-          "maxLength": 100,
           "type": "string",
         },
       },
@@ -1145,7 +1085,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Enabled devices with manufacturer, model, area (child devices show their parent's) and number of entities, paged; optionally in one area.",
+    "description": "Enabled devices: manufacturer, model, area (a child's is its parent's), entity count; paged.",
     "inputSchema": Object {
       "properties": Object {
         "area": Object {
@@ -1154,14 +1094,14 @@ Array [
         },
         "limit": Object {
           "default": 50,
-          "description": "Max items to return.",
+          "description": "Page size.",
           "maximum": 200,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "Items to skip: next_offset of the previous page.",
+          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },
@@ -1176,7 +1116,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "List entities filtered by domain, area, floor, label, words or exact state, paged. With no filter, returns counts by domain and area instead of a dump.",
+    "description": "Entities matching every given filter, paged; no filter gives counts by domain and area.",
     "inputSchema": Object {
       "properties": Object {
         "area": Object {
@@ -1184,7 +1124,7 @@ Array [
           "type": "string",
         },
         "domain": Object {
-          "description": "Domain such as light, sensor, switch.",
+          "description": "e.g. light",
           "type": "string",
         },
         "floor": Object {
@@ -1197,24 +1137,23 @@ Array [
         },
         "limit": Object {
           "default": 50,
-          "description": "Max items to return.",
+          "description": "Page size.",
           "maximum": 200,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "Items to skip: next_offset of the previous page.",
+          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },
         "search": Object {
-          "description": "Words that must all match (like ha_search_entities).",
-          "maxLength": 200,
+          "description": "Words that must all match.",
           "type": "string",
         },
         "state": Object {
-          "description": "Exact state, e.g. on, off, unavailable.",
+          "description": "Exact state, e.g. unavailable.",
           "type": "string",
         },
       },
@@ -1228,7 +1167,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Every floor with its level, its areas and number of entities.",
+    "description": "Floors with level, areas and entity count.",
     "inputSchema": Object {
       "properties": Object {},
       "type": "object",
@@ -1241,7 +1180,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Every label with its description and number of entities carrying it.",
+    "description": "Labels with description and entity count.",
     "inputSchema": Object {
       "properties": Object {},
       "type": "object",
@@ -1259,14 +1198,14 @@ Array [
       "properties": Object {
         "limit": Object {
           "default": 100,
-          "description": "Max items to return.",
+          "description": "Page size.",
           "maximum": 200,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "Items to skip: next_offset of the previous page.",
+          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },
@@ -1281,16 +1220,15 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Service actions: no args gives domains with counts; domain, its services and fields; search, matches across domains (30 max).",
+    "description": "No args: service domains with counts; domain: its services and fields; search: matches across domains (30 max).",
     "inputSchema": Object {
       "properties": Object {
         "domain": Object {
-          "description": "Domain, e.g. light.",
+          "description": "e.g. light",
           "type": "string",
         },
         "search": Object {
-          "description": "Words in service ids, names or descriptions.",
-          "maxLength": 100,
+          "description": "Words in ids, names or descriptions.",
           "type": "string",
         },
       },
@@ -1304,7 +1242,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Add, complete, uncomplete, remove or rename a to-do item.",
+    "description": "Change one item of a to-do list.",
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
@@ -1319,13 +1257,12 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1360,7 +1297,7 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "template": Object {
-          "description": "Jinja template text.",
+          "description": "Jinja template.",
           "maxLength": 5000,
           "type": "string",
         },
@@ -1378,17 +1315,16 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Start a script with optional variables.",
+    "description": "Start a script.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1396,11 +1332,7 @@ Array [
           "type": "string",
         },
         "variables": Object {
-          "additionalProperties": Object {},
           "description": "Script variables.",
-          "propertyNames": Object {
-            "type": "string",
-          },
           "type": "object",
         },
       },
@@ -1417,19 +1349,18 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Find entities by words in their id, name, aliases, area, floor or labels (any language, accents ignored). Every word must match. Start here.",
+    "description": "Start here: entities whose id, name, aliases, area, floor or labels match every word (accents ignored).",
     "inputSchema": Object {
       "properties": Object {
         "limit": Object {
           "default": 20,
-          "description": "Max items to return.",
+          "description": "Page size.",
           "maximum": 50,
           "minimum": 1,
           "type": "integer",
         },
         "query": Object {
-          "description": "Words to look for, e.g. \\"kitchen light\\" or \\"étage temperature\\".",
-          "maxLength": 200,
+          "description": "Words, e.g. \\"kitchen light\\" or \\"étage temperature\\".",
           "type": "string",
         },
       },
@@ -1447,29 +1378,24 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Send a notification, 6/min per target. Without target, lists targets.",
+    "description": "Send a notification, 6/min per target; no target lists targets.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "data": Object {
-          "additionalProperties": Object {},
           "description": "Platform data (notify services).",
-          "propertyNames": Object {
-            "type": "string",
-          },
           "type": "object",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "message": Object {
-          "description": "Text (1000 chars max).",
+          "description": "Text, max 1000 chars.",
           "type": "string",
         },
         "target": Object {
@@ -1497,13 +1423,12 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "enabled": Object {
@@ -1534,17 +1459,16 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "entities": Object {
-          "description": "Entity ids (1-50).",
+          "description": "Entity ids.",
           "items": Object {
             "type": "string",
           },
@@ -1554,7 +1478,6 @@ Array [
         },
         "name": Object {
           "description": "Scene name.",
-          "maxLength": 100,
           "type": "string",
         },
       },
@@ -1576,13 +1499,12 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1595,11 +1517,7 @@ Array [
           "type": "boolean",
         },
         "variables": Object {
-          "additionalProperties": Object {},
-          "description": "Variables for the run.",
-          "propertyNames": Object {
-            "type": "string",
-          },
+          "description": "Run variables.",
           "type": "object",
         },
       },
@@ -1616,17 +1534,16 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Restore what your last service call changed (on/off, brightness, colour, position, temperature, values).",
+    "description": "Revert your last service call (on/off, brightness, colour, position, temperature, values).",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
       },
@@ -1640,28 +1557,24 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Edit a UI automation: each given field replaces the stored one, null removes it. Validated by Home Assistant; the user confirms a diff.",
+    "description": "Edit a UI automation: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
         "actions": Object {
           "description": "Actions.",
-          "items": Object {},
           "minItems": 1,
           "type": "array",
         },
         "alias": Object {
-          "description": "Name shown in Home Assistant.",
-          "maxLength": 200,
+          "description": "Display name.",
           "type": "string",
         },
         "conditions": Object {
           "description": "Conditions.",
-          "items": Object {},
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1673,12 +1586,11 @@ Array [
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "Automation entity id, e.g. light.kitchen.",
-          "maxLength": 255,
+          "description": "e.g. automation.wake_up",
           "type": "string",
         },
         "initial_state": Object {
@@ -1689,23 +1601,15 @@ Array [
           ],
         },
         "inputs": Object {
-          "additionalProperties": Object {},
           "description": "Blueprint inputs to set (null removes one).",
-          "propertyNames": Object {
-            "type": "string",
-          },
           "type": "object",
         },
         "max_exceeded": Object {
-          "anyOf": Array [
-            Object {
-              "type": "string",
-            },
-            Object {
-              "type": "null",
-            },
+          "description": "Log level past max runs, e.g. silent.",
+          "type": Array [
+            "string",
+            "null",
           ],
-          "description": "Log level when runs exceed max, e.g. silent.",
         },
         "mode": Object {
           "description": "Run mode (default single).",
@@ -1722,7 +1626,6 @@ Array [
             Object {
               "properties": Object {
                 "stored_traces": Object {
-                  "description": "1-100.",
                   "maximum": 100,
                   "minimum": 1,
                   "type": "integer",
@@ -1741,24 +1644,15 @@ Array [
         },
         "triggers": Object {
           "description": "Triggers.",
-          "items": Object {},
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
-          "anyOf": Array [
-            Object {
-              "additionalProperties": Object {},
-              "propertyNames": Object {
-                "type": "string",
-              },
-              "type": "object",
-            },
-            Object {
-              "type": "null",
-            },
-          ],
           "description": "Variables.",
+          "type": Array [
+            "object",
+            "null",
+          ],
         },
       },
       "required": Array [
@@ -1774,17 +1668,15 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Edit a UI script: each given field replaces the stored one, null removes it. Validated by Home Assistant; the user confirms a diff.",
+    "description": "Edit a UI script: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
         "alias": Object {
-          "description": "Name shown in Home Assistant.",
-          "maxLength": 200,
+          "description": "Display name.",
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "From confirmation_required, once the user agreed.",
-          "maxLength": 100,
+          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1796,32 +1688,23 @@ Array [
         },
         "dry_run": Object {
           "default": false,
-          "description": "Check and show the call; change nothing.",
+          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "Script entity id, e.g. light.kitchen.",
-          "maxLength": 255,
+          "description": "e.g. script.bedtime",
           "type": "string",
         },
         "inputs": Object {
-          "additionalProperties": Object {},
           "description": "Blueprint inputs to set (null removes one).",
-          "propertyNames": Object {
-            "type": "string",
-          },
           "type": "object",
         },
         "max_exceeded": Object {
-          "anyOf": Array [
-            Object {
-              "type": "string",
-            },
-            Object {
-              "type": "null",
-            },
+          "description": "Log level past max runs, e.g. silent.",
+          "type": Array [
+            "string",
+            "null",
           ],
-          "description": "Log level when runs exceed max, e.g. silent.",
         },
         "mode": Object {
           "description": "Run mode (default single).",
@@ -1835,7 +1718,6 @@ Array [
         },
         "sequence": Object {
           "description": "Actions.",
-          "items": Object {},
           "minItems": 1,
           "type": "array",
         },
@@ -1844,7 +1726,6 @@ Array [
             Object {
               "properties": Object {
                 "stored_traces": Object {
-                  "description": "1-100.",
                   "maximum": 100,
                   "minimum": 1,
                   "type": "integer",
@@ -1862,19 +1743,11 @@ Array [
           "description": "Trace settings.",
         },
         "variables": Object {
-          "anyOf": Array [
-            Object {
-              "additionalProperties": Object {},
-              "propertyNames": Object {
-                "type": "string",
-              },
-              "type": "object",
-            },
-            Object {
-              "type": "null",
-            },
-          ],
           "description": "Variables.",
+          "type": Array [
+            "object",
+            "null",
+          ],
         },
       },
       "required": Array [

@@ -2,10 +2,10 @@ import { z } from 'zod'
 
 /** Shared argument schemas, so every tool describes paging and ids the same way. */
 export const limitArg = (max: number, fallback: number) =>
-  z.number().int().min(1).max(max).default(fallback).describe('Max items to return.')
+  z.number().int().min(1).max(max).default(fallback).describe('Page size.')
 
 export const offsetArg = () =>
-  z.number().int().min(0).default(0).describe('Items to skip: next_offset of the previous page.')
+  z.number().int().min(0).default(0).describe('From next_offset.')
 
-export const entityIdArg = (what = 'Entity id') =>
-  z.string().trim().min(3).max(255).regex(/^[a-z0-9_]+\.[a-z0-9_]+$/i, 'must look like domain.object_id, e.g. light.kitchen').describe(`${what}, e.g. light.kitchen.`)
+export const entityIdArg = (description = 'Entity id, e.g. light.kitchen.') =>
+  z.string().trim().min(3).max(255).regex(/^[a-z0-9_]+\.[a-z0-9_]+$/i, 'must look like domain.object_id, e.g. light.kitchen').describe(description)

@@ -6,7 +6,7 @@ import { z } from 'zod'
  */
 const record = () => z.record(z.string(), z.unknown())
 
-export const aliasArg = () => z.string().trim().min(1).max(200).describe('Name shown in Home Assistant.')
+export const aliasArg = () => z.string().trim().min(1).max(200).describe('Display name.')
 
 export const descriptionArg = () => z.string()
 
@@ -19,6 +19,6 @@ export const variablesArg = () => record()
 
 export const maxExceededArg = () => z.string().regex(/^[a-z]{4,8}$/)
 
-export const traceArg = () => z.object({ stored_traces: z.number().int().min(1).max(100).describe('1-100.') })
+export const traceArg = () => z.object({ stored_traces: z.number().int().min(1).max(100) })
 
 export const blueprintInputsArg = () => record().describe('Blueprint inputs to set (null removes one).')

@@ -5,7 +5,7 @@ import type { HomeView } from '../../src/home/view.ts'
 /** One entity id or a short list of them; ids are checked in the handler, keeping the schema small. */
 export const entityIdsArg = (max: number, what = 'Entity id') =>
   z.union([z.string().trim().min(1), z.array(z.string().trim().min(1)).min(1).max(max)])
-    .describe(`${what}, or a list of up to ${max}.`)
+    .describe(`${what}, or a list.`)
 
 /** Normalises one-or-many ids, drops duplicates, and refuses ids that are unknown or hidden. */
 export function visibleIds (home: HomeView, value: string | string[]): string[] {

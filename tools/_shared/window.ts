@@ -26,8 +26,8 @@ const ISO_DATE = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?)?(Z|[+-]\d
 export function windowShape (limits: WindowLimits) {
   return {
     hours: z.number().min(limits.minHours).max(limits.maxHours).optional().describe(`Hours back (default ${limits.defaultHours}).`),
-    start: z.string().trim().optional().describe('ISO 8601 start, instead of hours.'),
-    end: z.string().trim().optional().describe('ISO 8601 end (default now).')
+    start: z.string().trim().optional().describe('ISO start, instead of hours.'),
+    end: z.string().trim().optional().describe('ISO end (default now).')
   }
 }
 

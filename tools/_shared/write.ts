@@ -6,10 +6,10 @@ import '../../src/policy/services.ts'
 
 /** Shared by every write tool: the same wording for the guard's two standard arguments. */
 export const dryRunArg = () =>
-  z.boolean().default(false).describe('Check and show the call; change nothing.')
+  z.boolean().default(false).describe('Preview only.')
 
 export const confirmTokenArg = () =>
-  z.string().trim().max(100).optional().describe('From confirmation_required, once the user agreed.')
+  z.string().trim().max(100).optional().describe('Only once the user agreed.')
 
 export function writeGuard (ctx: Pick<ToolContext, 'services'>): WriteGuardApi {
   const guard = ctx.services.guard

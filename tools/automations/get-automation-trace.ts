@@ -31,11 +31,11 @@ function shapeStep (home: HomeView, path: string, step: Raw): Record<string, unk
 export default defineTool({
   name: 'ha_get_automation_trace',
   title: 'Get automation or script traces',
-  description: 'Recent runs of an automation or script, or one run\'s steps with run_id. Variables are left out.',
+  description: 'Recent runs of an automation or script, or one run\'s steps (variables left out).',
   kind: 'read',
   input: z.object({
-    entity_id: entityIdArg('Automation or script id'),
-    run_id: z.string().trim().min(1).max(100).optional().describe('Run to detail, from the runs list.')
+    entity_id: entityIdArg('automation.* or script.* id.'),
+    run_id: z.string().trim().min(1).max(100).optional().describe('One run, from the runs list.')
   }),
   async handler ({ home, ha }, args) {
     requireItem(home, ['automation', 'script'], args.entity_id)

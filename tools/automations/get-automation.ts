@@ -8,7 +8,7 @@ export default defineTool({
   title: 'Get automation',
   description: 'One automation: state, last_triggered, mode, source and config.',
   kind: 'read',
-  input: z.object({ entity_id: entityIdArg('Automation id, e.g. automation.wake_up') }),
+  input: z.object({ entity_id: entityIdArg('e.g. automation.wake_up') }),
   async handler ({ home, ha }, { entity_id: entityId }) {
     const row = requireItem(home, 'automation', entityId)
     const attributes = home.state(entityId)?.attributes ?? {}

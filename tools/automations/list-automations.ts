@@ -11,10 +11,10 @@ export const MAX_CONFIG_PAGE = 10
 export default defineTool({
   name: 'ha_list_automations',
   title: 'List automations',
-  description: 'Automations: enabled, last_triggered, source ui/yaml; paged. include_config adds UI configs (max 10 per page).',
+  description: 'Automations: enabled, last_triggered, source ui/yaml; paged.',
   kind: 'read',
   input: z.object({
-    limit: z.number().int().min(1).max(200).optional().describe('Page size (default 100; 5 with include_config, max 10).'),
+    limit: z.number().int().min(1).max(200).optional().describe('Page size (default 100; with include_config 5, max 10).'),
     offset: offsetArg(),
     include_config: z.boolean().default(false).describe('Attach UI configs.')
   }),

@@ -36,7 +36,7 @@ export default defineTool({
   description: 'Installed blueprints with their inputs (required, default, selector).',
   kind: 'read',
   input: z.object({
-    domain: z.enum(['automation', 'script']).default('automation').describe('Blueprint domain.'),
+    domain: z.enum(['automation', 'script']).default('automation').describe('Domain.'),
     limit: limitArg(50, 20),
     offset: offsetArg()
   }),

@@ -29,11 +29,11 @@ async function eventsOf (ha: HomeAssistant, entityId: string, start: Date, end: 
 export default defineTool({
   name: 'ha_get_calendar',
   title: 'Get calendar events',
-  description: 'Calendar events in a time window, at most 100; every calendar merged when entity_id is omitted.',
+  description: 'Calendar events in a window, max 100; all calendars merged without entity_id.',
   kind: 'read',
   input: z.object({
-    entity_id: z.string().trim().regex(/^calendar\.[a-z0-9_]+$/, 'must be a calendar entity, e.g. calendar.family').optional().describe('Calendar entity; omit for all.'),
-    hours: z.number().min(1).max(720).default(24).describe('Window length in hours.'),
+    entity_id: z.string().trim().regex(/^calendar\.[a-z0-9_]+$/, 'must be a calendar entity, e.g. calendar.family').optional().describe('e.g. calendar.family'),
+    hours: z.number().min(1).max(720).default(24).describe('Window width in hours.'),
     start: z.string().trim().optional().describe('ISO start (default now).')
   }),
   async handler ({ ha, home }, args) {

@@ -9,10 +9,10 @@ interface TodoItem { summary?: string, status?: string, due?: string, descriptio
 export default defineTool({
   name: 'ha_get_todo_list',
   title: 'Get to-do list',
-  description: 'Items of a to-do list (max 100); without entity_id, the lists with open counts.',
+  description: 'Items of a to-do list (max 100); no entity_id: the lists with open counts.',
   kind: 'read',
   input: z.object({
-    entity_id: z.string().trim().regex(/^todo\.[a-z0-9_]+$/, 'must be a to-do entity, e.g. todo.shopping_list').optional().describe('To-do list entity, e.g. todo.shopping_list.'),
+    entity_id: z.string().trim().regex(/^todo\.[a-z0-9_]+$/, 'must be a to-do entity, e.g. todo.shopping_list').optional().describe('e.g. todo.shopping_list'),
     status: z.enum(['needs_action', 'completed']).optional().describe('Only this status.')
   }),
   async handler ({ ha, home }, args) {

@@ -72,7 +72,7 @@ export default defineTool({
   description: 'Append a card to a view of a storage-mode dashboard; the user confirms a diff first.',
   kind: 'manage',
   input: z.object({
-    dashboard: z.string().trim().min(1).max(100).default(DEFAULT_DASHBOARD).describe('Dashboard url_path; lovelace is the default dashboard.'),
+    dashboard: z.string().trim().min(1).max(100).default(DEFAULT_DASHBOARD).describe('url_path (lovelace = default).'),
     view: z.union([z.number().int().min(0), z.string().trim().min(1).max(100)]).default(0).describe('View index, path or title.'),
     card: z.record(z.string(), z.unknown()).refine(card => typeof card.type === 'string' && card.type !== '', 'a card needs a type, e.g. entities').describe('Card config, e.g. {"type":"tile","entity":"light.kitchen"}.'),
     dry_run: dryRunArg(),

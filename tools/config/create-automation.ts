@@ -8,7 +8,7 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_create_automation',
   title: 'Create automation',
-  description: 'Create an automation (HA YAML schema as JSON). Validated by Home Assistant, then the user confirms its YAML.',
+  description: 'New automation (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.',
   kind: 'manage',
   input: z.object({
     alias: aliasArg(),
@@ -18,7 +18,7 @@ export default defineTool({
     conditions: blocksArg().optional().describe('Conditions.'),
     actions: blocksArg().min(1).describe('Actions.'),
     variables: variablesArg().optional().describe('Variables.'),
-    max_exceeded: maxExceededArg().optional().describe('Log level when runs exceed max, e.g. silent.'),
+    max_exceeded: maxExceededArg().optional().describe('Log level past max runs, e.g. silent.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

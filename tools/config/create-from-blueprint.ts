@@ -37,14 +37,14 @@ function inputEntities (ctx: ToolContext, inputs: Record<string, unknown>): stri
 export default defineTool({
   name: 'ha_create_from_blueprint',
   title: 'Create from blueprint',
-  description: 'Create an automation or script from a blueprint (ha_list_blueprints); inputs are checked, then the user confirms its YAML.',
+  description: 'Automation or script from a blueprint (ha_list_blueprints); inputs checked, then the user confirms its YAML.',
   kind: 'manage',
   input: z.object({
-    blueprint_path: z.string().trim().min(1).max(255).describe('Blueprint path, e.g. homeassistant/motion_light.yaml.'),
+    blueprint_path: z.string().trim().min(1).max(255).describe('e.g. homeassistant/motion_light.yaml'),
     alias: aliasArg(),
     description: descriptionArg().optional().describe('Description.'),
     inputs: z.record(z.string(), z.unknown()).default({}).describe('Inputs by name.'),
-    domain: z.enum(['automation', 'script']).default('automation').describe('Blueprint domain.'),
+    domain: z.enum(['automation', 'script']).default('automation').describe('Domain.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

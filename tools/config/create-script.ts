@@ -9,7 +9,7 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_create_script',
   title: 'Create script',
-  description: 'Create script.<slug of alias> (HA YAML schema as JSON). Validated by Home Assistant, then the user confirms its YAML.',
+  description: 'New script.<slug of alias> (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.',
   kind: 'manage',
   input: z.object({
     alias: aliasArg(),
@@ -17,7 +17,7 @@ export default defineTool({
     mode: modeArg().default('single'),
     sequence: blocksArg().min(1).describe('Actions.'),
     variables: variablesArg().optional().describe('Variables.'),
-    max_exceeded: maxExceededArg().optional().describe('Log level when runs exceed max, e.g. silent.'),
+    max_exceeded: maxExceededArg().optional().describe('Log level past max runs, e.g. silent.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

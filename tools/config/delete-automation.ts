@@ -7,10 +7,10 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_delete_automation',
   title: 'Delete automation',
-  description: 'Delete a UI automation. The user confirms the full YAML first; the answer returns it as deleted_yaml for undo.',
+  description: 'Delete a UI automation once the user confirms its YAML; returns it as deleted_yaml for undo.',
   kind: 'manage',
   input: z.object({
-    entity_id: entityIdArg('Automation entity id'),
+    entity_id: entityIdArg('e.g. automation.wake_up'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

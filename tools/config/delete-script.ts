@@ -7,10 +7,10 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_delete_script',
   title: 'Delete script',
-  description: 'Delete a UI script. The user confirms the full YAML first; the answer returns it as deleted_yaml for undo.',
+  description: 'Delete a UI script once the user confirms its YAML; returns it as deleted_yaml for undo.',
   kind: 'manage',
   input: z.object({
-    entity_id: entityIdArg('Script entity id'),
+    entity_id: entityIdArg('e.g. script.bedtime'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

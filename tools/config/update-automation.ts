@@ -8,10 +8,10 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_update_automation',
   title: 'Update automation',
-  description: 'Edit a UI automation: each given field replaces the stored one, null removes it. Validated by Home Assistant; the user confirms a diff.',
+  description: 'Edit a UI automation: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.',
   kind: 'manage',
   input: z.object({
-    entity_id: entityIdArg('Automation entity id'),
+    entity_id: entityIdArg('e.g. automation.wake_up'),
     alias: aliasArg().optional(),
     description: descriptionArg().nullable().optional().describe('Description.'),
     mode: modeArg().optional(),
@@ -19,7 +19,7 @@ export default defineTool({
     conditions: blocksArg().optional().describe('Conditions.'),
     actions: blocksArg().min(1).optional().describe('Actions.'),
     variables: variablesArg().nullable().optional().describe('Variables.'),
-    max_exceeded: maxExceededArg().nullable().optional().describe('Log level when runs exceed max, e.g. silent.'),
+    max_exceeded: maxExceededArg().nullable().optional().describe('Log level past max runs, e.g. silent.'),
     initial_state: z.boolean().nullable().optional().describe('Enabled at startup.'),
     trace: traceArg().nullable().optional().describe('Trace settings.'),
     inputs: blueprintInputsArg().optional(),

@@ -7,7 +7,7 @@ import { requireEntity } from '../_shared/entities.ts'
 export default defineTool({
   name: 'ha_get_entity',
   title: 'Get entity',
-  description: 'Full state of one entity: state, attributes (long values truncated), area, floor, labels, aliases, device, category, hidden, last changed.',
+  description: 'One entity in full: state, attributes, area, floor, labels, aliases, device, category, hidden.',
   kind: 'read',
   input: z.object({ entity_id: entityIdArg() }),
   async handler ({ home }, { entity_id: entityId }) {

@@ -5,7 +5,7 @@ import { page } from '../../src/shape.ts'
 export default defineTool({
   name: 'ha_list_areas',
   title: 'List areas',
-  description: 'Every area with its floor, aliases and number of entities.',
+  description: 'Areas with floor, aliases and entity count.',
   kind: 'read',
   input: z.object({}),
   async handler ({ home }) {

@@ -7,7 +7,7 @@ import { resolveArea } from '../_shared/entities.ts'
 export default defineTool({
   name: 'ha_list_devices',
   title: 'List devices',
-  description: 'Enabled devices with manufacturer, model, area (child devices show their parent\'s) and number of entities, paged; optionally in one area.',
+  description: 'Enabled devices: manufacturer, model, area (a child\'s is its parent\'s), entity count; paged.',
   kind: 'read',
   input: z.object({
     area: z.string().trim().min(1).optional().describe('Area id or name.'),

@@ -12,15 +12,15 @@ function top (counts: Map<string, number>, n: number): Record<string, number> {
 export default defineTool({
   name: 'ha_list_entities',
   title: 'List entities',
-  description: 'List entities filtered by domain, area, floor, label, words or exact state, paged. With no filter, returns counts by domain and area instead of a dump.',
+  description: 'Entities matching every given filter, paged; no filter gives counts by domain and area.',
   kind: 'read',
   input: z.object({
-    domain: z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/).optional().describe('Domain such as light, sensor, switch.'),
+    domain: z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/).optional().describe('e.g. light'),
     area: z.string().trim().min(1).optional().describe('Area id or name.'),
     floor: z.string().trim().min(1).optional().describe('Floor id or name.'),
     label: z.string().trim().min(1).optional().describe('Label id or name.'),
-    search: z.string().trim().min(1).max(200).optional().describe('Words that must all match (like ha_search_entities).'),
-    state: z.string().min(1).optional().describe('Exact state, e.g. on, off, unavailable.'),
+    search: z.string().trim().min(1).max(200).optional().describe('Words that must all match.'),
+    state: z.string().min(1).optional().describe('Exact state, e.g. unavailable.'),
     limit: limitArg(200, 50),
     offset: offsetArg()
   }),

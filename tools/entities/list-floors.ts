@@ -5,7 +5,7 @@ import { page } from '../../src/shape.ts'
 export default defineTool({
   name: 'ha_list_floors',
   title: 'List floors',
-  description: 'Every floor with its level, its areas and number of entities.',
+  description: 'Floors with level, areas and entity count.',
   kind: 'read',
   input: z.object({}),
   async handler ({ home }) {

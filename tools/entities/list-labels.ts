@@ -5,7 +5,7 @@ import { page } from '../../src/shape.ts'
 export default defineTool({
   name: 'ha_list_labels',
   title: 'List labels',
-  description: 'Every label with its description and number of entities carrying it.',
+  description: 'Labels with description and entity count.',
   kind: 'read',
   input: z.object({}),
   async handler ({ home }) {

@@ -7,10 +7,10 @@ import { compactRow, searchRows } from '../_shared/entities.ts'
 export default defineTool({
   name: 'ha_search_entities',
   title: 'Search entities',
-  description: 'Find entities by words in their id, name, aliases, area, floor or labels (any language, accents ignored). Every word must match. Start here.',
+  description: 'Start here: entities whose id, name, aliases, area, floor or labels match every word (accents ignored).',
   kind: 'read',
   input: z.object({
-    query: z.string().trim().min(1).max(200).describe('Words to look for, e.g. "kitchen light" or "étage temperature".'),
+    query: z.string().trim().min(1).max(200).describe('Words, e.g. "kitchen light" or "étage temperature".'),
     limit: limitArg(50, 20)
   }),
   async handler ({ home }, { query, limit }) {

@@ -50,11 +50,11 @@ const round = (n: number): number => Math.round(n * 1000) / 1000
 export default defineTool({
   name: 'ha_get_energy',
   title: 'Get energy usage',
-  description: 'Energy dashboard totals (grid, solar, battery, gas, water, top 10 devices) for the last day, week or month.',
+  description: 'Energy dashboard totals: grid, solar, battery, gas, water, top 10 devices.',
   kind: 'read',
   input: z.object({
     period: z.enum(['day', 'week', 'month']).default('day').describe('Window ending now.'),
-    compare: z.boolean().default(false).describe('Add the previous period and the % change.')
+    compare: z.boolean().default(false).describe('Add the previous period and % change.')
   }),
   async handler ({ ha, home }, { period, compare }) {
     let prefs: Prefs

@@ -10,11 +10,11 @@ const UNIT_KEYS = ['temperature_unit', 'precipitation_unit', 'wind_speed_unit', 
 export default defineTool({
   name: 'ha_get_forecast',
   title: 'Get weather forecast',
-  description: 'Weather forecast (48 hourly or 14 daily points). Without entity_id: the only weather entity, else a list.',
+  description: 'Weather forecast, 48 hourly or 14 daily points; no entity_id: the only weather entity, else a list.',
   kind: 'read',
   input: z.object({
-    entity_id: z.string().trim().regex(/^weather\.[a-z0-9_]+$/, 'must be a weather entity, e.g. weather.home').optional().describe('Weather entity, e.g. weather.home.'),
-    type: z.enum(['daily', 'hourly', 'twice_daily']).default('daily').describe('Forecast granularity.')
+    entity_id: z.string().trim().regex(/^weather\.[a-z0-9_]+$/, 'must be a weather entity, e.g. weather.home').optional().describe('e.g. weather.home'),
+    type: z.enum(['daily', 'hourly', 'twice_daily']).default('daily').describe('Granularity.')
   }),
   async handler ({ ha, home }, args) {
     let entityId = args.entity_id

@@ -26,7 +26,7 @@ function pointTime (p: Point): string | undefined {
 export default defineTool({
   name: 'ha_get_presence',
   title: 'Get presence',
-  description: 'People and trackers as zone names (never coordinates), zone occupancy, and recent zone changes.',
+  description: 'People and trackers by zone name (never coordinates), zone occupancy, recent zone changes.',
   kind: 'read',
   input: z.object({
     hours: z.number().min(1).max(168).default(24).describe('Hours of zone changes.')

@@ -82,11 +82,11 @@ function summary (entityName: string, state: string | undefined, chain: Hop[]): 
 export default defineTool({
   name: 'ha_explain_event',
   title: 'Explain a state change',
-  description: 'Why did an entity change? Follows the context chain (4 hops) to a person, automation, script, schedule, entity or integration.',
+  description: 'What caused a state change: a person, automation, script, schedule, entity or integration (4 context hops).',
   kind: 'read',
   input: z.object({
     entity_id: entityIdArg(),
-    at: z.string().trim().max(40).optional().describe('ISO 8601 time of the change (default: last change).')
+    at: z.string().trim().max(40).optional().describe('ISO time of the change (default the last one).')
   }),
   async handler ({ home, ha }, args) {
     const entity = requireEntity(home, args.entity_id)

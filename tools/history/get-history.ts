@@ -52,7 +52,7 @@ function summarize (points: Point[], endMs: number): Record<string, unknown> {
 export default defineTool({
   name: 'ha_get_history',
   title: 'Get state history',
-  description: 'State changes of up to 5 entities (first point = state at window start), 250 points shared, downsampled beyond, with a summary.',
+  description: 'State changes with a summary; first point = state at window start; 250 points shared, downsampled.',
   kind: 'read',
   input: z.object({
     entity_id: entityIdsArg(5),

@@ -28,11 +28,11 @@ function round (value: unknown): unknown {
 export default defineTool({
   name: 'ha_get_statistics',
   title: 'Get long-term statistics',
-  description: 'Long-term statistics (mean/min/max or sum/change) of up to 10 sensors over up to a year. Prefer it to history for long windows.',
+  description: 'Long-term statistics (mean/min/max or sum/change) up to a year back; better than history for long windows.',
   kind: 'read',
   input: z.object({
-    statistic_id: z.union([statisticId, z.array(statisticId).min(1).max(10)]).describe('Statistic id (usually the sensor\'s entity id), or up to 10.'),
-    period: z.enum(PERIODS).default('hour').describe('Bucket size; coarsened if the window needs too many rows.'),
+    statistic_id: z.union([statisticId, z.array(statisticId).min(1).max(10)]).describe('Usually the sensor\'s entity id; or a list.'),
+    period: z.enum(PERIODS).default('hour').describe('Bucket size; coarsened for long windows.'),
     ...windowShape(LIMITS)
   }),
   async handler ({ home, ha }, args) {

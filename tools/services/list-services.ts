@@ -46,11 +46,11 @@ function describeService (home: HomeView, domain: string, id: string, service: S
 export default defineTool({
   name: 'ha_list_services',
   title: 'List services',
-  description: 'Service actions: no args gives domains with counts; domain, its services and fields; search, matches across domains (30 max).',
+  description: 'No args: service domains with counts; domain: its services and fields; search: matches across domains (30 max).',
   kind: 'read',
   input: z.object({
-    domain: z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/).optional().describe('Domain, e.g. light.'),
-    search: z.string().trim().min(2).max(100).optional().describe('Words in service ids, names or descriptions.')
+    domain: z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/).optional().describe('e.g. light'),
+    search: z.string().trim().min(2).max(100).optional().describe('Words in ids, names or descriptions.')
   }),
   async handler ({ ha, home }, args) {
     const all = await ha.command<ServiceMap>({ type: 'get_services' })

@@ -11,10 +11,10 @@ const REFUSED = 'The Supervisor refused this call for the add-on\'s role; please
 export default defineTool({
   name: 'ha_get_addons',
   title: 'Get add-ons',
-  description: 'Installed add-ons with version, state and updates; slug gives one add-on (never its options).',
+  description: 'Installed add-ons: version, state, update; slug gives one (never its options).',
   kind: 'read',
   input: z.object({
-    slug: z.string().trim().regex(/^[a-z0-9_-]+$/, 'lowercase letters, digits, _ and - only').max(64).optional().describe('Add-on slug, e.g. core_mosquitto.')
+    slug: z.string().trim().regex(/^[a-z0-9_-]+$/, 'lowercase letters, digits, _ and - only').max(64).optional().describe('e.g. core_mosquitto')
   }),
   async handler ({ ha }, { slug }) {
     if (slug === undefined) {

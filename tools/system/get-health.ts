@@ -32,11 +32,11 @@ function batteryLevel (home: HomeView, entityId: string, state: string): number 
 export default defineTool({
   name: 'ha_get_health',
   title: 'Get home health',
-  description: 'Open repairs, unavailable entities, low batteries, automations idle for stale_days, entities without area.',
+  description: 'Repairs, unavailable entities, low batteries, stale automations, entities without area.',
   kind: 'read',
   input: z.object({
-    battery_threshold: z.number().int().min(1).max(99).default(20).describe('Low-battery percentage.'),
-    stale_days: z.number().int().min(1).max(365).default(30).describe('Days without a run that make an automation stale.')
+    battery_threshold: z.number().int().min(1).max(99).default(20).describe('Low battery below this %.'),
+    stale_days: z.number().int().min(1).max(365).default(30).describe('Idle days that make an automation stale.')
   }),
   async handler ({ ha, home, log }, args) {
     const now = Date.now()

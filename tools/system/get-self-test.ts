@@ -24,7 +24,7 @@ async function timed (run: () => Promise<unknown>): Promise<Probe> {
 export default defineTool({
   name: 'ha_get_self_test',
   title: 'Self test',
-  description: 'Checks the links to Home Assistant (WebSocket, REST, live map, Supervisor) with timings; works while it is down.',
+  description: 'Probes WebSocket, REST, live map and Supervisor, timed; works while Home Assistant is down.',
   kind: 'read',
   needsHomeAssistant: false,
   input: z.object({}),

@@ -94,10 +94,10 @@ const SECTIONS = { config, error_log: errorLog, updates, backups, mounts }
 export default defineTool({
   name: 'ha_get_system',
   title: 'Get system information',
-  description: 'System info by section: config, error_log (newest first), updates, backups, mounts.',
+  description: 'One section of system info; error_log is newest first.',
   kind: 'read',
   input: z.object({
-    section: z.enum(['config', 'error_log', 'updates', 'backups', 'mounts']).describe('Section to read.')
+    section: z.enum(['config', 'error_log', 'updates', 'backups', 'mounts']).describe('Section.')
   }),
   async handler (ctx, { section }) {
     return { section, ...await SECTIONS[section](ctx) as Record<string, unknown> }

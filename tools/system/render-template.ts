@@ -12,7 +12,7 @@ export default defineTool({
   // A template can read any entity, so it would bypass filter_reads: the tool does not exist then.
   enabled: options => !options.filter_reads,
   input: z.object({
-    template: z.string().min(1).max(5000).describe('Jinja template text.')
+    template: z.string().min(1).max(5000).describe('Jinja template.')
   }),
   async handler ({ ha }, { template }) {
     let rendered: unknown

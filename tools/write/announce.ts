@@ -8,11 +8,11 @@ import { clip, requireDomain, visibleIds } from './_targets.ts'
 export default defineTool({
   name: 'ha_announce',
   title: 'Announce a message',
-  description: 'Speak on an assist satellite or media player (TTS), 3/min per target. Without target, lists targets.',
+  description: 'Speak on an assist satellite or media player (TTS), 3/min per target; no target lists targets.',
   kind: 'write',
   hints: { destructiveHint: false },
   input: z.object({
-    message: z.string().optional().describe('Text to speak (500 chars max).'),
+    message: z.string().optional().describe('Text, max 500 chars.'),
     target: z.string().trim().optional().describe('assist_satellite.* or media_player.* id.'),
     engine: z.string().trim().optional().describe('tts.* engine for media players.'),
     dry_run: dryRunArg(),

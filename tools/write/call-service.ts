@@ -2,26 +2,26 @@ import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 
-const ids = (what: string) => z.union([z.string(), z.array(z.string()).max(100)]).optional().describe(what)
+const ids = () => z.union([z.string(), z.array(z.string()).max(100)]).optional()
 
 export default defineTool({
   name: 'ha_call_service',
   title: 'Call a service',
-  description: 'Call any service, e.g. light.turn_on. Policy-checked and audited; sensitive domains answer with a confirm_token.',
+  description: 'Call any service, e.g. light.turn_on; policy-checked, audited; sensitive domains ask for a confirm_token.',
   kind: 'write',
   hints: { openWorldHint: true },
   input: z.object({
     domain: z.string().trim().regex(/^[a-z0-9_]+$/, 'a domain such as light').describe('e.g. light'),
     service: z.string().trim().regex(/^[a-z0-9_]+$/, 'a service such as turn_on').describe('e.g. turn_on'),
     target: z.object({
-      entity_id: ids('Entity id(s).'),
-      device_id: ids('Device id(s).'),
-      area_id: ids('Area id(s).')
-    }).optional().describe('What to act on.'),
+      entity_id: ids(),
+      device_id: ids(),
+      area_id: ids()
+    }).optional().describe('Entity, device or area ids to act on.'),
     data: z.record(z.string(), z.unknown()).optional().describe('Service data, e.g. {"brightness_pct":50}.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg(),
-    return_response: z.boolean().default(false).describe('Return the service\'s response data.')
+    return_response: z.boolean().default(false).describe('Include response data.')
   }),
   async handler (ctx, args) {
     const outcome = await guardedWrite(ctx, {

@@ -13,7 +13,7 @@ export default defineTool({
   description: 'Delete a UI-created helper.',
   kind: 'write',
   input: z.object({
-    entity_id: entityIdArg('Helper entity id'),
+    entity_id: entityIdArg('e.g. input_boolean.guest_mode'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

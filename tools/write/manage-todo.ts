@@ -16,7 +16,7 @@ const ACTIONS = {
 export default defineTool({
   name: 'ha_manage_todo',
   title: 'Manage a to-do list',
-  description: 'Add, complete, uncomplete, remove or rename a to-do item.',
+  description: 'Change one item of a to-do list.',
   kind: 'write',
   input: z.object({
     entity_id: domainEntityArg('todo'),

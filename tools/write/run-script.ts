@@ -7,7 +7,7 @@ import { domainEntityArg } from './_targets.ts'
 export default defineTool({
   name: 'ha_run_script',
   title: 'Run a script',
-  description: 'Start a script with optional variables.',
+  description: 'Start a script.',
   kind: 'write',
   input: z.object({
     entity_id: domainEntityArg('script'),

@@ -15,11 +15,11 @@ async function legacyServices (ctx: ToolContext): Promise<string[]> {
 export default defineTool({
   name: 'ha_send_notification',
   title: 'Send a notification',
-  description: 'Send a notification, 6/min per target. Without target, lists targets.',
+  description: 'Send a notification, 6/min per target; no target lists targets.',
   kind: 'write',
   hints: { destructiveHint: false },
   input: z.object({
-    message: z.string().optional().describe('Text (1000 chars max).'),
+    message: z.string().optional().describe('Text, max 1000 chars.'),
     target: z.string().trim().optional().describe('notify.* entity or notify service.'),
     title: z.string().optional().describe('Title.'),
     data: z.record(z.string(), z.unknown()).optional().describe('Platform data (notify services).'),

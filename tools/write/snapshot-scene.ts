@@ -13,7 +13,7 @@ export default defineTool({
   hints: { destructiveHint: false },
   input: z.object({
     name: z.string().trim().min(1).max(100).describe('Scene name.'),
-    entities: z.array(z.string().trim()).min(1).max(50).describe('Entity ids (1-50).'),
+    entities: z.array(z.string().trim()).min(1).max(50).describe('Entity ids.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

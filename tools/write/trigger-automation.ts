@@ -12,7 +12,7 @@ export default defineTool({
   input: z.object({
     entity_id: domainEntityArg('automation'),
     skip_condition: z.boolean().default(true).describe('Skip its conditions.'),
-    variables: z.record(z.string(), z.unknown()).optional().describe('Variables for the run.'),
+    variables: z.record(z.string(), z.unknown()).optional().describe('Run variables.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -7,7 +7,7 @@ import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_sha
 export default defineTool({
   name: 'ha_undo',
   title: 'Undo the last write',
-  description: 'Restore what your last service call changed (on/off, brightness, colour, position, temperature, values).',
+  description: 'Revert your last service call (on/off, brightness, colour, position, temperature, values).',
   kind: 'write',
   input: z.object({
     dry_run: dryRunArg(),
