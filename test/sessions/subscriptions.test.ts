@@ -1,0 +1,111 @@
+import t from 'tap'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
+import { connectClient, eventually, startHome, startServer, type TestServer } from '../helper.ts'
+
+interface Received { uri: string, at: number }
+
+/** A session client recording every resources/updated notification, once its event stream is open. */
+async function listeningClient (t: { teardown: (fn: () => unknown) => void }, server: TestServer): Promise<{ client: Client, received: Received[] }> {
+  const client = await connectClient(t, server)
+  const received: Received[] = []
+  client.setNotificationHandler(ResourceUpdatedNotificationSchema, notification => {
+    received.push({ uri: notification.params.uri, at: Date.now() })
+  })
+  const id = (client.transport as StreamableHTTPClientTransport).sessionId as string
+  await eventually(() => server.app.sessions.registry.listening(id), 5000, 'the client to open its event stream')
+  return { client, received }
+}
+
+const pause = async (ms: number): Promise<void> => { await new Promise(resolve => setTimeout(resolve, ms)) }
+
+t.test('subscriptions in a session', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { enable_sessions: true } })
+  await server.app.home.ready()
+  const light = server.app.home.entities().find(row => row.domain === 'light' && row.area_id !== null)
+  if (!light) throw new Error('the demo home has no light in an area')
+
+  t.test('the session offers subscriptions', async t => {
+    const client = await connectClient(t, server)
+    t.equal(client.getServerCapabilities()?.resources?.subscribe, true)
+  })
+
+  t.test('an entity subscription signals each change, at most once per second per URI', async t => {
+    const { client, received } = await listeningClient(t, server)
+    const uri = `ha://entity/${light.entity_id}`
+    await client.subscribeResource({ uri })
+    home.setState(light.entity_id, light.state === 'on' ? 'off' : 'on')
+    await eventually(() => received.length === 1, 5000, 'the first notification')
+    t.same(received.map(r => r.uri), [uri], 'names the subscribed URI')
+
+    // A burst of changes: one trailing notification a second after the first, not one per change.
+    for (let i = 0; i < 5; i++) home.setState(light.entity_id, i % 2 === 0 ? 'on' : 'off', { brightness: 10 * i })
+    await eventually(() => received.length === 2, 5000, 'the trailing notification')
+    t.ok((received[1] as Received).at - (received[0] as Received).at >= 900, 'the second came a second after the first')
+    await pause(1300)
+    t.equal(received.length, 2, 'the burst produced exactly one more notification')
+
+    await client.unsubscribeResource({ uri })
+    home.setState(light.entity_id, 'off', { brightness: 1 })
+    home.setState(light.entity_id, 'on', { brightness: 2 })
+    await pause(300)
+    t.equal(received.length, 2, 'nothing after unsubscribing')
+  })
+
+  t.test('an area subscription signals when an entity in it changes state', async t => {
+    const { client, received } = await listeningClient(t, server)
+    const uri = `ha://area/${light.area_id as string}`
+    await client.subscribeResource({ uri })
+    home.setState(light.entity_id, 'off')
+    home.setState(light.entity_id, 'on')
+    await eventually(() => received.some(r => r.uri === uri), 5000, 'the area notification')
+    t.ok(received.every(r => r.uri === uri), 'only the area is signalled')
+  })
+
+  t.test('only existing entity and area resources can be subscribed, at most 50 per session', async t => {
+    const client = await connectClient(t, server)
+    await t.rejects(client.subscribeResource({ uri: 'ha://entity/light.does_not_exist' }), { code: -32002 }, 'unknown entity: resource not found, like resources/read')
+    await t.rejects(client.subscribeResource({ uri: 'ha://area/atlantis' }), { code: -32002 }, 'unknown area')
+    await t.rejects(client.subscribeResource({ uri: 'ha://services' }), { code: -32602, message: /cannot be subscribed/ })
+    const ids = server.app.home.entities().slice(0, 51).map(row => row.entity_id)
+    for (const id of ids.slice(0, 50)) await client.subscribeResource({ uri: `ha://entity/${id}` })
+    await client.subscribeResource({ uri: `ha://entity/${ids[0] as string}` })
+    t.pass('subscribing again to the same URI does not count twice')
+    await t.rejects(client.subscribeResource({ uri: `ha://entity/${ids[50] as string}` }), { code: -32602, message: /At most 50 subscriptions/ }, 'the 51st is refused')
+  })
+
+  t.test('closing the session releases its state listener', async t => {
+    const client = await connectClient(t, server)
+    const id = (client.transport as StreamableHTTPClientTransport).sessionId as string
+    await client.subscribeResource({ uri: `ha://entity/${light.entity_id}` })
+    const session = server.app.sessions.registry.get(id)
+    t.equal(session?.subscriptions.size, 1)
+    await (client.transport as StreamableHTTPClientTransport).terminateSession()
+    t.equal(session?.subscriptions.size, 0, 'subscriptions dropped')
+    t.notOk(server.app.sessions.registry.get(id), 'session gone')
+  })
+})
+
+t.test('with filter_reads, hidden entities cannot be subscribed and never signal', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { enable_sessions: true, filter_reads: true, entity_denylist: ['lock.*'] } })
+  await server.app.home.ready()
+  const lock = server.app.home.catalog.all().find(row => row.domain === 'lock' && row.area_id !== null)
+  if (!lock) throw new Error('the demo home has no lock in an area')
+  const neighbour = server.app.home.entities().find(row => row.area_id === lock.area_id && row.domain !== 'lock')
+  if (!neighbour) throw new Error('no visible entity shares the lock\'s area')
+
+  const { client, received } = await listeningClient(t, server)
+  const read = await client.readResource({ uri: `ha://entity/${lock.entity_id}` }).catch((err: { code: number, message: string }) => err)
+  await t.rejects(client.subscribeResource({ uri: `ha://entity/${lock.entity_id}` }), { code: (read as { code: number }).code, message: (read as { message: string }).message }, 'refused exactly like reading it')
+
+  const areaUri = `ha://area/${lock.area_id as string}`
+  await client.subscribeResource({ uri: areaUri })
+  home.setState(lock.entity_id, lock.state === 'locked' ? 'unlocked' : 'locked')
+  home.setState(neighbour.entity_id, neighbour.state === 'on' ? 'off' : 'on')
+  await eventually(() => received.length === 1, 5000, 'the visible change to signal the area')
+  await pause(1300)
+  t.equal(received.length, 1, 'the hidden lock\'s change signalled nothing (it would have come first)')
+})
