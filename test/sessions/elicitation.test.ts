@@ -1,0 +1,88 @@
+import t from 'tap'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ElicitRequestSchema, type ElicitRequest, type ElicitResult } from '@modelcontextprotocol/sdk/types.js'
+import { callTool, connectClient, startHome, startServer, type TestServer } from '../helper.ts'
+
+const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' } }
+
+/** A session client that can be asked questions, answering each with `answer`. */
+async function askableClient (t: { teardown: (fn: () => unknown) => void }, server: TestServer, answer: (request: ElicitRequest) => ElicitResult): Promise<{ client: Client, asked: ElicitRequest[] }> {
+  const client = new Client({ name: 'askable', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } })
+  const asked: ElicitRequest[] = []
+  client.setRequestHandler(ElicitRequestSchema, request => {
+    asked.push(request)
+    return answer(request)
+  })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${server.token}` } } }))
+  t.teardown(() => client.close())
+  return { client, asked }
+}
+
+t.test('confirmations by elicitation in a session', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { enable_sessions: true, allow_write: true } })
+  const unlocks = (): number => home.serviceCalls.filter(call => call.domain === 'lock' && call.service === 'unlock').length
+
+  t.test('accept + confirm executes the write in one call', async t => {
+    home.clearServiceCalls()
+    const { client, asked } = await askableClient(t, server, () => ({ action: 'accept', content: { confirm: true } }))
+    const result = await callTool(client, 'ha_call_service', UNLOCK)
+    t.notOk(result.isError, result.text)
+    t.equal(result.json.success, true, 'done without a confirm token')
+    t.equal(unlocks(), 1, 'the unlock reached the house exactly once')
+    t.equal(asked.length, 1, 'the human was asked once')
+    const params = asked[0]?.params as { message: string, requestedSchema: { properties: Record<string, { type: string }>, required: string[] } }
+    t.match(params.message, /lock\.unlock/, 'the question shows the call')
+    t.same(Object.keys(params.requestedSchema.properties), ['confirm'])
+    t.equal(params.requestedSchema.properties.confirm?.type, 'boolean')
+    t.same(params.requestedSchema.required, ['confirm'])
+    t.match(server.app.audit.recent(1)[0], { outcome: 'confirmation_given', via: 'elicitation' }, 'audited as confirmed by elicitation')
+  })
+
+  for (const [what, answer] of [
+    ['decline', { action: 'decline' }],
+    ['cancel', { action: 'cancel' }],
+    ['accept with confirm false', { action: 'accept', content: { confirm: false } }]
+  ] as Array<[string, ElicitResult]>) {
+    t.test(`${what} refuses and nothing reaches the house`, async t => {
+      home.clearServiceCalls()
+      const { client, asked } = await askableClient(t, server, () => answer)
+      const result = await callTool(client, 'ha_call_service', UNLOCK)
+      t.equal(result.isError, true)
+      t.match(result.text, /declined/)
+      t.equal(asked.length, 1)
+      t.equal(unlocks(), 0, 'nothing reached the house')
+      t.match(server.app.audit.recent(1)[0], { outcome: 'refused', reason: 'declined' }, 'the refusal is audited')
+    })
+  }
+
+  t.test('a client without elicitation gets the confirm-token flow', async t => {
+    home.clearServiceCalls()
+    const client = await connectClient(t, server)
+    t.type((client.transport as StreamableHTTPClientTransport).sessionId, 'string', 'in a session')
+    const asked = await callTool(client, 'ha_call_service', UNLOCK)
+    t.equal(asked.json.confirmation_required, true)
+    t.equal(unlocks(), 0)
+    const confirmed = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+    t.equal(confirmed.json.success, true)
+    t.equal(unlocks(), 1)
+  })
+
+  t.test('a write outside confirm_domains asks nothing', async t => {
+    const { client, asked } = await askableClient(t, server, () => ({ action: 'decline' }))
+    const result = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: server.app.home.entities().find(row => row.domain === 'light')?.entity_id } })
+    t.equal(result.json.success, true)
+    t.equal(asked.length, 0)
+  })
+
+  t.test('a client that declares elicitation but fails to answer falls back to tokens afterwards', async t => {
+    home.clearServiceCalls()
+    const { client } = await askableClient(t, server, () => { throw new Error('no UI here') })
+    const first = await callTool(client, 'ha_call_service', UNLOCK)
+    t.equal(first.isError, true, 'the call that hit the broken client is refused (fails safe)')
+    const second = await callTool(client, 'ha_call_service', UNLOCK)
+    t.equal(second.json.confirmation_required, true, 'later confirmations use a confirm token')
+    t.equal(unlocks(), 0)
+  })
+})
