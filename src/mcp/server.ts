@@ -7,6 +7,9 @@
  * private id, lets the Server answer, and routes the answer back to that HTTP response. Concurrent
  * clients reusing the same JSON-RPC ids never collide, and nothing is rebuilt per request: that is
  * what keeps a call's cost flat (SPEC section 15). The caller's identity travels with each message.
+ *
+ * Sessions (enable_sessions) are the exception: each gets its own Server, built from the same cached
+ * handlers plus subscriptions and elicitation, behind the SDK's Streamable HTTP transport.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { Server } from '@modelcontextprotocol/sdk/server/index.js'
