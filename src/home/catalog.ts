@@ -48,11 +48,14 @@ export class EntityCatalog {
         const row = this.#row(newState, this.#snapshot)
         this.#rows.set(entityId, row)
         if (previous?.haystack !== row.haystack) this.#textChanged()
+        // A state change keeps the order: patch the sorted list in place instead of re-sorting it.
+        if (previous && this.#list) this.#patchList(row)
+        else this.#list = undefined
       } else {
         this.#rows.delete(entityId)
         this.#textChanged()
+        this.#list = undefined
       }
-      this.#list = undefined
       this.version++
     })
   }
@@ -88,7 +91,20 @@ export class EntityCatalog {
     return this.#rows.get(entityId)
   }
 
-  /** All rows, sorted by entity_id; the array is cached until something changes. */
+  #patchList (row: EntityRow): void {
+    const list = this.#list as EntityRow[]
+    const at = lowerBound(list, row.entity_id)
+    if (list[at]?.entity_id === row.entity_id) list[at] = row
+    else this.#list = undefined
+  }
+
+  /** The rows of one domain: a contiguous run of the id-sorted list, found by binary search. */
+  domain (domain: string): EntityRow[] {
+    const list = this.all()
+    return list.slice(lowerBound(list, `${domain}.`), lowerBound(list, `${domain}/`))
+  }
+
+  /** All rows, sorted by entity_id; re-sorted only when entities come or go. */
   all (): EntityRow[] {
     if (!this.#list) this.#list = [...this.#rows.values()].sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1))
     return this.#list
@@ -128,4 +144,16 @@ export class EntityCatalog {
       foldedName: fold(name)
     }
   }
+}
+
+/** First index whose entity_id is >= key, in a list sorted by entity_id. */
+function lowerBound (list: readonly EntityRow[], key: string): number {
+  let low = 0
+  let high = list.length
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if ((list[mid] as EntityRow).entity_id < key) low = mid + 1
+    else high = mid
+  }
+  return low
 }

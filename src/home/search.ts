@@ -7,6 +7,8 @@ import { fold, tokens } from './text.ts'
  * at a time, instead of testing every row in JavaScript: a search on 10,000 entities touches only
  * the rows that contain that word.
  */
+const RARE_WORD_MATCHES = 64
+
 export class SearchIndex {
   #text: string
   #starts: number[]
@@ -34,18 +36,40 @@ export class SearchIndex {
     return low
   }
 
-  /** Ids of entities whose haystack contains `word`, in index order. */
-  candidates (word: string): string[] {
+  /**
+   * Ids of entities whose haystack contains `word`, in index order; undefined as soon as there are
+   * more than `limit` (the caller already knows a rarer word).
+   */
+  candidates (word: string, limit = Infinity): string[] | undefined {
     const found: string[] = []
     let position = this.#text.indexOf(word)
     while (position !== -1) {
       const row = this.#rowAt(position)
       found.push(this.#ids[row] as string)
+      if (found.length > limit) return undefined
       const next = this.#starts[row + 1]
       if (next === undefined) break
       position = this.#text.indexOf(word, next)
     }
     return found
+  }
+
+  /**
+   * Candidates for a query: the matches of its rarest word. Counting stops early for common words
+   * ("room" in a home where every name has it), so a query costs what its rarest word costs.
+   */
+  candidatesFor (words: readonly string[]): string[] {
+    let best: string[] | undefined
+    // First pass: stop each word after a few matches, so one rare word settles it cheaply.
+    for (const cap of [RARE_WORD_MATCHES, Infinity]) {
+      for (const word of words) {
+        const found = this.candidates(word, best ? Math.min(best.length - 1, cap) : cap)
+        if (found && (!best || found.length < best.length)) best = found
+        if (best?.length === 0) return best
+      }
+      if (best) return best
+    }
+    return best ?? []
   }
 }
 
@@ -64,20 +88,26 @@ export function searchScore (row: EntityRow, foldedQuery: string, queryTokens: r
   return score
 }
 
-/** Ranks the rows that match every word of `query`: exact id first, then name matches. */
-export function rankMatches (query: string, candidates: Iterable<EntityRow>): EntityRow[] {
+/**
+ * Ranks the rows that match every word of `query`: exact id first, then name matches. With `top`,
+ * only the best `top` rows are kept (in order) while every match is still counted, so a broad word
+ * on a big home costs a scan, not a sort. Candidates arrive sorted by entity id, which settles ties.
+ */
+export function rankMatches (query: string, candidates: Iterable<EntityRow>, top = Infinity): { rows: EntityRow[], total: number } {
   const queryTokens = tokens(query)
   const folded = fold(query.trim())
-  const scored: Array<{ row: EntityRow, score: number }> = []
+  const best: Array<{ row: EntityRow, score: number }> = []
+  let total = 0
   for (const row of candidates) {
     const score = searchScore(row, folded, queryTokens)
-    if (score >= 0) scored.push({ row, score })
+    if (score < 0) continue
+    total++
+    if (best.length >= top && score <= (best[best.length - 1] as { score: number }).score) continue
+    // Insert after every entry with a score >= this one: equal scores keep id order.
+    let at = best.length
+    while (at > 0 && (best[at - 1] as { score: number }).score < score) at--
+    best.splice(at, 0, { row, score })
+    if (best.length > top) best.pop()
   }
-  scored.sort((a, b) => b.score - a.score || (a.row.entity_id < b.row.entity_id ? -1 : 1))
-  return scored.map(s => s.row)
-}
-
-/** The word to look up in the index: the longest, as it matches the fewest entities. */
-export function leadingToken (query: string): string | undefined {
-  return tokens(query).sort((a, b) => b.length - a.length)[0]
+  return { rows: best.map(entry => entry.row), total }
 }

@@ -3,8 +3,11 @@ import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { HassState } from '../ha/schemas.ts'
 import { HA_NOT_CONNECTED } from '../errors.ts'
 import type { EntityCatalog, EntityRow } from './catalog.ts'
-import { leadingToken, rankMatches } from './search.ts'
+import { rankMatches } from './search.ts'
+import { tokens } from './text.ts'
 import type { Visibility } from './visibility.ts'
+
+const SEARCH_CACHE_SIZE = 128
 
 /**
  * The read side of the home as tools see it: served from memory and already filtered by
@@ -16,6 +19,7 @@ export class HomeView {
   readonly visibility: Visibility
   #visibleVersion = -1
   #visible: EntityRow[] = []
+  #searchCache = new Map<string, { ids: string[] }>()
 
   constructor (ha: HomeAssistant, catalog: EntityCatalog, visibility: Visibility) {
     this.ha = ha
@@ -42,6 +46,12 @@ export class HomeView {
     return this.visibility.visible(entityId)
   }
 
+  /** Visible entities of one domain, sorted by id. */
+  domain (domain: string): EntityRow[] {
+    const rows = this.catalog.domain(domain)
+    return this.visibility.active ? rows.filter(row => this.visibility.visible(row.entity_id)) : rows
+  }
+
   /** Every visible entity, sorted by id. */
   entities (): EntityRow[] {
     if (!this.visibility.active) return this.catalog.all()
@@ -52,16 +62,45 @@ export class HomeView {
     return this.#visible
   }
 
-  /** Visible entities matching every word of `query`, best first (exact id, then name matches). */
-  search (query: string): EntityRow[] {
-    const lead = leadingToken(query)
-    if (!lead) return []
+  /**
+   * Visible entities matching every word of `query`, best first (exact id, then name matches);
+   * with `top`, only the best `top` are returned, with the count of every match.
+   */
+  search (query: string, top = Infinity): { rows: EntityRow[], total: number } {
+    const ranked = this.#ranked(query)
+    const ids = top < ranked.ids.length ? ranked.ids.slice(0, top) : ranked.ids
     const rows: EntityRow[] = []
-    for (const id of this.catalog.searchIndex().candidates(lead)) {
-      const row = this.entity(id)
+    for (const id of ids) {
+      const row = this.catalog.get(id)
       if (row) rows.push(row)
     }
-    return rankMatches(query, rows)
+    return { rows, total: ranked.ids.length }
+  }
+
+  /**
+   * Ranked ids for a query. Ranking depends only on ids, names, aliases, areas and labels, never on
+   * states, so it is cached until some searchable text changes: a repeated question costs a lookup.
+   */
+  #ranked (query: string): { ids: string[] } {
+    const key = `${this.catalog.textVersion}\u0000${query}`
+    const cached = this.#searchCache.get(key)
+    if (cached) {
+      this.#searchCache.delete(key)
+      this.#searchCache.set(key, cached)
+      return cached
+    }
+    const words = tokens(query)
+    const candidates: EntityRow[] = []
+    if (words.length > 0) {
+      for (const id of this.catalog.searchIndex().candidatesFor(words)) {
+        const row = this.entity(id)
+        if (row) candidates.push(row)
+      }
+    }
+    const result = { ids: rankMatches(query, candidates).rows.map(row => row.entity_id) }
+    this.#searchCache.set(key, result)
+    if (this.#searchCache.size > SEARCH_CACHE_SIZE) this.#searchCache.delete(this.#searchCache.keys().next().value as string)
+    return result
   }
 
   entity (entityId: string): EntityRow | undefined {

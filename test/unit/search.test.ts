@@ -23,13 +23,27 @@ t.test('the index finds every row containing the word, once each', async t => {
   t.same(index.candidates('etage'), ['light.stairs'])
   t.same(index.candidates('nothing'), [])
   t.same(index.candidates('temperature\u0000light'), [], 'never matches across two entities')
+  t.equal(index.candidates('kitchen', 2), undefined, 'gives up past the limit')
+  t.same(index.candidatesFor(['light', 'kuche']), ['light.kitchen', 'light.kitchen_island'], 'the rarer word picks the candidates')
+  t.same(index.candidatesFor(['zzz', 'kitchen']), [])
 })
 
 t.test('ranking: every word must match; exact id first', async t => {
   const ranked = rankMatches('kitchen light', rows)
-  t.same(ranked.map(r => r.entity_id), ['light.kitchen', 'light.kitchen_island'])
-  t.equal(rankMatches('switch.kit', rows)[0]?.entity_id, 'switch.kit', 'exact id ranks first')
-  t.same(rankMatches('kitchen zzz', rows), [])
+  t.same(ranked.rows.map(r => r.entity_id), ['light.kitchen', 'light.kitchen_island'])
+  t.equal(ranked.total, 2)
+  t.equal(rankMatches('switch.kit', rows).rows[0]?.entity_id, 'switch.kit', 'exact id ranks first')
+  t.same(rankMatches('kitchen zzz', rows), { rows: [], total: 0 })
+})
+
+t.test('top-k keeps exactly what a full sort would, and counts every match', async t => {
+  const many = Array.from({ length: 500 }, (_, i) => row(`sensor.s_${String(i).padStart(3, '0')}`, i % 7 === 0 ? 'Kitchen' : `Kitchen sensor ${i}`))
+  const full = rankMatches('kitchen', many)
+  for (const top of [1, 5, 20, 50]) {
+    const partial = rankMatches('kitchen', many, top)
+    t.equal(partial.total, full.total, `total counted with top ${top}`)
+    t.same(partial.rows.map(r => r.entity_id), full.rows.slice(0, top).map(r => r.entity_id), `top ${top} equals the sorted prefix`)
+  }
 })
 
 t.test('scales: 10,000 rows searched quickly', async t => {
@@ -37,7 +51,7 @@ t.test('scales: 10,000 rows searched quickly', async t => {
   const index = new SearchIndex(many)
   const started = performance.now()
   let found = 0
-  for (let i = 0; i < 100; i++) found = index.candidates('attic').length
+  for (let i = 0; i < 100; i++) found = index.candidatesFor(['room', 'attic']).length
   const perQuery = (performance.now() - started) / 100
   t.equal(found, 100)
   t.comment(`10k-row lookup: ${perQuery.toFixed(3)} ms per query`)

@@ -45,7 +45,9 @@ export default defineTool({
     const areaId = args.area ? resolveArea(home, args.area) : undefined
     const floorId = args.floor ? resolveFloor(home, args.floor) : undefined
     const labelId = args.label ? resolveLabel(home, args.label) : undefined
-    let rows: readonly EntityRow[] = args.search ? searchRows(home, args.search) : home.entities()
+    let rows: readonly EntityRow[] = args.search
+      ? searchRows(home, args.search)
+      : args.domain !== undefined ? home.domain(args.domain) : home.entities()
     rows = rows.filter(row =>
       (args.domain === undefined || row.domain === args.domain) &&
       (areaId === undefined || row.area_id === areaId) &&

@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { page } from '../../src/shape.ts'
 import { limitArg } from '../_shared/args.ts'
-import { compactRow, searchRows } from '../_shared/entities.ts'
+import { compactRow } from '../_shared/entities.ts'
 
 export default defineTool({
   name: 'ha_search_entities',
@@ -14,8 +13,15 @@ export default defineTool({
     limit: limitArg(50, 20)
   }),
   async handler ({ home }, { query, limit }) {
-    const matches = searchRows(home, query)
-    const note = matches.length === 0 ? 'No match: try fewer or shorter words, or ha_list_entities with a domain or area.' : undefined
-    return page(matches, 0, limit, note, compactRow)
+    const { rows, total } = home.search(query, limit)
+    const note = total === 0 ? 'No match: try fewer or shorter words, or ha_list_entities with a domain or area.' : undefined
+    return {
+      items: rows.map(compactRow),
+      returned: rows.length,
+      total,
+      has_more: total > rows.length,
+      next_offset: null,
+      ...(total > rows.length ? { note: 'More matches: add words to narrow, or use ha_list_entities with search and offset to page.' } : note ? { note } : {})
+    }
   }
 })
