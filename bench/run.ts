@@ -21,6 +21,7 @@ const { values } = parseArgs({
   }
 })
 
+const ADDON_NODE_OPTIONS = /export NODE_OPTIONS="([^"]*)"/.exec(readFileSync('addon/run.sh', 'utf8'))?.[1] ?? ''
 const TOKEN = 'bench-token-0123456789abcdef0123'
 const CLIENTS = Number(values.clients)
 const SECONDS = Number(values.seconds)
@@ -67,8 +68,8 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   // BENCH_PROFILE=dir writes a V8 CPU profile of the server there, to see where a call's time goes.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
   // The production build, as the image runs it (tsx would add its compiler to the memory figures).
-  // BENCH_NODE_ARGS="--max-old-space-size=96" tries the server under a heap cap, as a Pi would run it.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  // The add-on's own memory flags (addon/run.sh exports them as NODE_OPTIONS); BENCH_NODE_ARGS overrides.
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? ADDON_NODE_OPTIONS).split(' ').filter(Boolean)
   const child = spawn(process.execPath, [...profile, ...nodeArgs, 'dist/src/server.js'], {
     env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning' },
     stdio: ['ignore', 'inherit', 'inherit']

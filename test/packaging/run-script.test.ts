@@ -54,6 +54,7 @@ t.test('starts the production entry as the mcp user with the add-on environment'
   const entry = packageJson.scripts.start.replace(/^node /, '')
   t.same(exec?.args, ['mcp:mcp', '/usr/local/bin/node', `/app/${entry}`], 'node runs `npm start`\'s file as mcp')
   t.match(exec?.env, { MCP_PORT: '9583', INGRESS_PORT: '9584', DATA_DIR: '/data', LOG_LEVEL: 'debug', NODE_ENV: 'production' })
+  t.match(exec?.env.NODE_OPTIONS, /--max-old-space-size=\d+/, 'the heap is capped for small machines')
   t.ok(calls.includes('chown -R mcp:mcp /data'), 'hands /data to the server user first')
   t.ok(calls.includes('bashio-level debug'), 'bashio logs at the same level')
   t.ok(calls.some((line) => line.startsWith('info ') && line.includes('writes on')), 'the start line says writes are on')
