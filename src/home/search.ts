@@ -60,8 +60,9 @@ export class SearchIndex {
    */
   candidatesFor (words: readonly string[]): string[] {
     let best: string[] | undefined
-    // First pass: stop each word after a few matches, so one rare word settles it cheaply.
-    for (const cap of [RARE_WORD_MATCHES, Infinity]) {
+    // Growing caps: each pass stops every word after a few matches, so the rarest word settles it
+    // at about the cost of its own matches, whatever the others cost.
+    for (const cap of [RARE_WORD_MATCHES, RARE_WORD_MATCHES * 8, RARE_WORD_MATCHES * 64, Infinity]) {
       for (const word of words) {
         const found = this.candidates(word, best ? Math.min(best.length - 1, cap) : cap)
         if (found && (!best || found.length < best.length)) best = found
