@@ -12,7 +12,7 @@ export function compactRow (row: EntityRow): Record<string, unknown> {
 
 /** Visible entities matching every word of `query`, best first. */
 export function searchRows (home: HomeView, query: string): EntityRow[] {
-  return home.search(query)
+  return home.search(query).rows
 }
 
 /** Finds an area by id or name (case- and accent-insensitive); throws a helpful error otherwise. */
