@@ -277,8 +277,10 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
           )
           return answer.action === 'accept' && answer.content?.confirm === true
         } catch (err) {
-          if (err instanceof McpError && err.code !== ErrorCode.RequestTimeout && err.code !== ErrorCode.ConnectionClosed) elicitationBroken = true
-          throw err
+          // No answer in time is a refusal; a client that cannot be asked falls back to a confirm token.
+          if (err instanceof McpError && (err.code === ErrorCode.RequestTimeout || err.code === ErrorCode.ConnectionClosed)) return false
+          elicitationBroken = true
+          return 'unavailable'
         }
       }
     },

@@ -90,10 +90,12 @@ export class WriteGuard implements WriteGuardApi {
     let via: AuditEntry['via']
     if (this.#needsConfirmation(request, entities, options.confirm_domains)) {
       const preview = request.config?.preview ?? `${service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}`
-      if (context.confirmer) {
-        const shown: ConfirmPreview = { tool: request.tool, domain: request.domain, service: request.service, entities, preview }
-        const accepted = await context.confirmer(shown).catch(() => false)
-        if (accepted !== true) refuse('declined', `The confirmation for ${service} was declined.`, 'Nothing was changed. Ask the user before trying again.')
+      const shown: ConfirmPreview = { tool: request.tool, domain: request.domain, service: request.service, entities, preview }
+      const answer = context.confirmer && !request.confirmToken
+        ? await context.confirmer(shown).catch(() => 'unavailable' as const)
+        : 'unavailable'
+      if (answer !== 'unavailable') {
+        if (answer !== true) refuse('declined', `The confirmation for ${service} was declined.`, 'Nothing was changed. Ask the user before trying again.')
         via = 'elicitation'
       } else if (request.confirmToken === undefined || request.confirmToken === '') {
         const token = this.#confirms.issue(identity.id, fingerprint)

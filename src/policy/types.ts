@@ -49,8 +49,11 @@ export interface ConfirmPreview {
 
 /** Per-call extras. A session whose client supports elicitation passes a confirmer that asks the human. */
 export interface WriteRunContext {
-  /** Resolves true only when the human accepted; anything else is an audited refusal. */
-  confirmer?: (preview: ConfirmPreview) => Promise<boolean>
+  /**
+   * Resolves true only when the human accepted; false (declined, cancelled, no answer) is an audited
+   * refusal; 'unavailable' (the client could not be asked after all) falls back to a confirm token.
+   */
+  confirmer?: (preview: ConfirmPreview) => Promise<boolean | 'unavailable'>
 }
 
 export type WriteOutcome =

@@ -76,13 +76,16 @@ t.test('confirmations by elicitation in a session', async t => {
     t.equal(asked.length, 0)
   })
 
-  t.test('a client that declares elicitation but fails to answer falls back to tokens afterwards', async t => {
+  t.test('a client that declares elicitation but cannot answer falls back to a confirm token', async t => {
     home.clearServiceCalls()
     const { client } = await askableClient(t, server, () => { throw new Error('no UI here') })
     const first = await callTool(client, 'ha_call_service', UNLOCK)
-    t.equal(first.isError, true, 'the call that hit the broken client is refused (fails safe)')
-    const second = await callTool(client, 'ha_call_service', UNLOCK)
-    t.equal(second.json.confirmation_required, true, 'later confirmations use a confirm token')
-    t.equal(unlocks(), 0)
+    t.equal(first.json.confirmation_required, true, 'the same call gets a confirm token instead')
+    t.equal(unlocks(), 0, 'nothing reached the house yet')
+    const confirmed = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: first.json.confirm_token })
+    t.equal(confirmed.json.success, true, 'the token confirms it')
+    t.equal(unlocks(), 1, 'exactly once')
+    const later = await callTool(client, 'ha_call_service', UNLOCK)
+    t.equal(later.json.confirmation_required, true, 'later confirmations use tokens without asking again')
   })
 })

@@ -110,15 +110,19 @@ t.test('config requests always need a confirmation and bind the base hash', asyn
   t.equal(sent.length, 0, 'execute replaces call_service')
 })
 
-t.test('the elicitation hook: accepted executes, declined is an audited refusal', async t => {
+t.test('the elicitation hook: accepted executes, declined is an audited refusal, unavailable falls back to a token', async t => {
   const { guard, sent, audit } = setup()
   const unlock = call({ domain: 'lock', service: 'unlock', target: { entity_id: 'lock.door' } })
   const yes = await guard.run(PRIMARY_IDENTITY, unlock, { confirmer: async preview => preview.entities.includes('lock.door') })
   t.equal(yes.status, 'done')
   t.match(await refusal(guard.run(PRIMARY_IDENTITY, unlock, { confirmer: async () => false })), /declined/)
-  t.match(await refusal(guard.run(PRIMARY_IDENTITY, unlock, { confirmer: async () => { throw new Error('client gone') } })), /declined/)
-  t.equal(sent.length, 1)
-  t.same(audit.map(a => [a.outcome, a.via ?? a.reason]), [['confirmation_given', 'elicitation'], ['refused', 'declined'], ['refused', 'declined']])
+  const broken = await guard.run(PRIMARY_IDENTITY, unlock, { confirmer: async () => { throw new Error('client gone') } })
+  t.equal(broken.status, 'confirmation_required', 'a confirmer that fails gives a confirm token instead')
+  const unavailable = await guard.run(PRIMARY_IDENTITY, unlock, { confirmer: async () => 'unavailable' })
+  t.equal(unavailable.status, 'confirmation_required')
+  t.equal(sent.length, 1, 'only the accepted call reached the house')
+  t.same(audit.map(a => a.outcome), ['confirmation_given', 'refused', 'confirmation_asked', 'confirmation_asked'])
+  t.equal(audit[1]?.reason, 'declined')
 })
 
 t.test('a failed call is audited as failed and leaves no undo record', async t => {
