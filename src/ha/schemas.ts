@@ -103,3 +103,21 @@ export function parseList<T> (schema: z.ZodType<T>, value: unknown, what: string
   }
   return { items, dropped }
 }
+
+/** subscribe_entities messages (compressed): checked loosely so a malformed frame is reported, not applied. */
+const compressedContext = z.union([z.string(), z.looseObject({ id: z.string().optional(), parent_id: z.string().nullish(), user_id: z.string().nullish() })])
+const compressedState = z.looseObject({
+  s: z.union([z.string(), z.number(), z.boolean()]),
+  a: z.record(z.string(), z.unknown()).optional(),
+  c: compressedContext.optional(),
+  lc: z.number().optional(),
+  lu: z.number().optional()
+})
+export const entitiesMessageSchema = z.looseObject({
+  a: z.record(z.string(), compressedState).optional(),
+  c: z.record(z.string(), z.looseObject({
+    '+': compressedState.partial().optional(),
+    '-': z.looseObject({ a: z.array(z.string()).optional() }).optional()
+  })).optional(),
+  r: z.array(z.string()).optional()
+})
