@@ -1,7 +1,7 @@
 import { HaConnection, type ConnectionOptions } from './connection.ts'
 import { HttpClient, SupervisorClient } from './http.ts'
 import { Registries, REGISTRY_KINDS } from './registries.ts'
-import { entitiesMessageSchema } from './schemas.ts'
+import { entitiesMessageProblem } from './schemas.ts'
 import { StateStore, type EntitiesMessage } from './state-store.ts'
 import { HA_NOT_CONNECTED } from '../errors.ts'
 import type { AppLogger } from '../logger.ts'
@@ -60,13 +60,12 @@ export class HomeAssistant {
     this.supervisor = new SupervisorClient(new HttpClient({ baseUrl: options.supervisorUrl, token: options.supervisorToken, log: options.log }))
 
     this.connection.subscribe({ type: 'subscribe_entities' }, event => {
-      const parsed = entitiesMessageSchema.safeParse(event)
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0]
-        this.#log.error({ at: issue?.path.join('.'), problem: issue?.message }, 'ignored a malformed subscribe_entities message from Home Assistant')
+      const problem = entitiesMessageProblem(event)
+      if (problem) {
+        this.#log.error({ problem }, 'ignored a malformed subscribe_entities message from Home Assistant')
         return
       }
-      this.states.apply(parsed.data as EntitiesMessage)
+      this.states.apply(event as EntitiesMessage)
       if (this.states.ready) this.#flushWaiters()
     })
     for (const kind of REGISTRY_KINDS) {

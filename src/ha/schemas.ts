@@ -104,20 +104,51 @@ export function parseList<T> (schema: z.ZodType<T>, value: unknown, what: string
   return { items, dropped }
 }
 
-/** subscribe_entities messages (compressed): checked loosely so a malformed frame is reported, not applied. */
-const compressedContext = z.union([z.string(), z.looseObject({ id: z.string().optional(), parent_id: z.string().nullish(), user_id: z.string().nullish() })])
-const compressedState = z.looseObject({
-  s: z.union([z.string(), z.number(), z.boolean()]),
-  a: z.record(z.string(), z.unknown()).optional(),
-  c: compressedContext.optional(),
-  lc: z.number().optional(),
-  lu: z.number().optional()
-})
-export const entitiesMessageSchema = z.looseObject({
-  a: z.record(z.string(), compressedState).optional(),
-  c: z.record(z.string(), z.looseObject({
-    '+': compressedState.partial().optional(),
-    '-': z.looseObject({ a: z.array(z.string()).optional() }).optional()
-  })).optional(),
-  r: z.array(z.string()).optional()
-})
+/**
+ * subscribe_entities frames are checked by hand rather than with zod: the first one holds every
+ * entity of the home, and a zod parse would copy all of it (tens of MB on a big home) just to look.
+ * Returns where a frame is malformed, or undefined when it can be applied.
+ */
+export function entitiesMessageProblem (message: unknown): string | undefined {
+  if (!isRecord(message)) return 'the message is not an object'
+  if (message.a !== undefined) {
+    if (!isRecord(message.a)) return 'a: not an object'
+    for (const [id, state] of Object.entries(message.a)) {
+      const problem = compressedProblem(state, true)
+      if (problem) return `a.${id}.${problem}`
+    }
+  }
+  if (message.c !== undefined) {
+    if (!isRecord(message.c)) return 'c: not an object'
+    for (const [id, diff] of Object.entries(message.c)) {
+      if (!isRecord(diff)) return `c.${id}: not an object`
+      const problem = diff['+'] === undefined ? undefined : compressedProblem(diff['+'], false)
+      if (problem) return `c.${id}.+.${problem}`
+      const removed = diff['-']
+      if (removed !== undefined && (!isRecord(removed) || (removed.a !== undefined && !isStringList(removed.a)))) return `c.${id}.-: not a list of attribute names`
+    }
+  }
+  if (message.r !== undefined && !isStringList(message.r)) return 'r: not a list of entity ids'
+  return undefined
+}
+
+function isRecord (value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+function isStringList (value: unknown): boolean {
+  return Array.isArray(value) && value.every(item => typeof item === 'string')
+}
+
+function compressedProblem (state: unknown, full: boolean): string | undefined {
+  if (!isRecord(state)) return 'not an object'
+  if (full || state.s !== undefined) {
+    if (!['string', 'number', 'boolean'].includes(typeof state.s)) return 's: missing or not a value'
+  }
+  if (state.a !== undefined && !isRecord(state.a)) return 'a: not an object'
+  if (state.c !== undefined && typeof state.c !== 'string' && !isRecord(state.c)) return 'c: not a context'
+  for (const key of ['lc', 'lu'] as const) {
+    if (state[key] !== undefined && typeof state[key] !== 'number') return `${key}: not a number`
+  }
+  return undefined
+}

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { entitiesMessageSchema } from '../../src/ha/schemas.ts'
+import { entitiesMessageProblem } from '../../src/ha/schemas.ts'
 import { StateStore, type StateChange } from '../../src/ha/state-store.ts'
 
 t.test('subscribe_entities compressed format, applied as Home Assistant means it', async t => {
@@ -38,9 +38,11 @@ t.test('after a reconnect the next snapshot replaces the map: entities gone mean
   t.equal(store.get('switch.x')?.state, 'off')
 })
 
-t.test('a malformed frame is recognised before it touches the map', async t => {
-  t.notOk(entitiesMessageSchema.safeParse({ a: { 'light.a': { a: {} } } }).success, 'state missing')
-  t.notOk(entitiesMessageSchema.safeParse({ r: 'light.a' }).success, 'r must be a list')
-  t.notOk(entitiesMessageSchema.safeParse({ c: { 'light.a': { '+': { lc: 'soon' } } } }).success, 'times are numbers')
-  t.ok(entitiesMessageSchema.safeParse({ a: { 'sensor.t': { s: '21.5', a: { unit: '°C' }, c: { id: 'x', parent_id: null, user_id: null }, lc: 1, lu: 2, extra: true } } }).success, 'unknown keys pass')
+t.test('a malformed frame is recognised, with where, before it touches the map', async t => {
+  t.equal(entitiesMessageProblem({ a: { 'light.a': { a: {} } } }), 'a.light.a.s: missing or not a value')
+  t.equal(entitiesMessageProblem({ r: 'light.a' }), 'r: not a list of entity ids')
+  t.equal(entitiesMessageProblem({ c: { 'light.a': { '+': { lc: 'soon' } } } }), 'c.light.a.+.lc: not a number')
+  t.equal(entitiesMessageProblem([]), 'the message is not an object')
+  t.equal(entitiesMessageProblem({ a: { 'sensor.t': { s: '21.5', a: { unit: '°C' }, c: { id: 'x', parent_id: null, user_id: null }, lc: 1, lu: 2, extra: true } } }), undefined, 'unknown keys pass')
+  t.equal(entitiesMessageProblem({ c: { 'light.a': { '+': { a: { brightness: 3 } }, '-': { a: ['rgb_color'] } } } }), undefined, 'a diff without a state is fine')
 })
