@@ -8,6 +8,8 @@ import { tokens } from './text.ts'
 import type { Visibility } from './visibility.ts'
 
 const SEARCH_CACHE_SIZE = 128
+/** How much of each ranking the cache keeps: enough for any search page (limit <= 50). */
+const CACHED_RANKS = 50
 
 /**
  * The read side of the home as tools see it: served from memory and already filtered by
@@ -19,7 +21,7 @@ export class HomeView {
   readonly visibility: Visibility
   #visibleVersion = -1
   #visible: EntityRow[] = []
-  #searchCache = new Map<string, { ids: string[] }>()
+  #searchCache = new Map<string, { ids: string[], total: number }>()
 
   constructor (ha: HomeAssistant, catalog: EntityCatalog, visibility: Visibility) {
     this.ha = ha
@@ -67,21 +69,22 @@ export class HomeView {
    * with `top`, only the best `top` are returned, with the count of every match.
    */
   search (query: string, top = Infinity): { rows: EntityRow[], total: number } {
-    const ranked = this.#ranked(query)
+    const ranked = top <= CACHED_RANKS ? this.#ranked(query) : this.#rank(query, top)
     const ids = top < ranked.ids.length ? ranked.ids.slice(0, top) : ranked.ids
     const rows: EntityRow[] = []
     for (const id of ids) {
       const row = this.catalog.get(id)
       if (row) rows.push(row)
     }
-    return { rows, total: ranked.ids.length }
+    return { rows, total: ranked.total }
   }
 
   /**
-   * Ranked ids for a query. Ranking depends only on ids, names, aliases, areas and labels, never on
-   * states, so it is cached until some searchable text changes: a repeated question costs a lookup.
+   * The best ranked ids for a query. Ranking depends only on ids, names, aliases, areas and labels,
+   * never on states, so it is cached until some searchable text changes: a repeated question costs
+   * a lookup. Only the head of each ranking is kept, so the cache stays small on a big home.
    */
-  #ranked (query: string): { ids: string[] } {
+  #ranked (query: string): { ids: string[], total: number } {
     const key = `${this.catalog.textVersion}\u0000${query}`
     const cached = this.#searchCache.get(key)
     if (cached) {
@@ -89,6 +92,13 @@ export class HomeView {
       this.#searchCache.set(key, cached)
       return cached
     }
+    const result = this.#rank(query, CACHED_RANKS)
+    this.#searchCache.set(key, result)
+    if (this.#searchCache.size > SEARCH_CACHE_SIZE) this.#searchCache.delete(this.#searchCache.keys().next().value as string)
+    return result
+  }
+
+  #rank (query: string, top: number): { ids: string[], total: number } {
     const words = tokens(query)
     const candidates: EntityRow[] = []
     if (words.length > 0) {
@@ -97,10 +107,8 @@ export class HomeView {
         if (row) candidates.push(row)
       }
     }
-    const result = { ids: rankMatches(query, candidates).rows.map(row => row.entity_id) }
-    this.#searchCache.set(key, result)
-    if (this.#searchCache.size > SEARCH_CACHE_SIZE) this.#searchCache.delete(this.#searchCache.keys().next().value as string)
-    return result
+    const ranked = rankMatches(query, candidates, top)
+    return { ids: ranked.rows.map(row => row.entity_id), total: ranked.total }
   }
 
   entity (entityId: string): EntityRow | undefined {
