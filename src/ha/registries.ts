@@ -55,6 +55,8 @@ export class RegistrySnapshot {
   }
 }
 
+const ALIAS_CHUNK = 500
+
 type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
 interface Warn { warning: (obj: object, msg: string) => void }
 
@@ -80,6 +82,7 @@ export class Registries {
   #snapshot: RegistrySnapshot | undefined
   #snapshotPromise: Promise<RegistrySnapshot> | undefined
   #generation = 0
+  #aliasesSupported = true
 
   constructor (command: Command, log: Warn, options: { ttlMs?: number, now?: () => number } = {}) {
     this.#command = command
@@ -135,15 +138,44 @@ export class Registries {
     return promise
   }
 
+  /**
+   * `config/entity_registry/list` leaves out Assist aliases; they come with the extended entries of
+   * `get_entries`, fetched in chunks and reduced to the aliases at once so a big home is never held
+   * twice. An older Home Assistant without that command simply gives no aliases.
+   */
+  async #addAliases (entries: EntityEntry[]): Promise<void> {
+    if (!this.#aliasesSupported) return
+    for (let start = 0; start < entries.length; start += ALIAS_CHUNK) {
+      const chunk = entries.slice(start, start + ALIAS_CHUNK)
+      let extended: unknown
+      try {
+        extended = await this.#command({ type: 'config/entity_registry/get_entries', entity_ids: chunk.map(e => e.entity_id) })
+      } catch (err) {
+        if ((err as { haCode?: string }).haCode === 'unknown_command') {
+          this.#aliasesSupported = false
+          this.#log.warning({}, 'this Home Assistant has no config/entity_registry/get_entries: entity aliases are not searchable')
+          return
+        }
+        throw err
+      }
+      if (extended === null || typeof extended !== 'object') continue
+      for (const entry of chunk) {
+        const aliases = (extended as Record<string, { aliases?: unknown } | null>)[entry.entity_id]?.aliases
+        if (Array.isArray(aliases)) entry.aliases = aliases.filter((a): a is string => typeof a === 'string' && a.length > 0)
+      }
+    }
+  }
+
   async #list (kind: RegistryKind): Promise<unknown[]> {
     const cached = this.#lists.get(kind)
     if (cached) return cached.items
     const pending = this.#inflight.get(kind)
     if (pending) return await pending
     const { type, schema } = SOURCES[kind]
-    const promise = this.#command({ type }).then(raw => {
+    const promise = this.#command({ type }).then(async raw => {
       const { items, dropped } = parseList(schema, raw, type)
       if (dropped > 0) this.#log.warning({ registry: kind, dropped }, 'ignored malformed registry entries')
+      if (kind === 'entity') await this.#addAliases(items as EntityEntry[])
       this.#lists.set(kind, { items, fetchedAt: this.#now() })
       return items
     })

@@ -105,6 +105,12 @@ t.test('entity and registry tools end to end through the SDK client', async t =>
       const found = await callTool(client, 'ha_search_entities', { query: cjk.name })
       t.ok(found.json.total > 0, `"${cjk.name}" is searchable`)
     }
+    const alias = await callTool(client, 'ha_search_entities', { query: 'sprinklers' })
+    const irrigation = alias.json.items.find((row: { entity_id: string }) => row.entity_id.includes('irrigation'))
+    t.ok(irrigation, 'an Assist alias (from the extended registry entries) is searchable')
+    const withAlias = await callTool(client, 'ha_get_entity', { entity_id: irrigation.entity_id })
+    t.same(withAlias.json.aliases, ['Sprinklers'], 'and shown by ha_get_entity')
+
     const none = await callTool(client, 'ha_search_entities', { query: 'light zzzqqq' })
     t.equal(none.json.total, 0, 'every token must match')
     t.match(none.json.note, /No match/)
