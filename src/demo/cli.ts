@@ -1,7 +1,7 @@
 /**
  * `npm run demo`: the demo home and the MCP server in one command, no Home Assistant needed.
  * Prints the MCP URL, the token and ready-to-paste client configs.
- *   npm run demo -- [--port 9583] [--entities 150] [--seed 1] [--options my-options.json]
+ *   npm run demo -- [--port 9583] [--ingress-port 9584] [--entities 150] [--seed 1] [--options my-options.json]
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
@@ -9,6 +9,8 @@ import { buildApp } from '../app.ts'
 import { resolvePrimaryToken } from '../auth/bootstrap.ts'
 import { loadConfig } from '../config.ts'
 import { clientConfigs } from '../connect/client-configs.ts'
+import { buildIngressApp, ingressServicesOf } from '../ingress-app.ts'
+import { loadToolCatalog } from '../mcp/registry.ts'
 import { createLogger, SecretScrubber } from '../logger.ts'
 import { optionsSchema, type Options } from '../options.ts'
 import { startDemoHome } from './index.ts'
@@ -16,6 +18,7 @@ import { startDemoHome } from './index.ts'
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: process.env.MCP_PORT ?? '9583' },
+    'ingress-port': { type: 'string', default: process.env.INGRESS_PORT ?? '9584' },
     host: { type: 'string', default: '127.0.0.1' },
     entities: { type: 'string', default: '150' },
     seed: { type: 'string', default: '1' },
@@ -37,8 +40,14 @@ async function main (): Promise<void> {
   const scrubber = new SecretScrubber()
   const logger = createLogger({ level: config.logLevel, scrubber })
   const primary = await resolvePrimaryToken({ option: config.options.api_token, envToken: config.envApiToken, dataDir: config.dataDir, log: logger })
-  const app = await buildApp({ config, primaryToken: primary.token, logger })
+  const catalog = await loadToolCatalog()
+  const app = await buildApp({ config, primaryToken: primary.token, logger, catalog })
   await app.listen({ port: Number(values.port), host: values.host })
+  // The status page the add-on shows in Home Assistant's sidebar, here on loopback.
+  const ingress = await buildIngressApp({ services: ingressServicesOf(app, catalog, primary.token), logger })
+  await ingress.listen({ port: Number(values['ingress-port']), host: '127.0.0.1' })
+  const ingressAddress = ingress.server.address()
+  const ingressPort = typeof ingressAddress === 'object' && ingressAddress ? ingressAddress.port : Number(values['ingress-port'])
   await app.ha.whenReady(15_000)
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : Number(values.port)
@@ -48,6 +57,7 @@ async function main (): Promise<void> {
     '',
     `Demo home: ${home.entityIds().length} entities, simulated Home Assistant at ${home.url}`,
     `MCP endpoint: ${mcpUrl}`,
+    `Status page:  http://127.0.0.1:${ingressPort}/   (the add-on's ingress page)`,
     `Token:        ${primary.token}   (stored in ${config.dataDir}/token)`,
     `Writes: allow_write=${config.options.allow_write}, allow_config_write=${config.options.allow_config_write} (pass --options FILE to change)`,
     ''
@@ -59,7 +69,7 @@ async function main (): Promise<void> {
   process.stdout.write(out.join('\n'))
 
   const stop = (): void => {
-    app.close().then(() => home.close()).then(() => process.exit(0), () => process.exit(1))
+    Promise.all([ingress.close(), app.close()]).then(() => home.close()).then(() => process.exit(0), () => process.exit(1))
   }
   process.once('SIGINT', stop)
   process.once('SIGTERM', stop)
