@@ -7,6 +7,13 @@ import { rankMatches } from './search.ts'
 import { tokens } from './text.ts'
 import type { Visibility } from './visibility.ts'
 
+export interface EntityCounts {
+  area: Map<string, number>
+  device: Map<string, number>
+  floor: Map<string, number>
+  label: Map<string, number>
+}
+
 const SEARCH_CACHE_SIZE = 128
 /** How much of each ranking the cache keeps: enough for any search page (limit <= 50). */
 const CACHED_RANKS = 50
@@ -22,6 +29,7 @@ export class HomeView {
   #visibleVersion = -1
   #visible: EntityRow[] = []
   #searchCache = new Map<string, { ids: string[], total: number }>()
+  #counts: { version: number, counts: EntityCounts } | undefined
 
   constructor (ha: HomeAssistant, catalog: EntityCatalog, visibility: Visibility) {
     this.ha = ha
@@ -119,20 +127,22 @@ export class HomeView {
     return this.visible(entityId) ? this.ha.states.get(entityId) : undefined
   }
 
-  /** Visible entity counts per area, per device, per floor and per label. */
-  counts (): { area: Map<string, number>, device: Map<string, number>, floor: Map<string, number>, label: Map<string, number> } {
-    const area = new Map<string, number>()
-    const device = new Map<string, number>()
-    const floor = new Map<string, number>()
-    const label = new Map<string, number>()
+  /**
+   * Visible entity counts per area, per device, per floor and per label. They change only when
+   * entities come or go or move (registry changes), never with states, so they are cached until then.
+   */
+  counts (): EntityCounts {
+    if (this.#counts?.version === this.catalog.textVersion) return this.#counts.counts
+    const counts: EntityCounts = { area: new Map(), device: new Map(), floor: new Map(), label: new Map() }
     const bump = (map: Map<string, number>, key: string | null): void => { if (key) map.set(key, (map.get(key) ?? 0) + 1) }
     for (const row of this.entities()) {
-      bump(area, row.area_id)
-      bump(device, row.device_id)
-      bump(floor, row.floor_id)
-      for (const l of row.labels) bump(label, l)
+      bump(counts.area, row.area_id)
+      bump(counts.device, row.device_id)
+      bump(counts.floor, row.floor_id)
+      for (const label of row.labels) bump(counts.label, label)
     }
-    return { area, device, floor, label }
+    this.#counts = { version: this.catalog.textVersion, counts }
+    return counts
   }
 
   /** Serialized answer with hidden entities' ids and names removed (no-op unless filter_reads). */

@@ -15,35 +15,29 @@ export function searchRows (home: HomeView, query: string): EntityRow[] {
   return home.search(query).rows
 }
 
-/** Finds an area by id or name (case- and accent-insensitive); throws a helpful error otherwise. */
-export function resolveArea (home: HomeView, area: string): string {
-  const registries = home.registries
-  if (registries.areas.has(area)) return area
-  const wanted = fold(area.trim())
-  for (const entry of registries.areas.values()) {
-    if (fold(entry.name) === wanted || entry.aliases.some(a => fold(a) === wanted)) return entry.area_id
+/**
+ * Finds a registry entry by id, name or alias (case- and accent-insensitive) and returns its id;
+ * otherwise a helpful error naming the tool that lists them.
+ */
+function resolveNamed<T extends { name: string, aliases?: string[] }> (entries: Map<string, T>, value: string, what: string, lister: string): string {
+  if (entries.has(value)) return value
+  const wanted = fold(value.trim())
+  for (const [id, entry] of entries) {
+    if (fold(entry.name) === wanted || entry.aliases?.some(alias => fold(alias) === wanted)) return id
   }
-  throw new UserError(`Unknown area "${area}".`, 'Call ha_list_areas to see area ids and names.')
+  throw new UserError(`Unknown ${what} "${value}".`, `Call ${lister} to see ${what} ids and names.`)
+}
+
+export function resolveArea (home: HomeView, area: string): string {
+  return resolveNamed(home.registries.areas, area, 'area', 'ha_list_areas')
 }
 
 export function resolveFloor (home: HomeView, floor: string): string {
-  const registries = home.registries
-  if (registries.floors.has(floor)) return floor
-  const wanted = fold(floor.trim())
-  for (const entry of registries.floors.values()) {
-    if (fold(entry.name) === wanted || entry.aliases.some(a => fold(a) === wanted)) return entry.floor_id
-  }
-  throw new UserError(`Unknown floor "${floor}".`, 'Call ha_list_floors to see floor ids and names.')
+  return resolveNamed(home.registries.floors, floor, 'floor', 'ha_list_floors')
 }
 
 export function resolveLabel (home: HomeView, label: string): string {
-  const registries = home.registries
-  if (registries.labels.has(label)) return label
-  const wanted = fold(label.trim())
-  for (const entry of registries.labels.values()) {
-    if (fold(entry.name) === wanted) return entry.label_id
-  }
-  throw new UserError(`Unknown label "${label}".`, 'Call ha_list_labels to see label ids and names.')
+  return resolveNamed(home.registries.labels, label, 'label', 'ha_list_labels')
 }
 
 /** The visible row for an id, or a not-found error that never reveals hidden entities. */
