@@ -62,7 +62,8 @@ t.test('entity and registry tools end to end through the SDK client', async t =>
     const devices = await callTool(client, 'ha_list_devices', { limit: 200 })
     t.ok(devices.json.total > 0)
     const child = devices.json.items.find((d: { parent_device_id?: string }) => d.parent_device_id)
-    if (child) t.ok(child.area, 'a child device shows its parent\'s area')
+    t.ok(child, 'the demo home has child devices')
+    t.ok(child?.area, 'a child device shows its parent\'s area')
     const oneArea = await callTool(client, 'ha_list_devices', { area: withEntities.area_id })
     t.ok(oneArea.json.items.every((d: { area: string }) => d.area === withEntities.name))
   })
@@ -75,6 +76,7 @@ t.test('entity and registry tools end to end through the SDK client', async t =>
 
     const big = ids.map(id => ({ id, attrs: home.getState(id)?.attributes ?? {} }))
       .find(({ attrs }) => Object.values(attrs).some(v => JSON.stringify(v).length > 500))
+    t.ok(big, 'the demo home has a very large attribute')
     if (big) {
       const answer = await callTool(client, 'ha_get_entity', { entity_id: big.id })
       t.match(answer.json.note, /truncated/, 'very large attributes are truncated')
@@ -95,12 +97,14 @@ t.test('entity and registry tools end to end through the SDK client', async t =>
 
     const areas = (await callTool(client, 'ha_list_areas')).json.items as Array<{ name: string, entities: number }>
     const accented = areas.find(a => /[À-ž]/.test(a.name) && a.entities > 0)
+    t.ok(accented, 'the demo home has an accented area name')
     if (accented) {
       const plain = accented.name.normalize('NFKD').replace(/\p{M}/gu, '').toUpperCase()
       const found = await callTool(client, 'ha_search_entities', { query: plain, limit: 50 })
       t.ok(found.json.total > 0, `"${plain}" finds entities of "${accented.name}"`)
     }
     const cjk = areas.find(a => /\p{Script=Han}|\p{Extended_Pictographic}/u.test(a.name) && a.entities > 0)
+    t.ok(cjk, 'the demo home has a CJK or emoji area name')
     if (cjk) {
       const found = await callTool(client, 'ha_search_entities', { query: cjk.name })
       t.ok(found.json.total > 0, `"${cjk.name}" is searchable`)
