@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { startDemoHome, type DemoHome } from '../src/demo/index.ts'
+import { startDemoHome, type DemoHome } from '../demo/index.ts'
 
 const { values } = parseArgs({
   options: {

@@ -8,7 +8,7 @@ import { buildApp, type AppOptions } from '../src/app.ts'
 import { loadConfig, type Env } from '../src/config.ts'
 import { createLogger, SecretScrubber } from '../src/logger.ts'
 import type { LogLevel, Options } from '../src/options.ts'
-import { startDemoHome, type DemoHome, type DemoHomeOptions } from '../src/demo/index.ts'
+import { startDemoHome, type DemoHome, type DemoHomeOptions } from '../demo/index.ts'
 
 type Test = { teardown: (fn: () => unknown) => void }
 

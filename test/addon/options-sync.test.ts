@@ -8,7 +8,7 @@ import { resolvePrimaryToken } from '../../src/auth/bootstrap.ts'
 import { HA_HTTP_FAILED } from '../../src/errors.ts'
 import { HttpClient, SupervisorClient } from '../../src/ha/http.ts'
 import { createLogger, SecretScrubber } from '../../src/logger.ts'
-import type { DemoHome } from '../../src/demo/index.ts'
+import type { DemoHome } from '../../demo/index.ts'
 import { startHome, tempDataDir } from '../helper.ts'
 
 const FAST = { baseMs: 10, maxMs: 40, attempts: 8 }

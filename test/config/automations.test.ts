@@ -2,7 +2,7 @@
 // the base config guards against edits made meanwhile, and the answer carries what undo needs.
 import t from 'tap'
 import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
-import type { DemoHome } from '../../src/demo/index.ts'
+import type { DemoHome } from '../../demo/index.ts'
 
 const CONFIG_TOOLS = ['ha_add_dashboard_card', 'ha_create_automation', 'ha_create_from_blueprint', 'ha_create_script', 'ha_delete_automation', 'ha_delete_script', 'ha_update_automation', 'ha_update_script']
 

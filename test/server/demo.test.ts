@@ -5,7 +5,7 @@ import { ROOT, startProcess } from './process-helper.ts'
 
 // `npm run demo`: the one-command try-out must print a working URL and token, and the status page.
 t.test('npm run demo prints a URL and token that work, and serves the status page', async t => {
-  const demo = startProcess(t, { DATA_DIR: tempDataDir(t) }, [join(ROOT, 'node_modules/.bin/tsx'), 'src/demo/cli.ts', '--port', '0', '--ingress-port', '0', '--entities', '200'])
+  const demo = startProcess(t, { DATA_DIR: tempDataDir(t) }, [join(ROOT, 'node_modules/.bin/tsx'), 'scripts/demo.ts', '--port', '0', '--ingress-port', '0', '--entities', '200'])
   await eventually(() => demo.lines.some(line => line.startsWith('Ctrl+C')), 30_000, 'the demo banner')
   const field = (label: string): string => (demo.lines.find(line => line.startsWith(label)) ?? '').slice(label.length).trim().split(/\s+/)[0] ?? ''
   const mcpUrl = field('MCP endpoint:')

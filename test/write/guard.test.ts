@@ -1,6 +1,6 @@
 import t from 'tap'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
-import type { DemoHome } from '../../src/demo/index.ts'
+import type { DemoHome } from '../../demo/index.ts'
 import { writeCatalog } from './catalog.ts'
 
 const LIGHT = 'light.living_room_ceiling_light'

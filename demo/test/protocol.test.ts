@@ -1,6 +1,6 @@
 // Wire-level fidelity of the core WebSocket protocol (ha-protocol.md A2-A5).
 import t, { type Test } from 'tap'
-import { startDemoHome, type DemoHome } from '../../src/demo/index.ts'
+import { startDemoHome, type DemoHome } from '../index.ts'
 import { RawClient } from './fixtures/ws-client.ts'
 
 const ISO_MICRO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/

@@ -7,7 +7,7 @@ const root = fileURLToPath(new URL('../../', import.meta.url))
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   t.test(`standalone demo home stops cleanly on ${signal}`, async t => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/demo/standalone.ts', '--port', '0', '--entities', '300', '--seed', '2', ...(signal === 'SIGINT' ? ['--token', 'T0k'] : [])], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
+    const child = spawn(process.execPath, ['--import', 'tsx', 'demo/standalone.ts', '--port', '0', '--entities', '300', '--seed', '2', ...(signal === 'SIGINT' ? ['--token', 'T0k'] : [])], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] })
     t.teardown(() => { if (child.exitCode === null) child.kill('SIGKILL') })
     let out = ''
     child.stdout.on('data', (chunk: Buffer) => { out += chunk.toString() })

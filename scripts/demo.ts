@@ -5,15 +5,15 @@
  */
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
-import { buildApp } from '../app.ts'
-import { resolvePrimaryToken } from '../auth/bootstrap.ts'
-import { loadConfig } from '../config.ts'
-import { clientConfigs } from '../connect/client-configs.ts'
-import { buildIngressApp, ingressServicesOf } from '../ingress-app.ts'
-import { loadToolCatalog } from '../mcp/registry.ts'
-import { createLogger, SecretScrubber } from '../logger.ts'
-import { optionsSchema, type Options } from '../options.ts'
-import { startDemoHome } from './index.ts'
+import { buildApp } from '../src/app.ts'
+import { resolvePrimaryToken } from '../src/auth/bootstrap.ts'
+import { loadConfig } from '../src/config.ts'
+import { clientConfigs } from '../src/connect/client-configs.ts'
+import { buildIngressApp, ingressServicesOf } from '../src/ingress-app.ts'
+import { loadToolCatalog } from '../src/mcp/registry.ts'
+import { createLogger, SecretScrubber } from '../src/logger.ts'
+import { optionsSchema, type Options } from '../src/options.ts'
+import { startDemoHome } from '../demo/index.ts'
 
 const { values } = parseArgs({
   options: {

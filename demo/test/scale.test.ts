@@ -1,6 +1,6 @@
 // 10,000 entities: start, get_states and a subscribe_entities snapshot without stalling the loop.
 import t from 'tap'
-import { startDemoHome } from '../../src/demo/index.ts'
+import { startDemoHome } from '../index.ts'
 import { RawClient } from './fixtures/ws-client.ts'
 
 t.test('10,000-entity home starts and serves the big payloads', async t => {

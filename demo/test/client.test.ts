@@ -5,7 +5,7 @@ import {
   callService, createConnection, ERR_INVALID_AUTH, createLongLivedTokenAuth, getConfig, getServices, getStates,
   subscribeEntities, type Connection, type HassEntities
 } from 'home-assistant-js-websocket'
-import { startDemoHome, type DemoHome } from '../../src/demo/index.ts'
+import { startDemoHome, type DemoHome } from '../index.ts'
 
 const g = globalThis as unknown as { WebSocket?: unknown }
 g.WebSocket ??= WebSocket

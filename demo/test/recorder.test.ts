@@ -1,6 +1,6 @@
 // History, statistics and logbook: generated on demand from the seed, in HA's wire shapes.
 import t, { type Test } from 'tap'
-import { startDemoHome, type DemoHome } from '../../src/demo/index.ts'
+import { startDemoHome, type DemoHome } from '../index.ts'
 import { RawClient } from './fixtures/ws-client.ts'
 
 let home: DemoHome

@@ -1,7 +1,7 @@
 // Every described service can be called on a matching entity: it changes the house or answers with an
 // HA-style validation error, never an internal error. Plus behaviours a user notices per domain.
 import t from 'tap'
-import { startDemoHome } from '../../src/demo/index.ts'
+import { startDemoHome } from '../index.ts'
 import { RawClient } from './fixtures/ws-client.ts'
 
 function sampleValue (field: string, entityId: string | undefined, states: Map<string, any>, mediaPlayer: string): unknown {

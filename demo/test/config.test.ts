@@ -1,6 +1,6 @@
 // Config-side commands: traces, blueprints, dashboards, energy, helpers, repairs, logs, search, validation, templates.
 import t, { type Test } from 'tap'
-import { startDemoHome, type DemoHome } from '../../src/demo/index.ts'
+import { startDemoHome, type DemoHome } from '../index.ts'
 import { RawClient } from './fixtures/ws-client.ts'
 
 let home: DemoHome

@@ -1,6 +1,6 @@
 // Core REST (direct and through the Supervisor's /core proxy) and the Supervisor API.
 import t from 'tap'
-import { startDemoHome, type DemoHome } from '../../src/demo/index.ts'
+import { startDemoHome, type DemoHome } from '../index.ts'
 
 let home: DemoHome
 t.before(async () => { home = await startDemoHome({ token: 'core', supervisorToken: 'sup' }) })
