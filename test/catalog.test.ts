@@ -18,7 +18,7 @@ const WRITE = [
 ]
 const MANAGE = [
   'ha_add_dashboard_card', 'ha_create_automation', 'ha_create_from_blueprint', 'ha_create_script', 'ha_delete_automation',
-  'ha_delete_script', 'ha_update_automation', 'ha_update_script'
+  'ha_delete_script', 'ha_manage_config', 'ha_update_automation', 'ha_update_script'
 ]
 const CAMERA = ['ha_get_camera_snapshot']
 
@@ -34,7 +34,7 @@ t.test('the catalogue', async t => {
   t.test('exact tool set for each option combination', async t => {
     t.same(names(opts({})), sorted(READ), 'defaults: reads only')
     t.same(names(opts({ allow_write: true })), sorted([...READ, ...WRITE]), 'allow_write')
-    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...MANAGE]), 'allow_config_write alone adds config tools only')
+    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...MANAGE, 'ha_undo']), 'allow_config_write alone adds config tools and the undo of config changes')
     t.same(names(opts({ allow_camera: true })), sorted([...READ, ...CAMERA]), 'allow_camera')
     t.same(names(opts({ filter_reads: true })), sorted(READ.filter(n => n !== 'ha_render_template')), 'filter_reads removes templates')
     t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true })), sorted([...READ, ...WRITE, ...MANAGE, ...CAMERA]), 'everything on')
@@ -46,6 +46,8 @@ t.test('the catalogue', async t => {
     t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true }), readOnly), sorted(READ))
     const writer: Identity = { id: 'token:w', name: 'writer', scopes: new Set<Scope>(['read', 'write', 'manage']) }
     t.same(names(opts({}), writer), sorted(READ), 'scopes cannot exceed the options')
+    const manager: Identity = { id: 'token:m', name: 'manager', scopes: new Set<Scope>(['read', 'manage']) }
+    t.same(names(opts({ allow_write: true, allow_config_write: true }), manager), sorted([...READ, ...MANAGE, 'ha_undo']), 'a manage-only token gets ha_undo for its config changes')
   })
 
   t.test('guards on every definition', async t => {

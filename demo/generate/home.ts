@@ -131,7 +131,8 @@ function makeCalendars (startMs: number): Map<string, CalendarEvent[]> {
       timed('fam-2', 'Football practice', 2, 17, 1.5),
       timed('fam-3', 'Dîner chez Mamie', 4, 18, 3, { location: 'Utrecht' }),
       timed('fam-4', 'Plumber', -1, 13, 2),
-      allDay('fam-5', 'School holiday', 6)
+      allDay('fam-5', 'School holiday', 6),
+      timed('fam-6', 'Piano lesson', 3, 16, 1, { rrule: 'FREQ=WEEKLY;COUNT=10' })
     ]],
     ['calendar.poubelles', [allDay('bin-1', 'Recycling', 1), allDay('bin-2', 'Organic waste', 3), allDay('bin-3', 'Residual waste', 8)]]
   ])

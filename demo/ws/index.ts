@@ -1,3 +1,4 @@
+import { calendarCommands } from '../calendar.ts'
 import { configCommands } from './config-commands.ts'
 import { coreCommands } from './core.ts'
 import { helperCommands } from './helpers.ts'
@@ -13,6 +14,7 @@ export const commands: CommandTable = {
   ...registryCommands,
   ...recorderCommands,
   ...configCommands,
+  ...calendarCommands,
   ...helperCommands,
   ...templateCommands,
   ...streamCommands

@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import type { Identity } from '../auth/identity.ts'
 import type { Options } from '../options.ts'
-import { annotationsFor, KIND_GATE, toolEnabled, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
+import { annotationsFor, KIND_GATE, toolEnabled, toolScopes, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
 
 export const TOOL_NAME_PATTERN = /^[a-z0-9_]{1,64}$/
 const KINDS = new Set(Object.keys(KIND_GATE))
@@ -42,6 +42,8 @@ export function compactSchema (node: unknown): unknown {
     if (key === '$schema' || key === 'pattern' || key === 'minLength' || isOpenRecordKey(key, value)) continue
     if (key === 'maxLength' && typeof value === 'number' && value <= GUARD_LENGTH) continue
     if ((key === 'maximum' && value === SAFE_INT) || (key === 'minimum' && value === -SAFE_INT)) continue
+    // An absent flag reads as false anyway; true defaults (skip_condition) stay.
+    if (key === 'default' && value === false && (node as { type?: unknown }).type === 'boolean') continue
     out[key] = key === 'properties' || key === '$defs'
       ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, compactSchema(v)]))
       : compactSchema(value)
@@ -140,7 +142,7 @@ export class ToolCatalog {
 
   /** Is this tool registered for these options and this caller? */
   allowed (tool: LoadedTool, options: Options, identity: Identity): boolean {
-    return toolEnabled(tool.definition, options) && identity.scopes.has(KIND_GATE[tool.definition.kind].scope)
+    return toolEnabled(tool.definition, options) && toolScopes(tool.definition).some(scope => identity.scopes.has(scope))
   }
 
   /** The tools/list result for these options and caller, computed once per combination. */

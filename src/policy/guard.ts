@@ -137,10 +137,14 @@ export class WriteGuard implements WriteGuardApi {
     }
 
     // 7. The audit line.
-    if (before) this.#deps.undo?.remember(identity.id, before)
+    const revert = request.revert?.(result)
+    const remembered = before ?? (revert && this.#deps.undo ? { tool: request.tool, call: service, at: this.#now(), states: [], revert } : undefined)
+    if (remembered) this.#deps.undo?.remember(identity.id, remembered)
+    // An undoable kind of write that this time cannot be undone: undo must not revert an older one instead.
+    else if (request.revert) this.#deps.undo?.forget(identity.id)
     if (via) audit('confirmation_given', { via })
     else audit('allowed')
-    return { status: 'done', result, ...(before ? { undo_available: true } : {}) }
+    return { status: 'done', result, ...(remembered ? { undo_available: true } : {}) }
   }
 
   #needsConfirmation (request: WriteRequest, entities: string[], confirmDomains: readonly string[]): boolean {

@@ -14,6 +14,20 @@ export interface UndoRecord {
   call: string
   at: number
   states: PriorState[]
+  /** A config change (scene, event, dashboard, registry entry...): how to put the previous value back. */
+  revert?: Revert
+}
+
+/**
+ * The reverse of one config change, built by the tool that made it from the values it read before.
+ * ha_undo shows `preview`, asks for a confirmation like any config write, then calls `run`.
+ */
+export interface Revert {
+  preview: string
+  /** Entities the revert writes, checked against the entity lists again. */
+  entities?: string[]
+  /** Performs the revert; answers what was restored and, where Home Assistant allows no exact restore, says so. */
+  run: () => Promise<Record<string, unknown>>
 }
 
 export interface RestoreCall {

@@ -12,7 +12,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Append a card to a view of a storage-mode dashboard; the user confirms a diff first.",
+    "description": "Append a card to a view of a storage dashboard; the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
         "card": Object {
@@ -20,7 +20,7 @@ Array [
           "type": "object",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dashboard": Object {
@@ -29,7 +29,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -65,11 +64,10 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -100,7 +98,7 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "data": Object {
@@ -112,12 +110,10 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
         "return_response": Object {
-          "default": false,
           "description": "Include response data.",
           "type": "boolean",
         },
@@ -205,7 +201,7 @@ Array [
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -213,7 +209,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -223,7 +218,7 @@ Array [
         },
         "mode": Object {
           "default": "single",
-          "description": "Run mode (default single).",
+          "description": "Run mode.",
           "enum": Array [
             "single",
             "restart",
@@ -269,7 +264,7 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -286,7 +281,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -315,11 +309,10 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -367,7 +360,7 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -375,7 +368,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -385,7 +377,7 @@ Array [
         },
         "mode": Object {
           "default": "single",
-          "description": "Run mode (default single).",
+          "description": "Run mode.",
           "enum": Array [
             "single",
             "restart",
@@ -422,11 +414,10 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -452,11 +443,10 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -482,11 +472,10 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -651,7 +640,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "compare": Object {
-          "default": false,
           "description": "Add the previous period and % change.",
           "type": "boolean",
         },
@@ -1004,7 +992,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "include_config": Object {
-          "default": false,
           "description": "Attach UI configs.",
           "type": "boolean",
         },
@@ -1067,7 +1054,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Dashboards with mode (storage/yaml) and view count; with dashboard, its views.",
+    "description": "Dashboards, mode (storage/yaml), view count; dashboard: its views, card paths.",
     "inputSchema": Object {
       "properties": Object {
         "dashboard": Object {
@@ -1242,6 +1229,68 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
+    "description": "Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups. Dashboard create appends to the path (none: a view).",
+    "inputSchema": Object {
+      "properties": Object {
+        "action": Object {
+          "description": "move: dashboards.",
+          "enum": Array [
+            "create",
+            "update",
+            "move",
+            "delete",
+          ],
+          "type": "string",
+        },
+        "config": Object {
+          "description": "Scene {name,entities,icon}; event {summary,dtstart,dtend,description,location,rrule,recurrence_id,recurrence_range}; card, view; backup {name,addons,folders,homeassistant}.",
+          "type": "object",
+        },
+        "confirm_token": Object {
+          "description": "Once the user agreed.",
+          "type": "string",
+        },
+        "dry_run": Object {
+          "description": "Preview only.",
+          "type": "boolean",
+        },
+        "id": Object {
+          "description": "scene.*, calendar.*, dashboard url_path (lovelace).",
+          "type": "string",
+        },
+        "item": Object {
+          "description": "Event uid, dashboard path.",
+          "type": "string",
+        },
+        "kind": Object {
+          "description": "Kind.",
+          "enum": Array [
+            "scene",
+            "calendar",
+            "dashboard",
+            "backup",
+          ],
+          "type": "string",
+        },
+        "to": Object {
+          "description": "Move to path.",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "kind",
+        "action",
+      ],
+      "type": "object",
+    },
+    "name": "ha_manage_config",
+    "title": "Scenes, events, dashboards, backups",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
     "description": "Change one item of a to-do list.",
     "inputSchema": Object {
       "properties": Object {
@@ -1257,11 +1306,10 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -1319,11 +1367,10 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -1382,7 +1429,7 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "data": Object {
@@ -1390,7 +1437,6 @@ Array [
           "type": "object",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -1423,11 +1469,10 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -1459,11 +1504,10 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -1499,11 +1543,10 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -1534,15 +1577,14 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Revert your last service call (on/off, brightness, colour, position, temperature, values).",
+    "description": "Revert your last write: the states a service call changed, or a scene, event, dashboard or registry change.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -1574,7 +1616,7 @@ Array [
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1585,7 +1627,6 @@ Array [
           ],
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -1601,7 +1642,7 @@ Array [
           ],
         },
         "inputs": Object {
-          "description": "Blueprint inputs to set (null removes one).",
+          "description": "Blueprint inputs (null removes one).",
           "type": "object",
         },
         "max_exceeded": Object {
@@ -1622,25 +1663,11 @@ Array [
           "type": "string",
         },
         "trace": Object {
-          "anyOf": Array [
-            Object {
-              "properties": Object {
-                "stored_traces": Object {
-                  "maximum": 100,
-                  "minimum": 1,
-                  "type": "integer",
-                },
-              },
-              "required": Array [
-                "stored_traces",
-              ],
-              "type": "object",
-            },
-            Object {
-              "type": "null",
-            },
+          "description": "e.g. {\\"stored_traces\\":5}, max 100.",
+          "type": Array [
+            "object",
+            "null",
           ],
-          "description": "Trace settings.",
         },
         "triggers": Object {
           "description": "Triggers.",
@@ -1676,7 +1703,7 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
+          "description": "Once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1687,7 +1714,6 @@ Array [
           ],
         },
         "dry_run": Object {
-          "default": false,
           "description": "Preview only.",
           "type": "boolean",
         },
@@ -1696,7 +1722,7 @@ Array [
           "type": "string",
         },
         "inputs": Object {
-          "description": "Blueprint inputs to set (null removes one).",
+          "description": "Blueprint inputs (null removes one).",
           "type": "object",
         },
         "max_exceeded": Object {
@@ -1722,25 +1748,11 @@ Array [
           "type": "array",
         },
         "trace": Object {
-          "anyOf": Array [
-            Object {
-              "properties": Object {
-                "stored_traces": Object {
-                  "maximum": 100,
-                  "minimum": 1,
-                  "type": "integer",
-                },
-              },
-              "required": Array [
-                "stored_traces",
-              ],
-              "type": "object",
-            },
-            Object {
-              "type": "null",
-            },
+          "description": "e.g. {\\"stored_traces\\":5}, max 100.",
+          "type": Array [
+            "object",
+            "null",
           ],
-          "description": "Trace settings.",
         },
         "variables": Object {
           "description": "Variables.",

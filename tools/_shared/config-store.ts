@@ -8,9 +8,11 @@ import { fold } from '../../src/home/text.ts'
  * config REST API exposes them, plus the checks every config tool runs before asking for a confirmation.
  */
 export type ConfigKind = 'automation' | 'script'
+/** Kinds stored through `/api/config/<kind>/config/<id>`. */
+export type StoredKind = ConfigKind | 'scene'
 export type ConfigRecord = Record<string, unknown>
 
-const configPath = (kind: ConfigKind, id: string): string => `/api/config/${kind}/config/${encodeURIComponent(id)}`
+const configPath = (kind: StoredKind, id: string): string => `/api/config/${kind}/config/${encodeURIComponent(id)}`
 
 function restMessage (body: Buffer): string {
   const text = body.toString('utf8')
@@ -22,7 +24,7 @@ function restMessage (body: Buffer): string {
 }
 
 /** The stored config, or undefined when Home Assistant has none under that id (YAML-only or new). */
-export async function readConfig (ha: HomeAssistant, kind: ConfigKind, id: string): Promise<ConfigRecord | undefined> {
+export async function readConfig (ha: HomeAssistant, kind: StoredKind, id: string): Promise<ConfigRecord | undefined> {
   const answer = await ha.rest.request('GET', configPath(kind, id))
   if (answer.status === 404) return undefined
   if (answer.status !== 200) throw new UserError(`Home Assistant could not read ${kind} ${id}: ${restMessage(answer.body)}`)
@@ -31,7 +33,7 @@ export async function readConfig (ha: HomeAssistant, kind: ConfigKind, id: strin
 }
 
 /** Writes (creates or replaces) a config; Home Assistant reloads the domain by itself. */
-export async function writeConfig (ha: HomeAssistant, kind: ConfigKind, id: string, config: ConfigRecord): Promise<void> {
+export async function writeConfig (ha: HomeAssistant, kind: StoredKind, id: string, config: ConfigRecord): Promise<void> {
   const answer = await ha.rest.request('POST', configPath(kind, id), config)
   if (answer.status !== 200) {
     throw new UserError(`Home Assistant refused the ${kind}: ${restMessage(answer.body)}`, 'Nothing was written. Fix the config and start again without confirm_token.')
@@ -39,7 +41,7 @@ export async function writeConfig (ha: HomeAssistant, kind: ConfigKind, id: stri
 }
 
 /** Deletes a config. Never retried: a second DELETE of the same id would only fail. */
-export async function deleteConfig (ha: HomeAssistant, kind: ConfigKind, id: string): Promise<void> {
+export async function deleteConfig (ha: HomeAssistant, kind: StoredKind, id: string): Promise<void> {
   const answer = await ha.rest.request('DELETE', configPath(kind, id))
   if (answer.status !== 200) throw new UserError(`Home Assistant could not delete ${kind} ${id}: ${restMessage(answer.body)}`)
 }

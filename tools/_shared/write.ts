@@ -9,7 +9,7 @@ export const dryRunArg = () =>
   z.boolean().default(false).describe('Preview only.')
 
 export const confirmTokenArg = () =>
-  z.string().trim().max(100).optional().describe('Only once the user agreed.')
+  z.string().trim().max(100).optional().describe('Once the user agreed.')
 
 export function writeGuard (ctx: Pick<ToolContext, 'services'>): WriteGuardApi {
   const guard = ctx.services.guard
