@@ -3,6 +3,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { AuthBackoff, type BackoffOptions } from '../src/auth/backoff.ts'
 import type { Identity } from '../src/auth/identity.ts'
 import { TokenStore } from '../src/auth/tokens.ts'
+import { rpcErrorBody } from '../src/mcp/rpc-error.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import { bearerChallenge, requestOrigin } from '../src/oauth/metadata.ts'
 
@@ -25,10 +26,6 @@ export interface AuthPluginOptions {
   primaryToken: string
   backoff?: BackoffOptions
   oauth?: AuthorizationServer
-}
-
-function jsonRpcError (code: number, message: string): object {
-  return { jsonrpc: '2.0', error: { code, message }, id: null }
 }
 
 /**
@@ -56,7 +53,7 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
     const waitMs = backoff.blockedFor(address)
     if (waitMs > 0) {
       reply.header('retry-after', String(Math.ceil(waitMs / 1000)))
-      return await reply.code(429).send(jsonRpcError(-32000, 'Too many failed authentications from this address; retry later.'))
+      return await reply.code(429).send(rpcErrorBody(-32000, 'Too many failed authentications from this address; retry later.', 'HAMCP_RATE_LIMITED'))
     }
     const header = request.headers.authorization ?? ''
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
@@ -69,7 +66,7 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
       const origin = requestOrigin(request.headers.host)
       const error = header ? { code: 'invalid_token' as const, description: 'the token is unknown, expired or revoked' } : undefined
       reply.header('www-authenticate', origin ? bearerChallenge(origin, error) : header ? 'Bearer error="invalid_token"' : 'Bearer')
-      return await reply.code(401).send(jsonRpcError(-32001, header ? 'Invalid bearer token.' : 'Missing bearer token: send Authorization: Bearer <token>.'))
+      return await reply.code(401).send(rpcErrorBody(-32001, header ? 'Invalid bearer token.' : 'Missing bearer token: send Authorization: Bearer <token>.'))
     }
     backoff.succeed(address)
     request.identity = identity

@@ -9,7 +9,7 @@ import {
   AUTHORIZATION_SERVER_PATH, authorizationServerMetadata, ENDPOINTS, MCP_PATH, PROTECTED_RESOURCE_PATH,
   protectedResourceMetadata, requestOrigin
 } from '../src/oauth/metadata.ts'
-import { resolveAuthorizationOrigin } from '../src/oauth/public-origin.ts'
+import { browserOriginLookup } from '../src/oauth/browser-origin.ts'
 import { AuthorizationPageError, AuthorizationRedirectError, type AuthorizationRequest } from '../src/oauth/requests.ts'
 import { OAUTH_SCOPES, isScope, scopeEnabled } from '../src/oauth/scopes.ts'
 import type { AuditApi } from '../src/policy/types.ts'
@@ -19,7 +19,7 @@ export interface OAuthRouteOptions {
   tokens: TokenStore
   backoff: AuthBackoff
   audit?: AuditApi
-  /** Where browsers reach the add-on (public_url, Home Assistant's address...); default: the request's origin. */
+  /** Where browsers reach the add-on for a request sent to this origin; default: src/oauth/browser-origin.ts. */
   authorizationOrigin?: (requestOrigin: string) => Promise<string>
   /** Sweep interval for expired codes, requests and registrations. */
   sweepMs?: number
@@ -66,8 +66,19 @@ function sendOAuthError (reply: FastifyReply, error: OAuthError): FastifyReply {
 export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuthRouteOptions): Promise<void> {
   const { server, tokens, backoff } = opts
   const options = fastify.config.options
-  const publicUrl = (options as { public_url?: string }).public_url || undefined
-  const browserOrigin = opts.authorizationOrigin ?? (async (origin: string) => await resolveAuthorizationOrigin({ requestOrigin: origin, publicUrl }))
+  const publicUrl = options.public_url || undefined
+  const lookup = browserOriginLookup({
+    addonMode: fastify.config.addonMode,
+    publicUrl: options.public_url,
+    containerPort: fastify.config.mcpPort,
+    supervisor: fastify.config.addonMode && fastify.ha.supervisor.available ? fastify.ha.supervisor : undefined,
+    haConfig: async () => await fastify.ha.command<Record<string, unknown>>({ type: 'get_config' }),
+    log: { warn: message => fastify.log.warn(message) }
+  })
+  const browserOrigin = opts.authorizationOrigin ?? (async (origin: string) => {
+    const url = new URL(origin)
+    return await lookup({ host: url.host, protocol: url.protocol === 'https:' ? 'https' : 'http' })
+  })
 
   fastify.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string', bodyLimit: 64 * 1024 }, (_request, body, done) => {
     const form: Form = {}
