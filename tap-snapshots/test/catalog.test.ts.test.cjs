@@ -16,6 +16,7 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "card": Object {
+          "additionalProperties": true,
           "description": "Card config, e.g. {\\"type\\":\\"tile\\",\\"entity\\":\\"light.kitchen\\"}.",
           "type": "object",
         },
@@ -102,6 +103,7 @@ Array [
           "type": "string",
         },
         "data": Object {
+          "additionalProperties": true,
           "description": "Service data, e.g. {\\"brightness_pct\\":50}.",
           "type": "object",
         },
@@ -189,6 +191,10 @@ Array [
       "properties": Object {
         "actions": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
@@ -198,6 +204,17 @@ Array [
         },
         "conditions": Object {
           "description": "Conditions.",
+          "items": Object {
+            "anyOf": Array [
+              Object {
+                "additionalProperties": true,
+                "type": "object",
+              },
+              Object {
+                "type": "string",
+              },
+            ],
+          },
           "type": "array",
         },
         "confirm_token": Object {
@@ -229,10 +246,15 @@ Array [
         },
         "triggers": Object {
           "description": "Triggers.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": "object",
         },
@@ -285,6 +307,7 @@ Array [
           "type": "boolean",
         },
         "inputs": Object {
+          "additionalProperties": true,
           "default": Object {},
           "description": "Inputs by name.",
           "type": "object",
@@ -334,6 +357,7 @@ Array [
           "type": "string",
         },
         "options": Object {
+          "additionalProperties": true,
           "description": "Type options, e.g. {\\"min\\":0,\\"max\\":9}.",
           "type": "object",
         },
@@ -388,10 +412,15 @@ Array [
         },
         "sequence": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": "object",
         },
@@ -598,7 +627,10 @@ Array [
           "description": "Window width in hours.",
           "maximum": 720,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start (default now).",
@@ -768,7 +800,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 168,
           "minimum": 0.25,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start, instead of hours.",
@@ -811,7 +846,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 168,
           "minimum": 0.25,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start, instead of hours.",
@@ -836,7 +874,10 @@ Array [
           "description": "Hours of zone changes.",
           "maximum": 168,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
       },
       "type": "object",
@@ -873,7 +914,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 8760,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "period": Object {
           "default": "hour",
@@ -1243,6 +1287,7 @@ Array [
           "type": "string",
         },
         "config": Object {
+          "additionalProperties": true,
           "description": "Scene {name,entities,icon}; event {summary,dtstart,dtend,description,location,rrule,recurrence_id,recurrence_range}; card, view; backup {name,addons,folders,homeassistant}.",
           "type": "object",
         },
@@ -1379,6 +1424,7 @@ Array [
           "type": "string",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Script variables.",
           "type": "object",
         },
@@ -1433,6 +1479,7 @@ Array [
           "type": "string",
         },
         "data": Object {
+          "additionalProperties": true,
           "description": "Platform data (notify services).",
           "type": "object",
         },
@@ -1560,6 +1607,7 @@ Array [
           "type": "boolean",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Run variables.",
           "type": "object",
         },
@@ -1604,6 +1652,10 @@ Array [
       "properties": Object {
         "actions": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
@@ -1613,6 +1665,17 @@ Array [
         },
         "conditions": Object {
           "description": "Conditions.",
+          "items": Object {
+            "anyOf": Array [
+              Object {
+                "additionalProperties": true,
+                "type": "object",
+              },
+              Object {
+                "type": "string",
+              },
+            ],
+          },
           "type": "array",
         },
         "confirm_token": Object {
@@ -1642,6 +1705,7 @@ Array [
           ],
         },
         "inputs": Object {
+          "additionalProperties": true,
           "description": "Blueprint inputs (null removes one).",
           "type": "object",
         },
@@ -1663,6 +1727,7 @@ Array [
           "type": "string",
         },
         "trace": Object {
+          "additionalProperties": true,
           "description": "e.g. {\\"stored_traces\\":5}, max 100.",
           "type": Array [
             "object",
@@ -1671,10 +1736,15 @@ Array [
         },
         "triggers": Object {
           "description": "Triggers.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": Array [
             "object",
@@ -1722,6 +1792,7 @@ Array [
           "type": "string",
         },
         "inputs": Object {
+          "additionalProperties": true,
           "description": "Blueprint inputs (null removes one).",
           "type": "object",
         },
@@ -1744,10 +1815,15 @@ Array [
         },
         "sequence": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "trace": Object {
+          "additionalProperties": true,
           "description": "e.g. {\\"stored_traces\\":5}, max 100.",
           "type": Array [
             "object",
@@ -1755,6 +1831,7 @@ Array [
           ],
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": Array [
             "object",

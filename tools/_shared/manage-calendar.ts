@@ -22,8 +22,8 @@ type When = { dateTime?: string, date?: string } | string | null | undefined
 const whenText = (when: When): string | undefined => typeof when === 'string' ? when : when?.dateTime ?? when?.date
 
 function requireCalendar (ctx: ToolContext, entityId: string | undefined): string {
-  if (entityId === undefined || !entityId.startsWith('calendar.')) throw new UserError('id must be a calendar entity, e.g. calendar.family.', 'ha_get_calendar lists calendars and events with their uid.')
-  if (!ctx.home.state(entityId)) throw new UserError(`${entityId} not found.`, 'ha_get_calendar lists the calendars.')
+  if (entityId === undefined || !entityId.startsWith('calendar.')) throw new UserError('HAMCP_INVALID_ARGUMENT', 'id must be a calendar entity, e.g. calendar.family.', 'ha_get_calendar lists calendars and events with their uid.')
+  if (!ctx.home.state(entityId)) throw new UserError('HAMCP_ENTITY_NOT_FOUND', `${entityId} not found.`, 'ha_get_calendar lists the calendars.')
   return entityId
 }
 
@@ -34,7 +34,7 @@ function eventFields (config: Record<string, unknown>): Event {
   for (const key of EVENT_KEYS) if (aliased[key] !== undefined) out[key] = aliased[key]
   for (const key of Object.keys(config)) {
     if (!EVENT_KEYS.includes(key) && !['start', 'end', 'recurrence_id', 'recurrence_range'].includes(key)) {
-      throw new UserError(`Unknown event field ${key}.`, `Event fields: ${EVENT_KEYS.join(', ')}; recurrence_id and recurrence_range pick instances of a series.`)
+      throw new UserError('HAMCP_INVALID_ARGUMENT', `Unknown event field ${key}.`, `Event fields: ${EVENT_KEYS.join(', ')}; recurrence_id and recurrence_range pick instances of a series.`)
     }
   }
   return out
@@ -44,15 +44,15 @@ function eventFields (config: Record<string, unknown>): Event {
 function recurrence (config: Record<string, unknown>): { recurrence_id?: string, recurrence_range?: string } {
   const id = config.recurrence_id
   const range = config.recurrence_range
-  if (id !== undefined && typeof id !== 'string') throw new UserError('recurrence_id must be a string, as ha_get_calendar shows it.')
-  if (range !== undefined && (typeof range !== 'string' || !RANGES.includes(range))) throw new UserError('recurrence_range is THISANDFUTURE or empty.')
-  if (range && !id) throw new UserError('recurrence_range needs a recurrence_id: the instance from which the change applies.')
+  if (id !== undefined && typeof id !== 'string') throw new UserError('HAMCP_INVALID_ARGUMENT', 'recurrence_id must be a string, as ha_get_calendar shows it.')
+  if (range !== undefined && (typeof range !== 'string' || !RANGES.includes(range))) throw new UserError('HAMCP_INVALID_ARGUMENT', 'recurrence_range is THISANDFUTURE or empty.')
+  if (range && !id) throw new UserError('HAMCP_INVALID_ARGUMENT', 'recurrence_range needs a recurrence_id: the instance from which the change applies.')
   return { ...(id ? { recurrence_id: id } : {}), ...(id && range ? { recurrence_range: range } : {}) }
 }
 
 function checkEvent (event: Event): void {
   for (const key of ['summary', 'dtstart', 'dtend']) {
-    if (typeof event[key] !== 'string' || event[key] === '') throw new UserError(`The event needs ${key}.`, 'config: {"summary":"Dentist","dtstart":"2026-12-03T09:00:00+01:00","dtend":"2026-12-03T10:00:00+01:00","rrule":"FREQ=WEEKLY;COUNT=4"}; dates (2026-12-03) make all-day events.')
+    if (typeof event[key] !== 'string' || event[key] === '') throw new UserError('HAMCP_INVALID_ARGUMENT', `The event needs ${key}.`, 'config: {"summary":"Dentist","dtstart":"2026-12-03T09:00:00+01:00","dtend":"2026-12-03T10:00:00+01:00","rrule":"FREQ=WEEKLY;COUNT=4"}; dates (2026-12-03) make all-day events.')
   }
 }
 
@@ -72,11 +72,11 @@ function asEvent (raw: Record<string, unknown>, withRule: boolean): Event {
 
 /** The event (or the one instance of a series) as it is now; its first instance stands for a whole series. */
 async function findEvent (ctx: ToolContext, calendar: string, uid: string | undefined, recurrenceId: string | undefined): Promise<Found> {
-  if (uid === undefined || uid === '') throw new UserError('item must be the event uid.', 'ha_get_calendar with this calendar shows each event\'s uid (and recurrence_id for a series).')
+  if (uid === undefined || uid === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'item must be the event uid.', 'ha_get_calendar with this calendar shows each event\'s uid (and recurrence_id for a series).')
   const now = Date.now()
   const all = (await instances(ctx, calendar, now - 400 * DAY_MS, now + 800 * DAY_MS)).filter(e => e.uid === uid)
   const raw = recurrenceId === undefined ? all[0] : all.find(e => e.recurrence_id === recurrenceId)
-  if (!raw) throw new UserError(`No event ${uid}${recurrenceId ? ` with recurrence_id ${recurrenceId}` : ''} on ${calendar}.`, 'ha_get_calendar shows the events with their uid and recurrence_id.')
+  if (!raw) throw new UserError('HAMCP_NOT_FOUND', `No event ${uid}${recurrenceId ? ` with recurrence_id ${recurrenceId}` : ''} on ${calendar}.`, 'ha_get_calendar shows the events with their uid and recurrence_id.')
   return { uid, ...(recurrenceId ? { recurrence_id: recurrenceId } : {}), event: asEvent(raw, recurrenceId === undefined) }
 }
 
@@ -104,7 +104,7 @@ function revertOf (ctx: ToolContext, calendar: string, label: string, preview: s
       if (expect) {
         const now = await findEvent(ctx, calendar, expect.uid, expect.recurrence_id).catch(() => undefined)
         if (!now || configHash(wsEvent(now.event)) !== configHash(wsEvent(expect.event))) {
-          throw new UserError(`${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Change it with ha_manage_config instead.', 'HAMCP_CONFIG_CHANGED')
+          throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Change it with ha_manage_config instead.')
         }
       }
       return await run()
@@ -153,7 +153,7 @@ export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promi
     return answer(outcome, preview)
   }
 
-  if (args.action !== 'update' && args.action !== 'delete') throw new UserError(`Calendars take action create, update or delete, not ${args.action}; ha_get_calendar lists events.`)
+  if (args.action !== 'update' && args.action !== 'delete') throw new UserError('HAMCP_INVALID_ARGUMENT', `Calendars take action create, update or delete, not ${args.action}; ha_get_calendar lists events.`)
   const where = recurrence(config)
   const found = await findEvent(ctx, calendar, args.item, where.recurrence_id)
   const label = `event ${found.uid}${where.recurrence_id ? ` (instance ${where.recurrence_id})` : ''}`
@@ -194,12 +194,12 @@ export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promi
   }
 
   const changes = eventFields(config)
-  if (Object.keys(changes).length === 0) throw new UserError('Nothing to change: pass in config the event fields to set (null removes description, location or rrule).')
+  if (Object.keys(changes).length === 0) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Nothing to change: pass in config the event fields to set (null removes description, location or rrule).')
   let next = applyEventChanges(found.event, changes)
   if (where.recurrence_id && !series) delete next.rrule
   next = wsEvent(next)
   checkEvent(next)
-  if (configHash(next) === configHash(wsEvent(found.event))) throw new UserError(`Nothing to change: the given fields already match ${label}.`)
+  if (configHash(next) === configHash(wsEvent(found.event))) throw new UserError('HAMCP_INVALID_ARGUMENT', `Nothing to change: the given fields already match ${label}.`)
   const preview = `# ${label} on ${calendar}${series ? ' and every later instance' : ''}:\n# before\n${toYaml(found.event)}# after\n${toYaml(next)}`
   const outcome = await guardedWrite(ctx, {
     tool: TOOL,

@@ -23,7 +23,7 @@ function dashboardRevert (ctx: ToolContext, urlPath: string | null, name: string
     run: async () => {
       const now = await loadDashboard(ctx, urlPath, name)
       if (configHash(now) !== configHash(written)) {
-        throw new UserError(`${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Edit it with ha_manage_config instead.', 'HAMCP_CONFIG_CHANGED')
+        throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Edit it with ha_manage_config instead.')
       }
       await ctx.ha.command({ type: 'lovelace/config/save', url_path: urlPath, config: previous })
       return { dashboard: name, restored: true }
@@ -36,19 +36,19 @@ function edited (args: ManageArgs, current: Record_): { next: Record_, touched: 
   const element = args.config
   switch (args.action) {
     case 'create':
-      if (!element) throw new UserError('config is needed: the card (with its type) or, without item, the view to add.', 'E.g. item 0, config {"type":"tile","entity":"light.kitchen"}.')
+      if (!element) throw new UserError('HAMCP_INVALID_ARGUMENT', 'config is needed: the card (with its type) or, without item, the view to add.', 'E.g. item 0, config {"type":"tile","entity":"light.kitchen"}.')
       return { next: addAt(current, item, element), touched: element }
     case 'update':
-      if (!element) throw new UserError('config is needed: the whole new card or view at item.', 'action list shows each path.')
+      if (!element) throw new UserError('HAMCP_INVALID_ARGUMENT', 'config is needed: the whole new card or view at item.', 'action list shows each path.')
       elementAt(current, item)
       return { next: replaceAt(current, item, element), touched: element }
     case 'move':
-      if (args.to === undefined) throw new UserError('to is needed: the path the item should end up at, e.g. 1/0.')
+      if (args.to === undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', 'to is needed: the path the item should end up at, e.g. 1/0.')
       return { next: moveTo(current, item, args.to), touched: undefined }
     case 'delete':
       return { next: removeAt(current, item), touched: undefined }
     default:
-      throw new UserError(`Unknown dashboard action ${args.action}.`)
+      throw new UserError('HAMCP_INVALID_ARGUMENT', `Unknown dashboard action ${args.action}.`)
   }
 }
 
@@ -57,7 +57,7 @@ export async function manageDashboard (ctx: ToolContext, args: ManageArgs): Prom
   const urlPath = name === DEFAULT_DASHBOARD ? null : name
   await requireStorageDashboard(ctx, urlPath, name)
   const current = await loadDashboard(ctx, urlPath, name)
-  if (args.action === 'create' && args.config && !isRecord(args.config)) throw new UserError('config must be an object.')
+  if (args.action === 'create' && args.config && !isRecord(args.config)) throw new UserError('HAMCP_INVALID_ARGUMENT', 'config must be an object.')
   const { next, touched } = edited(args, current)
   const label = `dashboard ${name}`
   const what = args.action === 'move' ? `${args.item ?? ''} to ${args.to ?? ''}` : args.item ?? 'new view'

@@ -21,29 +21,29 @@ function sceneEntityFor (ctx: ToolContext, id: string): string | undefined {
 
 /** A scene entity or config id to the config id and stored config; YAML-only and scene.create scenes are refused. */
 async function resolveScene (ctx: ToolContext, ref: string | undefined): Promise<{ id: string, entityId: string | undefined, config: ConfigRecord }> {
-  if (ref === undefined) throw new UserError('id is needed: the scene entity (scene.movie) or its config id.', 'ha_list_entities with domain scene lists them.')
+  if (ref === undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', 'id is needed: the scene entity (scene.movie) or its config id.', 'ha_list_entities with domain scene lists them.')
   let id = ref
   let entityId: string | undefined
   if (ref.startsWith('scene.')) {
     const state = ctx.home.state(ref)
-    if (!state) throw new UserError(`${ref} not found.`, 'ha_list_entities with domain scene lists the scenes.')
+    if (!state) throw new UserError('HAMCP_ENTITY_NOT_FOUND', `${ref} not found.`, 'ha_list_entities with domain scene lists the scenes.')
     entityId = ref
     const stored = state.attributes.id
     if (typeof stored !== 'string' || stored === '') {
-      throw new UserError(`${ref} is not stored in scenes.yaml (it comes from YAML packages or scene.create), so it cannot be edited from here.`, 'Create a UI scene with action create instead.')
+      throw new UserError('HAMCP_NOT_SUPPORTED', `${ref} is not stored in scenes.yaml (it comes from YAML packages or scene.create), so it cannot be edited from here.`, 'Create a UI scene with action create instead.')
     }
     id = stored
   }
   const config = await readConfig(ctx.ha, 'scene', id)
-  if (config === undefined) throw new UserError(`No UI scene with id ${id}.`, 'Pass a scene entity id (scene.*) or the id from its attributes.')
+  if (config === undefined) throw new UserError('HAMCP_NOT_FOUND', `No UI scene with id ${id}.`, 'Pass a scene entity id (scene.*) or the id from its attributes.')
   return { id, entityId: entityId ?? sceneEntityFor(ctx, id), config }
 }
 
 function checkScene (config: ConfigRecord): string[] {
-  if (typeof config.name !== 'string' || config.name.trim() === '') throw new UserError('A scene needs a name.', 'config: {"name":"Movie","entities":{"light.tv":{"state":"on","brightness":80}}}')
+  if (typeof config.name !== 'string' || config.name.trim() === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'A scene needs a name.', 'config: {"name":"Movie","entities":{"light.tv":{"state":"on","brightness":80}}}')
   const entities = config.entities
   if (entities === null || typeof entities !== 'object' || Array.isArray(entities) || Object.keys(entities).length === 0) {
-    throw new UserError('A scene needs entities: an object of entity id to state.', 'E.g. {"light.tv":{"state":"on","brightness":80},"cover.blind":"closed"}')
+    throw new UserError('HAMCP_INVALID_ARGUMENT', 'A scene needs entities: an object of entity id to state.', 'E.g. {"light.tv":{"state":"on","brightness":80},"cover.blind":"closed"}')
   }
   return Object.keys(entities).sort()
 }
@@ -61,7 +61,7 @@ function sceneRevert (ctx: ToolContext, id: string, written: ConfigRecord | unde
     run: async () => {
       const now = await readConfig(ctx.ha, 'scene', id)
       if (configHash(now) !== configHash(written)) {
-        throw new UserError(`${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Edit it with ha_manage_config instead.', 'HAMCP_CONFIG_CHANGED')
+        throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Edit it with ha_manage_config instead.')
       }
       if (previous === undefined) {
         await deleteConfig(ctx.ha, 'scene', id)
@@ -106,7 +106,7 @@ export async function manageScene (ctx: ToolContext, args: ManageArgs): Promise<
       revert: () => sceneRevert(ctx, id, { id, ...config }, undefined)
     })
   }
-  if (args.action !== 'update' && args.action !== 'delete') throw new UserError(`Scenes take action create, update or delete, not ${args.action}.`)
+  if (args.action !== 'update' && args.action !== 'delete') throw new UserError('HAMCP_INVALID_ARGUMENT', `Scenes take action create, update or delete, not ${args.action}.`)
   const target = await resolveScene(ctx, args.id)
   const subject = target.entityId ?? `scene ${target.id}`
   const baseHash = configHash(target.config)
@@ -134,7 +134,7 @@ export async function manageScene (ctx: ToolContext, args: ManageArgs): Promise<
   const changes = { ...(args.config ?? {}) }
   delete changes.id
   const next = applyChanges(target.config, changes)
-  if (canonicalJson(next) === canonicalJson(target.config)) throw new UserError(`Nothing to change: the given fields already match ${subject}.`, 'Pass in config the fields whose values should change (entities is replaced whole).')
+  if (canonicalJson(next) === canonicalJson(target.config)) throw new UserError('HAMCP_INVALID_ARGUMENT', `Nothing to change: the given fields already match ${subject}.`, 'Pass in config the fields whose values should change (entities is replaced whole).')
   const entities = checkScene(next)
   return await runConfigWrite(ctx, {
     tool: TOOL,

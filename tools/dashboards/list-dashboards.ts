@@ -49,7 +49,7 @@ export default defineTool({
     ]
     if (args.dashboard !== undefined) {
       const dashboard = dashboards.find(d => d.url_path === args.dashboard)
-      if (!dashboard) throw new UserError(`Unknown dashboard "${args.dashboard}".`, `Known dashboards: ${dashboards.map(d => d.url_path).slice(0, 20).join(', ')}.`)
+      if (!dashboard) throw new UserError('HAMCP_NOT_FOUND', `Unknown dashboard "${args.dashboard}".`, `Known dashboards: ${dashboards.map(d => d.url_path).slice(0, 20).join(', ')}.`)
       const found = await views(ha, dashboard.url_path)
       const outlined = found === null ? [] : JSON.parse(home.scrub(JSON.stringify(outline({ views: found.slice(0, MAX_VIEWS) })))) as Array<{ cards?: unknown, sections?: unknown }>
       return {

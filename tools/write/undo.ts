@@ -8,7 +8,7 @@ interface Guarded { dry_run: boolean, confirm_token?: string | undefined }
 
 /** A config change is put back like any config write: preview, confirmation, audit line. */
 async function revertConfig (ctx: ToolContext, record: UndoRecord & { revert: NonNullable<UndoRecord['revert']> }, args: Guarded): Promise<Record<string, unknown>> {
-  if (ctx.options.allow_config_write !== true) throw new UserError(`The last write (${record.call}) was a config change; undoing it needs allow_config_write.`, 'Ask the owner to turn allow_config_write on.', 'HAMCP_WRITE_REFUSED')
+  if (ctx.options.allow_config_write !== true) throw new UserError('HAMCP_NOT_SUPPORTED', `The last write (${record.call}) was a config change; undoing it needs allow_config_write.`, 'Ask the owner to turn allow_config_write on.')
   const { revert } = record
   const outcome = await guardedWrite(ctx, {
     tool: 'ha_undo',
@@ -39,13 +39,13 @@ export default defineTool({
   async handler (ctx, args) {
     const undo = ctx.services.undo
     const record = undo?.last(ctx.identity.id)
-    if (!undo || !record) throw new UserError('Nothing to undo for this client.', 'Undo covers the last allowed write made with this token since the add-on started.')
+    if (!undo || !record) throw new UserError('HAMCP_NOT_FOUND', 'Nothing to undo for this client.', 'Undo covers the last allowed write made with this token since the add-on started.')
     if (record.revert) return await revertConfig(ctx, { ...record, revert: record.revert }, args)
-    if (ctx.options.allow_write !== true) throw new UserError(`The last write (${record.call}) was a service call; undoing it needs allow_write.`, 'Ask the owner to turn allow_write on.', 'HAMCP_WRITE_REFUSED')
+    if (ctx.options.allow_write !== true) throw new UserError('HAMCP_NOT_SUPPORTED', `The last write (${record.call}) was a service call; undoing it needs allow_write.`, 'Ask the owner to turn allow_write on.')
     const calls = record.states.flatMap(restoreCalls)
     if (calls.length === 0) {
       undo.forget(ctx.identity.id, record)
-      throw new UserError(`The last write (${record.call}) touched nothing that can be restored.`, 'Restore it by hand with ha_call_service.')
+      throw new UserError('HAMCP_NOT_SUPPORTED', `The last write (${record.call}) touched nothing that can be restored.`, 'Restore it by hand with ha_call_service.')
     }
     // One guarded request for the whole restore: audited, checked against the lists, confirmed once if needed.
     const outcome = await guardedWrite(ctx, {
