@@ -11,7 +11,7 @@ export const stringsArg = () =>
   z.array(z.string().trim().min(1).max(255)).refine(list => list.length <= 50, 'at most 50 items')
 
 function unknown (kind: string, missing: string[], known: string[]): UserError {
-  return new UserError(`Unknown ${kind}: ${missing.join(', ')}.`, `Known: ${known.slice(0, 30).join(', ')}${known.length > 30 ? ', ...' : ''}; create it first with ha_manage_registry.`, 'HAMCP_NOT_FOUND')
+  return new UserError('HAMCP_NOT_FOUND', `Unknown ${kind}: ${missing.join(', ')}.`, `Known: ${known.slice(0, 30).join(', ')}${known.length > 30 ? ', ...' : ''}; create it first with ha_manage_registry.`)
 }
 
 export async function checkAreas (ctx: ToolContext, ids: string[]): Promise<void> {

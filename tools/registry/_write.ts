@@ -70,7 +70,7 @@ export async function runRegistryWrite (ctx: ToolContext, write: RegistryWrite):
         } catch (err) {
           remember(i)
           if (i === 0) throw err
-          throw new UserError(`Home Assistant refused step ${i + 1} of ${write.steps.length} (${(err as Error).message}); the ${i} before it were applied.`, 'ha_undo reverts the applied part.', 'HAMCP_PARTIAL_WRITE')
+          throw new UserError('HAMCP_PARTIAL_WRITE', `Home Assistant refused step ${i + 1} of ${write.steps.length} (${(err as Error).message}); the ${i} before it were applied.`, 'ha_undo reverts the applied part.')
         }
       }
       remember(write.steps.length)

@@ -105,10 +105,10 @@ export default defineTool({
     const spec = SPECS[kind]
     const given = FIELD_KEYS.filter(key => args[key] !== undefined)
     const foreign = given.filter(key => !spec.fields.includes(key))
-    if (foreign.length > 0) throw new UserError(`A ${kind} has no ${foreign.join(', ')}.`, `Fields of a ${kind}: ${spec.fields.join(', ')}.`)
+    if (foreign.length > 0) throw new UserError('HAMCP_INVALID_ARGUMENT', `A ${kind} has no ${foreign.join(', ')}.`, `Fields of a ${kind}: ${spec.fields.join(', ')}.`)
     const range = (field: 'latitude' | 'longitude' | 'radius', min: number, max: number): void => {
       const value = args[field]
-      if (value !== undefined && (value < min || value > max)) throw new UserError(`${field} must be between ${min} and ${max}.`)
+      if (value !== undefined && (value < min || value > max)) throw new UserError('HAMCP_INVALID_ARGUMENT', `${field} must be between ${min} and ${max}.`)
     }
     range('latitude', -90, 90)
     range('longitude', -180, 180)
@@ -117,15 +117,15 @@ export default defineTool({
     const scoped = kind === 'category' ? { scope } : {}
     const fields: Record<string, unknown> = Object.fromEntries(given.filter(key => key !== 'scope').map(key => [key, args[key]]))
     if (typeof fields.floor_id === 'string' && !(await ctx.ha.registries.snapshot()).floors.has(fields.floor_id)) {
-      throw new UserError(`Unknown floor: ${fields.floor_id}.`, 'Create the floor first (kind floor, action create).', 'HAMCP_NOT_FOUND')
+      throw new UserError('HAMCP_NOT_FOUND', `Unknown floor: ${fields.floor_id}.`, 'Create the floor first (kind floor, action create).')
     }
     const domain = kind === 'zone' ? 'zone' : `${kind}_registry`
     const base = { tool: 'ha_manage_registry', domain, service: args.action, dryRun: args.dry_run, confirmToken: args.confirm_token }
 
     if (args.action === 'create') {
-      if (args.id !== undefined) throw new UserError('Home Assistant picks the id of a new entry (from its name).', 'Leave id out when creating.')
-      if (fields.name === undefined) throw new UserError(`A new ${kind} needs a name.`)
-      if (kind === 'zone' && (fields.latitude === undefined || fields.longitude === undefined)) throw new UserError('A new zone needs latitude and longitude.')
+      if (args.id !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Home Assistant picks the id of a new entry (from its name).', 'Leave id out when creating.')
+      if (fields.name === undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `A new ${kind} needs a name.`)
+      if (kind === 'zone' && (fields.latitude === undefined || fields.longitude === undefined)) throw new UserError('HAMCP_INVALID_ARGUMENT', 'A new zone needs latitude and longitude.')
       const created: { id?: string } = {}
       const step: Step = {
         command: { type: `${spec.prefix}/create`, ...scoped, ...fields },
@@ -141,13 +141,13 @@ export default defineTool({
     const items = await currentItems(ctx, kind, scope)
     const item = args.id === undefined ? undefined : items.get(args.id)
     if (args.id === undefined || !item) {
-      throw new UserError(args.id === undefined ? `${args.action} needs the id of the ${kind}.` : `No ${kind} "${args.id}".`, `Known ids: ${[...items.keys()].slice(0, 30).join(', ') || 'none'}.`, args.id === undefined ? 'HAMCP_BAD_REQUEST' : 'HAMCP_NOT_FOUND')
+      throw new UserError(args.id === undefined ? 'HAMCP_INVALID_ARGUMENT' : 'HAMCP_NOT_FOUND', args.id === undefined ? `${args.action} needs the id of the ${kind}.` : `No ${kind} "${args.id}".`, `Known ids: ${[...items.keys()].slice(0, 30).join(', ') || 'none'}.`)
     }
     const key = { ...scoped, [spec.idKey]: args.id }
     const zoneEntity = kind === 'zone' ? [`zone.${args.id}`] : []
 
     if (args.action === 'update') {
-      if (Object.keys(fields).length === 0) throw new UserError('Nothing to change.', `Fields of a ${kind}: ${spec.fields.join(', ')}.`)
+      if (Object.keys(fields).length === 0) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Nothing to change.', `Fields of a ${kind}: ${spec.fields.join(', ')}.`)
       const back: RestoreCommand = { type: `${spec.prefix}/update`, ...key }
       const notes: string[] = []
       for (const field of Object.keys(fields)) {

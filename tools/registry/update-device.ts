@@ -24,9 +24,9 @@ export default defineTool({
   async handler (ctx, args) {
     const snapshot = await ctx.ha.registries.snapshot()
     const device = snapshot.devices.get(args.device_id)
-    if (!device) throw new UserError(`No device "${args.device_id}".`, 'ha_list_devices gives device ids.', 'HAMCP_NOT_FOUND')
+    if (!device) throw new UserError('HAMCP_NOT_FOUND', `No device "${args.device_id}".`, 'ha_list_devices gives device ids.')
     if (args.name === undefined && args.area_id === undefined && args.labels === undefined && args.disabled === undefined) {
-      throw new UserError('Nothing to change.', 'Give name, area_id, labels or disabled.')
+      throw new UserError('HAMCP_INVALID_ARGUMENT', 'Nothing to change.', 'Give name, area_id, labels or disabled.')
     }
     if (typeof args.area_id === 'string') await checkAreas(ctx, [args.area_id])
     if (args.labels) await checkLabels(ctx, listEditIds(args.labels))

@@ -21,7 +21,7 @@ async function entries (ctx: ToolContext, ids: string[]): Promise<Entry[]> {
   const found = await ctx.ha.command<Record<string, Entry | null>>({ type: 'config/entity_registry/get_entries', entity_ids: ids })
   const missing = ids.filter(id => !isRecord(found?.[id]))
   if (missing.length > 0) {
-    throw new UserError(`Not in the entity registry: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''}.`, 'Only entities with a unique id can be edited; ha_search_entities finds the right ids.', 'HAMCP_NOT_FOUND')
+    throw new UserError('HAMCP_ENTITY_NOT_FOUND', `Not in the entity registry: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''}.`, 'Only entities with a unique id can be edited; ha_search_entities finds the right ids.')
   }
   return ids.map(id => found[id] as Entry)
 }
@@ -48,13 +48,13 @@ export default defineTool({
   async handler (ctx, args) {
     const ids = [...new Set(args.entity_ids)]
     const fields = (['name', 'icon', 'area_id', 'labels', 'aliases', 'hidden', 'disabled', 'exposed', 'new_entity_id'] as const).filter(key => args[key] !== undefined)
-    if (fields.length === 0) throw new UserError('Nothing to change.', 'Give at least one setting, e.g. area_id or labels.')
+    if (fields.length === 0) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Nothing to change.', 'Give at least one setting, e.g. area_id or labels.')
     const rename = args.new_entity_id
     if (rename !== undefined) {
-      if (ids.length !== 1) throw new UserError('new_entity_id renames one entity at a time.', 'Pass exactly one entity_id with new_entity_id.')
+      if (ids.length !== 1) throw new UserError('HAMCP_INVALID_ARGUMENT', 'new_entity_id renames one entity at a time.', 'Pass exactly one entity_id with new_entity_id.')
       const old = ids[0] as string
-      if (!ID.test(rename)) throw new UserError(`"${rename}" is not an entity id.`, 'Use domain.object_id with lower-case letters, digits and underscores.')
-      if (rename.split('.')[0] !== old.split('.')[0]) throw new UserError('A new entity id keeps the domain.', `Use ${old.split('.')[0]}.<new_name>.`)
+      if (!ID.test(rename)) throw new UserError('HAMCP_INVALID_ARGUMENT', `"${rename}" is not an entity id.`, 'Use domain.object_id with lower-case letters, digits and underscores.')
+      if (rename.split('.')[0] !== old.split('.')[0]) throw new UserError('HAMCP_INVALID_ARGUMENT', 'A new entity id keeps the domain.', `Use ${old.split('.')[0]}.<new_name>.`)
     }
     if (typeof args.area_id === 'string') await checkAreas(ctx, [args.area_id])
     if (args.labels) await checkLabels(ctx, listEditIds(args.labels))
