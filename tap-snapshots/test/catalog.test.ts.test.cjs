@@ -21,7 +21,6 @@ Array [
           "type": "object",
         },
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dashboard": Object {
@@ -30,7 +29,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "view": Object {
@@ -65,11 +63,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "engine": Object {
@@ -99,7 +95,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "data": Object {
@@ -112,7 +107,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "return_response": Object {
@@ -218,7 +212,6 @@ Array [
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -226,7 +219,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "max_exceeded": Object {
@@ -286,7 +278,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -303,7 +294,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "inputs": Object {
@@ -332,11 +322,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "helper_type": Object {
@@ -384,7 +372,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -392,7 +379,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "max_exceeded": Object {
@@ -443,11 +429,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -472,11 +456,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -501,11 +483,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1273,7 +1253,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups. Dashboard create appends to the path (none: a view).",
+    "description": "Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups.",
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
@@ -1288,15 +1268,13 @@ Array [
         },
         "config": Object {
           "additionalProperties": true,
-          "description": "Scene {name,entities,icon}; event {summary,dtstart,dtend,description,location,rrule,recurrence_id,recurrence_range}; card, view; backup {name,addons,folders,homeassistant}.",
+          "description": "Scene {name,entities,icon}; event {summary,dtstart,dtend,description,location,rrule,recurrence_id,recurrence_range}; card/view; backup {name,addons,folders,homeassistant}.",
           "type": "object",
         },
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "id": Object {
@@ -1304,7 +1282,7 @@ Array [
           "type": "string",
         },
         "item": Object {
-          "description": "Event uid, dashboard path.",
+          "description": "Event uid; dashboard path (create: its view/section, none: new view).",
           "type": "string",
         },
         "kind": Object {
@@ -1336,6 +1314,122 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
+    "description": "Create, update or delete an area, floor, label, category or zone; a delete says what uses it.",
+    "inputSchema": Object {
+      "properties": Object {
+        "action": Object {
+          "description": "Action.",
+          "enum": Array [
+            "create",
+            "update",
+            "delete",
+          ],
+          "type": "string",
+        },
+        "aliases": Object {
+          "description": "Other names.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "color": Object {
+          "description": "Label, e.g. red",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "floor_id": Object {
+          "description": "Area.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "icon": Object {
+          "description": "e.g. mdi:sofa",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "id": Object {
+          "description": "Update/delete.",
+          "type": "string",
+        },
+        "kind": Object {
+          "description": "Registry.",
+          "enum": Array [
+            "area",
+            "floor",
+            "label",
+            "category",
+            "zone",
+          ],
+          "type": "string",
+        },
+        "latitude": Object {
+          "description": "Zone.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "level": Object {
+          "description": "Floor.",
+          "type": Array [
+            "integer",
+            "null",
+          ],
+        },
+        "longitude": Object {
+          "description": "Zone.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "name": Object {
+          "description": "Name.",
+          "type": "string",
+        },
+        "passive": Object {
+          "description": "Zone.",
+          "type": "boolean",
+        },
+        "radius": Object {
+          "description": "Zone, m.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "scope": Object {
+          "description": "Category, e.g. script",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "kind",
+        "action",
+      ],
+      "type": "object",
+    },
+    "name": "ha_manage_registry",
+    "title": "Manage registries",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
     "description": "Change one item of a to-do list.",
     "inputSchema": Object {
       "properties": Object {
@@ -1351,11 +1445,9 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1412,11 +1504,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1475,7 +1565,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "data": Object {
@@ -1484,7 +1573,6 @@ Array [
           "type": "object",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "message": Object {
@@ -1516,11 +1604,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "enabled": Object {
@@ -1551,11 +1637,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entities": Object {
@@ -1590,11 +1674,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1629,11 +1711,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
       },
@@ -1679,7 +1759,6 @@ Array [
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1690,7 +1769,6 @@ Array [
           ],
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1765,6 +1843,144 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
+    "description": "Change a device's name, area, labels or disabled.",
+    "inputSchema": Object {
+      "properties": Object {
+        "area_id": Object {
+          "description": "Area.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "device_id": Object {
+          "description": "From ha_list_devices.",
+          "type": "string",
+        },
+        "disabled": Object {
+          "description": "Disable.",
+          "type": "boolean",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "follow": Object {
+          "default": true,
+          "description": "Entities follow the area.",
+          "type": "boolean",
+        },
+        "labels": Object {
+          "description": "Label ids; +x adds, -x removes.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "name": Object {
+          "description": "null: default.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+      },
+      "required": Array [
+        "device_id",
+      ],
+      "type": "object",
+    },
+    "name": "ha_update_device",
+    "title": "Update a device",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
+    "description": "Change settings of one or many entities (one confirmation, one undo). labels: +x adds, -x removes. A rename reports what still uses the old id.",
+    "inputSchema": Object {
+      "properties": Object {
+        "aliases": Object {
+          "description": "Assist names.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "area_id": Object {
+          "description": "null: device's.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "disabled": Object {
+          "description": "Disable.",
+          "type": "boolean",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "entity_ids": Object {
+          "description": "Up to 500.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "exposed": Object {
+          "description": "To Assist.",
+          "type": "boolean",
+        },
+        "hidden": Object {
+          "description": "Hide.",
+          "type": "boolean",
+        },
+        "icon": Object {
+          "description": "mdi:x",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "labels": Object {
+          "description": "Label ids.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "name": Object {
+          "description": "null: default.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "new_entity_id": Object {
+          "description": "Rename (one entity).",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "entity_ids",
+      ],
+      "type": "object",
+    },
+    "name": "ha_update_entities",
+    "title": "Update entities",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
     "description": "Edit a UI script: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
@@ -1773,7 +1989,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1784,7 +1999,6 @@ Array [
           ],
         },
         "dry_run": Object {
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {

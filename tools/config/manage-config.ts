@@ -10,7 +10,7 @@ const BY_KIND = { scene: manageScene, calendar: manageCalendar, dashboard: manag
 export default defineTool({
   name: 'ha_manage_config',
   title: 'Scenes, events, dashboards, backups',
-  description: 'Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups. Dashboard create appends to the path (none: a view).',
+  description: 'Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups.',
   kind: 'manage',
   input: manageInput,
   async handler (ctx, args) {

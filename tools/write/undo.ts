@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
-import { restoreCalls, type UndoRecord } from '../../src/policy/undo.ts'
+import { createdId, restoreCalls, withCreatedId, type RestoreCommand, type UndoRecord } from '../../src/policy/undo.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 
 interface Guarded { dry_run: boolean, confirm_token?: string | undefined }
@@ -41,6 +41,7 @@ export default defineTool({
     const record = undo?.last(ctx.identity.id)
     if (!undo || !record) throw new UserError('HAMCP_NOT_FOUND', 'Nothing to undo for this client.', 'Undo covers the last allowed write made with this token since the add-on started.')
     if (record.revert) return await revertConfig(ctx, { ...record, revert: record.revert }, args)
+    if (record.commands) return await undoCommands(ctx, args, record, record.commands)
     if (ctx.options.allow_write !== true) throw new UserError('HAMCP_NOT_SUPPORTED', `The last write (${record.call}) was a service call; undoing it needs allow_write.`, 'Ask the owner to turn allow_write on.')
     const calls = record.states.flatMap(restoreCalls)
     if (calls.length === 0) {
@@ -68,3 +69,30 @@ export default defineTool({
     return { ...formatOutcome(outcome, () => ({ restored: record.states.map(s => s.entity_id), undid: record.call })) }
   }
 })
+
+/** Registry edits: replay the commands that put the previous values back, as one guarded write. */
+async function undoCommands (ctx: ToolContext, args: { dry_run: boolean, confirm_token?: string | undefined }, record: UndoRecord, commands: RestoreCommand[]): Promise<Record<string, unknown>> {
+  const outcome = await guardedWrite(ctx, {
+    tool: 'ha_undo',
+    domain: 'undo',
+    service: 'restore',
+    ...(record.entities && record.entities.length > 0 ? { target: { entity_id: record.entities } } : {}),
+    // Bound to this very record; the commands themselves name areas and devices as values, not targets.
+    data: { undo: record.call, at: record.at, steps: commands.length },
+    dryRun: args.dry_run,
+    confirmToken: args.confirm_token,
+    undoable: false,
+    execute: async () => {
+      let created: string | undefined
+      for (const command of commands) {
+        const result = await ctx.ha.command(withCreatedId(command, created))
+        if (command.type.endsWith('/create')) created = createdId(result)
+      }
+      return commands.length
+    }
+  })
+  if (outcome.status === 'done') ctx.services.undo?.forget(ctx.identity.id, record)
+  const notes = record.unrestorable && record.unrestorable.length > 0 ? { not_restored: record.unrestorable } : {}
+  if (outcome.status === 'dry_run') return { dry_run: true, would_undo: record.call, steps: commands.length, ...notes }
+  return { ...formatOutcome(outcome, () => ({ undid: record.call, steps: commands.length, ...notes })) }
+}
