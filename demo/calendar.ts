@@ -104,7 +104,8 @@ export function expandEvents (events: StoredEvent[], startMs: number, endMs: num
         : { ...event, start: formatLike(event.start, at), end: formatLike(event.end, at + duration), recurrence_id: recurrenceIdOf(formatLike(event.start, at)) }
       const id = instance.recurrence_id
       if (id !== undefined && event.exdates?.includes(id)) continue
-      const shown = id === undefined ? instance : overrides.get(`${event.uid}/${id}`) ?? instance
+      const override = id === undefined ? undefined : overrides.get(`${event.uid}/${id}`)
+      const shown = override === undefined ? instance : { ...override, ...(event.rrule === undefined ? {} : { rrule: event.rrule }) }
       if (parseStart(shown.end) > startMs && parseStart(shown.start) < endMs) out.push(shown)
     }
   }

@@ -9,6 +9,9 @@ import { priorState, type UndoRecord, type UndoStore } from './undo.ts'
 
 type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
 
+/** From this many entities a confirmation is a bulk change, and its instructions offer a backup first. */
+export const BULK_ENTITIES = 10
+
 export interface WriteGuardDeps {
   /** Sends one WebSocket command to Home Assistant. */
   command: Command
@@ -105,7 +108,7 @@ export class WriteGuard implements WriteGuardApi {
           confirm_token: token,
           expires_in_s: Math.round(this.#confirms.ttlMs / 1000),
           preview,
-          how: 'Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.'
+          how: `Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.${entities.length >= BULK_ENTITIES ? ` This changes ${entities.length} entities: offer a backup first (ha_manage_config, kind backup).` : ''}`
         }
       } else {
         const verdict = this.#confirms.redeem(identity.id, request.confirmToken, fingerprint)
