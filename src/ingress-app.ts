@@ -35,6 +35,7 @@ export function ingressServicesOf (app: FastifyInstance, catalog: ToolCatalog, p
     usage: app.usage,
     catalog,
     primaryToken,
-    audit: app.hasDecorator('audit') ? app.getDecorator<AuditApi>('audit') : undefined
+    audit: app.hasDecorator('audit') ? app.getDecorator<AuditApi>('audit') : undefined,
+    oauth: app.hasDecorator('oauth') ? app.oauth : null
   }
 }
