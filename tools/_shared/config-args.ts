@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { freeFormArg, freeFormListArg } from './args.ts'
 
 /**
  * Argument schemas shared by the automation and script config tools, described once and tersely:
  * tools/list is paid for in every conversation.
  */
-const record = () => z.record(z.string(), z.unknown())
+const record = () => freeFormArg()
 
 export const aliasArg = () => z.string().trim().min(1).max(200).describe('Display name.')
 
@@ -13,7 +14,7 @@ export const descriptionArg = () => z.string()
 export const modeArg = () => z.enum(['single', 'restart', 'queued', 'parallel']).describe('Run mode (default single).')
 
 /** Triggers, conditions, actions, sequence: Home Assistant validates every item, so the schema stays small. */
-export const blocksArg = () => z.array(z.unknown())
+export const blocksArg = () => freeFormListArg()
 
 export const variablesArg = () => record()
 
