@@ -8,6 +8,7 @@ import { checkBody, createMcpEndpoint, SUPPORTED_PROTOCOL_VERSIONS, type McpServ
 import { EMPTY_SURFACE, type McpSurface } from '../src/mcp/surface.ts'
 import type { ToolServices } from '../src/mcp/services.ts'
 import type { AppLogger } from '../src/logger.ts'
+import { rpcError } from '../src/mcp/rpc-error.ts'
 
 export interface McpRouteOptions {
   catalog: ToolCatalog
@@ -17,10 +18,6 @@ export interface McpRouteOptions {
 }
 
 const BODY_LIMIT = 4 * 1024 * 1024
-
-function rpcError (reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null })
-}
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
@@ -89,7 +86,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     done(error, undefined)
   })
   fastify.setErrorHandler((error: Error & { statusCode?: number, rpcCode?: number, code?: string }, request, reply) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return rpcError(reply, 413, -32000, 'Request body larger than 4 MB.')
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return rpcError(reply, 413, -32000, 'Request body larger than 4 MB.', 'HAMCP_TOO_LARGE')
     if (error.rpcCode) return rpcError(reply, error.statusCode ?? 400, error.rpcCode, error.message)
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return rpcError(reply, 415, -32000, 'Unsupported Media Type: send Content-Type: application/json')
     if ((error.statusCode ?? 500) < 500) return rpcError(reply, error.statusCode ?? 400, -32600, error.message)
@@ -109,7 +106,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   sessions.serve(deps)
   const sessionOrNotAllowed = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (sessions.enabled) return await sessions.handle(request, reply)
-    await reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; use POST.' }, id: null })
+    await rpcError(reply.header('allow', 'POST'), 405, -32000, 'Method not allowed: this server is stateless; use POST.')
   }
   fastify.get('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, sessionOrNotAllowed)
   fastify.delete('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, sessionOrNotAllowed)

@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Identity } from '../src/auth/identity.ts'
 import type { AppLogger } from '../src/logger.ts'
+import { rpcError } from '../src/mcp/rpc-error.ts'
 import { createSessionServer, type McpServerDeps, type McpSession } from '../src/mcp/server.ts'
 import { SessionRegistry, type SessionRegistryOptions } from '../src/sessions/registry.ts'
 import { SessionSubscriptions } from '../src/sessions/subscriptions.ts'
@@ -40,10 +41,6 @@ export interface SessionService {
   sweep: () => Promise<number>
 }
 
-function rpcError (reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null })
-}
-
 /**
  * Opt-in MCP sessions (`enable_sessions`): at most 16, bound to the identity that opened them, closed
  * after 30 idle minutes or by DELETE; at the cap the least recently used session idle for over a minute
@@ -79,7 +76,7 @@ async function sessionsPlugin (fastify: FastifyInstance, opts: SessionsPluginOpt
     if (!deps) throw new Error('MCP sessions used before plugins/mcp.ts wired them')
     const admission = registry.admit()
     if (!admission.ok) {
-      await rpcError(reply, 503, -32000, `All ${registry.max} MCP sessions are in use; retry shortly, or send requests without a session.`)
+      await rpcError(reply, 503, -32000, `All ${registry.max} MCP sessions are in use; retry shortly, or send requests without a session.`, 'HAMCP_LIMIT_REACHED')
       return
     }
     if (admission.evicted) closeSession(admission.evicted.id, admission.evicted.value, 'evicted to make room').catch(err => { log.warning({ err }, 'closing an evicted MCP session failed') })
@@ -133,7 +130,7 @@ async function sessionsPlugin (fastify: FastifyInstance, opts: SessionsPluginOpt
       }
       const session = registry.get(header)
       if (!session) {
-        await rpcError(reply, 404, -32001, 'Session not found: it ended or expired; initialize a new one.')
+        await rpcError(reply, 404, -32001, 'Session not found: it ended or expired; initialize a new one.', 'HAMCP_NOT_FOUND')
         return
       }
       if (registry.owner(header) !== identity.id) {

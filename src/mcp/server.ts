@@ -25,6 +25,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { Identity } from '../auth/identity.ts'
 import { isUserError } from '../errors.ts'
+import { rpcErrorBody, userMcpError } from './rpc-error.ts'
 import type { Options } from '../options.ts'
 import type { WriteRunContext } from '../policy/types.ts'
 import type { ToolContext } from './define-tool.ts'
@@ -68,7 +69,7 @@ function identityOf (extra: Extra): Identity {
 
 function resourceError (err: unknown, uri: string): unknown {
   if (err instanceof ResourceNotFound) return new McpError(RESOURCE_NOT_FOUND, err.message, { uri })
-  if (isUserError(err)) return new McpError(ErrorCode.InvalidParams, err.hint ? `${err.message} ${err.hint}` : err.message)
+  if (isUserError(err)) return userMcpError(err)
   return err
 }
 
@@ -84,7 +85,7 @@ function buildServer (deps: McpServerDeps, session?: (server: Server) => Session
     const identity = identityOf(extra)
     const tool = deps.catalog.find(request.params.name, deps.options, identity)
     if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools this token may use.`)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools this token may use.`, { code: 'HAMCP_NOT_FOUND' })
     }
     return await invokeTool(tool, request.params.arguments, deps.context(identity, extra.signal, extras?.confirmerFor(extra)), deps.onCall)
   })
@@ -95,7 +96,7 @@ function buildServer (deps: McpServerDeps, session?: (server: Server) => Session
       return await deps.surface.readResource(request.params.uri, deps.context(identityOf(extra), extra.signal))
     } catch (err) {
       if (err instanceof ResourceNotFound) throw new McpError(RESOURCE_NOT_FOUND, err.message, { uri: request.params.uri })
-      if (isUserError(err)) throw new McpError(ErrorCode.InvalidParams, err.message)
+      if (isUserError(err)) throw userMcpError(err)
       throw err
     }
   })
@@ -122,7 +123,7 @@ function buildServer (deps: McpServerDeps, session?: (server: Server) => Session
     try {
       return await deps.surface.getPrompt(request.params.name, request.params.arguments ?? {}, deps.context(identityOf(extra), extra.signal))
     } catch (err) {
-      if (isUserError(err) || (err instanceof Error && err.message.startsWith('Unknown prompt'))) throw new McpError(ErrorCode.InvalidParams, err.message)
+      if (isUserError(err)) throw userMcpError(err)
       throw err
     }
   })
@@ -304,7 +305,7 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
         // The transport gave up mid-way: never leave the client hanging on a half-written response.
         if (!res.headersSent) {
           res.writeHead(500, { 'content-type': 'application/json' })
-          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: 'Internal error' }, id: null }))
+          res.end(JSON.stringify(rpcErrorBody(ErrorCode.InternalError, 'Internal error')))
         } else {
           res.destroy(err as Error)
         }

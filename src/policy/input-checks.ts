@@ -11,9 +11,6 @@ export const MAX_DEPTH = 32
 /** Most values (objects, arrays, scalars) a free-form object may hold. */
 export const MAX_NODES = 10_000
 
-export const INVALID_ID = 'HAMCP_INVALID_ID'
-export const TOO_COMPLEX = 'HAMCP_ARGUMENT_TOO_COMPLEX'
-
 // C0/C1 controls (NUL and ESC included), bidi and zero-width format marks, BOM, lone surrogates.
 // eslint-disable-next-line no-control-regex -- finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
@@ -32,7 +29,7 @@ export function idProblem (value: unknown): string | undefined {
 }
 
 export function invalidId (field: string, problem: string): UserError {
-  return new UserError(`Invalid ${field}: ${problem}.`, 'Pass ids as Home Assistant shows them (ha_search_entities, ha_list_areas, ha_list_devices find them).', INVALID_ID)
+  return new UserError('HAMCP_INVALID_ARGUMENT', `Invalid ${field}: ${problem}.`, 'Pass ids as Home Assistant shows them (ha_search_entities, ha_list_areas, ha_list_devices find them).')
 }
 
 export function assertId (value: unknown, field: string): string {
@@ -73,5 +70,5 @@ export const GUARD_LIMITS: Complexity = { depth: MAX_DEPTH + 8, nodes: MAX_NODES
 
 export function assertBounded (value: unknown, field: string, limits: Complexity = GUARD_LIMITS): void {
   const problem = complexityProblem(value, limits)
-  if (problem !== undefined) throw new UserError(`${field} ${problem}.`, 'Send a flatter, smaller object; Home Assistant services never need this much.', TOO_COMPLEX)
+  if (problem !== undefined) throw new UserError('HAMCP_TOO_LARGE', `${field} ${problem}.`, 'Send a flatter, smaller object; Home Assistant services never need this much.')
 }

@@ -16,6 +16,7 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "card": Object {
+          "additionalProperties": true,
           "description": "Card config, e.g. {\\"type\\":\\"tile\\",\\"entity\\":\\"light.kitchen\\"}.",
           "type": "object",
         },
@@ -104,6 +105,7 @@ Array [
           "type": "string",
         },
         "data": Object {
+          "additionalProperties": true,
           "description": "Service data, e.g. {\\"brightness_pct\\":50}.",
           "type": "object",
         },
@@ -221,6 +223,10 @@ Array [
       "properties": Object {
         "actions": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
@@ -230,6 +236,17 @@ Array [
         },
         "conditions": Object {
           "description": "Conditions.",
+          "items": Object {
+            "anyOf": Array [
+              Object {
+                "additionalProperties": true,
+                "type": "object",
+              },
+              Object {
+                "type": "string",
+              },
+            ],
+          },
           "type": "array",
         },
         "confirm_token": Object {
@@ -262,10 +279,15 @@ Array [
         },
         "triggers": Object {
           "description": "Triggers.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": "object",
         },
@@ -319,6 +341,7 @@ Array [
           "type": "boolean",
         },
         "inputs": Object {
+          "additionalProperties": true,
           "default": Object {},
           "description": "Inputs by name.",
           "type": "object",
@@ -369,6 +392,7 @@ Array [
           "type": "string",
         },
         "options": Object {
+          "additionalProperties": true,
           "description": "Type options, e.g. {\\"min\\":0,\\"max\\":9}.",
           "type": "object",
         },
@@ -424,10 +448,15 @@ Array [
         },
         "sequence": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": "object",
         },
@@ -637,7 +666,10 @@ Array [
           "description": "Window width in hours.",
           "maximum": 720,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start (default now).",
@@ -808,7 +840,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 168,
           "minimum": 0.25,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start, instead of hours.",
@@ -851,7 +886,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 168,
           "minimum": 0.25,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start, instead of hours.",
@@ -876,7 +914,10 @@ Array [
           "description": "Hours of zone changes.",
           "maximum": 168,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
       },
       "type": "object",
@@ -913,7 +954,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 8760,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "period": Object {
           "default": "hour",
@@ -1360,6 +1404,7 @@ Array [
           "type": "string",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Script variables.",
           "type": "object",
         },
@@ -1414,6 +1459,7 @@ Array [
           "type": "string",
         },
         "data": Object {
+          "additionalProperties": true,
           "description": "Platform data (notify services).",
           "type": "object",
         },
@@ -1545,6 +1591,7 @@ Array [
           "type": "boolean",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Run variables.",
           "type": "object",
         },
@@ -1590,6 +1637,10 @@ Array [
       "properties": Object {
         "actions": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
@@ -1599,6 +1650,17 @@ Array [
         },
         "conditions": Object {
           "description": "Conditions.",
+          "items": Object {
+            "anyOf": Array [
+              Object {
+                "additionalProperties": true,
+                "type": "object",
+              },
+              Object {
+                "type": "string",
+              },
+            ],
+          },
           "type": "array",
         },
         "confirm_token": Object {
@@ -1629,6 +1691,7 @@ Array [
           ],
         },
         "inputs": Object {
+          "additionalProperties": true,
           "description": "Blueprint inputs to set (null removes one).",
           "type": "object",
         },
@@ -1650,32 +1713,33 @@ Array [
           "type": "string",
         },
         "trace": Object {
-          "anyOf": Array [
-            Object {
-              "properties": Object {
-                "stored_traces": Object {
-                  "maximum": 100,
-                  "minimum": 1,
-                  "type": "integer",
-                },
-              },
-              "required": Array [
-                "stored_traces",
-              ],
-              "type": "object",
-            },
-            Object {
-              "type": "null",
-            },
-          ],
           "description": "Trace settings.",
+          "properties": Object {
+            "stored_traces": Object {
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+          },
+          "required": Array [
+            "stored_traces",
+          ],
+          "type": Array [
+            "object",
+            "null",
+          ],
         },
         "triggers": Object {
           "description": "Triggers.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": Array [
             "object",
@@ -1724,6 +1788,7 @@ Array [
           "type": "string",
         },
         "inputs": Object {
+          "additionalProperties": true,
           "description": "Blueprint inputs to set (null removes one).",
           "type": "object",
         },
@@ -1746,31 +1811,32 @@ Array [
         },
         "sequence": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "trace": Object {
-          "anyOf": Array [
-            Object {
-              "properties": Object {
-                "stored_traces": Object {
-                  "maximum": 100,
-                  "minimum": 1,
-                  "type": "integer",
-                },
-              },
-              "required": Array [
-                "stored_traces",
-              ],
-              "type": "object",
-            },
-            Object {
-              "type": "null",
-            },
-          ],
           "description": "Trace settings.",
+          "properties": Object {
+            "stored_traces": Object {
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+          },
+          "required": Array [
+            "stored_traces",
+          ],
+          "type": Array [
+            "object",
+            "null",
+          ],
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": Array [
             "object",

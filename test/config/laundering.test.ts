@@ -27,10 +27,12 @@ t.test('the service denylist applies to the actions of a written script or autom
     t.ok(answer.isError, `${label}: refused`)
     t.notOk(answer.json?.confirmation_required, `${label}: no confirmation offered`)
     t.match(answer.text, /The config calls [a-z_.]+, which is refused by the service_denylist/, `${label}: names the service`)
+    t.equal(answer.code, 'HAMCP_DENIED_SERVICE')
   }
   const templated = await callTool(client, 'ha_create_script', { alias: 'Purge E', sequence: [{ action: "{{ 'recorder' ~ '.purge' }}" }] })
   t.ok(templated.isError, 'a templated action name is refused')
   t.match(templated.text, /template/)
+  t.equal(templated.code, 'HAMCP_DENIED_SERVICE')
 
   t.equal(home.entityIds().filter(id => /^script\.purge/.test(id)).length, 0, 'no script was written to the house')
   t.equal(home.serviceCalls.length, 0, 'and nothing was called')
@@ -63,6 +65,7 @@ t.test('entity rules apply to the targets inside a written script, entity_id: al
     const answer = await callTool(client, 'ha_create_script', { alias: `Open ${label}`, sequence: nest(action) })
     t.ok(answer.isError, `${label}: refused`)
     t.match(answer.text, rule, `${label}: names the rule (${answer.text.slice(0, 160)})`)
+    t.match(answer.code, /^HAMCP_DENIED_(ENTITY|TARGET)$/)
   }
   t.equal(home.entityIds().filter(id => id.startsWith('script.open')).length, 0, 'no script was written')
   t.same(home.entityIds().filter(id => id.startsWith('lock.')).map(id => home.getState(id)?.state), before, 'every lock kept its state')

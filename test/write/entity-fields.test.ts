@@ -36,6 +36,7 @@ t.test('with entity_denylist [lock.*], "all" and comma lists cannot reach a lock
     t.ok(asked.isError, `${label}: refused (${asked.text})`)
     t.notOk(asked.json?.confirmation_required, `${label}: no confirmation offered`)
     t.match(asked.text, /entity_denylist|refused while entity/, `${label}: names the rule`)
+    t.match(asked.code, /^HAMCP_DENIED_(ENTITY|TARGET)$/, `${label}: a denial code`)
   }
   t.equal(callsTo(home, 'lock.unlock'), 0, 'no unlock reached the house')
   t.same(lockStates(home), before, 'every lock kept its state')
@@ -50,10 +51,12 @@ t.test('with entity_allowlist [light.*], a string starting with a light cannot s
     const answer = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'turn_on', [field]: { entity_id: `${LIGHT}, ${SWITCH}` } })
     t.ok(answer.isError, `${field}: refused`)
     t.match(answer.text, /switch\.irrigation is refused by entity_allowlist/)
+    t.equal(answer.code, 'HAMCP_DENIED_ENTITY')
   }
   const all = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: 'all' } })
   t.ok(all.isError, '"all" is an area-like target while lists are set')
   t.match(all.text, /entity_id: all/)
+  t.equal(all.code, 'HAMCP_DENIED_TARGET')
   t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
   t.equal(home.getState(SWITCH)?.state, before)
 })
@@ -144,6 +147,7 @@ t.test('garbage ids in target and data are refused naming the field, before anyt
       const answer = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', ...args })
       t.ok(answer.isError, `${what} in ${field} refused`)
       t.match(answer.text, field, `${what} in ${field}: the error names the field`)
+      t.equal(answer.code, 'HAMCP_INVALID_ARGUMENT')
       t.notMatch(answer.text, /Internal error/)
     }
   }
@@ -175,5 +179,6 @@ t.test('deeply nested data or variables get a clear error, not a stack overflow'
   const answer = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: LOCK }, data: wide })
   t.ok(answer.isError)
   t.match(answer.text, /data.*too large/)
+  t.match(answer.code, /^HAMCP_(INVALID_ARGUMENT|TOO_LARGE)$/)
   t.equal(home.serviceCalls.length, 0)
 })

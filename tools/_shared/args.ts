@@ -21,9 +21,10 @@ export const freeFormArg = () =>
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `${problem}; send a flatter, smaller object` })
   })
 
-/** A list of config blocks (triggers, conditions, actions), bounded the same way. */
-export const freeFormListArg = () =>
-  z.array(z.unknown()).superRefine((value, ctx) => {
+/** Any schema (a list of config blocks...), bounded in depth and size as a whole. */
+export function bounded<T extends z.ZodType> (schema: T): T {
+  return schema.superRefine((value, ctx) => {
     const problem = complexityProblem(value)
     if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `${problem}; send a flatter, smaller config` })
-  })
+  }) as unknown as T
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { freeFormArg, freeFormListArg } from './args.ts'
+import { bounded, freeFormArg } from './args.ts'
 
 /**
  * Argument schemas shared by the automation and script config tools, described once and tersely:
@@ -13,8 +13,15 @@ export const descriptionArg = () => z.string()
 
 export const modeArg = () => z.enum(['single', 'restart', 'queued', 'parallel']).describe('Run mode (default single).')
 
-/** Triggers, conditions, actions, sequence: Home Assistant validates every item, so the schema stays small. */
-export const blocksArg = () => freeFormListArg()
+/**
+ * Triggers, actions, sequence: Home Assistant validates every item, so the schema stays small. The
+ * items are typed all the same: Home Assistant's own MCP client drops every tool when one array has no
+ * `items` type.
+ */
+export const blocksArg = () => bounded(z.array(record()))
+
+/** Conditions: objects, or the template shorthand ("{{ ... }}"). */
+export const conditionsArg = () => bounded(z.array(z.union([record(), z.string()])))
 
 export const variablesArg = () => record()
 
