@@ -21,7 +21,6 @@ Array [
           "type": "object",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dashboard": Object {
@@ -30,8 +29,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "view": Object {
@@ -66,12 +63,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "engine": Object {
@@ -101,7 +95,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "data": Object {
@@ -114,8 +107,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "return_response": Object {
@@ -250,7 +241,6 @@ Array [
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -258,8 +248,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "max_exceeded": Object {
@@ -319,7 +307,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -336,8 +323,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "inputs": Object {
@@ -366,12 +351,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "helper_type": Object {
@@ -419,7 +401,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -427,8 +408,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "max_exceeded": Object {
@@ -479,12 +458,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -509,12 +485,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -539,12 +512,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1314,6 +1284,122 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
+    "description": "Create, update or delete an area, floor, label, category or zone; a delete says what uses it.",
+    "inputSchema": Object {
+      "properties": Object {
+        "action": Object {
+          "description": "Action.",
+          "enum": Array [
+            "create",
+            "update",
+            "delete",
+          ],
+          "type": "string",
+        },
+        "aliases": Object {
+          "description": "Other names.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "color": Object {
+          "description": "Label, e.g. red",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "floor_id": Object {
+          "description": "Area.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "icon": Object {
+          "description": "e.g. mdi:sofa",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "id": Object {
+          "description": "Update/delete.",
+          "type": "string",
+        },
+        "kind": Object {
+          "description": "Registry.",
+          "enum": Array [
+            "area",
+            "floor",
+            "label",
+            "category",
+            "zone",
+          ],
+          "type": "string",
+        },
+        "latitude": Object {
+          "description": "Zone.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "level": Object {
+          "description": "Floor.",
+          "type": Array [
+            "integer",
+            "null",
+          ],
+        },
+        "longitude": Object {
+          "description": "Zone.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "name": Object {
+          "description": "Name.",
+          "type": "string",
+        },
+        "passive": Object {
+          "description": "Zone.",
+          "type": "boolean",
+        },
+        "radius": Object {
+          "description": "Zone, m.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "scope": Object {
+          "description": "Category, e.g. script",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "kind",
+        "action",
+      ],
+      "type": "object",
+    },
+    "name": "ha_manage_registry",
+    "title": "Manage registries",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
     "description": "Change one item of a to-do list.",
     "inputSchema": Object {
       "properties": Object {
@@ -1329,12 +1415,9 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1391,12 +1474,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1455,7 +1535,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "data": Object {
@@ -1464,8 +1543,6 @@ Array [
           "type": "object",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "message": Object {
@@ -1497,12 +1574,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "enabled": Object {
@@ -1533,12 +1607,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entities": Object {
@@ -1573,12 +1644,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1609,16 +1677,13 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Revert your last service call (on/off, brightness, colour, position, temperature, values).",
+    "description": "Revert your last write: a service call (on/off, brightness, colour, position, temperature, values) or a registry edit.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
       },
@@ -1664,7 +1729,6 @@ Array [
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1675,8 +1739,6 @@ Array [
           ],
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1760,6 +1822,144 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
+    "description": "Change a device's name, area, labels or disabled.",
+    "inputSchema": Object {
+      "properties": Object {
+        "area_id": Object {
+          "description": "Area.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "device_id": Object {
+          "description": "From ha_list_devices.",
+          "type": "string",
+        },
+        "disabled": Object {
+          "description": "Disable.",
+          "type": "boolean",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "follow": Object {
+          "default": true,
+          "description": "Entities follow the area.",
+          "type": "boolean",
+        },
+        "labels": Object {
+          "description": "Label ids; +x adds, -x removes.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "name": Object {
+          "description": "null: default.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+      },
+      "required": Array [
+        "device_id",
+      ],
+      "type": "object",
+    },
+    "name": "ha_update_device",
+    "title": "Update a device",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
+    "description": "Change settings of one or many entities (one confirmation, one undo). labels: +x adds, -x removes. A rename reports what still uses the old id.",
+    "inputSchema": Object {
+      "properties": Object {
+        "aliases": Object {
+          "description": "Assist names.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "area_id": Object {
+          "description": "null: device's.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "disabled": Object {
+          "description": "Disable.",
+          "type": "boolean",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "entity_ids": Object {
+          "description": "Up to 500.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "exposed": Object {
+          "description": "To Assist.",
+          "type": "boolean",
+        },
+        "hidden": Object {
+          "description": "Hide.",
+          "type": "boolean",
+        },
+        "icon": Object {
+          "description": "mdi:x",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "labels": Object {
+          "description": "Label ids.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "name": Object {
+          "description": "null: default.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "new_entity_id": Object {
+          "description": "Rename (one entity).",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "entity_ids",
+      ],
+      "type": "object",
+    },
+    "name": "ha_update_entities",
+    "title": "Update entities",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
     "description": "Edit a UI script: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
@@ -1768,7 +1968,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1779,8 +1978,6 @@ Array [
           ],
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
