@@ -15,8 +15,8 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     const undo = ctx.services.undo
-    const record = undo?.last(ctx.identity.id)
-    if (!undo || !record) throw new UserError('Nothing to undo for this client.', 'Undo covers the last allowed service call made with this token since the add-on started.')
+    const record = undo.last(ctx.identity.id)
+    if (!record) throw new UserError('Nothing to undo for this client.', 'Undo covers the last allowed service call made with this token since the add-on started.')
     const calls = record.states.flatMap(restoreCalls)
     if (calls.length === 0) {
       undo.forget(ctx.identity.id, record)
