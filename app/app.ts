@@ -5,6 +5,7 @@ import configPlugin from '../plugins/config.ts'
 import healthRoutes from '../plugins/health.ts'
 import homeAssistantPlugin from '../plugins/home-assistant.ts'
 import mcpRoutes from '../plugins/mcp.ts'
+import oauthRoutes from '../plugins/oauth.ts'
 import policyPlugin from '../plugins/policy.ts'
 import rateLimitPlugin from '../plugins/rate-limit.ts'
 import servicesPlugin from '../plugins/services.ts'
@@ -20,16 +21,23 @@ export interface AppOptions extends Omit<ServiceDeps, 'catalog' | 'log'> {
 }
 
 /** The MCP server as one plugin over the composition root's services: registers every concern in order. Never listens. */
-async function app (fastify: FastifyInstance, opts: { services: Services, healthDegradedAfterMs?: number }): Promise<void> {
+async function app (fastify: FastifyInstance, opts: { services: Services, healthDegradedAfterMs?: number, authorizationOrigin?: (requestOrigin: string) => Promise<string> }): Promise<void> {
   const { services } = opts
   await fastify.register(configPlugin, { config: services.config })
   await fastify.register(servicesPlugin, { services })
   await fastify.register(homeAssistantPlugin, services)
   await fastify.register(policyPlugin, { policy: services.policy })
-  await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff })
+  await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff, oauth: services.oauth })
   await fastify.register(rateLimitPlugin)
   await fastify.register(healthRoutes, { degradedAfterMs: opts.healthDegradedAfterMs })
   await fastify.register(sessionsPlugin, { sessions: services.sessions })
+  await fastify.register(oauthRoutes, {
+    server: services.oauth,
+    tokens: services.tokens,
+    backoff: services.backoff,
+    audit: services.policy.audit,
+    authorizationOrigin: opts.authorizationOrigin
+  })
   await fastify.register(mcpRoutes, { services })
   fastify.setNotFoundHandler(async (request, reply) => {
     return await reply.code(404).send({ error: 'Not Found', message: `${request.method} ${request.url} does not exist; the MCP endpoint is POST /mcp` })
@@ -52,7 +60,7 @@ export async function buildApp (opts: AppOptions & { logger: AppLogger }): Promi
     forceCloseConnections: 'idle',
     return503OnClosing: true
   })
-  await fastify.register(appPlugin, { services, healthDegradedAfterMs: opts.healthDegradedAfterMs })
+  await fastify.register(appPlugin, { services, healthDegradedAfterMs: opts.healthDegradedAfterMs, authorizationOrigin: opts.oauth?.authorizationOrigin })
   await fastify.ready()
   return fastify
 }

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Identity } from '../src/auth/identity.ts'
 import type { Services } from '../src/compose.ts'
+import { rpcError, rpcErrorBody } from '../src/mcp/rpc-error.ts'
 import { checkBody, createMcpEndpoint, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
 
 export interface McpRouteOptions {
@@ -8,10 +9,6 @@ export interface McpRouteOptions {
 }
 
 const BODY_LIMIT = 4 * 1024 * 1024
-
-function rpcError (reply: FastifyReply, status: number, code: number, message: string): FastifyReply {
-  return reply.code(status).type('application/json').send({ jsonrpc: '2.0', error: { code, message }, id: null })
-}
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
 
@@ -41,7 +38,7 @@ export function originAllowed (origin: string, hostHeader: string | undefined): 
  */
 export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRouteOptions): Promise<void> {
   const { mcp, sessions, requestLimits } = opts.services
-  const body = (message: string): object => ({ jsonrpc: '2.0', error: { code: -32000, message }, id: null })
+  const body = (message: string): object => rpcErrorBody(-32000, message, 'HAMCP_RATE_LIMITED')
   const perAddress = fastify.requestLimit('address', { max: requestLimits.perAddress, body })
   const perToken = fastify.requestLimit('token', { max: requestLimits.perToken, body })
 
@@ -64,7 +61,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     done(error, undefined)
   })
   fastify.setErrorHandler((error: Error & { statusCode?: number, rpcCode?: number, code?: string }, request, reply) => {
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return rpcError(reply, 413, -32000, 'Request body larger than 4 MB.')
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return rpcError(reply, 413, -32000, 'Request body larger than 4 MB.', 'HAMCP_TOO_LARGE')
     if (error.rpcCode) return rpcError(reply, error.statusCode ?? 400, error.rpcCode, error.message)
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return rpcError(reply, 415, -32000, 'Unsupported Media Type: send Content-Type: application/json')
     if ((error.statusCode ?? 500) < 500) return rpcError(reply, error.statusCode ?? 400, -32600, error.message)
@@ -95,11 +92,11 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
       log: request.log,
       address: request.ip
     })
-    if (refused) await rpcError(reply, refused.status, refused.code, refused.message)
+    if (refused) await rpcError(reply, refused.status, refused.rpcCode, refused.message, refused.code)
   }
   const sessionOrNotAllowed = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (sessions.enabled) return await toSession(request, reply)
-    await reply.code(405).header('allow', 'POST').send({ jsonrpc: '2.0', error: { code: -32000, message: 'Method not allowed: this server is stateless; use POST.' }, id: null })
+    await rpcError(reply.header('allow', 'POST'), 405, -32000, 'Method not allowed: this server is stateless; use POST.')
   }
   fastify.get('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
   fastify.delete('/mcp', { onRequest: guarded }, sessionOrNotAllowed)

@@ -20,6 +20,7 @@ import { SERVER_INSTRUCTIONS } from './mcp/instructions.ts'
 import type { ToolCatalog } from './mcp/registry.ts'
 import type { ToolServices } from './mcp/services.ts'
 import type { McpSurface } from './mcp/surface.ts'
+import { AuthorizationServer } from './oauth/authorization-server.ts'
 import { createPolicy, type PolicyOptions, type PolicyServices } from './policy/create.ts'
 import { requestLimits, type RequestLimits } from './request-limits.ts'
 import { createSessionService, type SessionService, type SessionsOptions } from './sessions/service.ts'
@@ -39,6 +40,8 @@ export interface ServiceDeps {
   sessions?: SessionsOptions
   /** Request rate limits (src/request-limits.ts); the bench and tests pass their own. */
   requestLimits?: Partial<RequestLimits>
+  /** OAuth sign-in: an injected clock (tests) and where browsers reach the add-on. */
+  oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string> }
 }
 
 export interface Services {
@@ -51,6 +54,8 @@ export interface Services {
   /** The filtered read view over it (filter_reads applied). */
   home: HomeView
   tokens: TokenStore
+  /** OAuth grants (access tokens) and the authorization server's state. */
+  oauth: AuthorizationServer
   /** Per-address backoff after failed authentications. */
   backoff: AuthBackoff
   usage: UsageCounters
@@ -77,6 +82,11 @@ export function createServices (deps: ServiceDeps): Services {
   })
   const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options))
   const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, onError: message => log.error(message) })
+  const oauth = new AuthorizationServer({
+    dataDir: config.dataDir,
+    now: deps.oauth?.now,
+    log: { error: message => log.error(message), warn: message => log.warn(message) }
+  })
   const usage = new UsageCounters()
   const policy = createPolicy({ ha, options: () => config.options, dataDir: config.dataDir, log, ...deps.policy })
   const tools: ToolServices = {
@@ -120,6 +130,7 @@ export function createServices (deps: ServiceDeps): Services {
     ha,
     home,
     tokens,
+    oauth,
     backoff: new AuthBackoff(deps.backoff),
     usage,
     policy,

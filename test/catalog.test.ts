@@ -81,7 +81,7 @@ t.test('the catalogue', async t => {
     t.same(listed.properties, {
       id: { type: 'string', description: 'Id.' },
       template: { type: 'string', maxLength: 5000, description: 'Template.' },
-      data: { description: 'Data.', type: ['object', 'null'] },
+      data: { description: 'Data.', type: ['object', 'null'], additionalProperties: true },
       blocks: { minItems: 1, type: 'array', description: 'Blocks.' },
       count: { type: 'integer', minimum: 1, maximum: 50, description: 'Count.' }
     })

@@ -87,6 +87,8 @@ export interface ToolAnswer {
   isError: boolean
   text: string
   json: any
+  /** The stable error code of an error result (`structuredContent.error.code`), else undefined. */
+  code: string | undefined
 }
 
 /** Calls a tool and parses its JSON text (or keeps the text for errors). */
@@ -96,7 +98,9 @@ export async function callTool (client: Client, name: string, args: Record<strin
   const text = content.filter(c => c.type === 'text').map(c => c.text ?? '').join('\n')
   let json: unknown
   try { json = JSON.parse(text) } catch { json = undefined }
-  return { isError: result.isError === true, text, json }
+  const error = (result.structuredContent as { error?: { code?: unknown } } | undefined)?.error
+  const code = result.isError === true && typeof error?.code === 'string' ? error.code : undefined
+  return { isError: result.isError === true, text, json, code }
 }
 
 /** Raw JSON-RPC POST, for protocol-level tests. */

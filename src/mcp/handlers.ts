@@ -14,6 +14,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js'
 import type { Identity } from '../auth/identity.ts'
 import { isUserError } from '../errors.ts'
+import { userMcpError } from './rpc-error.ts'
 import type { Options } from '../options.ts'
 import type { WriteRunContext } from '../policy/types.ts'
 import type { ToolContext } from './define-tool.ts'
@@ -55,7 +56,7 @@ function identityOf (extra: Extra): Identity {
 
 function resourceError (err: unknown, uri: string): unknown {
   if (err instanceof ResourceNotFound) return new McpError(RESOURCE_NOT_FOUND, err.message, { uri })
-  if (isUserError(err)) return new McpError(ErrorCode.InvalidParams, err.hint ? `${err.message} ${err.hint}` : err.message)
+  if (isUserError(err)) return userMcpError(err)
   return err
 }
 
@@ -72,7 +73,7 @@ export function buildServer (deps: McpServerDeps, session?: (server: Server) => 
     const identity = identityOf(extra)
     const tool = deps.catalog.find(request.params.name, deps.options, identity)
     if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools this token may use.`)
+      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools this token may use.`, { code: 'HAMCP_NOT_FOUND' })
     }
     return await invokeTool(tool, request.params.arguments, deps.context(identity, extra.signal, extras?.confirmerFor(extra)), deps.onCall)
   })
@@ -83,7 +84,7 @@ export function buildServer (deps: McpServerDeps, session?: (server: Server) => 
       return await deps.surface.readResource(request.params.uri, deps.context(identityOf(extra), extra.signal))
     } catch (err) {
       if (err instanceof ResourceNotFound) throw new McpError(RESOURCE_NOT_FOUND, err.message, { uri: request.params.uri })
-      if (isUserError(err)) throw new McpError(ErrorCode.InvalidParams, err.message)
+      if (isUserError(err)) throw userMcpError(err)
       throw err
     }
   })
@@ -110,7 +111,7 @@ export function buildServer (deps: McpServerDeps, session?: (server: Server) => 
     try {
       return await deps.surface.getPrompt(request.params.name, request.params.arguments ?? {}, deps.context(identityOf(extra), extra.signal))
     } catch (err) {
-      if (isUserError(err) || (err instanceof Error && err.message.startsWith('Unknown prompt'))) throw new McpError(ErrorCode.InvalidParams, err.message)
+      if (isUserError(err)) throw userMcpError(err)
       throw err
     }
   })

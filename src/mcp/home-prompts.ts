@@ -114,23 +114,23 @@ export const PROMPT_LIST: PromptInfo[] = PROMPTS.map(p => ({
 
 function findPrompt (name: string): PromptDefinition {
   const prompt = PROMPTS.find(p => p.name === name)
-  if (!prompt) throw new UserError(`Unknown prompt: ${name}. Known prompts: ${PROMPTS.map(p => p.name).join(', ')}.`)
+  if (!prompt) throw new UserError('HAMCP_NOT_FOUND', `Unknown prompt: ${name}. Known prompts: ${PROMPTS.map(p => p.name).join(', ')}.`)
   return prompt
 }
 
 function checkArgument (argument: PromptArgument, value: string, ctx: ToolContext): void {
-  if (value.length > 1000) throw new UserError(`Argument ${argument.name} is longer than 1000 characters.`)
-  if (argument.choices && !argument.choices.includes(value)) throw new UserError(`Argument ${argument.name} must be one of ${argument.choices.join(', ')}.`)
+  if (value.length > 1000) throw new UserError('HAMCP_INVALID_ARGUMENT', `Argument ${argument.name} is longer than 1000 characters.`)
+  if (argument.choices && !argument.choices.includes(value)) throw new UserError('HAMCP_INVALID_ARGUMENT', `Argument ${argument.name} must be one of ${argument.choices.join(', ')}.`)
   if (argument.kind === 'automation') {
     if (!value.startsWith('automation.') || !ctx.home.entity(value)) {
-      throw new UserError(`Unknown automation "${value}".`, 'Use ha_list_automations or completion to find the entity id.')
+      throw new UserError('HAMCP_ENTITY_NOT_FOUND', `Unknown automation "${value}".`, 'Use ha_list_automations or completion to find the entity id.')
     }
   }
   if (argument.kind === 'area') {
     const wanted = fold(value.trim())
     const known = [...ctx.home.registries.areas.values()].some(area =>
       area.area_id === value || fold(area.name) === wanted || area.aliases.some(alias => fold(alias) === wanted))
-    if (!known) throw new UserError(`Unknown area "${value}".`, 'Use ha_list_areas to see area ids and names.')
+    if (!known) throw new UserError('HAMCP_NOT_FOUND', `Unknown area "${value}".`, 'Use ha_list_areas to see area ids and names.')
   }
 }
 
@@ -138,13 +138,13 @@ export async function getHomePrompt (name: string, args: Record<string, string>,
   const prompt = findPrompt(name)
   const known = new Set(prompt.arguments.map(a => a.name))
   const unknown = Object.keys(args).filter(key => !known.has(key))
-  if (unknown.length) throw new UserError(`Unknown argument ${unknown.join(', ')} for prompt ${name}.`)
+  if (unknown.length) throw new UserError('HAMCP_INVALID_ARGUMENT', `Unknown argument ${unknown.join(', ')} for prompt ${name}.`)
   const needsHome = prompt.arguments.some(a => a.kind !== undefined && args[a.name] !== undefined)
   if (needsHome) await ctx.home.ready()
   for (const argument of prompt.arguments) {
     const value = args[argument.name]
     if (value === undefined || value === '') {
-      if (argument.required) throw new UserError(`Prompt ${name} needs the argument ${argument.name}: ${argument.description}`)
+      if (argument.required) throw new UserError('HAMCP_INVALID_ARGUMENT', `Prompt ${name} needs the argument ${argument.name}: ${argument.description}`)
       continue
     }
     checkArgument(argument, value, ctx)

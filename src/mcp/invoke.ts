@@ -1,4 +1,4 @@
-import { isHomeAssistantError, isUserError } from '../errors.ts'
+import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type UserErrorCode } from '../errors.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import type { LoadedTool } from './registry.ts'
@@ -21,9 +21,17 @@ function isRaw (value: unknown): value is RawToolResult {
   return value !== null && typeof value === 'object' && (value as RawToolResult).raw === true
 }
 
-export function errorResult (message: string, hint?: string): ToolCallResult {
-  const text = hint ? `${message}\nHint: ${hint}` : message
-  return { content: [{ type: 'text', text }], isError: true }
+/** What every error result carries in `structuredContent.error`; the text says the same for clients that read only text. */
+export interface ToolErrorData {
+  code: UserErrorCode | typeof INTERNAL_ERROR_CODE | `HAMCP_HA_${string}` | 'HAMCP_SUPERVISOR_UNAVAILABLE'
+  message: string
+  hint?: string
+}
+
+export function errorResult (code: ToolErrorData['code'], message: string, hint?: string): ToolCallResult {
+  const text = `${message}${hint ? `\nHint: ${hint}` : ''}\nCode: ${code}`
+  const error: ToolErrorData = { code, message, ...(hint ? { hint } : {}) }
+  return { content: [{ type: 'text', text }], structuredContent: { error }, isError: true }
 }
 
 const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/i
@@ -89,7 +97,7 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
   if (ctx.log.level === 'trace') ctx.log.trace({ tool: name, args: JSON.stringify(rawArgs ?? {}).slice(0, 300) }, 'tool arguments')
   const parsed = tool.definition.input.safeParse(rawArgs ?? {})
   if (!parsed.success) {
-    result = errorResult(`Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}.`, 'Fix the arguments to match the tool\'s input schema and call again.')
+    result = errorResult('HAMCP_INVALID_ARGUMENT', `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}.`, 'Fix the arguments to match the tool\'s input schema and call again.')
   } else {
     try {
       if (tool.definition.needsHomeAssistant !== false) await ctx.home.ready()
@@ -102,12 +110,12 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
       }
     } catch (err) {
       if (isUserError(err)) {
-        result = errorResult(scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs))
+        result = errorResult(err.code, scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs))
       } else if (isHomeAssistantError(err)) {
-        result = errorResult(scrubError(ctx, err.message, rawArgs))
+        result = errorResult(err.code as ToolErrorData['code'], scrubError(ctx, err.message, rawArgs))
       } else {
         ctx.log.error({ tool: name, err }, 'tool failed')
-        result = errorResult(`Internal error while running ${name}; the add-on log has the details.`)
+        result = errorResult(INTERNAL_ERROR_CODE, `Internal error while running ${name}; the add-on log has the details.`)
       }
     }
   }

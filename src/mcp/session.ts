@@ -10,6 +10,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
 import type { Identity } from '../auth/identity.ts'
 import type { ToolContext } from './define-tool.ts'
 import { authInfoOf, buildServer, type McpServerDeps } from './handlers.ts'
+import { rpcErrorBody } from './rpc-error.ts'
 
 /** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */
 const CONFIRM_SCHEMA = {
@@ -88,7 +89,7 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
         // The transport gave up mid-way: never leave the client hanging on a half-written response.
         if (!res.headersSent) {
           res.writeHead(500, { 'content-type': 'application/json' })
-          res.end(JSON.stringify({ jsonrpc: '2.0', error: { code: ErrorCode.InternalError, message: 'Internal error' }, id: null }))
+          res.end(JSON.stringify(rpcErrorBody(ErrorCode.InternalError, 'Internal error')))
         } else {
           res.destroy(err as Error)
         }

@@ -1,4 +1,5 @@
 import type { Identity } from '../auth/identity.ts'
+import { UserError } from '../errors.ts'
 import type { ToolContext } from './define-tool.ts'
 
 /**
@@ -44,7 +45,7 @@ export const EMPTY_SURFACE: McpSurface = {
   resourceTemplates: () => [],
   readResource: async (uri) => { throw new ResourceNotFound(uri) },
   prompts: () => [],
-  getPrompt: async (name) => { throw new Error(`Unknown prompt: ${name}`) },
+  getPrompt: async (name) => { throw new UserError('HAMCP_NOT_FOUND', `Unknown prompt: ${name}.`) },
   complete: async () => []
 }
 

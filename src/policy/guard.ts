@@ -1,5 +1,5 @@
 import type { Identity } from '../auth/identity.ts'
-import { UserError } from '../errors.ts'
+import { UserError, type UserErrorCode } from '../errors.ts'
 import type { Options } from '../options.ts'
 import { callFingerprint, ConfirmStore, stableJson, type RedeemVerdict } from './confirm.ts'
 import { matchesAny } from './globs.ts'
@@ -56,7 +56,7 @@ export class WriteGuard implements WriteGuardApi {
     const audit = (outcome: AuditEntry['outcome'], extra: Partial<AuditEntry> = {}): void => { this.#deps.audit.record({ ...base, outcome, ...extra }) }
     const refuse = (reason: string, message: string, hint: string): never => {
       audit('refused', { reason })
-      throw new UserError(message, hint, 'HAMCP_WRITE_REFUSED')
+      throw new UserError(refusalCode(reason), message, hint)
     }
     const service = `${request.domain}.${request.service}`
 
@@ -163,6 +163,16 @@ export class WriteGuard implements WriteGuardApi {
     if (states.length === 0) return undefined
     return { tool: request.tool, call: `${request.domain}.${request.service}`, at: this.#now(), states }
   }
+}
+
+/** The stable code a client reads for each audit reason of a refusal. */
+function refusalCode (reason: string): UserErrorCode {
+  if (reason === 'service_denylist') return 'HAMCP_DENIED_SERVICE'
+  if (reason.includes('entity_')) return 'HAMCP_DENIED_ENTITY'
+  if (reason === 'indirect_target') return 'HAMCP_DENIED_TARGET'
+  if (reason === 'declined') return 'HAMCP_CONFIRMATION_DECLINED'
+  if (reason.startsWith('confirm_token_')) return 'HAMCP_CONFIRM_TOKEN_INVALID'
+  return 'HAMCP_INVALID_ARGUMENT'
 }
 
 /** Which list refuses an entity, if any: denylists win, a non-empty allowlist denies what it does not name. */

@@ -22,7 +22,7 @@ type Target = { kind: 'entity' | 'area', id: string }
 function parseUri (uri: string): Target {
   const match = /^ha:\/\/(entity|area)\/([^/?#]+)$/.exec(uri)
   if (!match) {
-    throw new UserError(`${uri} cannot be subscribed.`, 'Only ha://entity/{entity_id} and ha://area/{area_id} send updates.')
+    throw new UserError('HAMCP_NOT_SUPPORTED', `${uri} cannot be subscribed.`, 'Only ha://entity/{entity_id} and ha://area/{area_id} send updates.')
   }
   let id: string
   try {
@@ -74,7 +74,7 @@ export class SessionSubscriptions {
     const key = `${target.kind}:${target.id}`
     if (this.#uris.has(key)) return
     if (this.#uris.size >= this.max) {
-      throw new UserError(`At most ${this.max} subscriptions per session.`, 'Unsubscribe from a resource you no longer need first.')
+      throw new UserError('HAMCP_LIMIT_REACHED', `At most ${this.max} subscriptions per session.`, 'Unsubscribe from a resource you no longer need first.')
     }
     this.#uris.set(key, uri)
     if (target.kind === 'area') this.#areaCount++

@@ -16,6 +16,7 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "card": Object {
+          "additionalProperties": true,
           "description": "Card config, e.g. {\\"type\\":\\"tile\\",\\"entity\\":\\"light.kitchen\\"}.",
           "type": "object",
         },
@@ -104,6 +105,7 @@ Array [
           "type": "string",
         },
         "data": Object {
+          "additionalProperties": true,
           "description": "Service data, e.g. {\\"brightness_pct\\":50}.",
           "type": "object",
         },
@@ -193,6 +195,10 @@ Array [
       "properties": Object {
         "actions": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
@@ -202,6 +208,17 @@ Array [
         },
         "conditions": Object {
           "description": "Conditions.",
+          "items": Object {
+            "anyOf": Array [
+              Object {
+                "additionalProperties": true,
+                "type": "object",
+              },
+              Object {
+                "type": "string",
+              },
+            ],
+          },
           "type": "array",
         },
         "confirm_token": Object {
@@ -234,10 +251,15 @@ Array [
         },
         "triggers": Object {
           "description": "Triggers.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": "object",
         },
@@ -291,6 +313,7 @@ Array [
           "type": "boolean",
         },
         "inputs": Object {
+          "additionalProperties": true,
           "default": Object {},
           "description": "Inputs by name.",
           "type": "object",
@@ -341,6 +364,7 @@ Array [
           "type": "string",
         },
         "options": Object {
+          "additionalProperties": true,
           "description": "Type options, e.g. {\\"min\\":0,\\"max\\":9}.",
           "type": "object",
         },
@@ -396,10 +420,15 @@ Array [
         },
         "sequence": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": "object",
         },
@@ -609,7 +638,10 @@ Array [
           "description": "Window width in hours.",
           "maximum": 720,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start (default now).",
@@ -780,7 +812,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 168,
           "minimum": 0.25,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start, instead of hours.",
@@ -823,7 +858,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 168,
           "minimum": 0.25,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start, instead of hours.",
@@ -848,7 +886,10 @@ Array [
           "description": "Hours of zone changes.",
           "maximum": 168,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
       },
       "type": "object",
@@ -885,7 +926,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 8760,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "period": Object {
           "default": "hour",
@@ -1332,6 +1376,7 @@ Array [
           "type": "string",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Script variables.",
           "type": "object",
         },
@@ -1386,6 +1431,7 @@ Array [
           "type": "string",
         },
         "data": Object {
+          "additionalProperties": true,
           "description": "Platform data (notify services).",
           "type": "object",
         },
@@ -1517,6 +1563,7 @@ Array [
           "type": "boolean",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Run variables.",
           "type": "object",
         },
@@ -1562,6 +1609,10 @@ Array [
       "properties": Object {
         "actions": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
@@ -1571,6 +1622,17 @@ Array [
         },
         "conditions": Object {
           "description": "Conditions.",
+          "items": Object {
+            "anyOf": Array [
+              Object {
+                "additionalProperties": true,
+                "type": "object",
+              },
+              Object {
+                "type": "string",
+              },
+            ],
+          },
           "type": "array",
         },
         "confirm_token": Object {
@@ -1601,6 +1663,7 @@ Array [
           ],
         },
         "inputs": Object {
+          "additionalProperties": true,
           "description": "Blueprint inputs to set (null removes one).",
           "type": "object",
         },
@@ -1622,32 +1685,33 @@ Array [
           "type": "string",
         },
         "trace": Object {
-          "anyOf": Array [
-            Object {
-              "properties": Object {
-                "stored_traces": Object {
-                  "maximum": 100,
-                  "minimum": 1,
-                  "type": "integer",
-                },
-              },
-              "required": Array [
-                "stored_traces",
-              ],
-              "type": "object",
-            },
-            Object {
-              "type": "null",
-            },
-          ],
           "description": "Trace settings.",
+          "properties": Object {
+            "stored_traces": Object {
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+          },
+          "required": Array [
+            "stored_traces",
+          ],
+          "type": Array [
+            "object",
+            "null",
+          ],
         },
         "triggers": Object {
           "description": "Triggers.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": Array [
             "object",
@@ -1696,6 +1760,7 @@ Array [
           "type": "string",
         },
         "inputs": Object {
+          "additionalProperties": true,
           "description": "Blueprint inputs to set (null removes one).",
           "type": "object",
         },
@@ -1718,31 +1783,32 @@ Array [
         },
         "sequence": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "trace": Object {
-          "anyOf": Array [
-            Object {
-              "properties": Object {
-                "stored_traces": Object {
-                  "maximum": 100,
-                  "minimum": 1,
-                  "type": "integer",
-                },
-              },
-              "required": Array [
-                "stored_traces",
-              ],
-              "type": "object",
-            },
-            Object {
-              "type": "null",
-            },
-          ],
           "description": "Trace settings.",
+          "properties": Object {
+            "stored_traces": Object {
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+          },
+          "required": Array [
+            "stored_traces",
+          ],
+          "type": Array [
+            "object",
+            "null",
+          ],
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": Array [
             "object",

@@ -38,11 +38,11 @@ export async function updateFlow (ctx: ToolContext, tool: string, kind: ConfigKi
   for (const [modern, legacy] of Object.entries(LEGACY_TWIN)) if (changes[modern] !== undefined && changes[modern] !== null) delete next[legacy]
   if (inputs !== undefined) {
     const blueprint = current.use_blueprint as { path?: unknown, input?: Record<string, unknown> } | undefined
-    if (!blueprint || typeof blueprint !== 'object') throw new UserError(`${entityId} is not based on a blueprint, so it has no inputs.`, 'Change its blocks instead (triggers, actions...).')
+    if (!blueprint || typeof blueprint !== 'object') throw new UserError('HAMCP_NOT_SUPPORTED', `${entityId} is not based on a blueprint, so it has no inputs.`, 'Change its blocks instead (triggers, actions...).')
     next.use_blueprint = { ...blueprint, input: applyChanges(blueprint.input ?? {}, inputs) }
   }
   if (canonicalJson(next) === canonicalJson(current)) {
-    throw new UserError(`Nothing to change: the given fields already match ${entityId}.`, 'Pass the fields whose values should change.')
+    throw new UserError('HAMCP_INVALID_ARGUMENT', `Nothing to change: the given fields already match ${entityId}.`, 'Pass the fields whose values should change.')
   }
   await validateWithHomeAssistant(ctx.ha, validationBlocks(kind, next, changes), kind)
   const previousYaml = toYaml(current)

@@ -25,7 +25,7 @@ function restMessage (body: Buffer): string {
 export async function readConfig (ha: HomeAssistant, kind: ConfigKind, id: string): Promise<ConfigRecord | undefined> {
   const answer = await ha.rest.request('GET', configPath(kind, id))
   if (answer.status === 404) return undefined
-  if (answer.status !== 200) throw new UserError(`Home Assistant could not read ${kind} ${id}: ${restMessage(answer.body)}`)
+  if (answer.status !== 200) throw new UserError('HAMCP_UNAVAILABLE', `Home Assistant could not read ${kind} ${id}: ${restMessage(answer.body)}`)
   const parsed = JSON.parse(answer.body.toString('utf8')) as unknown
   return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as ConfigRecord : undefined
 }
@@ -34,14 +34,14 @@ export async function readConfig (ha: HomeAssistant, kind: ConfigKind, id: strin
 export async function writeConfig (ha: HomeAssistant, kind: ConfigKind, id: string, config: ConfigRecord): Promise<void> {
   const answer = await ha.rest.request('POST', configPath(kind, id), config)
   if (answer.status !== 200) {
-    throw new UserError(`Home Assistant refused the ${kind}: ${restMessage(answer.body)}`, 'Nothing was written. Fix the config and start again without confirm_token.')
+    throw new UserError('HAMCP_CONFIG_REJECTED', `Home Assistant refused the ${kind}: ${restMessage(answer.body)}`, 'Nothing was written. Fix the config and start again without confirm_token.')
   }
 }
 
 /** Deletes a config. Never retried: a second DELETE of the same id would only fail. */
 export async function deleteConfig (ha: HomeAssistant, kind: ConfigKind, id: string): Promise<void> {
   const answer = await ha.rest.request('DELETE', configPath(kind, id))
-  if (answer.status !== 200) throw new UserError(`Home Assistant could not delete ${kind} ${id}: ${restMessage(answer.body)}`)
+  if (answer.status !== 200) throw new UserError('HAMCP_UNAVAILABLE', `Home Assistant could not delete ${kind} ${id}: ${restMessage(answer.body)}`)
 }
 
 export interface ConfigTarget {
@@ -53,9 +53,9 @@ export interface ConfigTarget {
 
 /** Resolves an automation/script entity to its UI config; YAML-only ones are refused with a way out. */
 export async function resolveConfigTarget (ctx: ToolContext, kind: ConfigKind, entityId: string): Promise<ConfigTarget> {
-  if (!entityId.startsWith(`${kind}.`)) throw new UserError(`${entityId} is not a ${kind}.`, `Pass a ${kind}.* entity id (ha_list_${kind}s lists them).`)
+  if (!entityId.startsWith(`${kind}.`)) throw new UserError('HAMCP_WRONG_DOMAIN', `${entityId} is not a ${kind}.`, `Pass a ${kind}.* entity id (ha_list_${kind}s lists them).`)
   const state = ctx.home.state(entityId)
-  if (!state) throw new UserError(`${entityId} not found.`, `Call ha_list_${kind}s to see the ${kind}s.`)
+  if (!state) throw new UserError('HAMCP_ENTITY_NOT_FOUND', `${entityId} not found.`, `Call ha_list_${kind}s to see the ${kind}s.`)
   let id: string | undefined
   if (kind === 'automation') {
     id = typeof state.attributes.id === 'string' && state.attributes.id !== '' ? state.attributes.id : undefined
@@ -66,6 +66,7 @@ export async function resolveConfigTarget (ctx: ToolContext, kind: ConfigKind, e
   const config = id === undefined ? undefined : await readConfig(ctx.ha, kind, id)
   if (id === undefined || config === undefined) {
     throw new UserError(
+      'HAMCP_NOT_SUPPORTED',
       `${entityId} is defined in YAML (not in ${kind}s.yaml through the UI), so it cannot be edited from here.`,
       `Edit it in your YAML files, or create a UI-managed copy with ha_create_${kind}.`
     )
@@ -92,7 +93,7 @@ export async function validateWithHomeAssistant (ha: HomeAssistant, blocks: Vali
     .filter(([, verdict]) => verdict?.valid === false)
     .map(([key, verdict]) => `${key}: ${typeof verdict?.error === 'string' ? verdict.error : 'invalid'}`)
   if (problems.length) {
-    throw new UserError(`Home Assistant rejected the ${what}: ${problems.join('; ')}`, 'Nothing was written and no confirmation was issued. Fix the config and call again.')
+    throw new UserError('HAMCP_CONFIG_REJECTED', `Home Assistant rejected the ${what}: ${problems.join('; ')}`, 'Nothing was written and no confirmation was issued. Fix the config and call again.')
   }
 }
 
@@ -177,5 +178,5 @@ export function refuseAutomationCollision (ctx: ToolContext, alias: string): voi
   const wanted = alias.trim().toLowerCase()
   const taken = ctx.home.entities().find(row => row.entity_id.startsWith('automation.') &&
     (row.entity_id === `automation.${slug}` || row.name.trim().toLowerCase() === wanted))
-  if (taken) throw new UserError(`An automation named like "${alias}" already exists: ${taken.entity_id}.`, 'Pick another alias, or change the existing one with ha_update_automation.')
+  if (taken) throw new UserError('HAMCP_ALREADY_EXISTS', `An automation named like "${alias}" already exists: ${taken.entity_id}.`, 'Pick another alias, or change the existing one with ha_update_automation.')
 }

@@ -47,9 +47,9 @@ function remember (token: string, entry: Issued): void {
 
 function changedMeanwhile (subject: string): UserError {
   return new UserError(
+    'HAMCP_CONFLICT',
     `${subject} was changed in Home Assistant after the preview was shown, so that confirmation no longer applies; nothing was written.`,
-    'Call again without confirm_token to see a fresh preview of the change against the current config.',
-    'HAMCP_CONFIG_CHANGED'
+    'Call again without confirm_token to see a fresh preview of the change against the current config.'
   )
 }
 

@@ -25,7 +25,7 @@ function resolveNamed<T extends { name: string, aliases?: string[] }> (entries: 
   for (const [id, entry] of entries) {
     if (fold(entry.name) === wanted || entry.aliases?.some(alias => fold(alias) === wanted)) return id
   }
-  throw new UserError(`Unknown ${what} "${value}".`, `Call ${lister} to see ${what} ids and names.`)
+  throw new UserError('HAMCP_NOT_FOUND', `Unknown ${what} "${value}".`, `Call ${lister} to see ${what} ids and names.`)
 }
 
 export function resolveArea (home: HomeView, area: string): string {
@@ -43,6 +43,6 @@ export function resolveLabel (home: HomeView, label: string): string {
 /** The visible row for an id, or a not-found error that never reveals hidden entities. */
 export function requireEntity (home: HomeView, entityId: string): EntityRow {
   const row = home.entity(entityId)
-  if (!row) throw new UserError(`Entity ${entityId} not found.`, 'Use ha_search_entities to find the right entity_id.')
+  if (!row) throw new UserError('HAMCP_ENTITY_NOT_FOUND', `Entity ${entityId} not found.`, 'Use ha_search_entities to find the right entity_id.')
   return row
 }

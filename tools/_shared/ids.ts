@@ -12,7 +12,7 @@ export function visibleIds (home: HomeView, value: string | string[]): string[] 
   const ids = [...new Set(Array.isArray(value) ? value : [value])]
   const missing = ids.filter(id => !home.entity(id))
   if (missing.length) {
-    throw new UserError(`Entity ${missing.join(', ')} not found.`, 'Use ha_search_entities to find the right entity_id.')
+    throw new UserError('HAMCP_ENTITY_NOT_FOUND', `Entity ${missing.join(', ')} not found.`, 'Use ha_search_entities to find the right entity_id.')
   }
   return ids
 }

@@ -22,7 +22,7 @@ export async function readServiceResponse (ha: HomeAssistant, domain: string, se
 
 /** A visible entity of one domain, or a clear error that lists where to look. */
 export function requireDomainEntity (home: HomeView, entityId: string, domain: string, listHint: string): EntityRow {
-  if (!entityId.startsWith(`${domain}.`)) throw new UserError(`${entityId} is not a ${domain} entity.`, listHint)
+  if (!entityId.startsWith(`${domain}.`)) throw new UserError('HAMCP_WRONG_DOMAIN', `${entityId} is not a ${domain} entity.`, listHint)
   return requireEntity(home, entityId)
 }
 

@@ -35,7 +35,7 @@ export function windowShape (limits: WindowLimits) {
 export function parseInstant (value: string, field: string): Date {
   const time = value.length <= 40 && ISO_DATE.test(value) ? Date.parse(value) : Number.NaN
   if (Number.isNaN(time)) {
-    throw new UserError(`${field} "${value}" is not a valid ISO 8601 date.`, 'Use a form like 2026-05-01T08:00:00Z or 2026-05-01T10:00:00+02:00.')
+    throw new UserError('HAMCP_INVALID_ARGUMENT', `${field} "${value}" is not a valid ISO 8601 date.`, 'Use a form like 2026-05-01T08:00:00Z or 2026-05-01T10:00:00+02:00.')
   }
   return new Date(time)
 }
@@ -50,7 +50,7 @@ function formatHours (hours: number): string {
  */
 export function resolveWindow (args: WindowArgs, limits: WindowLimits, now = Date.now()): TimeWindow {
   if (args.hours !== undefined && args.start !== undefined && args.end !== undefined) {
-    throw new UserError('Give either hours, or start and end, not all three.', 'Drop hours to use an explicit start/end window.')
+    throw new UserError('HAMCP_INVALID_ARGUMENT', 'Give either hours, or start and end, not all three.', 'Drop hours to use an explicit start/end window.')
   }
   const width = (args.hours ?? limits.defaultHours) * 3_600_000
   let start: Date
@@ -63,17 +63,17 @@ export function resolveWindow (args: WindowArgs, limits: WindowLimits, now = Dat
     start = new Date(end.getTime() - width)
   }
   if (start.getTime() > now) {
-    throw new UserError(`The window starts in the future (${start.toISOString()}).`, 'Use a start in the past; Home Assistant only records what happened.')
+    throw new UserError('HAMCP_INVALID_ARGUMENT', `The window starts in the future (${start.toISOString()}).`, 'Use a start in the past; Home Assistant only records what happened.')
   }
   if (end.getTime() <= start.getTime()) {
-    throw new UserError(`The window is empty or inverted (start ${start.toISOString()}, end ${end.toISOString()}).`, 'end must be after start.')
+    throw new UserError('HAMCP_INVALID_ARGUMENT', `The window is empty or inverted (start ${start.toISOString()}, end ${end.toISOString()}).`, 'end must be after start.')
   }
   const hours = (end.getTime() - start.getTime()) / 3_600_000
   if (hours > limits.maxHours + 1e-9) {
-    throw new UserError(`The window is ${formatHours(hours)} hours wide; at most ${limits.maxHours} hours are allowed here.`, 'Narrow start/end, or use ha_get_statistics for long periods.')
+    throw new UserError('HAMCP_INVALID_ARGUMENT', `The window is ${formatHours(hours)} hours wide; at most ${limits.maxHours} hours are allowed here.`, 'Narrow start/end, or use ha_get_statistics for long periods.')
   }
   if (hours < limits.minHours - 1e-9) {
-    throw new UserError(`The window is ${formatHours(hours)} hours wide; it must be at least ${limits.minHours} hours.`, 'Widen start/end.')
+    throw new UserError('HAMCP_INVALID_ARGUMENT', `The window is ${formatHours(hours)} hours wide; it must be at least ${limits.minHours} hours.`, 'Widen start/end.')
   }
   return { start, end, hours }
 }

@@ -50,7 +50,7 @@ export async function rateLimitedWrite (ctx: Pick<ToolContext, 'services' | 'ide
   const slot = limits[limiter].take(key)
   if ('retryAfterS' in slot) {
     ctx.services.audit.record({ tool: request.tool, identity: ctx.identity.id, identity_name: ctx.identity.name, outcome: 'refused', domain: request.domain, service: request.service, reason: 'rate_limit' })
-    throw new UserError(`Rate limit: at most ${limits[limiter].limit} per minute for ${key}.`, `Try again in ${slot.retryAfterS} s.`, 'HAMCP_RATE_LIMITED')
+    throw new UserError('HAMCP_RATE_LIMITED', `Rate limit: at most ${limits[limiter].limit} per minute for ${key}.`, `Try again in ${slot.retryAfterS} s.`)
   }
   try {
     const outcome = await guardedWrite(ctx, request)

@@ -78,7 +78,7 @@ export async function mapBounded<T, U> (items: readonly T[], fn: (item: T) => Pr
 export function requireItem (home: HomeView, domain: ConfigDomain | ConfigDomain[], entityId: string): EntityRow {
   const domains = Array.isArray(domain) ? domain : [domain]
   if (!domains.some(d => entityId.startsWith(`${d}.`))) {
-    throw new UserError(`${entityId} is not ${domains.map(d => `a ${d}`).join(' or ')}.`, `Pass an id like ${domains[0]}.my_${domains[0]}; list them with ha_list_${domains[0]}s.`)
+    throw new UserError('HAMCP_WRONG_DOMAIN', `${entityId} is not ${domains.map(d => `a ${d}`).join(' or ')}.`, `Pass an id like ${domains[0]}.my_${domains[0]}; list them with ha_list_${domains[0]}s.`)
   }
   return requireEntity(home, entityId)
 }

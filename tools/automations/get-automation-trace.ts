@@ -68,7 +68,7 @@ export default defineTool({
       trace = await ha.command<Raw>({ type: 'trace/get', domain, item_id: itemId, run_id: args.run_id })
     } catch (err) {
       if ((err as { haCode?: string }).haCode === 'not_found') {
-        throw new UserError(`No run ${args.run_id} stored for ${args.entity_id}.`, 'Call ha_get_automation_trace without run_id to list the stored runs.')
+        throw new UserError('HAMCP_NOT_FOUND', `No run ${args.run_id} stored for ${args.entity_id}.`, 'Call ha_get_automation_trace without run_id to list the stored runs.')
       }
       throw err
     }

@@ -38,12 +38,12 @@ export default defineTool({
   }),
   async handler ({ ha, home }, args) {
     const start = args.start ? new Date(args.start) : new Date()
-    if (Number.isNaN(start.getTime())) throw new UserError(`start "${args.start}" is not a valid ISO date-time.`, 'Use a form like 2026-05-01T08:00:00+02:00.')
+    if (Number.isNaN(start.getTime())) throw new UserError('HAMCP_INVALID_ARGUMENT', `start "${args.start}" is not a valid ISO date-time.`, 'Use a form like 2026-05-01T08:00:00+02:00.')
     const end = new Date(start.getTime() + args.hours * HOUR_MS)
     const calendars = args.entity_id
       ? [requireDomainEntity(home, args.entity_id, 'calendar', 'Call ha_get_calendar without entity_id, or ha_list_entities with domain calendar.')]
       : domainRows(home, 'calendar')
-    if (calendars.length === 0) throw new UserError('This home has no calendar entity.', 'Add a calendar integration (Local Calendar, CalDAV, Google) in Home Assistant.')
+    if (calendars.length === 0) throw new UserError('HAMCP_NOT_SUPPORTED', 'This home has no calendar entity.', 'Add a calendar integration (Local Calendar, CalDAV, Google) in Home Assistant.')
     const events: Array<Record<string, unknown>> = []
     const failed: string[] = []
     for (const calendar of calendars) {

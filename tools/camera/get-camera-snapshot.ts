@@ -18,12 +18,12 @@ export default defineTool({
     const row = requireDomainEntity(home, entityId, 'camera', 'Use ha_list_entities with domain camera to find cameras.')
     const answer = await ha.rest.request('GET', `/api/camera_proxy/${entityId}`)
     if (answer.status !== 200) {
-      throw new UserError(`${row.name} returned no image (HTTP ${answer.status}).`, 'The camera may be off or unavailable; check its state with ha_get_entity.')
+      throw new UserError('HAMCP_UNAVAILABLE', `${row.name} returned no image (HTTP ${answer.status}).`, 'The camera may be off or unavailable; check its state with ha_get_entity.')
     }
     const mimeType = answer.contentType.split(';')[0]?.trim() || 'image/jpeg'
-    if (!mimeType.startsWith('image/')) throw new UserError(`${row.name} did not answer with an image (${mimeType}).`)
+    if (!mimeType.startsWith('image/')) throw new UserError('HAMCP_UNAVAILABLE', `${row.name} did not answer with an image (${mimeType}).`)
     if (answer.body.length > SNAPSHOT_MAX_BYTES) {
-      throw new UserError(`The snapshot is ${answer.body.length} bytes, over the 4 MB limit.`, 'Lower the camera\'s still-image resolution in its integration settings.')
+      throw new UserError('HAMCP_TOO_LARGE', `The snapshot is ${answer.body.length} bytes, over the 4 MB limit.`, 'Lower the camera\'s still-image resolution in its integration settings.')
     }
     // Images leave the home: each one is recorded, with the caller and the size.
     services.audit.record({ tool: 'ha_get_camera_snapshot', identity: identity.id, identity_name: identity.name, outcome: 'allowed', entities: [entityId], reason: `snapshot ${answer.body.length} bytes` })

@@ -54,14 +54,15 @@ export default defineTool({
     const blueprint = blueprints[path]
     if (!blueprint) {
       const known = Object.keys(blueprints).sort().slice(0, 10)
-      throw new UserError(`No ${domain} blueprint at ${path}.`, known.length ? `Known: ${known.join(', ')}.` : `No ${domain} blueprint is installed.`)
+      throw new UserError('HAMCP_NOT_FOUND', `No ${domain} blueprint at ${path}.`, known.length ? `Known: ${known.join(', ')}.` : `No ${domain} blueprint is installed.`)
     }
-    if (!blueprint.metadata) throw new UserError(`Blueprint ${path} is broken: ${blueprint.error ?? 'no metadata'}.`, 'Fix or reinstall it in Home Assistant.')
+    if (!blueprint.metadata) throw new UserError('HAMCP_NOT_SUPPORTED', `Blueprint ${path} is broken: ${blueprint.error ?? 'no metadata'}.`, 'Fix or reinstall it in Home Assistant.')
     const spec = blueprintInputs(blueprint.metadata.input)
     const missing = spec.required.filter(name => args.inputs[name] === undefined)
     const unknown = Object.keys(args.inputs).filter(name => !spec.all.has(name))
     if (missing.length || unknown.length) {
       throw new UserError(
+        'HAMCP_INVALID_ARGUMENT',
         [missing.length ? `missing required inputs: ${missing.join(', ')}` : '', unknown.length ? `unknown inputs: ${unknown.join(', ')}` : ''].filter(Boolean).join('; ') + '.',
         `Blueprint ${path} takes: ${[...spec.all].join(', ') || 'no inputs'}.`
       )
@@ -75,7 +76,7 @@ export default defineTool({
     if (domain === 'script') {
       const id = slugify(args.alias)
       if (id === '' || ctx.home.state(`script.${id}`) || await readConfig(ctx.ha, 'script', id) !== undefined) {
-        throw new UserError(`The alias "${args.alias}" gives script.${id}, which is empty or already taken.`, 'Pick another alias.')
+        throw new UserError('HAMCP_ALREADY_EXISTS', `The alias "${args.alias}" gives script.${id}, which is empty or already taken.`, 'Pick another alias.')
       }
       return await createFlow(ctx, 'ha_create_from_blueprint', 'script', `script.${id}`, config, {
         guard: args,

@@ -23,10 +23,10 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     const id = slugify(args.alias)
-    if (id === '') throw new UserError('The alias needs at least one letter or digit to make the script id.', 'Pick an alias such as "Movie time".')
+    if (id === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'The alias needs at least one letter or digit to make the script id.', 'Pick an alias such as "Movie time".')
     const entityId = `script.${id}`
     if (ctx.home.state(entityId) || await readConfig(ctx.ha, 'script', id) !== undefined) {
-      throw new UserError(`${entityId} already exists.`, 'Pick another alias, or change it with ha_update_script.')
+      throw new UserError('HAMCP_ALREADY_EXISTS', `${entityId} already exists.`, 'Pick another alias, or change it with ha_update_script.')
     }
     const config: Record<string, unknown> = {
       alias: args.alias,

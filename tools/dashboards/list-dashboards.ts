@@ -48,7 +48,7 @@ export default defineTool({
     ]
     if (args.dashboard !== undefined) {
       const dashboard = dashboards.find(d => d.url_path === args.dashboard)
-      if (!dashboard) throw new UserError(`Unknown dashboard "${args.dashboard}".`, `Known dashboards: ${dashboards.map(d => d.url_path).slice(0, 20).join(', ')}.`)
+      if (!dashboard) throw new UserError('HAMCP_NOT_FOUND', `Unknown dashboard "${args.dashboard}".`, `Known dashboards: ${dashboards.map(d => d.url_path).slice(0, 20).join(', ')}.`)
       const found = await views(ha, dashboard.url_path)
       return {
         ...dashboard,

@@ -62,7 +62,7 @@ export default defineTool({
       prefs = await ha.command<Prefs>({ type: 'energy/get_prefs' })
     } catch (err) {
       if ((err as { haCode?: string }).haCode === 'not_found' || /No prefs|not_found/i.test((err as Error).message)) {
-        throw new UserError('The energy dashboard is not configured in this home.', 'Set it up under Settings > Dashboards > Energy, or read meters with ha_get_statistics.')
+        throw new UserError('HAMCP_NOT_SUPPORTED', 'The energy dashboard is not configured in this home.', 'Set it up under Settings > Dashboards > Energy, or read meters with ha_get_statistics.')
       }
       throw err
     }
@@ -71,7 +71,7 @@ export default defineTool({
     for (const [bucket, ids] of buckets) buckets.set(bucket, ids.filter(id => !id.includes('.') || home.visible(id)))
     const devices = (prefs.device_consumption ?? []).filter(d => d.stat_consumption && (!d.stat_consumption.includes('.') || home.visible(d.stat_consumption)))
     const allIds = [...new Set([...[...buckets.values()].flat(), ...devices.map(d => d.stat_consumption as string)])]
-    if (allIds.length === 0) throw new UserError('The energy dashboard has no visible sources.', 'Read meters directly with ha_get_statistics.')
+    if (allIds.length === 0) throw new UserError('HAMCP_NOT_SUPPORTED', 'The energy dashboard has no visible sources.', 'Read meters directly with ha_get_statistics.')
 
     const hours = PERIOD_HOURS[period]
     const end = Date.now()

@@ -20,7 +20,7 @@ export default defineTool({
     let entityId = args.entity_id
     if (entityId === undefined) {
       const weather = domainRows(home, 'weather')
-      if (weather.length === 0) throw new UserError('This home has no weather entity.', 'Add a weather integration (for example Met.no) in Home Assistant.')
+      if (weather.length === 0) throw new UserError('HAMCP_NOT_SUPPORTED', 'This home has no weather entity.', 'Add a weather integration (for example Met.no) in Home Assistant.')
       if (weather.length > 1) return { weather_entities: weather, note: 'Several weather entities: pass entity_id to get one forecast.' }
       entityId = weather[0]?.entity_id as string
     }
@@ -30,7 +30,7 @@ export default defineTool({
       response = await readServiceResponse(ha, 'weather', 'get_forecasts', entityId, { type: args.type })
     } catch (err) {
       if (/not support|invalid|validation/i.test((err as Error).message)) {
-        throw new UserError(`${entityId} does not provide ${args.type} forecasts.`, 'Try type daily or hourly.')
+        throw new UserError('HAMCP_NOT_SUPPORTED', `${entityId} does not provide ${args.type} forecasts.`, 'Try type daily or hourly.')
       }
       throw err
     }

@@ -47,7 +47,7 @@ export default defineTool({
   }),
   async handler ({ home, ha }, args) {
     const scopes = [args.entity_id, args.area, args.floor].filter(s => s !== undefined)
-    if (scopes.length > 1) throw new UserError('Give one scope: entity_id, area or floor.', 'Call once per scope, or drop all three for the whole home.')
+    if (scopes.length > 1) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Give one scope: entity_id, area or floor.', 'Call once per scope, or drop all three for the whole home.')
     const window = resolveWindow(args, LIMITS)
     let entityIds: string[] | undefined
     let scopeNote: string | undefined

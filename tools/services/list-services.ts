@@ -58,7 +58,7 @@ export default defineTool({
       const services = all[args.domain]
       if (!services) {
         const close = Object.keys(all).filter(d => d.includes(args.domain as string) || (args.domain as string).includes(d)).slice(0, 10)
-        throw new UserError(`Unknown service domain "${args.domain}".`, close.length ? `Did you mean: ${close.join(', ')}?` : 'Call ha_list_services without arguments to see the domains.')
+        throw new UserError('HAMCP_NOT_FOUND', `Unknown service domain "${args.domain}".`, close.length ? `Did you mean: ${close.join(', ')}?` : 'Call ha_list_services without arguments to see the domains.')
       }
       let entries = Object.entries(services).sort(([a], [b]) => (a < b ? -1 : 1))
       if (args.search) {

@@ -5,7 +5,7 @@ export const NOT_AN_ADDON_HINT = 'This needs the Supervisor API: run the server 
 
 /** A Supervisor call with a clear error outside add-on mode; a 403 is returned as `null` (role too small). */
 export async function supervisorGet<T> (ha: HomeAssistant, path: string, what: string): Promise<T | null> {
-  if (!ha.supervisor.available) throw new UserError(`${what} is only available when running as a Home Assistant add-on.`, NOT_AN_ADDON_HINT)
+  if (!ha.supervisor.available) throw new UserError('HAMCP_NOT_SUPPORTED', `${what} is only available when running as a Home Assistant add-on.`, NOT_AN_ADDON_HINT)
   try {
     return await ha.supervisor.call<T>('GET', path)
   } catch (err) {

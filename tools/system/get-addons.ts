@@ -27,7 +27,7 @@ export default defineTool({
     try {
       info = await supervisorGet<Addon>(ha, `/addons/${slug}/info`, 'Add-on information')
     } catch (err) {
-      if (/HTTP (400|404)/.test((err as Error).message)) throw new UserError(`Unknown add-on "${slug}".`, 'Call ha_get_addons without slug to see installed add-ons and their slugs.')
+      if (/HTTP (400|404)/.test((err as Error).message)) throw new UserError('HAMCP_NOT_FOUND', `Unknown add-on "${slug}".`, 'Call ha_get_addons without slug to see installed add-ons and their slugs.')
       throw err
     }
     if (info === null) return { available: false, note: REFUSED }

@@ -21,7 +21,7 @@ export default defineTool({
     } catch (err) {
       const message = (err as Error).message
       if (/HTTP 400/.test(message)) {
-        throw new UserError(`Template error: ${message.replace(/^.*HTTP 400: /, '')}`, 'Fix the Jinja syntax (check quotes, braces and filter names) and call again.')
+        throw new UserError('HAMCP_INVALID_ARGUMENT', `Template error: ${message.replace(/^.*HTTP 400: /, '')}`, 'Fix the Jinja syntax (check quotes, braces and filter names) and call again.')
       }
       throw err
     }

@@ -17,7 +17,7 @@ export function clip (text: string, max: number): string {
 
 export function requireDomain (entityId: string, domains: readonly string[], what: string): string {
   const domain = entityId.split('.', 1)[0] ?? ''
-  if (!domains.includes(domain)) throw new UserError(`${entityId} is not ${what}.`, `Use an entity of: ${domains.join(', ')}.`)
+  if (!domains.includes(domain)) throw new UserError('HAMCP_WRONG_DOMAIN', `${entityId} is not ${what}.`, `Use an entity of: ${domains.join(', ')}.`)
   return domain
 }
 

@@ -27,7 +27,7 @@ export default defineTool({
         note: 'Pass a satellite or media player as target.'
       }
     }
-    if (!args.message) throw new UserError('message is required to announce.', 'Add the text to speak.')
+    if (!args.message) throw new UserError('HAMCP_INVALID_ARGUMENT', 'message is required to announce.', 'Add the text to speak.')
     const message = clip(args.message, 500)
     const domain = requireDomain(args.target, ['assist_satellite', 'media_player'], 'an assist satellite or a media player')
     requireEntity(ctx.home, args.target)
@@ -36,7 +36,7 @@ export default defineTool({
       request = { domain: 'assist_satellite', service: 'announce', target: { entity_id: args.target }, data: { message } }
     } else {
       const engine = args.engine ?? visibleIds(ctx.home, 'tts')[0]
-      if (!engine) throw new UserError('No text-to-speech engine is available.', 'Set up a TTS integration in Home Assistant, or use an assist satellite.')
+      if (!engine) throw new UserError('HAMCP_NOT_SUPPORTED', 'No text-to-speech engine is available.', 'Set up a TTS integration in Home Assistant, or use an assist satellite.')
       requireDomain(engine, ['tts'], 'a tts engine')
       requireEntity(ctx.home, engine)
       request = { domain: 'tts', service: 'speak', target: { entity_id: engine }, data: { media_player_entity_id: args.target, message } }

@@ -23,7 +23,7 @@ export default defineTool({
     const entry = await ctx.ha.command<{ unique_id?: string, platform?: string }>({ type: 'config/entity_registry/get', entity_id: args.entity_id })
       .catch(() => undefined)
     if (!entry?.unique_id || entry.platform !== type) {
-      throw new UserError(`${args.entity_id} is not a UI-managed helper (it is defined in YAML).`, 'Remove it from the YAML configuration instead.')
+      throw new UserError('HAMCP_NOT_SUPPORTED', `${args.entity_id} is not a UI-managed helper (it is defined in YAML).`, 'Remove it from the YAML configuration instead.')
     }
     const uniqueId = entry.unique_id
     const outcome = await guardedWrite(ctx, {

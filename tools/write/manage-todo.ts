@@ -28,7 +28,7 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     requireEntity(ctx.home, args.entity_id)
-    if (args.action === 'rename' && !args.new_name) throw new UserError('rename needs new_name.', 'Pass new_name with the new item text.')
+    if (args.action === 'rename' && !args.new_name) throw new UserError('HAMCP_INVALID_ARGUMENT', 'rename needs new_name.', 'Pass new_name with the new item text.')
     const { service, data } = ACTIONS[args.action](args.item, args.new_name ?? '')
     const outcome = await guardedWrite(ctx, {
       tool: 'ha_manage_todo',

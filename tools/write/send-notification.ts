@@ -30,7 +30,7 @@ export default defineTool({
     if (!args.target) {
       return { entities: visibleIds(ctx.home, 'notify'), services: (await legacyServices(ctx)).map(name => `notify.${name}`), note: 'Pass one of these as target.' }
     }
-    if (!args.message) throw new UserError('message is required to send a notification.', 'Add the message text.')
+    if (!args.message) throw new UserError('HAMCP_INVALID_ARGUMENT', 'message is required to send a notification.', 'Add the message text.')
     const message = clip(args.message, 1000)
     const asEntity = args.target.startsWith('notify.') && ctx.home.entity(args.target) !== undefined
     let request
@@ -38,7 +38,7 @@ export default defineTool({
       request = { domain: 'notify', service: 'send_message', target: { entity_id: args.target }, data: { message, ...(args.title ? { title: args.title } : {}) } }
     } else {
       const name = args.target.replace(/^notify\./, '')
-      if (!(await legacyServices(ctx)).includes(name)) throw new UserError(`Unknown notification target ${args.target}.`, 'Call ha_send_notification without target to list them.')
+      if (!(await legacyServices(ctx)).includes(name)) throw new UserError('HAMCP_NOT_FOUND', `Unknown notification target ${args.target}.`, 'Call ha_send_notification without target to list them.')
       request = { domain: 'notify', service: name, data: { message, ...(args.title ? { title: args.title } : {}), ...(args.data ? { data: args.data } : {}) } }
     }
     const outcome = await rateLimitedWrite(ctx, 'notify', args.target, {

@@ -19,8 +19,8 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     const sceneId = fold(args.name).replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '')
-    if (!sceneId) throw new UserError('The scene name has no letters or digits.', 'Use a name such as "Movie night".')
-    if (ctx.ha.states.get(`scene.${sceneId}`)) throw new UserError(`scene.${sceneId} already exists.`, 'Pick another name.')
+    if (!sceneId) throw new UserError('HAMCP_INVALID_ARGUMENT', 'The scene name has no letters or digits.', 'Use a name such as "Movie night".')
+    if (ctx.ha.states.get(`scene.${sceneId}`)) throw new UserError('HAMCP_ALREADY_EXISTS', `scene.${sceneId} already exists.`, 'Pick another name.')
     const entities = [...new Set(args.entities)]
     for (const entityId of entities) requireEntity(ctx.home, entityId)
     const outcome = await guardedWrite(ctx, {

@@ -16,11 +16,11 @@ export default defineTool({
   async handler (ctx, args) {
     const undo = ctx.services.undo
     const record = undo.last(ctx.identity.id)
-    if (!record) throw new UserError('Nothing to undo for this client.', 'Undo covers the last allowed service call made with this token since the add-on started.')
+    if (!record) throw new UserError('HAMCP_NOT_FOUND', 'Nothing to undo for this client.', 'Undo covers the last allowed service call made with this token since the add-on started.')
     const calls = record.states.flatMap(restoreCalls)
     if (calls.length === 0) {
       undo.forget(ctx.identity.id, record)
-      throw new UserError(`The last write (${record.call}) touched nothing that can be restored.`, 'Restore it by hand with ha_call_service.')
+      throw new UserError('HAMCP_NOT_SUPPORTED', `The last write (${record.call}) touched nothing that can be restored.`, 'Restore it by hand with ha_call_service.')
     }
     // One guarded request for the whole restore: audited, checked against the lists, confirmed once if needed.
     const outcome = await guardedWrite(ctx, {
