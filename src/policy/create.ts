@@ -1,14 +1,11 @@
 import { join } from 'node:path'
 import type { HomeAssistant } from '../ha/index.ts'
-import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { AppLogger } from '../logger.ts'
 import type { Options } from '../options.ts'
 import { AuditLog, type AuditLogOptions } from './audit.ts'
 import { ConfirmStore } from './confirm.ts'
 import { WriteGuard } from './guard.ts'
 import { TargetRateLimiter } from './rate-limit.ts'
-import { domainOf } from './targets.ts'
-import type { ServiceTarget } from './types.ts'
 import { UndoStore } from './undo.ts'
 
 export const NOTIFY_PER_MINUTE = 6
@@ -37,28 +34,6 @@ export interface PolicyServices {
   rateLimits: { notify: TargetRateLimiter, announce: TargetRateLimiter }
 }
 
-const list = (value: string | string[] | undefined): string[] => value === undefined ? [] : Array.isArray(value) ? value : [value]
-
-/** Entities an indirect target reaches, limited to the service's domain unless it is a generic one. */
-export function expandTarget (snapshot: RegistrySnapshot | undefined, target: ServiceTarget, domain: string): string[] {
-  if (!snapshot) return []
-  const areas = new Set(list(target.area_id))
-  const devices = new Set(list(target.device_id))
-  const floors = new Set(list(target.floor_id))
-  const labels = new Set(list(target.label_id))
-  const anyDomain = domain === 'homeassistant'
-  const out: string[] = []
-  for (const entry of snapshot.entities.values()) {
-    if (!anyDomain && domainOf(entry.entity_id) !== domain) continue
-    const area = snapshot.entityArea(entry.entity_id)
-    const floor = snapshot.entityFloor(entry.entity_id)
-    if ((area && areas.has(area)) || (entry.device_id && devices.has(entry.device_id)) || (floor && floors.has(floor)) || (entry.labels ?? []).some(l => labels.has(l))) {
-      out.push(entry.entity_id)
-    }
-  }
-  return out
-}
-
 export function createPolicy (deps: PolicyDeps): PolicyServices {
   const { ha } = deps
   const now = deps.now ?? Date.now
@@ -76,7 +51,10 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     confirms: new ConfirmStore({ now, ttlMs: deps.confirmTtlMs }),
     undo,
     state: entityId => ha.states.get(entityId),
-    expandTarget: (target, domain) => expandTarget(ha.registries.peek(), target, domain),
+    house: {
+      entityIds: () => ha.states.ids(),
+      registry: async () => ha.registries.peek() ?? await ha.registries.snapshot().catch(() => undefined)
+    },
     now
   })
   return {
