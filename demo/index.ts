@@ -13,6 +13,7 @@ import { handleSupervisor, type SupervisorRole } from './supervisor.ts'
 import type { HassState, ServiceCallRecord } from './types.ts'
 import { Connection } from './ws/connection.ts'
 import { commands } from './ws/index.ts'
+import { registryWrites } from './ws/registry-writes.ts'
 
 export type { HassState, HassContext, HassEvent, ServiceCallRecord } from './types.ts'
 
@@ -62,6 +63,10 @@ export interface DemoHome {
   network: NetworkFacts
   /** number of WebSocket clients currently connected (core and proxy) */
   connectionCount(): number
+  /** registry write commands received (areas, floors, labels, categories, zones, entities, devices, exposure), oldest first */
+  registryWrites: Array<Record<string, unknown>>
+  /** the running home, for tests that check registries directly */
+  house: House
 }
 
 const CORE_WS_PATHS = new Set(['/api/websocket'])
@@ -198,7 +203,9 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
     },
     discoveries: rt.discoveries,
     network: rt.network,
-    connectionCount: () => rt.connections.size
+    connectionCount: () => rt.connections.size,
+    registryWrites: registryWrites(house),
+    house
   }
 }
 

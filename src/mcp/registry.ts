@@ -99,6 +99,21 @@ function mergeTypeOnlyBranches (schema: Record<string, unknown>): Record<string,
   return { ...rest, type: types, ...keywords }
 }
 
+/** The write arguments every write tool shares; the server instructions and each confirmation answer explain them. */
+const STANDARD_ARGS = ['dry_run', 'confirm_token']
+
+/** Lists the shared write arguments by type alone: said once in the instructions, not in every tool. */
+function bareStandardArgs (schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined
+  if (!properties) return schema
+  const bare = { ...properties }
+  for (const name of STANDARD_ARGS) {
+    const property = bare[name]
+    if (property && typeof property.type === 'string') bare[name] = { type: property.type }
+  }
+  return { ...schema, properties: bare }
+}
+
 /**
  * Hints as sent. readOnlyHint and openWorldHint are always explicit; destructiveHint and
  * idempotentHint are sent only where they differ from the spec's defaults (true and false), which
@@ -158,7 +173,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
     definition: tool,
     annotations,
     inputSchema,
-    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema: compactSchema(inputSchema) as Record<string, unknown>, annotations: listedAnnotations(annotations) }
+    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema: bareStandardArgs(compactSchema(inputSchema) as Record<string, unknown>), annotations: listedAnnotations(annotations) }
   }
 }
 

@@ -21,7 +21,6 @@ Array [
           "type": "object",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dashboard": Object {
@@ -30,8 +29,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "view": Object {
@@ -66,12 +63,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "engine": Object {
@@ -101,7 +95,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "data": Object {
@@ -114,8 +107,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "return_response": Object {
@@ -222,7 +213,6 @@ Array [
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -230,8 +220,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "max_exceeded": Object {
@@ -291,7 +279,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -308,8 +295,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "inputs": Object {
@@ -338,12 +323,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "helper_type": Object {
@@ -391,7 +373,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -399,8 +380,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "max_exceeded": Object {
@@ -451,12 +430,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -481,12 +457,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -511,12 +484,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1286,6 +1256,122 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
+    "description": "Create, update or delete an area, floor, label, category or zone; a delete says what uses it.",
+    "inputSchema": Object {
+      "properties": Object {
+        "action": Object {
+          "description": "Action.",
+          "enum": Array [
+            "create",
+            "update",
+            "delete",
+          ],
+          "type": "string",
+        },
+        "aliases": Object {
+          "description": "Other names.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "color": Object {
+          "description": "Label, e.g. red",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "floor_id": Object {
+          "description": "Area.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "icon": Object {
+          "description": "e.g. mdi:sofa",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "id": Object {
+          "description": "Update/delete.",
+          "type": "string",
+        },
+        "kind": Object {
+          "description": "Registry.",
+          "enum": Array [
+            "area",
+            "floor",
+            "label",
+            "category",
+            "zone",
+          ],
+          "type": "string",
+        },
+        "latitude": Object {
+          "description": "Zone.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "level": Object {
+          "description": "Floor.",
+          "type": Array [
+            "integer",
+            "null",
+          ],
+        },
+        "longitude": Object {
+          "description": "Zone.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "name": Object {
+          "description": "Name.",
+          "type": "string",
+        },
+        "passive": Object {
+          "description": "Zone.",
+          "type": "boolean",
+        },
+        "radius": Object {
+          "description": "Zone, m.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "scope": Object {
+          "description": "Category, e.g. script",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "kind",
+        "action",
+      ],
+      "type": "object",
+    },
+    "name": "ha_manage_registry",
+    "title": "Manage registries",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
     "description": "Change one item of a to-do list.",
     "inputSchema": Object {
       "properties": Object {
@@ -1301,12 +1387,9 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1363,12 +1446,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1427,7 +1507,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "data": Object {
@@ -1436,8 +1515,6 @@ Array [
           "type": "object",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "message": Object {
@@ -1469,12 +1546,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "enabled": Object {
@@ -1505,12 +1579,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entities": Object {
@@ -1545,12 +1616,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1581,16 +1649,13 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Revert your last service call (on/off, brightness, colour, position, temperature, values).",
+    "description": "Revert your last write: a service call (on/off, brightness, colour, position, temperature, values) or a registry edit.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
       },
@@ -1636,7 +1701,6 @@ Array [
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1647,8 +1711,6 @@ Array [
           ],
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1732,6 +1794,144 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
+    "description": "Change a device's name, area, labels or disabled.",
+    "inputSchema": Object {
+      "properties": Object {
+        "area_id": Object {
+          "description": "Area.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "device_id": Object {
+          "description": "From ha_list_devices.",
+          "type": "string",
+        },
+        "disabled": Object {
+          "description": "Disable.",
+          "type": "boolean",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "follow": Object {
+          "default": true,
+          "description": "Entities follow the area.",
+          "type": "boolean",
+        },
+        "labels": Object {
+          "description": "Label ids; +x adds, -x removes.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "name": Object {
+          "description": "null: default.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+      },
+      "required": Array [
+        "device_id",
+      ],
+      "type": "object",
+    },
+    "name": "ha_update_device",
+    "title": "Update a device",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
+    "description": "Change settings of one or many entities (one confirmation, one undo). labels: +x adds, -x removes. A rename reports what still uses the old id.",
+    "inputSchema": Object {
+      "properties": Object {
+        "aliases": Object {
+          "description": "Assist names.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "area_id": Object {
+          "description": "null: device's.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "disabled": Object {
+          "description": "Disable.",
+          "type": "boolean",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "entity_ids": Object {
+          "description": "Up to 500.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "exposed": Object {
+          "description": "To Assist.",
+          "type": "boolean",
+        },
+        "hidden": Object {
+          "description": "Hide.",
+          "type": "boolean",
+        },
+        "icon": Object {
+          "description": "mdi:x",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "labels": Object {
+          "description": "Label ids.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "name": Object {
+          "description": "null: default.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "new_entity_id": Object {
+          "description": "Rename (one entity).",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "entity_ids",
+      ],
+      "type": "object",
+    },
+    "name": "ha_update_entities",
+    "title": "Update entities",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
     "description": "Edit a UI script: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
@@ -1740,7 +1940,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1751,8 +1950,6 @@ Array [
           ],
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
