@@ -15,6 +15,7 @@ import { mcpUrlFor } from '../src/ingress/public-url.ts'
 import { maskSecret } from '../src/logger.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
+import type { RequestLimits } from '../src/request-limits.ts'
 import type { UsageCounters } from '../src/usage.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import ingressSignIns from './ingress-sign-ins.ts'
@@ -32,6 +33,7 @@ export interface IngressServices {
   audit?: AuditApi
   /** OAuth sign-ins (consent in the panel, grants on the Tokens tab), when the app runs them. */
   oauth?: AuthorizationServer | null
+  requestLimits: RequestLimits
 }
 
 export interface IngressOptions {
@@ -76,6 +78,15 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
       await reply.code(403).send({ error: 'Forbidden', message: 'missing X-HA-MCP-UI header' })
     }
   }
+
+  // The JSON API is capped per address (in the add-on every request comes from the ingress proxy).
+  const apiLimit = fastify.requestLimit('address', {
+    max: opts.services.requestLimits.ingressPerAddress,
+    body: message => ({ error: 'Too Many Requests', message })
+  })
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/api/')) return await apiLimit(request, reply)
+  })
 
   if (oauth) await fastify.register(ingressSignIns, { oauth, options: config.options, audit, sameOriginOnly })
 
