@@ -100,10 +100,8 @@ export function entityUpdate ({ rt, msg }: CommandContext): unknown {
     }
     patch.categories = next
   }
-  if (typeof msg.options_domain === 'string') {
-    const { [msg.options_domain]: _old, ...rest } = entry.options
-    patch.options = msg.options === null ? rest : { ...entry.options, [msg.options_domain]: msg.options }
-  }
+  // HA merges one domain's options over the others, whatever the value (None included).
+  if (typeof msg.options_domain === 'string') patch.options = { ...entry.options, [msg.options_domain]: msg.options }
   const changes = updateEntry(house, entry, patch)
   const out: Record<string, unknown> = { entity_entry: entityExtendedView(entry) }
   if ('disabled_by' in changes && entry.disabled_by === null) {
