@@ -213,6 +213,18 @@ t.test('registry tools against the demo home', async t => {
   })
 })
 
+t.test('the service denylist names registry edits like services', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_config_write: true, service_denylist: ['*_registry.delete'] } })
+  const client = await connectClient(t, server)
+  const label = [...home.house.labels.keys()][0]!
+  const refused = await callTool(client, 'ha_manage_registry', { kind: 'label', action: 'delete', id: label, dry_run: true })
+  t.equal(refused.code, 'HAMCP_DENIED_SERVICE', 'even a dry run is refused')
+  t.match(server.app.audit.recent(1)[0], { outcome: 'refused', reason: 'service_denylist', domain: 'label_registry', service: 'delete' })
+  t.notOk((await callTool(client, 'ha_manage_registry', { kind: 'label', action: 'create', name: 'Allowed' })).isError, 'creating is still allowed')
+  t.same(home.registryWrites.map(w => w.type), ['config/label_registry/create'], 'only the allowed edit reached the house')
+})
+
 t.test('without allow_config_write the registry tools are not there and nothing reaches the house', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { allow_write: true } })
