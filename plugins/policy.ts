@@ -1,14 +1,11 @@
 import { join } from 'node:path'
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
-import type { RegistrySnapshot } from '../src/ha/registries.ts'
 import { AuditLog, type AuditLogOptions } from '../src/policy/audit.ts'
 import { ConfirmStore } from '../src/policy/confirm.ts'
 import { WriteGuard } from '../src/policy/guard.ts'
 import { TargetRateLimiter } from '../src/policy/rate-limit.ts'
 import { ANNOUNCE_PER_MINUTE, NOTIFY_PER_MINUTE } from '../src/policy/services.ts'
-import { domainOf } from '../src/policy/targets.ts'
-import type { ServiceTarget } from '../src/policy/types.ts'
 import { UndoStore } from '../src/policy/undo.ts'
 
 declare module 'fastify' {
@@ -25,28 +22,6 @@ export interface PolicyPluginOptions {
   now?: () => number
   confirmTtlMs?: number
   audit?: Omit<AuditLogOptions, 'file'>
-}
-
-const list = (value: string | string[] | undefined): string[] => value === undefined ? [] : Array.isArray(value) ? value : [value]
-
-/** Entities an indirect target reaches, limited to the service's domain unless it is a generic one. */
-function expandTarget (snapshot: RegistrySnapshot | undefined, target: ServiceTarget, domain: string): string[] {
-  if (!snapshot) return []
-  const areas = new Set(list(target.area_id))
-  const devices = new Set(list(target.device_id))
-  const floors = new Set(list(target.floor_id))
-  const labels = new Set(list(target.label_id))
-  const anyDomain = domain === 'homeassistant'
-  const out: string[] = []
-  for (const entry of snapshot.entities.values()) {
-    if (!anyDomain && domainOf(entry.entity_id) !== domain) continue
-    const area = snapshot.entityArea(entry.entity_id)
-    const floor = snapshot.entityFloor(entry.entity_id)
-    if ((area && areas.has(area)) || (entry.device_id && devices.has(entry.device_id)) || (floor && floors.has(floor)) || (entry.labels ?? []).some(l => labels.has(l))) {
-      out.push(entry.entity_id)
-    }
-  }
-  return out
 }
 
 /** The guarded write path, its audit trail, undo history and per-target rate caps. */
@@ -67,7 +42,10 @@ async function policyPlugin (fastify: FastifyInstance, opts: PolicyPluginOptions
     confirms: new ConfirmStore({ now, ttlMs: opts.confirmTtlMs }),
     undo,
     state: entityId => ha.states.get(entityId),
-    expandTarget: (target, domain) => expandTarget(ha.registries.peek(), target, domain),
+    house: {
+      entityIds: () => ha.states.ids(),
+      registry: async () => ha.registries.peek() ?? await ha.registries.snapshot().catch(() => undefined)
+    },
     now
   })
   fastify.decorate('policy', guard)

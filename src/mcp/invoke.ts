@@ -42,12 +42,13 @@ const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/i
  */
 function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unknown): string {
   const sent = new Set<string>()
-  const collect = (value: unknown): void => {
+  // Iterative and capped: the arguments may be nested deeper than the stack allows.
+  const stack: unknown[] = [rawArgs]
+  for (let seen = 0; stack.length > 0 && seen < 20_000; seen++) {
+    const value = stack.pop()
     if (typeof value === 'string' && ENTITY_ID.test(value)) sent.add(value)
-    else if (Array.isArray(value)) value.forEach(collect)
-    else if (value !== null && typeof value === 'object') Object.values(value).forEach(collect)
+    else if (value !== null && typeof value === 'object') stack.push(...(Array.isArray(value) ? value : Object.values(value)))
   }
-  collect(rawArgs)
   if (sent.size === 0) return ctx.home.scrub(text)
   const marks = [...sent].sort((a, b) => b.length - a.length).map((id, i) => [id, `\u0000${i}\u0000`] as const)
   let out = text

@@ -32,7 +32,7 @@ export function formatOutcome (outcome: WriteOutcome, done: (result: unknown) =>
     case 'done':
       return { success: true, ...done(outcome.result), ...(outcome.undo_available ? { undo_available: true } : {}) }
     case 'dry_run':
-      return { dry_run: true, would_call: outcome.would_call, ...(outcome.notes ? { notes: outcome.notes } : {}) }
+      return { dry_run: true, would_call: outcome.would_call, ...(outcome.reaches ? { reaches: outcome.reaches } : {}), ...(outcome.notes ? { notes: outcome.notes } : {}) }
     case 'confirmation_required':
       return {
         confirmation_required: true,
