@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { complexityProblem } from '../../src/policy/input-checks.ts'
 
 /** Shared argument schemas, so every tool describes paging and ids the same way. */
 export const limitArg = (max: number, fallback: number) =>
@@ -9,3 +10,21 @@ export const offsetArg = () =>
 
 export const entityIdArg = (description = 'Entity id, e.g. light.kitchen.') =>
   z.string().trim().min(3).max(255).regex(/^[a-z0-9_]+\.[a-z0-9_]+$/i, 'must look like domain.object_id, e.g. light.kitchen').describe(description)
+
+/**
+ * A free-form object (service data, variables, blueprint inputs): any JSON, but bounded in depth and size
+ * so no later walk (fingerprint, scans, logs) can be made to exhaust the stack.
+ */
+export const freeFormArg = () =>
+  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+    const problem = complexityProblem(value)
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `${problem}; send a flatter, smaller object` })
+  })
+
+/** Any schema (a list of config blocks...), bounded in depth and size as a whole. */
+export function bounded<T extends z.ZodType> (schema: T): T {
+  return schema.superRefine((value, ctx) => {
+    const problem = complexityProblem(value)
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `${problem}; send a flatter, smaller config` })
+  }) as unknown as T
+}
