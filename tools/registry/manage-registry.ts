@@ -127,8 +127,10 @@ export default defineTool({
       if (fields.name === undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `A new ${kind} needs a name.`)
       if (kind === 'zone' && (fields.latitude === undefined || fields.longitude === undefined)) throw new UserError('HAMCP_INVALID_ARGUMENT', 'A new zone needs latitude and longitude.')
       const created: { id?: string } = {}
+      // Home Assistant's create schemas take no null (an unset field is simply left out).
+      const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null))
       const step: Step = {
-        command: { type: `${spec.prefix}/create`, ...scoped, ...fields },
+        command: { type: `${spec.prefix}/create`, ...scoped, ...given },
         undo: result => {
           created.id = isRecord(result) ? String(result[spec.resultId]) : undefined
           return created.id === undefined ? [] : [{ type: `${spec.prefix}/delete`, ...scoped, [spec.idKey]: created.id }]
