@@ -1,6 +1,7 @@
 import t from 'tap'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
 const writes = (home: { registryWrites: Array<Record<string, unknown>> }): string[] => home.registryWrites.map(w => String(w.type))
 
 t.test('registry tools against the demo home', async t => {
@@ -87,7 +88,12 @@ t.test('registry tools against the demo home', async t => {
     const before = new Map(ids.map(id => [id, structuredClone(house.entities.get(id)!)]))
     const area = [...house.areas.keys()][0]!
     const count = home.registryWrites.length
+    const dry = await callTool(client, 'ha_update_entities', { entity_ids: ids, area_id: area, hidden: true, dry_run: true })
+    t.equal(dry.json.more_commands, 195, 'a dry run shows the first commands and counts the rest')
+    t.equal(home.registryWrites.length, count, 'a dry run sends nothing')
+    t.ok(ids.every(id => same(house.entities.get(id), before.get(id))), 'and changes no entry')
     const asked = await callTool(client, 'ha_update_entities', { entity_ids: ids, area_id: area, hidden: true })
+    t.match(asked.json.preview, /Set area_id=".+", hidden=true on 200 entities: .+ and 180 more\./, 'the preview says what is set on which entities')
     t.equal(asked.json.confirmation_required, true, asked.text)
     t.equal(home.registryWrites.length, count, 'nothing sent before the confirmation')
     const done = await callTool(client, 'ha_update_entities', { entity_ids: ids, area_id: area, hidden: true, confirm_token: asked.json.confirm_token })
@@ -203,6 +209,10 @@ t.test('registry tools against the demo home', async t => {
     const device = [...house.devices.values()].find(d => d.parent_device_id === null && [...house.entities.values()].some(e => e.device_id === d.id && !e.entity_id.startsWith('lock.')) && ![...house.entities.values()].some(e => e.device_id === d.id && e.entity_id.startsWith('lock.')))!
     const area = [...house.areas.keys()].find(a => a !== device.area_id)!
     const before = device.area_id
+    const count = home.registryWrites.length
+    const dry = await callTool(client, 'ha_update_device', { device_id: device.id, area_id: area, name: 'Moved thing', dry_run: true })
+    t.equal(dry.json.would_send[0].type, 'config/device_registry/update')
+    t.equal(home.registryWrites.length, count, 'a dry run sends nothing')
     const done = await callTool(client, 'ha_update_device', { device_id: device.id, area_id: area, name: 'Moved thing' })
     t.notOk(done.isError, done.text)
     t.equal(house.devices.get(device.id)?.area_id, area)
