@@ -108,20 +108,14 @@ t.test('registry tools against the demo home', async t => {
   })
 
   t.test('renaming an entity id reports automations, scripts and dashboards still using it; undo renames back', async t => {
-    const config = JSON.stringify((await callTool(client, 'ha_list_dashboards', {})).json)
-    const candidates = [...house.entities.keys()].filter(id => id.startsWith('light.'))
-    let chosen: string | undefined
-    for (const id of candidates) {
-      const related = await callTool(client, 'ha_update_entities', { entity_ids: [id], new_entity_id: `${id}_x`, dry_run: true })
-      if (related.json?.still_using_old_id?.automations && related.json.still_using_old_id.dashboards) { chosen = id; break }
-    }
-    t.ok(chosen, `a light used by an automation and a dashboard (${config.length})`)
+    // The demo's hallway light is named by automations, a script and the default dashboard.
+    const chosen = 'light.hallway_ceiling_light'
     const old = chosen as string
     const next = `${old}_renamed`
     const asked = await callTool(client, 'ha_update_entities', { entity_ids: [old], new_entity_id: next })
     t.equal(asked.json.confirmation_required, true)
-    t.ok(asked.json.still_using_old_id.automations.length > 0)
-    t.ok(asked.json.still_using_old_id.dashboards.includes('lovelace'))
+    t.same(asked.json.still_using_old_id, { automations: ['automation.welcome_home', 'automation.hallway_motion_light', 'automation.porch_light_legacy'], scripts: ['script.flash_hallway'], scenes: ['scene.good_night'], dashboards: ['lovelace'] })
+    t.match(asked.json.preview, /Still using the old id/, 'the confirmation shows what breaks')
     const done = await callTool(client, 'ha_update_entities', { entity_ids: [old], new_entity_id: next, confirm_token: asked.json.confirm_token })
     t.notOk(done.isError, done.text)
     t.ok(home.getState(next) && !home.getState(old), 'the state moved')
