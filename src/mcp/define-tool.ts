@@ -51,7 +51,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   hints?: Partial<Omit<ToolAnnotations, 'title'>>
   /** Extra rule on top of the kind's gate, e.g. hidden when filter_reads is on. */
   enabled?: (options: Options) => boolean
-  /** Also listed when this other kind's gate (option and scope) is open: ha_undo serves writes and config writes. */
+  /** Also listed when this other kind's option is on: ha_undo serves writes and config writes. */
   alsoKind?: ToolKind
   /** Defaults to true: the handler needs a live Home Assistant. */
   needsHomeAssistant?: boolean
@@ -88,9 +88,4 @@ export function toolEnabled (tool: Pick<ToolDefinition, 'kind' | 'enabled' | 'al
   const open = (kind: ToolKind): boolean => { const gate = KIND_GATE[kind].option; return !gate || options[gate] === true }
   if (!open(tool.kind) && (tool.alsoKind === undefined || !open(tool.alsoKind))) return false
   return tool.enabled ? tool.enabled(options) : true
-}
-
-/** Scopes that let a caller use the tool: its kind's, or the other kind's. */
-export function toolScopes (tool: Pick<ToolDefinition, 'kind' | 'alsoKind'>): Scope[] {
-  return [KIND_GATE[tool.kind].scope, ...(tool.alsoKind ? [KIND_GATE[tool.alsoKind].scope] : [])]
 }
