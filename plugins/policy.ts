@@ -7,7 +7,7 @@ import { ConfirmStore } from '../src/policy/confirm.ts'
 import { WriteGuard } from '../src/policy/guard.ts'
 import { TargetRateLimiter } from '../src/policy/rate-limit.ts'
 import { ANNOUNCE_PER_MINUTE, NOTIFY_PER_MINUTE } from '../src/policy/services.ts'
-import { domainOf } from '../src/policy/targets.ts'
+import { domainOf } from '../src/home/entities.ts'
 import type { ServiceTarget } from '../src/policy/types.ts'
 import { UndoStore } from '../src/policy/undo.ts'
 

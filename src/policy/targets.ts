@@ -1,6 +1,6 @@
+import { isEntityId } from '../home/entities.ts'
 import type { ServiceTarget, WriteRequest } from './types.ts'
 
-const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/i
 /** Keys under which Home Assistant services take entity ids besides `entity_id` itself. */
 const ENTITY_KEYS = new Set(['entities', 'snapshot_entities'])
 const INDIRECT_KEYS = ['area_id', 'device_id', 'floor_id', 'label_id'] as const
@@ -27,7 +27,7 @@ function scan (value: unknown, into: Set<string>, indirect: Set<string>, depth: 
       addIds(into, inner)
     } else if (ENTITY_KEYS.has(key)) {
       if (inner !== null && typeof inner === 'object' && !Array.isArray(inner)) {
-        for (const id of Object.keys(inner)) if (ENTITY_ID.test(id)) into.add(id.toLowerCase())
+        for (const id of Object.keys(inner)) if (isEntityId(id.toLowerCase())) into.add(id.toLowerCase())
       } else {
         addIds(into, inner)
       }
@@ -52,10 +52,6 @@ export function requestTargets (request: Pick<WriteRequest, 'target' | 'data' | 
   scan(request.data ?? {}, entities, indirect, 0)
   addIds(entities, request.config?.entities)
   return { entities: [...entities].sort(), indirect: [...indirect].sort() }
-}
-
-export function domainOf (entityId: string): string {
-  return entityId.split('.', 1)[0] ?? ''
 }
 
 /** A target with every field trimmed to a list, empty fields dropped: what goes on the wire. */

@@ -13,6 +13,7 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     t.equal(ok.json.result, '42')
     const bad = await callTool(client, 'ha_render_template', { template: '{{ states( }}' })
     t.ok(bad.isError)
+    t.equal(bad.code, 'HAMCP_INVALID_ARGUMENT')
     t.match(bad.text, /Template error.*\nHint: Fix the Jinja syntax/s)
     const long = await callTool(client, 'ha_render_template', { template: '{% for i in range(3000) %}abc{% endfor %}' })
     t.notOk(long.isError, long.text.slice(0, 200))
@@ -39,7 +40,7 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     t.match(search.json.note, /First 30/)
     const unknown = await callTool(client, 'ha_list_services', { domain: 'lihgt' })
     t.ok(unknown.isError)
-    t.match(unknown.text, /Unknown service domain "lihgt"/)
+    t.equal(unknown.code, 'HAMCP_NOT_FOUND')
     const nothing = await callTool(client, 'ha_list_services', { search: 'zzqx' })
     t.equal(nothing.json.total, 0)
     t.match(nothing.json.note, /No service matches/)
@@ -64,6 +65,7 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     t.match(mounts.json.warning, /nas_backup/, 'failed mount flagged')
     const unknown = await callTool(client, 'ha_get_system', { section: 'logs' })
     t.ok(unknown.isError)
+    t.equal(unknown.code, 'HAMCP_INVALID_ARGUMENT')
     t.match(unknown.text, /section/)
   })
 
@@ -76,7 +78,7 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     t.notOk('options' in one.json, 'options (secrets) are never shown')
     const unknown = await callTool(client, 'ha_get_addons', { slug: 'core_nothing' })
     t.ok(unknown.isError)
-    t.match(unknown.text, /Unknown add-on "core_nothing"/)
+    t.equal(unknown.code, 'HAMCP_NOT_FOUND')
     const invalid = await callTool(client, 'ha_get_addons', { slug: '../etc' })
     t.ok(invalid.isError, 'slugs are validated')
   })
@@ -102,6 +104,7 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     for (const [name, args] of [['ha_get_system', { section: 'backups' }], ['ha_get_system', { section: 'mounts' }], ['ha_get_addons', {}]] as const) {
       const answer = await callTool(plainClient, name, args)
       t.ok(answer.isError, `${name} ${JSON.stringify(args)} fails`)
+      t.equal(answer.code, 'HAMCP_NOT_SUPPORTED')
       t.match(answer.text, /only available when running as a Home Assistant add-on.*Hint: .*Supervisor/s)
     }
     const selfTest = await callTool(plainClient, 'ha_get_self_test')

@@ -68,12 +68,12 @@ t.test('subscriptions in a session', async t => {
     const client = await connectClient(t, server)
     await t.rejects(client.subscribeResource({ uri: 'ha://entity/light.does_not_exist' }), { code: -32002 }, 'unknown entity: resource not found, like resources/read')
     await t.rejects(client.subscribeResource({ uri: 'ha://area/atlantis' }), { code: -32002 }, 'unknown area')
-    await t.rejects(client.subscribeResource({ uri: 'ha://services' }), { code: -32602, message: /cannot be subscribed/ })
+    await t.rejects(client.subscribeResource({ uri: 'ha://services' }), { code: -32602, data: { code: 'HAMCP_NOT_SUPPORTED' } })
     const ids = server.app.home.entities().slice(0, 51).map(row => row.entity_id)
     for (const id of ids.slice(0, 50)) await client.subscribeResource({ uri: `ha://entity/${id}` })
     await client.subscribeResource({ uri: `ha://entity/${ids[0] as string}` })
     t.pass('subscribing again to the same URI does not count twice')
-    await t.rejects(client.subscribeResource({ uri: `ha://entity/${ids[50] as string}` }), { code: -32602, message: /At most 50 subscriptions/ }, 'the 51st is refused')
+    await t.rejects(client.subscribeResource({ uri: `ha://entity/${ids[50] as string}` }), { code: -32602, data: { code: 'HAMCP_LIMIT_REACHED' }, message: /At most 50 subscriptions/ }, 'the 51st is refused')
   })
 
   t.test('closing the session releases its state listener', async t => {
