@@ -13,6 +13,7 @@ import { handleSupervisor, type SupervisorRole } from './supervisor.ts'
 import type { HassState, ServiceCallRecord } from './types.ts'
 import { Connection } from './ws/connection.ts'
 import { commands } from './ws/index.ts'
+import { registryWrites } from './ws/registry-writes.ts'
 
 export type { HassState, HassContext, HassEvent, ServiceCallRecord } from './types.ts'
 
@@ -54,6 +55,10 @@ export interface DemoHome {
   discoveries: Array<Record<string, unknown>>
   /** number of WebSocket clients currently connected (core and proxy) */
   connectionCount(): number
+  /** registry write commands received (areas, floors, labels, categories, zones, entities, devices, exposure), oldest first */
+  registryWrites: Array<Record<string, unknown>>
+  /** the running home, for tests that check registries directly */
+  house: House
 }
 
 const CORE_WS_PATHS = new Set(['/api/websocket'])
@@ -184,7 +189,9 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
       await new Promise<void>(resolve => server.close(() => resolve()))
     },
     discoveries: rt.discoveries,
-    connectionCount: () => rt.connections.size
+    connectionCount: () => rt.connections.size,
+    registryWrites: registryWrites(house),
+    house
   }
 }
 

@@ -4,10 +4,16 @@ import { AuthBackoff, type BackoffOptions } from '../src/auth/backoff.ts'
 import type { Identity } from '../src/auth/identity.ts'
 import { TokenStore } from '../src/auth/tokens.ts'
 import { rpcErrorBody } from '../src/mcp/rpc-error.ts'
+import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
+import { bearerChallenge, requestOrigin } from '../src/oauth/metadata.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
     tokens: TokenStore
+    /** OAuth grants (access tokens), when the app runs the authorization server. */
+    oauth: AuthorizationServer | null
+    /** The per-address backoff shared by every place a secret can be guessed. */
+    authBackoff: AuthBackoff
     /** onRequest hook for protected routes: rejects before the body is read. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
   }
@@ -19,6 +25,7 @@ declare module 'fastify' {
 export interface AuthPluginOptions {
   primaryToken: string
   backoff?: BackoffOptions
+  oauth?: AuthorizationServer
 }
 
 /**
@@ -38,6 +45,8 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
   fastify.addHook('onClose', async () => { clearInterval(sweep) })
 
   fastify.decorate('tokens', tokens)
+  fastify.decorate('oauth', opts.oauth ?? null)
+  fastify.decorate('authBackoff', backoff)
   fastify.decorateRequest('identity', null)
   fastify.decorate('authenticate', async function authenticate (request: FastifyRequest, reply: FastifyReply) {
     const address = request.ip
@@ -48,11 +57,15 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
     }
     const header = request.headers.authorization ?? ''
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-    const identity = match ? tokens.verify(match[1] as string) : undefined
+    const presented = match?.[1]
+    const identity = presented ? tokens.verify(presented) ?? opts.oauth?.verifyAccess(presented, request.headers.host) : undefined
     if (!identity) {
       backoff.fail(address)
       request.log.notice({ address, reason: header ? 'wrong token' : 'no token' }, 'authentication failed')
-      reply.header('www-authenticate', header ? 'Bearer error="invalid_token"' : 'Bearer')
+      // RFC 9728: the challenge says where to find the metadata, so OAuth clients can sign in.
+      const origin = requestOrigin(request.headers.host)
+      const error = header ? { code: 'invalid_token' as const, description: 'the token is unknown, expired or revoked' } : undefined
+      reply.header('www-authenticate', origin ? bearerChallenge(origin, error) : header ? 'Bearer error="invalid_token"' : 'Bearer')
       return await reply.code(401).send(rpcErrorBody(-32001, header ? 'Invalid bearer token.' : 'Missing bearer token: send Authorization: Bearer <token>.'))
     }
     backoff.succeed(address)

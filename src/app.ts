@@ -5,11 +5,13 @@ import configPlugin from '../plugins/config.ts'
 import healthRoutes from '../plugins/health.ts'
 import homeAssistantPlugin, { type HomeAssistantPluginOptions } from '../plugins/home-assistant.ts'
 import mcpRoutes from '../plugins/mcp.ts'
+import oauthRoutes from '../plugins/oauth.ts'
 import policyPlugin, { type PolicyPluginOptions } from '../plugins/policy.ts'
 import sessionsPlugin, { type SessionsPluginOptions } from '../plugins/sessions.ts'
 import type { BackoffOptions } from './auth/backoff.ts'
 import type { Config } from './config.ts'
 import type { AppLogger } from './logger.ts'
+import { AuthorizationServer } from './oauth/authorization-server.ts'
 import { loadToolCatalog, type ToolCatalog } from './mcp/registry.ts'
 import { createHomeSurface } from './mcp/home-surface.ts'
 import type { McpSurface } from './mcp/surface.ts'
@@ -31,6 +33,8 @@ export interface AppOptions {
   healthDegradedAfterMs?: number
   policy?: PolicyPluginOptions
   sessions?: SessionsPluginOptions
+  /** OAuth sign-in: an injected clock (tests) and where browsers reach the add-on. */
+  oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string> }
 }
 
 /** The MCP server as one plugin: registers every concern in order. Never listens. */
@@ -39,11 +43,23 @@ async function app (fastify: FastifyInstance, opts: AppOptions): Promise<void> {
   await fastify.register(configPlugin, { config: opts.config })
   await fastify.register(homeAssistantPlugin, opts.homeAssistant ?? {})
   await fastify.register(policyPlugin, opts.policy ?? {})
-  await fastify.register(authPlugin, { primaryToken: opts.primaryToken, backoff: opts.backoff })
+  const oauth = new AuthorizationServer({
+    dataDir: opts.config.dataDir,
+    now: opts.oauth?.now,
+    log: { error: message => fastify.log.error(message), warn: message => fastify.log.warn(message) }
+  })
+  await fastify.register(authPlugin, { primaryToken: opts.primaryToken, backoff: opts.backoff, oauth })
   const usage = new UsageCounters()
   fastify.decorate('usage', usage)
   await fastify.register(healthRoutes, { degradedAfterMs: opts.healthDegradedAfterMs })
   await fastify.register(sessionsPlugin, opts.sessions ?? {})
+  await fastify.register(oauthRoutes, {
+    server: oauth,
+    tokens: fastify.tokens,
+    backoff: fastify.authBackoff,
+    audit: fastify.hasDecorator('audit') ? fastify.audit : undefined,
+    authorizationOrigin: opts.oauth?.authorizationOrigin
+  })
   await fastify.register(mcpRoutes, {
     catalog,
     surface: opts.surface ?? createHomeSurface(),

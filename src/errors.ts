@@ -25,6 +25,7 @@ export const USER_ERROR_CODES = {
   HAMCP_NOT_SUPPORTED: 'This home or this item cannot do that: defined in YAML, not an add-on, no engine or integration for it.',
   HAMCP_CONFIG_REJECTED: 'Home Assistant rejected the configuration the call sent; nothing was written.',
   HAMCP_CONFLICT: 'The item changed in Home Assistant after the preview was shown; nothing was written.',
+  HAMCP_PARTIAL_WRITE: 'Home Assistant refused a step of a change made of several; the steps before it were applied and ha_undo reverts them.',
   HAMCP_DENIED_SERVICE: 'The service is refused by the service_denylist option.',
   HAMCP_DENIED_ENTITY: 'An entity the call names is refused by an allow or deny list.',
   HAMCP_DENIED_TARGET: 'Targeting by area, device, floor or label is refused while entity lists are set.',

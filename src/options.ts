@@ -31,8 +31,29 @@ export const DEFAULT_OPTIONS = {
   entity_allowlist: [] as string[],
   entity_denylist: [] as string[],
   service_denylist: DEFAULT_SERVICE_DENYLIST,
-  confirm_domains: DEFAULT_CONFIRM_DOMAINS
+  confirm_domains: DEFAULT_CONFIRM_DOMAINS,
+  public_url: ''
 }
+
+/** Why a public_url value cannot be used, or undefined: empty, or an http(s) origin (a trailing slash is fine). */
+export function publicUrlProblem (value: string): string | undefined {
+  if (value === '') return undefined
+  let parsed: URL
+  try {
+    parsed = new URL(value)
+  } catch {
+    return 'not a URL; expected something like https://mcp.example.com or http://192.168.1.20:9583'
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return 'must start with http:// or https://'
+  if (parsed.username !== '' || parsed.password !== '') return 'must not contain a user name or password'
+  if (parsed.pathname !== '/' || parsed.search !== '' || parsed.hash !== '' || /[?#]/.test(value)) return 'must be an origin only (scheme, host and port), without a path'
+  return undefined
+}
+
+const publicUrl = z.string().trim().superRefine((value, ctx) => {
+  const problem = publicUrlProblem(value)
+  if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem })
+})
 
 const globList = z.array(z.string().trim().min(1, 'empty pattern').max(255)).max(500)
 
@@ -47,7 +68,8 @@ export const optionsSchema = z.object({
   entity_allowlist: globList.default([]),
   entity_denylist: globList.default([]),
   service_denylist: globList.default(DEFAULT_SERVICE_DENYLIST),
-  confirm_domains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/, 'a domain such as lock')).default(DEFAULT_CONFIRM_DOMAINS)
+  confirm_domains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/, 'a domain such as lock')).default(DEFAULT_CONFIRM_DOMAINS),
+  public_url: publicUrl.default('')
 })
 
 export type Options = z.infer<typeof optionsSchema>

@@ -18,7 +18,7 @@ const WRITE = [
 ]
 const MANAGE = [
   'ha_add_dashboard_card', 'ha_create_automation', 'ha_create_from_blueprint', 'ha_create_script', 'ha_delete_automation',
-  'ha_delete_script', 'ha_update_automation', 'ha_update_script'
+  'ha_delete_script', 'ha_manage_registry', 'ha_update_automation', 'ha_update_device', 'ha_update_entities', 'ha_update_script'
 ]
 const CAMERA = ['ha_get_camera_snapshot']
 
@@ -81,7 +81,7 @@ t.test('the catalogue', async t => {
     t.same(listed.properties, {
       id: { type: 'string', description: 'Id.' },
       template: { type: 'string', maxLength: 5000, description: 'Template.' },
-      data: { description: 'Data.', type: ['object', 'null'] },
+      data: { description: 'Data.', type: ['object', 'null'], additionalProperties: true },
       blocks: { minItems: 1, type: 'array', description: 'Blocks.' },
       count: { type: 'integer', minimum: 1, maximum: 50, description: 'Count.' }
     })

@@ -4,6 +4,7 @@ import { helperCommands } from './helpers.ts'
 import type { CommandTable } from './protocol.ts'
 import { recorderCommands } from './recorder.ts'
 import { registryCommands } from './registry.ts'
+import { registryWriteCommands } from './registry-writes.ts'
 import { templateCommands } from './render-template.ts'
 import { streamCommands } from './streams.ts'
 
@@ -11,6 +12,7 @@ import { streamCommands } from './streams.ts'
 export const commands: CommandTable = {
   ...coreCommands,
   ...registryCommands,
+  ...registryWriteCommands,
   ...recorderCommands,
   ...configCommands,
   ...helperCommands,

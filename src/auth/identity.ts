@@ -16,3 +16,8 @@ export interface Identity {
 export const ALL_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['read', 'write', 'manage', 'camera'])
 
 export const PRIMARY_IDENTITY: Identity = { id: 'primary', name: 'primary token', scopes: ALL_SCOPES }
+
+/** The identity of a credential holding these scopes (an OAuth grant). */
+export function identityForScopes (id: string, name: string, scopes: readonly Scope[]): Identity {
+  return { id, name, scopes: new Set(scopes.filter(s => ALL_SCOPES.has(s))) }
+}

@@ -25,23 +25,41 @@ const GUARD_LENGTH = 255
 /** zod's rendering of a record of unknowns: every JSON object key is a string, any value is the default. */
 function isOpenRecordKey (key: string, value: unknown): boolean {
   if (key === 'propertyNames') return JSON.stringify(value) === '{"type":"string"}'
-  return (key === 'additionalProperties' || key === 'items') && JSON.stringify(value) === '{}'
+  return key === 'items' && JSON.stringify(value) === '{}'
+}
+
+/**
+ * Home Assistant's MCP client (voluptuous-openapi) reads these two differently from JSON Schema: an
+ * object without `additionalProperties: true` refuses every key it does not list, and `number` is
+ * Python's float, which refuses the whole numbers json.loads hands over as ints. Both are spelled out
+ * here, meaning the same to every other client.
+ */
+function forHomeAssistant (key: string, value: unknown): unknown {
+  if (key === 'additionalProperties' && JSON.stringify(value) === '{}') return true
+  if (key === 'type') {
+    const types = Array.isArray(value) ? value : [value]
+    if (types.includes('number') && !types.includes('integer')) return [...types.filter(t => t !== 'null'), 'integer', ...types.filter(t => t === 'null')]
+  }
+  return value
 }
 
 /**
  * Shrinks a JSON Schema for the tools/list answer without changing what a client may send: zod's
  * safe-integer bounds and open-record keywords say nothing, a nullable type is one `type` array, and
  * regex patterns and guard-sized length caps stay enforced server-side (the description gives an
- * example instead). Every byte here is paid by the model on every conversation.
+ * example instead). Every byte here is paid by the model on every conversation. What Home Assistant's
+ * client needs spelled out stays (test/ha-client/tool-schemas.test.ts holds every tool to its rules).
  */
 export function compactSchema (node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactSchema)
   if (node === null || typeof node !== 'object') return node
   const out: Record<string, unknown> = {}
-  for (const [key, value] of Object.entries(node)) {
-    if (key === '$schema' || key === 'pattern' || key === 'minLength' || isOpenRecordKey(key, value)) continue
-    if (key === 'maxLength' && typeof value === 'number' && value <= GUARD_LENGTH) continue
-    if ((key === 'maximum' && value === SAFE_INT) || (key === 'minimum' && value === -SAFE_INT)) continue
+  for (const [key, raw] of Object.entries(node)) {
+    if (key === '$schema' || key === 'pattern' || key === 'minLength' || isOpenRecordKey(key, raw)) continue
+    if (key === 'maxLength' && typeof raw === 'number' && raw <= GUARD_LENGTH) continue
+    if ((key === 'maximum' && raw === SAFE_INT) || (key === 'minimum' && raw === -SAFE_INT)) continue
+    if (key === 'default' || key === 'enum' || key === 'const' || key === 'examples') { out[key] = raw; continue }
+    const value = forHomeAssistant(key, raw)
     out[key] = key === 'properties' || key === '$defs'
       ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, compactSchema(v)]))
       : compactSchema(value)
@@ -49,14 +67,51 @@ export function compactSchema (node: unknown): unknown {
   return mergeTypeOnlyBranches(out)
 }
 
-/** `anyOf: [{type: 'object'}, {type: 'null'}]` says the same as `type: ['object', 'null']`. */
+/** Keywords that bind one JSON type only, so moving them beside a `type` list changes nothing for the others. */
+const TYPE_KEYWORDS: Record<string, string[]> = {
+  object: ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties'],
+  array: ['items', 'minItems', 'maxItems'],
+  string: ['minLength', 'maxLength', 'format'],
+  number: ['minimum', 'maximum'],
+  integer: ['minimum', 'maximum']
+}
+
+/**
+ * `anyOf: [{type: 'object'}, {type: 'null'}]` says the same as `type: ['object', 'null']`, and
+ * `anyOf: [{type: 'object', additionalProperties: true}, {type: 'null'}]` the same as
+ * `type: ['object', 'null'], additionalProperties: true`.
+ */
 function mergeTypeOnlyBranches (schema: Record<string, unknown>): Record<string, unknown> {
   const branches = schema.anyOf
   if (!Array.isArray(branches) || 'type' in schema) return schema
-  const typeOnly = branches.every(branch => typeof branch === 'object' && branch !== null && Object.keys(branch).length === 1 && typeof (branch as { type?: unknown }).type === 'string')
-  if (!typeOnly) return schema
+  const typed = branches.every(branch => typeof branch === 'object' && branch !== null && typeof (branch as { type?: unknown }).type === 'string')
+  if (!typed) return schema
+  const list = branches as Array<Record<string, unknown> & { type: string }>
   const { anyOf: _, ...rest } = schema
-  return { ...rest, type: branches.map(branch => (branch as { type: string }).type) }
+  const types = list.map(branch => branch.type)
+  if (list.every(branch => Object.keys(branch).length === 1)) return { ...rest, type: types }
+  // One branch with keywords of its own type, the others only null.
+  const [main, ...others] = [...list].sort((a, b) => Object.keys(b).length - Object.keys(a).length)
+  if (main === undefined || others.some(branch => branch.type !== 'null' || Object.keys(branch).length !== 1)) return schema
+  const { type: _type, ...keywords } = main
+  const own = TYPE_KEYWORDS[main.type] ?? []
+  if (Object.keys(keywords).some(key => !own.includes(key) || key in rest)) return schema
+  return { ...rest, type: types, ...keywords }
+}
+
+/** The write arguments every write tool shares; the server instructions and each confirmation answer explain them. */
+const STANDARD_ARGS = ['dry_run', 'confirm_token']
+
+/** Lists the shared write arguments by type alone: said once in the instructions, not in every tool. */
+function bareStandardArgs (schema: Record<string, unknown>): Record<string, unknown> {
+  const properties = schema.properties as Record<string, Record<string, unknown>> | undefined
+  if (!properties) return schema
+  const bare = { ...properties }
+  for (const name of STANDARD_ARGS) {
+    const property = bare[name]
+    if (property && typeof property.type === 'string') bare[name] = { type: property.type }
+  }
+  return { ...schema, properties: bare }
 }
 
 /**
@@ -118,7 +173,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
     definition: tool,
     annotations,
     inputSchema,
-    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema: compactSchema(inputSchema) as Record<string, unknown>, annotations: listedAnnotations(annotations) }
+    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema: bareStandardArgs(compactSchema(inputSchema) as Record<string, unknown>), annotations: listedAnnotations(annotations) }
   }
 }
 

@@ -15,6 +15,41 @@ export interface UndoRecord {
   call: string
   at: number
   states: PriorState[]
+  /** Config edits (registries): the WebSocket commands that put the previous values back, in order. */
+  commands?: RestoreCommand[]
+  /** Entities those commands touch, checked against the entity lists again when undoing. */
+  entities?: string[]
+  /** What the restore cannot bring back, said in the undo's answer. */
+  unrestorable?: string[]
+}
+
+/** Stands in a restore command for the id the previous create answered with (a deleted entry comes back under it). */
+export const CREATED_ID = '$created_id'
+const CREATED_KEYS = ['area_id', 'floor_id', 'label_id', 'category_id', 'id']
+
+/** A restore command with CREATED_ID replaced by the id `created` answered with, at any depth. */
+export function withCreatedId (command: RestoreCommand, created: string | undefined): RestoreCommand {
+  if (created === undefined) return command
+  const swap = (value: unknown): unknown => {
+    if (value === CREATED_ID) return created
+    if (Array.isArray(value)) return value.map(swap)
+    if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, swap(v)]))
+    return value
+  }
+  return swap(command) as RestoreCommand
+}
+
+/** The id a create command answered with, if any. */
+export function createdId (result: unknown): string | undefined {
+  if (result === null || typeof result !== 'object') return undefined
+  const record = result as Record<string, unknown>
+  const key = CREATED_KEYS.find(k => typeof record[k] === 'string')
+  return key === undefined ? undefined : record[key] as string
+}
+
+export interface RestoreCommand {
+  type: string
+  [key: string]: unknown
 }
 
 export interface RestoreCall {

@@ -16,11 +16,11 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "card": Object {
+          "additionalProperties": true,
           "description": "Card config, e.g. {\\"type\\":\\"tile\\",\\"entity\\":\\"light.kitchen\\"}.",
           "type": "object",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dashboard": Object {
@@ -29,8 +29,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "view": Object {
@@ -65,12 +63,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "engine": Object {
@@ -100,10 +95,10 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "data": Object {
+          "additionalProperties": true,
           "description": "Service data, e.g. {\\"brightness_pct\\":50}.",
           "type": "object",
         },
@@ -112,8 +107,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "return_response": Object {
@@ -193,6 +186,10 @@ Array [
       "properties": Object {
         "actions": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
@@ -202,10 +199,20 @@ Array [
         },
         "conditions": Object {
           "description": "Conditions.",
+          "items": Object {
+            "anyOf": Array [
+              Object {
+                "additionalProperties": true,
+                "type": "object",
+              },
+              Object {
+                "type": "string",
+              },
+            ],
+          },
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -213,8 +220,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "max_exceeded": Object {
@@ -234,10 +239,15 @@ Array [
         },
         "triggers": Object {
           "description": "Triggers.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": "object",
         },
@@ -269,7 +279,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -286,11 +295,10 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "inputs": Object {
+          "additionalProperties": true,
           "default": Object {},
           "description": "Inputs by name.",
           "type": "object",
@@ -315,12 +323,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "helper_type": Object {
@@ -341,6 +346,7 @@ Array [
           "type": "string",
         },
         "options": Object {
+          "additionalProperties": true,
           "description": "Type options, e.g. {\\"min\\":0,\\"max\\":9}.",
           "type": "object",
         },
@@ -367,7 +373,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -375,8 +380,6 @@ Array [
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "max_exceeded": Object {
@@ -396,10 +399,15 @@ Array [
         },
         "sequence": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": "object",
         },
@@ -422,12 +430,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -452,12 +457,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -482,12 +484,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -609,7 +608,10 @@ Array [
           "description": "Window width in hours.",
           "maximum": 720,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start (default now).",
@@ -780,7 +782,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 168,
           "minimum": 0.25,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start, instead of hours.",
@@ -823,7 +828,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 168,
           "minimum": 0.25,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "start": Object {
           "description": "ISO start, instead of hours.",
@@ -848,7 +856,10 @@ Array [
           "description": "Hours of zone changes.",
           "maximum": 168,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
       },
       "type": "object",
@@ -885,7 +896,10 @@ Array [
           "description": "Hours back (default 24).",
           "maximum": 8760,
           "minimum": 1,
-          "type": "number",
+          "type": Array [
+            "number",
+            "integer",
+          ],
         },
         "period": Object {
           "default": "hour",
@@ -1242,6 +1256,122 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
+    "description": "Create, update or delete an area, floor, label, category or zone; a delete says what uses it.",
+    "inputSchema": Object {
+      "properties": Object {
+        "action": Object {
+          "description": "Action.",
+          "enum": Array [
+            "create",
+            "update",
+            "delete",
+          ],
+          "type": "string",
+        },
+        "aliases": Object {
+          "description": "Other names.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "color": Object {
+          "description": "Label, e.g. red",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "floor_id": Object {
+          "description": "Area.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "icon": Object {
+          "description": "e.g. mdi:sofa",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "id": Object {
+          "description": "Update/delete.",
+          "type": "string",
+        },
+        "kind": Object {
+          "description": "Registry.",
+          "enum": Array [
+            "area",
+            "floor",
+            "label",
+            "category",
+            "zone",
+          ],
+          "type": "string",
+        },
+        "latitude": Object {
+          "description": "Zone.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "level": Object {
+          "description": "Floor.",
+          "type": Array [
+            "integer",
+            "null",
+          ],
+        },
+        "longitude": Object {
+          "description": "Zone.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "name": Object {
+          "description": "Name.",
+          "type": "string",
+        },
+        "passive": Object {
+          "description": "Zone.",
+          "type": "boolean",
+        },
+        "radius": Object {
+          "description": "Zone, m.",
+          "type": Array [
+            "number",
+            "integer",
+          ],
+        },
+        "scope": Object {
+          "description": "Category, e.g. script",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "kind",
+        "action",
+      ],
+      "type": "object",
+    },
+    "name": "ha_manage_registry",
+    "title": "Manage registries",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
     "description": "Change one item of a to-do list.",
     "inputSchema": Object {
       "properties": Object {
@@ -1257,12 +1387,9 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1319,12 +1446,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1332,6 +1456,7 @@ Array [
           "type": "string",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Script variables.",
           "type": "object",
         },
@@ -1382,16 +1507,14 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "data": Object {
+          "additionalProperties": true,
           "description": "Platform data (notify services).",
           "type": "object",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "message": Object {
@@ -1423,12 +1546,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "enabled": Object {
@@ -1459,12 +1579,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entities": Object {
@@ -1499,12 +1616,9 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1517,6 +1631,7 @@ Array [
           "type": "boolean",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Run variables.",
           "type": "object",
         },
@@ -1534,16 +1649,13 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Revert your last service call (on/off, brightness, colour, position, temperature, values).",
+    "description": "Revert your last write: a service call (on/off, brightness, colour, position, temperature, values) or a registry edit.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
       },
@@ -1562,6 +1674,10 @@ Array [
       "properties": Object {
         "actions": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
@@ -1571,10 +1687,20 @@ Array [
         },
         "conditions": Object {
           "description": "Conditions.",
+          "items": Object {
+            "anyOf": Array [
+              Object {
+                "additionalProperties": true,
+                "type": "object",
+              },
+              Object {
+                "type": "string",
+              },
+            ],
+          },
           "type": "array",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1585,8 +1711,6 @@ Array [
           ],
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1601,6 +1725,7 @@ Array [
           ],
         },
         "inputs": Object {
+          "additionalProperties": true,
           "description": "Blueprint inputs to set (null removes one).",
           "type": "object",
         },
@@ -1622,32 +1747,33 @@ Array [
           "type": "string",
         },
         "trace": Object {
-          "anyOf": Array [
-            Object {
-              "properties": Object {
-                "stored_traces": Object {
-                  "maximum": 100,
-                  "minimum": 1,
-                  "type": "integer",
-                },
-              },
-              "required": Array [
-                "stored_traces",
-              ],
-              "type": "object",
-            },
-            Object {
-              "type": "null",
-            },
-          ],
           "description": "Trace settings.",
+          "properties": Object {
+            "stored_traces": Object {
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+          },
+          "required": Array [
+            "stored_traces",
+          ],
+          "type": Array [
+            "object",
+            "null",
+          ],
         },
         "triggers": Object {
           "description": "Triggers.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": Array [
             "object",
@@ -1668,6 +1794,144 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
+    "description": "Change a device's name, area, labels or disabled.",
+    "inputSchema": Object {
+      "properties": Object {
+        "area_id": Object {
+          "description": "Area.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "device_id": Object {
+          "description": "From ha_list_devices.",
+          "type": "string",
+        },
+        "disabled": Object {
+          "description": "Disable.",
+          "type": "boolean",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "follow": Object {
+          "default": true,
+          "description": "Entities follow the area.",
+          "type": "boolean",
+        },
+        "labels": Object {
+          "description": "Label ids; +x adds, -x removes.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "name": Object {
+          "description": "null: default.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+      },
+      "required": Array [
+        "device_id",
+      ],
+      "type": "object",
+    },
+    "name": "ha_update_device",
+    "title": "Update a device",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
+    "description": "Change settings of one or many entities (one confirmation, one undo). labels: +x adds, -x removes. A rename reports what still uses the old id.",
+    "inputSchema": Object {
+      "properties": Object {
+        "aliases": Object {
+          "description": "Assist names.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "area_id": Object {
+          "description": "null: device's.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "disabled": Object {
+          "description": "Disable.",
+          "type": "boolean",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "entity_ids": Object {
+          "description": "Up to 500.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "exposed": Object {
+          "description": "To Assist.",
+          "type": "boolean",
+        },
+        "hidden": Object {
+          "description": "Hide.",
+          "type": "boolean",
+        },
+        "icon": Object {
+          "description": "mdi:x",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "labels": Object {
+          "description": "Label ids.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "name": Object {
+          "description": "null: default.",
+          "type": Array [
+            "string",
+            "null",
+          ],
+        },
+        "new_entity_id": Object {
+          "description": "Rename (one entity).",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "entity_ids",
+      ],
+      "type": "object",
+    },
+    "name": "ha_update_entities",
+    "title": "Update entities",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
     "description": "Edit a UI script: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
@@ -1676,7 +1940,6 @@ Array [
           "type": "string",
         },
         "confirm_token": Object {
-          "description": "Only once the user agreed.",
           "type": "string",
         },
         "description": Object {
@@ -1687,8 +1950,6 @@ Array [
           ],
         },
         "dry_run": Object {
-          "default": false,
-          "description": "Preview only.",
           "type": "boolean",
         },
         "entity_id": Object {
@@ -1696,6 +1957,7 @@ Array [
           "type": "string",
         },
         "inputs": Object {
+          "additionalProperties": true,
           "description": "Blueprint inputs to set (null removes one).",
           "type": "object",
         },
@@ -1718,31 +1980,32 @@ Array [
         },
         "sequence": Object {
           "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
           "minItems": 1,
           "type": "array",
         },
         "trace": Object {
-          "anyOf": Array [
-            Object {
-              "properties": Object {
-                "stored_traces": Object {
-                  "maximum": 100,
-                  "minimum": 1,
-                  "type": "integer",
-                },
-              },
-              "required": Array [
-                "stored_traces",
-              ],
-              "type": "object",
-            },
-            Object {
-              "type": "null",
-            },
-          ],
           "description": "Trace settings.",
+          "properties": Object {
+            "stored_traces": Object {
+              "maximum": 100,
+              "minimum": 1,
+              "type": "integer",
+            },
+          },
+          "required": Array [
+            "stored_traces",
+          ],
+          "type": Array [
+            "object",
+            "null",
+          ],
         },
         "variables": Object {
+          "additionalProperties": true,
           "description": "Variables.",
           "type": Array [
             "object",

@@ -12,7 +12,7 @@ t.test('MCP endpoint over HTTP', async t => {
   t.test('no token: 401 with WWW-Authenticate and a JSON-RPC body', async t => {
     const res = await rpc(server.url, LIST)
     t.equal(res.status, 401)
-    t.equal(res.headers.get('www-authenticate'), 'Bearer')
+    t.match(res.headers.get('www-authenticate'), /^Bearer resource_metadata="http:\/\/127\.0\.0\.1:\d+\/\.well-known\/oauth-protected-resource\/mcp"/)
     const body = await res.json() as { jsonrpc: string, error: { code: number, message: string } }
     t.equal(body.jsonrpc, '2.0')
     t.match(body.error.message, /bearer token/i)

@@ -12,8 +12,15 @@ export const descriptionArg = () => z.string()
 
 export const modeArg = () => z.enum(['single', 'restart', 'queued', 'parallel']).describe('Run mode (default single).')
 
-/** Triggers, conditions, actions, sequence: Home Assistant validates every item, so the schema stays small. */
-export const blocksArg = () => z.array(z.unknown())
+/**
+ * Triggers, actions, sequence: Home Assistant validates every item, so the schema stays small. The
+ * items are typed all the same: Home Assistant's own MCP client drops every tool when one array has no
+ * `items` type.
+ */
+export const blocksArg = () => z.array(record())
+
+/** Conditions: objects, or the template shorthand ("{{ ... }}"). */
+export const conditionsArg = () => z.array(z.union([record(), z.string()]))
 
 export const variablesArg = () => record()
 

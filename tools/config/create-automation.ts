@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { aliasArg, blocksArg, descriptionArg, maxExceededArg, modeArg, variablesArg } from '../_shared/config-args.ts'
+import { aliasArg, blocksArg, conditionsArg, descriptionArg, maxExceededArg, modeArg, variablesArg } from '../_shared/config-args.ts'
 import { createFlow } from '../_shared/config-flows.ts'
 import { automationBlocks, automationEntityFor, newAutomationId, refuseAutomationCollision, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
@@ -15,7 +15,7 @@ export default defineTool({
     description: descriptionArg().optional().describe('Description.'),
     mode: modeArg().default('single'),
     triggers: blocksArg().min(1).describe('Triggers.'),
-    conditions: blocksArg().optional().describe('Conditions.'),
+    conditions: conditionsArg().optional().describe('Conditions.'),
     actions: blocksArg().min(1).describe('Actions.'),
     variables: variablesArg().optional().describe('Variables.'),
     max_exceeded: maxExceededArg().optional().describe('Log level past max runs, e.g. silent.'),

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
-import { aliasArg, blocksArg, blueprintInputsArg, descriptionArg, maxExceededArg, modeArg, traceArg, variablesArg } from '../_shared/config-args.ts'
+import { aliasArg, blocksArg, conditionsArg, blueprintInputsArg, descriptionArg, maxExceededArg, modeArg, traceArg, variablesArg } from '../_shared/config-args.ts'
 import { updateFlow } from '../_shared/config-flows.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 
@@ -16,7 +16,7 @@ export default defineTool({
     description: descriptionArg().nullable().optional().describe('Description.'),
     mode: modeArg().optional(),
     triggers: blocksArg().min(1).optional().describe('Triggers.'),
-    conditions: blocksArg().optional().describe('Conditions.'),
+    conditions: conditionsArg().optional().describe('Conditions.'),
     actions: blocksArg().min(1).optional().describe('Actions.'),
     variables: variablesArg().nullable().optional().describe('Variables.'),
     max_exceeded: maxExceededArg().nullable().optional().describe('Log level past max runs, e.g. silent.'),

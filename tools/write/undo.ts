@@ -1,13 +1,14 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { restoreCalls } from '../../src/policy/undo.ts'
+import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { createdId, restoreCalls, withCreatedId, type RestoreCommand, type UndoRecord } from '../../src/policy/undo.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 
 export default defineTool({
   name: 'ha_undo',
   title: 'Undo the last write',
-  description: 'Revert your last service call (on/off, brightness, colour, position, temperature, values).',
+  description: 'Revert your last write: a service call (on/off, brightness, colour, position, temperature, values) or a registry edit.',
   kind: 'write',
   input: z.object({
     dry_run: dryRunArg(),
@@ -16,7 +17,8 @@ export default defineTool({
   async handler (ctx, args) {
     const undo = ctx.services.undo
     const record = undo?.last(ctx.identity.id)
-    if (!undo || !record) throw new UserError('HAMCP_NOT_FOUND', 'Nothing to undo for this client.', 'Undo covers the last allowed service call made with this token since the add-on started.')
+    if (!undo || !record) throw new UserError('HAMCP_NOT_FOUND', 'Nothing to undo for this client.', 'Undo covers the last allowed write made with this token since the add-on started.')
+    if (record.commands) return await undoCommands(ctx, args, record, record.commands)
     const calls = record.states.flatMap(restoreCalls)
     if (calls.length === 0) {
       undo.forget(ctx.identity.id, record)
@@ -43,3 +45,30 @@ export default defineTool({
     return { ...formatOutcome(outcome, () => ({ restored: record.states.map(s => s.entity_id), undid: record.call })) }
   }
 })
+
+/** Registry edits: replay the commands that put the previous values back, as one guarded write. */
+async function undoCommands (ctx: ToolContext, args: { dry_run: boolean, confirm_token?: string | undefined }, record: UndoRecord, commands: RestoreCommand[]): Promise<Record<string, unknown>> {
+  const outcome = await guardedWrite(ctx, {
+    tool: 'ha_undo',
+    domain: 'undo',
+    service: 'restore',
+    ...(record.entities && record.entities.length > 0 ? { target: { entity_id: record.entities } } : {}),
+    // Bound to this very record; the commands themselves name areas and devices as values, not targets.
+    data: { undo: record.call, at: record.at, steps: commands.length },
+    dryRun: args.dry_run,
+    confirmToken: args.confirm_token,
+    undoable: false,
+    execute: async () => {
+      let created: string | undefined
+      for (const command of commands) {
+        const result = await ctx.ha.command(withCreatedId(command, created))
+        if (command.type.endsWith('/create')) created = createdId(result)
+      }
+      return commands.length
+    }
+  })
+  if (outcome.status === 'done') ctx.services.undo?.forget(ctx.identity.id, record)
+  const notes = record.unrestorable && record.unrestorable.length > 0 ? { not_restored: record.unrestorable } : {}
+  if (outcome.status === 'dry_run') return { dry_run: true, would_undo: record.call, steps: commands.length, ...notes }
+  return { ...formatOutcome(outcome, () => ({ undid: record.call, steps: commands.length, ...notes })) }
+}

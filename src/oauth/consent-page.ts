@@ -1,0 +1,81 @@
+import type { Scope } from '../auth/identity.ts'
+import type { AuthorizationRequest } from './requests.ts'
+import { OAUTH_SCOPES, SCOPE_MEANING } from './scopes.ts'
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
+export function escapeHtml (text: string): string {
+  return text.replace(/[&<>"']/g, c => ESCAPES[c] as string)
+}
+
+const STYLE = `
+body{font:15px/1.45 system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#1c1c1c;background:#fafafa}
+h1{font-size:1.3rem}.card{background:#fff;border:1px solid #ddd;border-radius:10px;padding:1rem 1.2rem;margin:1rem 0}
+.code{font:600 1.4rem ui-monospace,monospace;letter-spacing:.08em}.muted{color:#666}.error{color:#b00020;font-weight:600}
+label{display:block;margin:.35rem 0}input[type=password]{width:100%;padding:.45rem;font:inherit;box-sizing:border-box}
+.row{display:flex;gap:.6rem;margin-top:.8rem}button{font:inherit;padding:.45rem 1.1rem;border-radius:6px;border:1px solid #888;background:#fff;cursor:pointer}
+button.primary{background:#03a9f4;border-color:#0288d1;color:#fff}.off{color:#999}
+@media (prefers-color-scheme:dark){body{background:#111;color:#eee}.card{background:#1d1d1d;border-color:#333}.muted{color:#aaa}button{background:#222;color:#eee}}`
+
+export interface ConsentPageInput {
+  request: AuthorizationRequest
+  /** Scopes the add-on options switch off today (still granted, capped until they are switched on). */
+  disabledScopes: Scope[]
+  nonce: string
+  error?: string
+}
+
+function scopeRows (request: AuthorizationRequest, disabled: Scope[]): string {
+  return OAUTH_SCOPES.filter(s => request.scopes.includes(s)).map(scope => {
+    const off = disabled.includes(scope) ? ' <span class="off">(switched off in the add-on options)</span>' : ''
+    return `<label><input type="checkbox" name="scope" value="${scope}" checked> <b>${scope}</b>: ${escapeHtml(SCOPE_MEANING[scope])}${off}</label>`
+  }).join('\n')
+}
+
+/** The browser step: who asks, where the answer goes, what it may do; approve here or in the panel. */
+export function consentPage ({ request, disabledScopes, nonce, error }: ConsentPageInput): string {
+  const minutes = Math.max(1, Math.round((request.expiresAt - request.createdAt) / 60_000))
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer"><title>Allow ${escapeHtml(request.clientName)}? · Home Assistant MCP</title><style>${STYLE}</style></head>
+<body>
+<h1>Allow <span data-testid="client-name">${escapeHtml(request.clientName)}</span> to use your home?</h1>
+<p>It asks to use the MCP server add-on of this Home Assistant. After your answer you go back to
+<b data-testid="redirect-host">${escapeHtml(request.redirectHost)}</b>.</p>
+<div class="card"><div class="muted">Request code</div><div class="code" data-testid="short-code">${escapeHtml(request.shortCode)}</div>
+<div class="muted">Check that the MCP Server panel in Home Assistant's sidebar shows the same code. The request expires in ${minutes} minutes.</div></div>
+<form method="post" class="card" id="consent">
+<input type="hidden" name="request" value="${escapeHtml(request.id)}">
+<div class="muted">It may</div>
+${scopeRows(request, disabledScopes)}
+<p class="muted">Untick what it should not get. The add-on options still cap everything.</p>
+<p><b>Approve in Home Assistant:</b> open <i>MCP Server</i> in the sidebar, tab <i>Sign-ins</i>, and press <i>Approve</i> next to this code. This page continues by itself.
+<span id="waiting" class="muted" role="status" data-testid="waiting">Waiting for approval…</span></p>
+<p><b>Or approve here</b> with the add-on's API token (MCP Server panel, Connect tab):</p>
+<label>API token <input type="password" name="api_token" autocomplete="off" data-testid="api-token"></label>
+${error ? `<p class="error" role="alert" data-testid="consent-error">${escapeHtml(error)}</p>` : ''}
+<div class="row"><button class="primary" type="submit" name="action" value="allow">Allow</button><button type="submit" name="action" value="deny" formnovalidate>Deny</button></div>
+</form>
+<script nonce="${nonce}">
+(function () {
+  var id = ${JSON.stringify(request.id)};
+  function poll () {
+    fetch('authorize/status?request=' + encodeURIComponent(id), { headers: { accept: 'application/json' } })
+      .then(function (r) { return r.json() })
+      .then(function (s) {
+        if (s.redirect) { document.getElementById('waiting').textContent = s.approved ? 'Approved, returning to the app…' : 'Denied.'; location.replace(s.redirect); return }
+        if (s.status === 'expired') { document.getElementById('waiting').textContent = 'This request expired: start again from the app.'; return }
+        setTimeout(poll, 1500)
+      }, function () { setTimeout(poll, 3000) })
+  }
+  setTimeout(poll, 1000)
+})()
+</script>
+</body></html>`
+}
+
+/** A request that cannot go back to the client (unknown client, bad redirect, expired): told to the user. */
+export function problemPage (title: string, message: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title><style>${STYLE}</style></head><body><h1>${escapeHtml(title)}</h1>
+<p class="card" data-testid="problem">${escapeHtml(message)}</p></body></html>`
+}

@@ -1,0 +1,75 @@
+import type { Scope } from '../auth/identity.ts'
+import { OAuthError } from './errors.ts'
+import { redirectProblem } from './redirect.ts'
+import { OAUTH_SCOPES, parseScope } from './scopes.ts'
+
+export type ClientAuthMethod = 'none' | 'client_secret_post' | 'client_secret_basic'
+export const CLIENT_AUTH_METHODS: readonly ClientAuthMethod[] = ['none', 'client_secret_post', 'client_secret_basic']
+export const GRANT_TYPES = ['authorization_code', 'refresh_token'] as const
+
+export interface ClientMetadata {
+  redirect_uris: string[]
+  token_endpoint_auth_method: ClientAuthMethod
+  grant_types: string[]
+  response_types: string[]
+  client_name: string
+  scopes: Scope[]
+  application_type?: 'web' | 'native'
+}
+
+function stringList (value: unknown, field: string): string[] | undefined {
+  if (value === undefined) return undefined
+  if (!Array.isArray(value) || !value.every(v => typeof v === 'string')) throw new OAuthError('invalid_client_metadata', `${field} must be an array of strings`)
+  return value as string[]
+}
+
+/** Control characters and bidi overrides would let a client disguise its name on the consent page. */
+function cleanName (value: unknown): string {
+  if (value === undefined) return 'unnamed client'
+  if (typeof value !== 'string') throw new OAuthError('invalid_client_metadata', 'client_name must be a string')
+  // eslint-disable-next-line no-control-regex
+  const name = value.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, '').trim().slice(0, 100)
+  return name || 'unnamed client'
+}
+
+/**
+ * RFC 7591 client metadata, checked and completed with the RFC's defaults. Every known scope asked
+ * for is granted (Home Assistant aborts otherwise); the user narrows them on the consent page.
+ */
+export function readClientMetadata (body: unknown): ClientMetadata {
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new OAuthError('invalid_client_metadata', 'the body must be a JSON object of client metadata')
+  const input = body as Record<string, unknown>
+  const redirectUris = stringList(input.redirect_uris, 'redirect_uris')
+  if (!redirectUris?.length) throw new OAuthError('invalid_redirect_uri', 'redirect_uris must list at least one redirect URI')
+  if (redirectUris.length > 10) throw new OAuthError('invalid_redirect_uri', 'at most 10 redirect URIs')
+  for (const uri of redirectUris) {
+    const problem = redirectProblem(uri)
+    if (problem) throw new OAuthError('invalid_redirect_uri', problem)
+  }
+  const method = input.token_endpoint_auth_method ?? 'client_secret_basic'
+  if (typeof method !== 'string' || !(CLIENT_AUTH_METHODS as readonly string[]).includes(method)) {
+    throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`)
+  }
+  const grantTypes = stringList(input.grant_types, 'grant_types') ?? ['authorization_code']
+  const unsupported = grantTypes.filter(g => !(GRANT_TYPES as readonly string[]).includes(g))
+  if (unsupported.length > 0) throw new OAuthError('invalid_client_metadata', `unsupported grant_types: ${unsupported.join(', ')} (supported: ${GRANT_TYPES.join(', ')})`)
+  if (!grantTypes.includes('authorization_code')) throw new OAuthError('invalid_client_metadata', 'grant_types must include authorization_code')
+  const responseTypes = stringList(input.response_types, 'response_types') ?? ['code']
+  if (responseTypes.some(r => r !== 'code')) throw new OAuthError('invalid_client_metadata', 'response_types must be ["code"]')
+  if (input.scope !== undefined && typeof input.scope !== 'string') throw new OAuthError('invalid_client_metadata', 'scope must be a space-separated string')
+  const { scopes, unknown } = parseScope(input.scope as string | undefined)
+  if (unknown.length > 0) throw new OAuthError('invalid_client_metadata', `unknown scopes: ${unknown.join(', ')} (supported: ${OAUTH_SCOPES.join(' ')})`)
+  const applicationType = input.application_type
+  if (applicationType !== undefined && applicationType !== 'web' && applicationType !== 'native') {
+    throw new OAuthError('invalid_client_metadata', 'application_type must be "web" or "native"')
+  }
+  return {
+    redirect_uris: [...new Set(redirectUris)],
+    token_endpoint_auth_method: method as ClientAuthMethod,
+    grant_types: [...new Set(grantTypes)],
+    response_types: ['code'],
+    client_name: cleanName(input.client_name),
+    scopes: input.scope === undefined ? [...OAUTH_SCOPES] : scopes,
+    ...(applicationType ? { application_type: applicationType } : {})
+  }
+}

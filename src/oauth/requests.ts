@@ -1,0 +1,152 @@
+import { randomBytes, randomInt } from 'node:crypto'
+import type { Scope } from '../auth/identity.ts'
+import { validChallenge } from './pkce.ts'
+import { redirectHostLabel, redirectMatches } from './redirect.ts'
+import { parseScope } from './scopes.ts'
+import type { ClientRecord } from './store.ts'
+
+export const REQUEST_TTL_MS = 10 * 60_000
+const MAX_PENDING = 50
+// No 0/O, 1/I/L: the user compares the code on two screens.
+const CODE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'
+
+export interface AuthorizationRequest {
+  /** Unguessable: the consent page holds it, so it doubles as that page's anti-forgery token. */
+  id: string
+  /** Short, for the eye: the same code is shown on the consent page and in the ingress panel. */
+  shortCode: string
+  clientId: string
+  clientName: string
+  redirectUri: string
+  redirectHost: string
+  state?: string
+  codeChallenge: string
+  scopes: Scope[]
+  resource: string | null
+  createdAt: number
+  expiresAt: number
+  /** Where the browser goes once the user decided (code or error, with the state). */
+  outcome?: { redirect: string, approved: boolean }
+}
+
+/** An authorization request that cannot be sent back to the client: shown to the user instead. */
+export class AuthorizationPageError extends Error {}
+
+/** A refusal sent back to the client's redirect URI (RFC 6749 section 4.1.2.1). */
+export class AuthorizationRedirectError extends Error {
+  readonly redirect: string
+  constructor (redirect: string, message: string) {
+    super(message)
+    this.redirect = redirect
+  }
+}
+
+export function redirectWith (redirectUri: string, params: Record<string, string | undefined>): string {
+  const url = new URL(redirectUri)
+  for (const [key, value] of Object.entries(params)) if (value !== undefined) url.searchParams.set(key, value)
+  return url.toString()
+}
+
+function shortCode (): string {
+  const pick = (): string => CODE_ALPHABET[randomInt(CODE_ALPHABET.length)] as string
+  return `${Array.from({ length: 4 }, pick).join('')}-${Array.from({ length: 4 }, pick).join('')}`
+}
+
+export interface AuthorizeInput {
+  params: Record<string, string | undefined>
+  client: (clientId: string) => ClientRecord | undefined
+  isOurs: (resource: string) => boolean
+}
+
+/** The authorization requests waiting for the user (memory only: they live ten minutes). */
+export class AuthorizationRequests {
+  #pending = new Map<string, AuthorizationRequest>()
+  #now: () => number
+
+  constructor (options: { now: () => number }) {
+    this.#now = options.now
+  }
+
+  /**
+   * Checks an authorization request (RFC 6749 4.1.1 with PKCE S256 required and RFC 8707 resource)
+   * and keeps it for the user's decision. Problems with the client or its redirect are shown to the
+   * user; every other problem goes back to the client.
+   */
+  open ({ params, client: lookup, isOurs }: AuthorizeInput): AuthorizationRequest {
+    const clientId = params.client_id
+    if (!clientId) throw new AuthorizationPageError('The request names no client (client_id is missing).')
+    const client = lookup(clientId)
+    if (!client) throw new AuthorizationPageError('This client is not registered here (unknown client_id). Let the app register again.')
+    const redirectUri = params.redirect_uri ?? (client.redirect_uris.length === 1 ? client.redirect_uris[0] as string : undefined)
+    if (!redirectUri || !redirectMatches(client.redirect_uris, redirectUri)) {
+      throw new AuthorizationPageError('The redirect_uri does not match one the client registered, so the answer cannot be sent back safely.')
+    }
+    const refuse = (error: string, description: string): never => {
+      throw new AuthorizationRedirectError(redirectWith(redirectUri, { error, error_description: description, state: params.state }), description)
+    }
+    if (params.response_type !== 'code') refuse('unsupported_response_type', 'response_type must be code')
+    if (!params.code_challenge) refuse('invalid_request', 'code_challenge is required (PKCE S256)')
+    if (params.code_challenge_method !== 'S256') refuse('invalid_request', 'code_challenge_method must be S256')
+    if (!validChallenge(params.code_challenge as string)) refuse('invalid_request', 'code_challenge is not a base64url SHA-256 value')
+    const registered = parseScope(client.scope).scopes
+    const asked = params.scope === undefined ? { scopes: registered, unknown: [] } : parseScope(params.scope)
+    if (asked.unknown.length > 0) refuse('invalid_scope', `unknown scopes: ${asked.unknown.join(', ')}`)
+    if (asked.scopes.some(s => !registered.includes(s))) refuse('invalid_scope', 'a scope was asked that the client did not register')
+    if (asked.scopes.length === 0) refuse('invalid_scope', 'no scope asked')
+    const resource = params.resource || null
+    if (resource !== null && !isOurs(resource)) refuse('invalid_target', `resource ${resource} is not this server`)
+    this.sweep()
+    if (this.#pending.size >= MAX_PENDING) refuse('temporarily_unavailable', 'too many sign-ins waiting for approval; retry later')
+    const now = this.#now()
+    const request: AuthorizationRequest = {
+      id: randomBytes(24).toString('base64url'),
+      shortCode: shortCode(),
+      clientId,
+      clientName: client.client_name,
+      redirectUri,
+      redirectHost: redirectHostLabel(redirectUri),
+      ...(params.state !== undefined ? { state: params.state } : {}),
+      codeChallenge: params.code_challenge as string,
+      scopes: asked.scopes,
+      resource,
+      createdAt: now,
+      expiresAt: now + REQUEST_TTL_MS
+    }
+    this.#pending.set(request.id, request)
+    return request
+  }
+
+  /** A live request by its id; expired ones are gone. */
+  get (id: string): AuthorizationRequest | undefined {
+    const request = this.#pending.get(id)
+    if (!request) return undefined
+    if (request.expiresAt <= this.#now()) {
+      this.#pending.delete(id)
+      return undefined
+    }
+    return request
+  }
+
+  /** Requests still waiting for a decision, newest first. */
+  waiting (): AuthorizationRequest[] {
+    this.sweep()
+    return [...this.#pending.values()].filter(r => !r.outcome).sort((a, b) => b.createdAt - a.createdAt)
+  }
+
+  /** Records the decision; the consent page then sends the browser to the returned URL. */
+  settle (request: AuthorizationRequest, params: Record<string, string>): string {
+    const redirect = redirectWith(request.redirectUri, { ...params, state: request.state })
+    request.outcome = { redirect, approved: 'code' in params }
+    return redirect
+  }
+
+  /** Forgets a request once its outcome reached the browser. */
+  close (id: string): void {
+    this.#pending.delete(id)
+  }
+
+  sweep (): void {
+    const now = this.#now()
+    for (const [id, request] of this.#pending) if (request.expiresAt <= now) this.#pending.delete(id)
+  }
+}

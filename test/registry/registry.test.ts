@@ -1,0 +1,163 @@
+import t from 'tap'
+import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+
+const writes = (home: { registryWrites: Array<Record<string, unknown>> }): string[] => home.registryWrites.map(w => String(w.type))
+
+t.test('registry tools against the demo home', async t => {
+  const home = await startHome(t, { entities: 400 })
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, entity_denylist: ['lock.*'] } })
+  const client = await connectClient(t, server)
+  const house = home.house
+  const audit = (): any[] => server.app.audit.recent(50)
+
+  t.test('areas: dry run changes nothing, create is visible at once, undo deletes it again', async t => {
+    home.registryWrites.length = 0
+    const dry = await callTool(client, 'ha_manage_registry', { kind: 'area', action: 'create', name: 'Garden Shed', icon: 'mdi:greenhouse', dry_run: true })
+    t.equal(dry.json.dry_run, true, dry.text)
+    t.same(dry.json.would_send[0], { type: 'config/area_registry/create', name: 'Garden Shed', icon: 'mdi:greenhouse' })
+    t.notOk(house.areas.has('garden_shed'), 'no area after a dry run')
+    t.same(writes(home), [], 'nothing reached the house')
+    const created = await callTool(client, 'ha_manage_registry', { kind: 'area', action: 'create', name: 'Garden Shed', icon: 'mdi:greenhouse' })
+    t.notOk(created.isError, created.text)
+    t.equal(created.json.id, 'garden_shed', 'answers with the id created')
+    const listed = await callTool(client, 'ha_list_areas', {})
+    t.match(listed.text, /garden_shed/, 'the read tools see it at once (registry event)')
+    t.match(audit()[0], { tool: 'ha_manage_registry', outcome: 'allowed', domain: 'area_registry', service: 'create' })
+    const undone = await callTool(client, 'ha_undo', {})
+    t.notOk(undone.isError, undone.text)
+    t.notOk(house.areas.has('garden_shed'), 'undo removed it')
+  })
+
+  t.test('an update is undone to the exact previous values', async t => {
+    const area = [...house.areas.values()].find(a => a.floor_id !== null)!
+    const before = structuredClone(area)
+    const floor = [...house.floors.keys()].find(f => f !== area.floor_id)!
+    const updated = await callTool(client, 'ha_manage_registry', { kind: 'area', action: 'update', id: area.area_id, name: 'Renamed Room', aliases: ['x'], floor_id: floor })
+    t.notOk(updated.isError, updated.text)
+    t.equal(house.areas.get(area.area_id)?.name, 'Renamed Room')
+    await callTool(client, 'ha_undo', {})
+    const after = house.areas.get(area.area_id)!
+    t.same({ name: after.name, aliases: after.aliases, floor_id: after.floor_id, icon: after.icon }, { name: before.name, aliases: before.aliases, floor_id: before.floor_id, icon: before.icon })
+  })
+
+  t.test('deleting a label in use says what uses it, needs a confirmation, and undo relinks everything', async t => {
+    await callTool(client, 'ha_manage_registry', { kind: 'label', action: 'create', name: 'Tidy', color: 'teal' })
+    const tagged = ['light.kuche_ceiling_light', 'sensor.outside_temperature'].filter(id => house.entities.has(id))
+    t.ok(tagged.length > 0)
+    const asked = await callTool(client, 'ha_update_entities', { entity_ids: tagged, labels: ['+tidy'] })
+    t.equal(asked.json.confirmation_required, tagged.length > 1 ? true : undefined, 'a change to several entities is confirmed once')
+    if (asked.json.confirmation_required) await callTool(client, 'ha_update_entities', { entity_ids: tagged, labels: ['+tidy'], confirm_token: asked.json.confirm_token })
+    for (const id of tagged) t.ok(house.entities.get(id)?.labels.includes('tidy'), `${id} carries the label`)
+    const count = home.registryWrites.length
+    const first = await callTool(client, 'ha_manage_registry', { kind: 'label', action: 'delete', id: 'tidy' })
+    t.equal(first.json.confirmation_required, true, first.text)
+    t.same(first.json.used_by.entities.sort(), [...tagged].sort(), 'says what uses it')
+    t.equal(home.registryWrites.length, count, 'nothing sent before the confirmation')
+    const done = await callTool(client, 'ha_manage_registry', { kind: 'label', action: 'delete', id: 'tidy', confirm_token: first.json.confirm_token })
+    t.notOk(done.isError, done.text)
+    t.notOk(house.labels.has('tidy'))
+    for (const id of tagged) t.notOk(house.entities.get(id)?.labels.includes('tidy'), `${id} lost the label`)
+    const undone = await callTool(client, 'ha_undo', {})
+    t.notOk(undone.isError, undone.text)
+    t.equal(house.labels.get('tidy')?.color, 'teal', 'recreated with the same id and colour')
+    for (const id of tagged) t.ok(house.entities.get(id)?.labels.includes('tidy'), `${id} has the label again`)
+  })
+
+  t.test('zones and categories', async t => {
+    const zone = await callTool(client, 'ha_manage_registry', { kind: 'zone', action: 'create', name: 'School', latitude: 52.1, longitude: 4.3, radius: 250 })
+    t.equal(zone.json.id, 'school', zone.text)
+    t.equal(home.getState('zone.school')?.attributes.radius, 250)
+    await callTool(client, 'ha_manage_registry', { kind: 'zone', action: 'update', id: 'school', radius: 400 })
+    t.equal(home.getState('zone.school')?.attributes.radius, 400)
+    await callTool(client, 'ha_undo', {})
+    t.equal(home.getState('zone.school')?.attributes.radius, 250, 'undo puts the radius back')
+    const wrong = await callTool(client, 'ha_manage_registry', { kind: 'zone', action: 'create', name: 'Nowhere', latitude: 91, longitude: 0 })
+    t.equal(wrong.code, 'HAMCP_INVALID_ARGUMENT')
+    const category = await callTool(client, 'ha_manage_registry', { kind: 'category', action: 'create', name: 'Heating', scope: 'script' })
+    t.notOk(category.isError, category.text)
+    t.ok(category.json.id, 'a category id is a ULID chosen by Home Assistant')
+    const misplaced = await callTool(client, 'ha_manage_registry', { kind: 'label', action: 'create', name: 'x', latitude: 1 })
+    t.equal(misplaced.code, 'HAMCP_INVALID_ARGUMENT', 'a field of another kind is refused')
+  })
+
+  t.test('a bulk edit of 200 entities: one confirmation, one audit line, one undo', async t => {
+    // Not the confirm_domains (lock, alarm_control_panel): the undo then needs no confirmation of its own.
+    const ids = [...house.entities.values()].filter(e => !/^(lock|alarm_control_panel)\./.test(e.entity_id) && house.states.has(e.entity_id)).slice(0, 200).map(e => e.entity_id)
+    t.equal(ids.length, 200)
+    const before = new Map(ids.map(id => [id, structuredClone(house.entities.get(id)!)]))
+    const area = [...house.areas.keys()][0]!
+    const count = home.registryWrites.length
+    const asked = await callTool(client, 'ha_update_entities', { entity_ids: ids, area_id: area, hidden: true })
+    t.equal(asked.json.confirmation_required, true, asked.text)
+    t.equal(home.registryWrites.length, count, 'nothing sent before the confirmation')
+    const done = await callTool(client, 'ha_update_entities', { entity_ids: ids, area_id: area, hidden: true, confirm_token: asked.json.confirm_token })
+    t.notOk(done.isError, done.text)
+    t.ok(ids.every(id => house.entities.get(id)?.area_id === area && house.entities.get(id)?.hidden_by === 'user'))
+    const line = audit()[0]
+    t.match(line, { tool: 'ha_update_entities', outcome: 'confirmation_given' })
+    t.equal(line.entities.length, 200, 'one audit line lists all 200')
+    const undone = await callTool(client, 'ha_undo', {})
+    t.notOk(undone.isError, undone.text)
+    t.ok(ids.every(id => house.entities.get(id)?.area_id === before.get(id)!.area_id && house.entities.get(id)?.hidden_by === before.get(id)!.hidden_by), 'all 200 restored')
+  })
+
+  t.test('renaming an entity id reports automations, scripts and dashboards still using it; undo renames back', async t => {
+    const config = JSON.stringify((await callTool(client, 'ha_list_dashboards', {})).json)
+    const candidates = [...house.entities.keys()].filter(id => id.startsWith('light.'))
+    let chosen: string | undefined
+    for (const id of candidates) {
+      const related = await callTool(client, 'ha_update_entities', { entity_ids: [id], new_entity_id: `${id}_x`, dry_run: true })
+      if (related.json?.still_using_old_id?.automations && related.json.still_using_old_id.dashboards) { chosen = id; break }
+    }
+    t.ok(chosen, `a light used by an automation and a dashboard (${config.length})`)
+    const old = chosen as string
+    const next = `${old}_renamed`
+    const asked = await callTool(client, 'ha_update_entities', { entity_ids: [old], new_entity_id: next })
+    t.equal(asked.json.confirmation_required, true)
+    t.ok(asked.json.still_using_old_id.automations.length > 0)
+    t.ok(asked.json.still_using_old_id.dashboards.includes('lovelace'))
+    const done = await callTool(client, 'ha_update_entities', { entity_ids: [old], new_entity_id: next, confirm_token: asked.json.confirm_token })
+    t.notOk(done.isError, done.text)
+    t.ok(home.getState(next) && !home.getState(old), 'the state moved')
+    t.notOk((await callTool(client, 'ha_get_entity', { entity_id: next })).isError, 'read tools see the new id at once')
+    await callTool(client, 'ha_undo', {})
+    t.ok(home.getState(old) && !home.getState(next), 'undo renamed it back')
+  })
+
+  t.test('exposure and the denylist', async t => {
+    const id = 'light.kuche_ceiling_light'
+    await callTool(client, 'ha_update_entities', { entity_ids: [id], exposed: false })
+    t.same(house.entities.get(id)?.options.conversation, { should_expose: false })
+    await callTool(client, 'ha_undo', {})
+    t.same(house.entities.get(id)?.options.conversation, { should_expose: true }, 'undo restores the exposure')
+    const lock = [...house.entities.keys()].find(e => e.startsWith('lock.'))!
+    const count = home.registryWrites.length
+    const refused = await callTool(client, 'ha_update_entities', { entity_ids: [lock], exposed: true, name: 'x' })
+    t.ok(refused.isError)
+    t.equal(refused.code, 'HAMCP_DENIED_ENTITY')
+    t.equal(home.registryWrites.length, count, 'nothing reached the house')
+  })
+
+  t.test('devices: area with entities following, undone exactly', async t => {
+    const device = [...house.devices.values()].find(d => d.parent_device_id === null && [...house.entities.values()].some(e => e.device_id === d.id && !e.entity_id.startsWith('lock.')) && ![...house.entities.values()].some(e => e.device_id === d.id && e.entity_id.startsWith('lock.')))!
+    const area = [...house.areas.keys()].find(a => a !== device.area_id)!
+    const before = device.area_id
+    const done = await callTool(client, 'ha_update_device', { device_id: device.id, area_id: area, name: 'Moved thing' })
+    t.notOk(done.isError, done.text)
+    t.equal(house.devices.get(device.id)?.area_id, area)
+    t.equal(house.devices.get(device.id)?.name_by_user, 'Moved thing')
+    await callTool(client, 'ha_undo', {})
+    t.equal(house.devices.get(device.id)?.area_id, before)
+    t.equal(house.devices.get(device.id)?.name_by_user, null)
+  })
+})
+
+t.test('without allow_config_write the registry tools are not there and nothing reaches the house', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true } })
+  const client = await connectClient(t, server)
+  const names = (await client.listTools()).tools.map(tool => tool.name)
+  for (const name of ['ha_manage_registry', 'ha_update_entities', 'ha_update_device']) t.notOk(names.includes(name), `${name} not listed`)
+  await t.rejects(callTool(client, 'ha_manage_registry', { kind: 'area', action: 'create', name: 'X' }), /ha_manage_registry/, 'an unlisted tool cannot be called')
+  t.same(home.registryWrites, [], 'nothing reached the house')
+})

@@ -1,0 +1,109 @@
+import { stableJson } from '../../src/policy/confirm.ts'
+import { UserError } from '../../src/errors.ts'
+import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { RestoreCommand } from '../../src/policy/undo.ts'
+import { formatOutcome, guardedWrite } from '../_shared/write.ts'
+
+/** One WebSocket command of a registry edit and the commands that take it back (given its answer). */
+export interface Step {
+  command: RestoreCommand
+  undo: (result: unknown) => RestoreCommand[]
+}
+
+export interface RegistryWrite {
+  tool: string
+  /** What the audit line and service_denylist see, e.g. area_registry.delete, zone.create. */
+  domain: string
+  service: string
+  /** Entities the edit touches: each must pass the entity lists. */
+  entities: string[]
+  /** The edit as the user asked for it: the confirmation is bound to it. */
+  change: Record<string, unknown>
+  steps: Step[]
+  /** Set for deletes and bulk edits: they need the user's yes, shown this text. */
+  confirm?: string
+  /** What an undo cannot bring back exactly. */
+  unrestorable?: string[]
+  dryRun: boolean
+  confirmToken: string | undefined
+  /** Extra fields for the answer (what a rename breaks, what a delete affects). */
+  report?: Record<string, unknown>
+}
+
+const SHOWN_STEPS = 5
+
+/**
+ * The registry edits' path through the one write guard: lists, denylist, dry run, confirmation for
+ * deletes and bulk edits, one audit line for the whole edit, and one undo record restoring every entry.
+ */
+export async function runRegistryWrite (ctx: ToolContext, write: RegistryWrite): Promise<Record<string, unknown>> {
+  const results: unknown[] = []
+  const remember = (done: number): void => {
+    // Steps are taken back last first; each step's own restore commands keep their order.
+    const undo = write.steps.slice(0, done).map((step, i) => step.undo(results[i])).reverse().flat()
+    if (undo.length === 0) return
+    ctx.services.undo?.remember(ctx.identity.id, {
+      tool: write.tool,
+      call: `${write.domain}.${write.service}`,
+      at: Date.now(),
+      states: [],
+      commands: undo,
+      entities: write.entities,
+      ...(write.unrestorable && write.unrestorable.length > 0 ? { unrestorable: write.unrestorable } : {})
+    })
+  }
+  const outcome = await guardedWrite(ctx, {
+    tool: write.tool,
+    domain: write.domain,
+    service: write.service,
+    ...(write.entities.length > 0 ? { target: { entity_id: write.entities } } : {}),
+    // As text: registry values name areas, floors and labels, which are not service targets.
+    data: { change: stableJson(write.change) },
+    dryRun: write.dryRun,
+    ...(write.confirmToken === undefined ? {} : { confirmToken: write.confirmToken }),
+    ...(write.confirm === undefined ? {} : { config: { preview: write.confirm, entities: write.entities } }),
+    undoable: false,
+    execute: async () => {
+      for (const [i, step] of write.steps.entries()) {
+        try {
+          results.push(await ctx.ha.command(step.command))
+        } catch (err) {
+          remember(i)
+          if (i === 0) throw err
+          throw new UserError('HAMCP_PARTIAL_WRITE', `Home Assistant refused step ${i + 1} of ${write.steps.length} (${(err as Error).message}); the ${i} before it were applied.`, 'ha_undo reverts the applied part.')
+        }
+      }
+      remember(write.steps.length)
+      return results
+    }
+  })
+  if (outcome.status === 'dry_run') {
+    return {
+      dry_run: true,
+      would_send: write.steps.slice(0, SHOWN_STEPS).map(s => s.command),
+      ...(write.steps.length > SHOWN_STEPS ? { more_commands: write.steps.length - SHOWN_STEPS } : {}),
+      ...(write.confirm === undefined ? {} : { needs_confirmation: true }),
+      ...write.report
+    }
+  }
+  if (outcome.status === 'confirmation_required') return { ...formatOutcome(outcome), ...write.report }
+  return { success: true, ...write.report, undo_available: true }
+}
+
+export function isRecord (value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** `["+a", "-b"]` adds a and removes b; a list without signs replaces the whole list. */
+export function applyListEdit (current: readonly string[], edit: readonly string[]): string[] {
+  if (!edit.some(item => item.startsWith('+') || item.startsWith('-'))) return [...new Set(edit)]
+  const out = new Set(current)
+  for (const item of edit) {
+    if (item.startsWith('-')) out.delete(item.slice(1))
+    else out.add(item.startsWith('+') ? item.slice(1) : item)
+  }
+  return [...out]
+}
+
+/** The ids a list edit names, signs stripped. */
+export const listEditIds = (edit: readonly string[]): string[] => edit.map(item => item.replace(/^[+-]/, ''))

@@ -1,0 +1,112 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import type { RestoreCommand } from '../../src/policy/undo.ts'
+import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+import { applyListEdit, isRecord, listEditIds, runRegistryWrite, type Step } from './_write.ts'
+import { checkAreas, checkLabels, entityIdsArg, oldIdUsers, stringsArg } from './_lookups.ts'
+
+type Entry = Record<string, unknown> & { entity_id: string }
+
+const ID = /^[a-z0-9_]+\.[a-z0-9_]+$/
+
+/** HA only lets the API set or clear a "user" flag; another origin comes back as "user". */
+function restoredFlag (old: unknown, field: string, entityId: string, notes: string[]): string | null {
+  if (old === null || old === undefined || old === 'user') return (old ?? null) as string | null
+  notes.push(`${entityId}: ${field} was "${String(old)}", restored as "user"`)
+  return 'user'
+}
+
+async function entries (ctx: ToolContext, ids: string[]): Promise<Entry[]> {
+  const found = await ctx.ha.command<Record<string, Entry | null>>({ type: 'config/entity_registry/get_entries', entity_ids: ids })
+  const missing = ids.filter(id => !isRecord(found?.[id]))
+  if (missing.length > 0) {
+    throw new UserError('HAMCP_ENTITY_NOT_FOUND', `Not in the entity registry: ${missing.slice(0, 10).join(', ')}${missing.length > 10 ? ` and ${missing.length - 10} more` : ''}.`, 'Only entities with a unique id can be edited; ha_search_entities finds the right ids.')
+  }
+  return ids.map(id => found[id] as Entry)
+}
+
+export default defineTool({
+  name: 'ha_update_entities',
+  title: 'Update entities',
+  description: 'Change settings of one or many entities (one confirmation, one undo). labels: +x adds, -x removes. A rename reports what still uses the old id.',
+  kind: 'manage',
+  input: z.object({
+    entity_ids: entityIdsArg().describe('Up to 500.'),
+    name: z.string().trim().max(255).nullable().optional().describe('null: default.'),
+    icon: z.string().trim().max(100).nullable().optional().describe('mdi:x'),
+    area_id: z.string().trim().max(255).nullable().optional().describe('null: device\'s.'),
+    labels: stringsArg().optional().describe('Label ids.'),
+    aliases: stringsArg().optional().describe('Assist names.'),
+    hidden: z.boolean().optional().describe('Hide.'),
+    disabled: z.boolean().optional().describe('Disable.'),
+    exposed: z.boolean().optional().describe('To Assist.'),
+    new_entity_id: z.string().trim().max(255).optional().describe('Rename (one entity).'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    const ids = [...new Set(args.entity_ids)]
+    const fields = (['name', 'icon', 'area_id', 'labels', 'aliases', 'hidden', 'disabled', 'exposed', 'new_entity_id'] as const).filter(key => args[key] !== undefined)
+    if (fields.length === 0) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Nothing to change.', 'Give at least one setting, e.g. area_id or labels.')
+    const rename = args.new_entity_id
+    if (rename !== undefined) {
+      if (ids.length !== 1) throw new UserError('HAMCP_INVALID_ARGUMENT', 'new_entity_id renames one entity at a time.', 'Pass exactly one entity_id with new_entity_id.')
+      const old = ids[0] as string
+      if (!ID.test(rename)) throw new UserError('HAMCP_INVALID_ARGUMENT', `"${rename}" is not an entity id.`, 'Use domain.object_id with lower-case letters, digits and underscores.')
+      if (rename.split('.')[0] !== old.split('.')[0]) throw new UserError('HAMCP_INVALID_ARGUMENT', 'A new entity id keeps the domain.', `Use ${old.split('.')[0]}.<new_name>.`)
+    }
+    if (typeof args.area_id === 'string') await checkAreas(ctx, [args.area_id])
+    if (args.labels) await checkLabels(ctx, listEditIds(args.labels))
+    const current = await entries(ctx, ids)
+
+    const notes: string[] = []
+    const steps: Step[] = []
+    const exposureUndo: RestoreCommand[] = []
+    const finalId = (id: string): string => rename ?? id
+    for (const entry of current) {
+      const id = entry.entity_id
+      const command: RestoreCommand = { type: 'config/entity_registry/update', entity_id: id }
+      const back: RestoreCommand = { type: 'config/entity_registry/update', entity_id: finalId(id) }
+      const set = (key: string, value: unknown): void => { command[key] = value; back[key] = entry[key] ?? null }
+      if (args.name !== undefined) set('name', args.name)
+      if (args.icon !== undefined) set('icon', args.icon)
+      if (args.area_id !== undefined) set('area_id', args.area_id)
+      if (args.labels) set('labels', applyListEdit(Array.isArray(entry.labels) ? entry.labels as string[] : [], args.labels))
+      if (args.aliases) set('aliases', args.aliases)
+      if (args.hidden !== undefined) { command.hidden_by = args.hidden ? 'user' : null; back.hidden_by = restoredFlag(entry.hidden_by, 'hidden_by', id, notes) }
+      if (args.disabled !== undefined) { command.disabled_by = args.disabled ? 'user' : null; back.disabled_by = restoredFlag(entry.disabled_by, 'disabled_by', id, notes) }
+      if (rename !== undefined) { command.new_entity_id = rename; back.new_entity_id = id }
+      if (Object.keys(command).length > 2) steps.push({ command, undo: () => [back] })
+      // Exposure lives in the entry's conversation options: put back exactly what was there, or nothing.
+      const options = isRecord(entry.options) ? entry.options : {}
+      exposureUndo.push({ type: 'config/entity_registry/update', entity_id: finalId(id), options_domain: 'conversation', options: isRecord(options.conversation) ? options.conversation : null })
+    }
+    if (args.exposed !== undefined) {
+      steps.push({ command: { type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ids.map(finalId), should_expose: args.exposed }, undo: () => exposureUndo })
+    }
+    const report: Record<string, unknown> = { entities: ids.length }
+    if (rename !== undefined) {
+      const users = await oldIdUsers(ctx, ids[0] as string)
+      if (Object.keys(users).length > 0) report.still_using_old_id = users
+    }
+    if (notes.length > 0) report.undo_notes = notes
+    const bulk = ids.length > 1
+    const confirm = bulk || rename !== undefined
+      ? `${rename !== undefined ? `Rename ${ids[0] as string} to ${rename}` : `Change ${fields.join(', ')} of ${ids.length} entities`}${report.still_using_old_id ? `; still using the old id: ${JSON.stringify(report.still_using_old_id)}` : ''}.`
+      : undefined
+    return await runRegistryWrite(ctx, {
+      tool: 'ha_update_entities',
+      domain: 'entity_registry',
+      service: 'update',
+      entities: rename !== undefined ? [...ids, rename] : ids,
+      change: { ids, ...Object.fromEntries(fields.map(key => [key, args[key]])) },
+      steps,
+      ...(confirm === undefined ? {} : { confirm }),
+      unrestorable: notes,
+      dryRun: args.dry_run,
+      confirmToken: args.confirm_token,
+      report
+    })
+  }
+})
