@@ -6,7 +6,7 @@ import type { AppLogger } from '../src/logger.ts'
 import { rpcError } from '../src/mcp/rpc-error.ts'
 import { createSessionServer, type McpServerDeps, type McpSession } from '../src/mcp/server.ts'
 import { SessionRegistry, type SessionRegistryOptions } from '../src/sessions/registry.ts'
-import { SessionSubscriptions } from '../src/sessions/subscriptions.ts'
+import { SessionSubscriptions, type Schedule } from '../src/sessions/subscriptions.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -19,6 +19,8 @@ export interface SessionsPluginOptions extends SessionRegistryOptions {
   sweepEveryMs?: number
   maxSubscriptions?: number
   notifyIntervalMs?: number
+  /** The subscriptions' timer, for tests that bring their own clock. */
+  schedule?: Schedule
 }
 
 export interface OpenSession {
@@ -87,7 +89,8 @@ async function sessionsPlugin (fastify: FastifyInstance, opts: SessionsPluginOpt
       notify: uri => { session.server.then(server => { server.resourceUpdated(uri) }, () => {}) },
       max: opts.maxSubscriptions,
       minIntervalMs: opts.notifyIntervalMs,
-      now: opts.now
+      now: opts.now,
+      schedule: opts.schedule
     })
     const session: OpenSession = {
       subscriptions,

@@ -27,6 +27,11 @@ export function byteLength (value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8')
 }
 
+/** A plain JSON object (not null, not an array). */
+export function isRecord (value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
 /** The first `max` characters of a text, never splitting a surrogate pair (an emoji stays whole or goes). */
 export function clip (text: string, max: number): string {
   if (text.length <= max) return text
