@@ -14,7 +14,7 @@ t.test('service-level write tools against the demo home', async t => {
     home.clearServiceCalls()
     const targets = await callTool(client, 'ha_send_notification', {})
     t.ok(targets.json.entities.includes('notify.kitchen_display'), 'targets listed')
-    t.ok(targets.json.services.length > 0, 'legacy notify services listed')
+    t.same(targets.json.services, ['notify.mobile_app_alice_phone', 'notify.mobile_app_bob_phone'], 'legacy notify services listed')
     const dry = await callTool(client, 'ha_send_notification', { target: 'notify.kitchen_display', message: 'hi', dry_run: true })
     t.equal(dry.json.dry_run, true)
     for (let i = 0; i < 6; i++) {
