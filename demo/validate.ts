@@ -41,7 +41,9 @@ function action (item: unknown): string | null {
   if (!isRecord(item)) return 'Expected a dictionary'
   if (!ACTION_KEYS.some(key => key in item)) return `Unable to determine action @ data[0]. Got ${JSON.stringify(item).replace(/"/g, "'")}`
   const name = item.action ?? item.service
-  if (name !== undefined && (typeof name !== 'string' || !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(name))) return `Service ${String(name)} does not match format <domain>.<name> for dictionary value @ data['action']`
+  // cv.service lower-cases the name; a dynamic template is accepted and rendered at run time.
+  const isTemplate = typeof name === 'string' && /\{\{|\{%/.test(name)
+  if (name !== undefined && !isTemplate && (typeof name !== 'string' || !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(name.toLowerCase()))) return `Service ${String(name)} does not match format <domain>.<name> for dictionary value @ data['action']`
   return null
 }
 

@@ -15,6 +15,7 @@ import { mcpUrlFor } from '../src/ingress/public-url.ts'
 import { maskSecret } from '../src/logger.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
+import type { RequestLimits } from '../src/request-limits.ts'
 import type { UsageCounters } from '../src/usage.ts'
 
 /** The services of the MCP app the ingress page reads; shared, never duplicated. */
@@ -28,6 +29,7 @@ export interface IngressServices {
   /** The primary token, shown on the page only when the user asks to reveal or copy it. */
   primaryToken: string
   audit?: AuditApi
+  requestLimits: RequestLimits
 }
 
 export interface IngressOptions {
@@ -72,6 +74,15 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
       await reply.code(403).send({ error: 'Forbidden', message: 'missing X-HA-MCP-UI header' })
     }
   }
+
+  // The JSON API is capped per address (in the add-on every request comes from the ingress proxy).
+  const apiLimit = fastify.requestLimit('address', {
+    max: opts.services.requestLimits.ingressPerAddress,
+    body: message => ({ error: 'Too Many Requests', message })
+  })
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/api/')) return await apiLimit(request, reply)
+  })
 
   await fastify.register(fastifyStatic, { root: opts.publicDir ?? DEFAULT_PUBLIC_DIR, prefix: '/', cacheControl: false, logLevel: 'warn' })
 

@@ -24,6 +24,27 @@ export interface CallRequest {
 export interface CallOutcome { context: HassContext, response?: unknown, changed: string[] }
 
 const TARGET_KEYS = ['entity_id', 'device_id', 'area_id', 'floor_id', 'label_id']
+const VALID_ENTITY_ID = /^(?!.+__)(?!_)[\da-z_]+(?<!_)\.(?!_)[\da-z_]+(?<!_)$/
+
+/**
+ * An entity_id field as HA's cv.comp_entity_ids reads it: "all"/"none" (any case), else a string split on
+ * commas with each part stripped, or a list; every id lower-cased and validated (one bad id fails the call).
+ */
+export function compEntityIds (value: unknown): string[] | 'all' | 'none' {
+  if (value === undefined || value === null) return []
+  if (typeof value === 'string' && ['all', 'none'].includes(value.toLowerCase())) return value.toLowerCase() as 'all' | 'none'
+  const parts = typeof value === 'string' ? value.split(',').map(part => part.trim()) : Array.isArray(value) ? value : [value]
+  return parts.map(part => {
+    const id = typeof part === 'string' || typeof part === 'number' ? String(part).toLowerCase() : ''
+    if (!VALID_ENTITY_ID.test(id)) throw new HaError('invalid_format', `Entity ID ${typeof part === 'string' ? part : JSON.stringify(part)} is an invalid entity ID for dictionary value @ data['entity_id']`)
+    return id
+  })
+}
+
+/** device_id, area_id, floor_id, label_id: "none" or one-or-many strings (cv.ensure_list, no comma split). */
+function matchIds (value: unknown): string[] {
+  return value === 'none' ? [] : asArray(value)
+}
 
 /** Every service of the home, and the one path every call (WS, REST, automations) goes through. */
 export class Services {
@@ -64,16 +85,17 @@ export class Services {
   resolveTargets (target: Record<string, unknown>, domains: string[] | undefined): string[] {
     const h = this.house
     const wanted = new Set<string>()
-    const ids = target.entity_id
+    const ids = compEntityIds(target.entity_id)
     if (ids === 'all') {
+      // HA's entity services target every entity of the platforms that registered the service.
       for (const id of h.states.keys()) wanted.add(id)
-    } else {
-      for (const id of asArray(ids)) if (id !== 'none') wanted.add(id.toLowerCase())
+    } else if (ids !== 'none') {
+      for (const id of ids) wanted.add(id)
     }
-    const devices = new Set(asArray(target.device_id))
-    const areas = new Set(asArray(target.area_id))
-    const labels = new Set(asArray(target.label_id))
-    for (const floor of asArray(target.floor_id)) for (const area of h.areas.values()) if (area.floor_id === floor) areas.add(area.area_id)
+    const devices = new Set(matchIds(target.device_id))
+    const areas = new Set(matchIds(target.area_id))
+    const labels = new Set(matchIds(target.label_id))
+    for (const floor of matchIds(target.floor_id)) for (const area of h.areas.values()) if (area.floor_id === floor) areas.add(area.area_id)
     for (const label of labels) {
       for (const area of h.areas.values()) if (area.labels.includes(label)) areas.add(area.area_id)
       for (const device of h.devices.values()) if (device.labels.includes(label)) devices.add(device.id)

@@ -82,6 +82,8 @@ t.test('energy prefs, repairs, system log, search/related, validate_config', asy
 
   const ok = await c.ok({ type: 'validate_config', triggers: [{ trigger: 'state', entity_id: 'light.x' }], actions: [{ action: 'light.turn_on' }] })
   t.same(ok, { triggers: { valid: true, error: null }, actions: { valid: true, error: null } })
+  const lenient = await c.ok({ type: 'validate_config', actions: [{ service: 'Light.Turn_On' }, { action: "{{ 'light' ~ '.turn_on' }}" }] })
+  t.same(lenient.actions, { valid: true, error: null }, 'action names are lower-cased (cv.service) and may be templates')
   const bad = await c.ok({ type: 'validate_config', triggers: [{ trigger: 'florp' }], conditions: [{ condition: 'state', entity_id: 'x', state: 'on' }] })
   t.same(bad.triggers, { valid: false, error: "Invalid trigger 'florp' specified" })
   t.equal(bad.conditions.valid, true)

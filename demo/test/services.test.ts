@@ -135,3 +135,27 @@ t.test('domain behaviours a user notices', async t => {
   const deleted = await call('scene', 'delete', 'scene.movie')
   t.equal(deleted.error.code, 'service_validation_error', 'only scenes made by scene.create can be deleted')
 })
+
+t.test('entity_id is read like cv.comp_entity_ids: comma strings, case, all and none', async t => {
+  const home = await startDemoHome({})
+  t.teardown(() => home.close())
+  const c = await RawClient.connect(home.url, home.token)
+  t.teardown(() => c.close())
+  const locks = home.entityIds().filter(id => id.startsWith('lock.'))
+  for (const id of locks) home.setState(id, 'locked')
+  for (const id of ['switch.irrigation', 'switch.spare_plug']) home.setState(id, 'on')
+
+  await c.ok({ type: 'call_service', domain: 'switch', service: 'turn_off', service_data: { entity_id: 'switch.irrigation , SWITCH.SPARE_PLUG' } })
+  t.equal(home.getState('switch.irrigation')?.state, 'off', 'a comma string is split and stripped')
+  t.equal(home.getState('switch.spare_plug')?.state, 'off', 'and lower-cased')
+
+  await c.ok({ type: 'call_service', domain: 'lock', service: 'unlock', target: { entity_id: 'none' } })
+  t.ok(locks.every(id => home.getState(id)?.state === 'locked'), '"none" reaches nothing')
+  await c.ok({ type: 'call_service', domain: 'lock', service: 'unlock', service_data: { entity_id: 'ALL' } })
+  t.ok(locks.every(id => home.getState(id)?.state === 'unlocked'), '"all" reaches every entity of the service\'s domain')
+  t.equal(home.getState('switch.irrigation')?.state, 'off', 'and nothing of another domain')
+
+  const bad = await c.command({ type: 'call_service', domain: 'lock', service: 'lock', target: { entity_id: ['lock.front_door_lock', 'lock.x, lock.y'] } })
+  t.equal(bad.error.code, 'invalid_format', 'list items are not split: one bad id fails the call')
+  t.equal(home.getState('lock.front_door_lock')?.state, 'unlocked', 'and nothing happened')
+})

@@ -1,11 +1,13 @@
 import type { Identity } from '../auth/identity.ts'
 import { UserError, type UserErrorCode } from '../errors.ts'
 import type { Options } from '../options.ts'
-import { callFingerprint, ConfirmStore, stableJson, type ConfirmBase, type RedeemVerdict } from './confirm.ts'
-import { matchesAny } from './globs.ts'
 import { domainOf } from '../home/entities.ts'
-import { normaliseTarget, requestTargets } from './targets.ts'
-import type { AuditApi, AuditEntry, ConfirmPreview, ServiceTarget, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
+import { callFingerprint, ConfirmStore, stableJson, type ConfirmBase, type RedeemVerdict } from './confirm.ts'
+import { configCalls } from './config-calls.ts'
+import { matchesAny } from './globs.ts'
+import { assertBounded } from './input-checks.ts'
+import { expandTarget, readCall, type CallTargets, type HouseIndex } from './targets.ts'
+import type { AuditApi, AuditEntry, ConfirmPreview, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, type UndoRecord, type UndoStore } from './undo.ts'
 
 type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
@@ -20,8 +22,8 @@ export interface WriteGuardDeps {
   undo?: UndoStore
   /** Current state of an entity, to remember before a write. */
   state?: (entityId: string) => { state: string, attributes: Record<string, unknown> } | undefined
-  /** Entities that area/device/floor/label targets reach, to remember before a write. */
-  expandTarget?: (target: ServiceTarget, domain: string) => string[]
+  /** The house's entities and registries: what `all` and area/device/floor/label targets reach. */
+  house?: HouseIndex
   now?: () => number
 }
 
@@ -51,20 +53,49 @@ export class WriteGuard implements WriteGuardApi {
 
   async run (identity: Identity, request: WriteRequest, context: WriteRunContext = {}): Promise<WriteOutcome> {
     const options = this.#deps.options()
-    const target = normaliseTarget(request.target)
-    const { entities, indirect } = requestTargets({ ...request, target })
-    const fingerprint = callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, target, data: request.data, baseHash: request.config?.baseHash })
-    const base = { tool: request.tool, identity: identity.id, identity_name: identity.name, domain: request.domain, service: request.service, entities, ref: fingerprint.slice(0, 12) }
+    const service = `${request.domain}.${request.service}`
+    const early = { tool: request.tool, identity: identity.id, identity_name: identity.name, domain: request.domain, service: request.service }
+
+    // 0. Every id read as Home Assistant will read it, every free-form object bounded, before any rule.
+    let call: CallTargets
+    let nestedServices: string[] = []
+    let templatedServices: string[] = []
+    try {
+      assertBounded(request.data, 'data')
+      call = readCall(request)
+      if (request.config) {
+        const nested = configCalls(request.data)
+        nestedServices = [...nested.services].sort()
+        templatedServices = [...nested.templatedServices].sort()
+        for (const id of nested.entities) call.entities.add(id)
+        if (nested.templatedTargets.size > 0) call.indirect.add('a template')
+      }
+    } catch (err) {
+      this.#deps.audit.record({ ...early, outcome: 'refused', reason: (err as { code?: string }).code ?? 'invalid_arguments' })
+      throw err
+    }
+    const { target, data } = call
+    const entities = [...call.entities].sort()
+    const indirect = [...call.indirect].sort()
+    const fingerprint = callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, target, data, baseHash: request.config?.baseHash })
+    const base = { ...early, entities, ...(target ? { target } : {}), ref: fingerprint.slice(0, 12) }
     const audit = (outcome: AuditEntry['outcome'], extra: Partial<AuditEntry> = {}): void => { this.#deps.audit.record({ ...base, outcome, ...extra }) }
     const refuse = (reason: string, message: string, hint: string): never => {
       audit('refused', { reason })
       throw new UserError(refusalCode(reason), message, hint)
     }
-    const service = `${request.domain}.${request.service}`
 
-    // 1. Services refused in any context.
+    // 1. Services refused in any context, also when a written automation or script would call them.
     if (matchesAny(options.service_denylist, service)) {
       refuse('service_denylist', `${service} is refused by the service_denylist option.`, 'The add-on owner must remove it from service_denylist; no argument makes this call pass.')
+    }
+    for (const inner of nestedServices) {
+      if (matchesAny(options.service_denylist, inner)) {
+        refuse('service_denylist', `The config calls ${inner}, which is refused by the service_denylist option.`, 'Remove that action; the add-on never writes an automation or script that calls a denied service.')
+      }
+    }
+    if (templatedServices.length > 0 && options.service_denylist.length > 0) {
+      refuse('templated_action', `The config picks its action with a template (${templatedServices.slice(0, 3).join(', ')}), which cannot be checked against service_denylist.`, 'Name each action literally, e.g. action: light.turn_on.')
     }
 
     // 2. Every entity the call names, in target, data and config, passes both the global and the token's lists.
@@ -73,26 +104,32 @@ export class WriteGuard implements WriteGuardApi {
       if (rule) refuse(rule, `${entityId} is refused by ${rule}.`, rule.endsWith('allowlist') ? 'Only entities matching the allowlist can be written; ask the owner to extend it.' : 'Denied entities can never be written; pick another entity.')
     }
 
-    // 3. Area/device/floor/label targets could reach entities the lists would refuse.
+    // 3. Area/device/floor/label targets, `all`/`none` and templates could reach entities the lists would refuse.
     const listsActive = [options.entity_allowlist, options.entity_denylist, identity.entityAllowlist ?? [], identity.entityDenylist ?? []].some(list => list.length > 0)
     if (listsActive && indirect.length > 0) {
       refuse('indirect_target', `Targeting by ${indirect.join(', ')} is refused while entity allow/deny lists are set.`, 'Target the entities explicitly with entity_id (ha_search_entities finds them).')
     }
 
-    const wouldCall = { domain: request.domain, service: request.service, ...(target ? { target } : {}), ...(request.data && Object.keys(request.data).length > 0 ? { data: request.data } : {}) }
+    // What the call reaches through indirect targets; undefined while the registries cannot be read.
+    const aim = call.aim
+    const aimsIndirectly = aim !== undefined && (aim.entity_id === 'all' || (['device_id', 'area_id', 'floor_id', 'label_id'] as const).some(key => aim[key] !== undefined && aim[key] !== 'none'))
+    const reached = !aimsIndirectly ? [] : this.#deps.house ? await expandTarget(this.#deps.house, aim, request.domain) : undefined
+    const reach = reached === undefined ? undefined : [...new Set([...entities, ...reached])].sort()
+
+    const wouldCall = { domain: request.domain, service: request.service, ...(target ? { target } : {}), ...(data && Object.keys(data).length > 0 ? { data } : {}) }
 
     // 4. A dry run stops here, having checked everything but the confirmation.
     if (request.dryRun === true) {
       audit('dry_run')
-      const needs = this.#needsConfirmation(request, entities, options.confirm_domains)
-      return { status: 'dry_run', would_call: wouldCall, ...(needs ? { notes: ['The real call will need a confirmation.'] } : {}) }
+      const needs = this.#needsConfirmation(request, entities, reach, options.confirm_domains)
+      return { status: 'dry_run', would_call: wouldCall, ...(aimsIndirectly && reach ? { reaches: reach } : {}), ...(needs ? { notes: ['The real call will need a confirmation.'] } : {}) }
     }
 
     // 5. Sensitive domains and every config edit need a human's yes: elicitation when the session offers it, else a token.
     let via: AuditEntry['via']
-    if (this.#needsConfirmation(request, entities, options.confirm_domains)) {
-      const preview = request.config?.preview ?? `${service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}`
-      const shown: ConfirmPreview = { tool: request.tool, domain: request.domain, service: request.service, entities, preview }
+    if (this.#needsConfirmation(request, entities, reach, options.confirm_domains)) {
+      const preview = request.config?.preview ?? `${service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}`
+      const shown: ConfirmPreview = { tool: request.tool, domain: request.domain, service: request.service, entities: reach ?? entities, preview }
       const answer = context.confirmer && !request.confirmToken
         ? await context.confirmer(shown).catch(() => 'unavailable' as const)
         : 'unavailable'
@@ -120,7 +157,7 @@ export class WriteGuard implements WriteGuardApi {
 
     // 6. The call, remembering what it is about to change so ha_undo can put it back.
     const undoable = request.undoable ?? (request.execute === undefined && request.config === undefined)
-    const before = undoable ? this.#statesBefore(request, entities, target) : undefined
+    const before = undoable ? this.#statesBefore(request, reach ?? entities) : undefined
     let result: unknown
     try {
       result = request.execute
@@ -129,7 +166,7 @@ export class WriteGuard implements WriteGuardApi {
           type: 'call_service',
           domain: request.domain,
           service: request.service,
-          ...(request.data && Object.keys(request.data).length > 0 ? { service_data: request.data } : {}),
+          ...(data && Object.keys(data).length > 0 ? { service_data: data } : {}),
           ...(target ? { target } : {}),
           ...(request.returnResponse === true ? { return_response: true } : {})
         })
@@ -145,20 +182,18 @@ export class WriteGuard implements WriteGuardApi {
     return { status: 'done', result, ...(before ? { undo_available: true } : {}) }
   }
 
-  #needsConfirmation (request: WriteRequest, entities: string[], confirmDomains: readonly string[]): boolean {
+  #needsConfirmation (request: WriteRequest, entities: string[], reach: string[] | undefined, confirmDomains: readonly string[]): boolean {
     if (request.config) return true
     if (matchesAny(confirmDomains, request.domain)) return true
-    return entities.some(entityId => matchesAny(confirmDomains, domainOf(entityId)))
+    // Reach unknown (registries unavailable): an indirect target might reach a sensitive domain.
+    if (reach === undefined) return confirmDomains.length > 0
+    return [...entities, ...reach].some(entityId => matchesAny(confirmDomains, domainOf(entityId)))
   }
 
-  #statesBefore (request: WriteRequest, entities: string[], target: ServiceTarget | undefined): UndoRecord | undefined {
+  #statesBefore (request: WriteRequest, ids: string[]): UndoRecord | undefined {
     const { undo, state } = this.#deps
     if (!undo || !state) return undefined
-    const ids = new Set(entities)
-    if (target && this.#deps.expandTarget && (target.area_id || target.device_id || target.floor_id || target.label_id)) {
-      for (const id of this.#deps.expandTarget(target, request.domain)) ids.add(id)
-    }
-    const states = [...ids].slice(0, 200).flatMap(id => {
+    const states = ids.slice(0, 200).flatMap(id => {
       const current = state(id)
       return current ? [priorState(id, current.state, current.attributes)] : []
     })
@@ -172,9 +207,17 @@ function confirmBase (request: WriteRequest): ConfirmBase | undefined {
   return config?.subject !== undefined && config.baseHash !== undefined ? { subject: config.subject, hash: config.baseHash } : undefined
 }
 
+/** The entities an indirect target reaches, named for the human who confirms. */
+function reachLine (reach: string[] | undefined): string {
+  if (reach === undefined) return 'Reaches: unknown (the registries could not be read), so this asks anyway.'
+  if (reach.length === 0) return 'Reaches: no entity.'
+  const shown = reach.slice(0, 25)
+  return `Reaches ${reach.length} ${reach.length === 1 ? 'entity' : 'entities'}: ${shown.join(', ')}${reach.length > shown.length ? `, and ${reach.length - shown.length} more` : ''}.`
+}
+
 /** The stable code a client reads for each audit reason of a refusal. */
 function refusalCode (reason: string): UserErrorCode {
-  if (reason === 'service_denylist') return 'HAMCP_DENIED_SERVICE'
+  if (reason === 'service_denylist' || reason === 'templated_action') return 'HAMCP_DENIED_SERVICE'
   if (reason.includes('entity_')) return 'HAMCP_DENIED_ENTITY'
   if (reason === 'indirect_target') return 'HAMCP_DENIED_TARGET'
   if (reason === 'declined') return 'HAMCP_CONFIRMATION_DECLINED'

@@ -60,7 +60,7 @@ export interface WriteRunContext {
 
 export type WriteOutcome =
   | { status: 'done', result: unknown, undo_available?: boolean }
-  | { status: 'dry_run', would_call: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }, notes?: string[] }
+  | { status: 'dry_run', would_call: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }, reaches?: string[], notes?: string[] }
   | { status: 'confirmation_required', confirm_token: string, expires_in_s: number, preview: string, how: string }
 
 export type AuditOutcome = 'allowed' | 'refused' | 'dry_run' | 'confirmation_asked' | 'confirmation_given' | 'failed'
@@ -75,6 +75,8 @@ export interface AuditEntry {
   domain?: string
   service?: string
   entities?: string[]
+  /** The target as sent to Home Assistant (entity_id split and lower-cased). */
+  target?: ServiceTarget
   reason?: string
   /** Short hash of the call fingerprint: ties a confirmation_asked line to its confirmation_given. */
   ref?: string

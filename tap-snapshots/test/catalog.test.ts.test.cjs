@@ -119,7 +119,7 @@ Array [
           "type": "string",
         },
         "target": Object {
-          "description": "Entity, device or area ids to act on.",
+          "description": "Entity, device, area, floor or label ids to act on.",
           "properties": Object {
             "area_id": Object {
               "anyOf": Array [
@@ -150,6 +150,34 @@ Array [
               ],
             },
             "entity_id": Object {
+              "anyOf": Array [
+                Object {
+                  "type": "string",
+                },
+                Object {
+                  "items": Object {
+                    "type": "string",
+                  },
+                  "maxItems": 100,
+                  "type": "array",
+                },
+              ],
+            },
+            "floor_id": Object {
+              "anyOf": Array [
+                Object {
+                  "type": "string",
+                },
+                Object {
+                  "items": Object {
+                    "type": "string",
+                  },
+                  "maxItems": 100,
+                  "type": "array",
+                },
+              ],
+            },
+            "label_id": Object {
               "anyOf": Array [
                 Object {
                   "type": "string",

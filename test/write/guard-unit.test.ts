@@ -8,6 +8,8 @@ import { WriteGuard } from '../../src/policy/guard.ts'
 import type { AuditEntry, WriteRequest } from '../../src/policy/types.ts'
 import { restoreCalls, UndoStore } from '../../src/policy/undo.ts'
 
+const HOUSE = [{ entity_id: 'light.kitchen', area: 'kitchen' }, { entity_id: 'lock.door', area: 'hall' }]
+
 function setup (overrides: Partial<Options> = {}, clock = { now: 1_000_000 }) {
   const sent: Array<Record<string, unknown>> = []
   const audit: Array<Omit<AuditEntry, 'time'>> = []
@@ -20,6 +22,10 @@ function setup (overrides: Partial<Options> = {}, clock = { now: 1_000_000 }) {
     confirms: new ConfirmStore({ now: () => clock.now }),
     undo,
     state: id => ({ state: 'on', attributes: { brightness: 100, color_mode: 'hs', hs_color: [10, 20], friendly_name: id } }),
+    house: {
+      entityIds: () => HOUSE.map(e => e.entity_id),
+      registry: async () => ({ entities: new Map(HOUSE.map(e => [e.entity_id, e])), entityArea: id => HOUSE.find(e => e.entity_id === id)?.area, entityFloor: () => null })
+    },
     now: () => clock.now
   })
   return { guard, sent, audit, undo, clock }
@@ -77,6 +83,16 @@ t.test('area targeting is refused while only a token list is set', async t => {
   const open = await guard.run(PRIMARY_IDENTITY, call({ target: { area_id: 'kitchen' } }))
   t.equal(open.status, 'done', 'no lists: area targeting allowed')
   t.equal(sent.length, 1)
+  const hall = await guard.run(PRIMARY_IDENTITY, call({ domain: 'homeassistant', service: 'turn_off', target: { area_id: 'hall' } }))
+  t.equal(hall.status, 'confirmation_required', 'an area holding a lock needs a confirmation for a generic service')
+  t.equal(sent.length, 1)
+})
+
+t.test('without a house index, an indirect target asks for a confirmation (its reach is unknown)', async t => {
+  const guard = new WriteGuard({ command: async () => ({}), options: () => DEFAULT_OPTIONS, audit: { record: () => {}, recent: () => [] } })
+  const asked = await guard.run(PRIMARY_IDENTITY, call({ domain: 'homeassistant', service: 'turn_off', target: { area_id: 'hall' } }))
+  t.equal(asked.status, 'confirmation_required')
+  t.match((asked as { preview: string }).preview, /unknown/)
 })
 
 t.test('a dry run on a confirm domain issues no token and sends nothing', async t => {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { domainEntityPattern, ENTITY_ID } from '../../src/home/entities.ts'
+import { complexityProblem } from '../../src/policy/input-checks.ts'
 
 /** Shared argument schemas, so every tool describes paging and ids the same way. */
 export const limitArg = (max: number, fallback: number) =>
@@ -14,3 +15,21 @@ export const entityIdArg = (description = 'Entity id, e.g. light.kitchen.') =>
 /** An entity id of one domain, with the domain in the schema so the model sees it. */
 export const domainEntityArg = (domain: string) =>
   z.string().trim().toLowerCase().regex(domainEntityPattern(domain), `must be a ${domain}.* entity id`).describe(`${domain}.* entity id.`)
+
+/**
+ * A free-form object (service data, variables, blueprint inputs): any JSON, but bounded in depth and size
+ * so no later walk (fingerprint, scans, logs) can be made to exhaust the stack.
+ */
+export const freeFormArg = () =>
+  z.record(z.string(), z.unknown()).superRefine((value, ctx) => {
+    const problem = complexityProblem(value)
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `${problem}; send a flatter, smaller object` })
+  })
+
+/** Any schema (a list of config blocks...), bounded in depth and size as a whole. */
+export function bounded<T extends z.ZodType> (schema: T): T {
+  return schema.superRefine((value, ctx) => {
+    const problem = complexityProblem(value)
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: `${problem}; send a flatter, smaller config` })
+  }) as unknown as T
+}

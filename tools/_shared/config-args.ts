@@ -1,10 +1,11 @@
 import { z } from 'zod'
+import { bounded, freeFormArg } from './args.ts'
 
 /**
  * Argument schemas shared by the automation and script config tools, described once and tersely:
  * tools/list is paid for in every conversation.
  */
-const record = () => z.record(z.string(), z.unknown())
+const record = () => freeFormArg()
 
 export const aliasArg = () => z.string().trim().min(1).max(200).describe('Display name.')
 
@@ -17,10 +18,10 @@ export const modeArg = () => z.enum(['single', 'restart', 'queued', 'parallel'])
  * items are typed all the same: Home Assistant's own MCP client drops every tool when one array has no
  * `items` type.
  */
-export const blocksArg = () => z.array(record())
+export const blocksArg = () => bounded(z.array(record()))
 
 /** Conditions: objects, or the template shorthand ("{{ ... }}"). */
-export const conditionsArg = () => z.array(z.union([record(), z.string()]))
+export const conditionsArg = () => bounded(z.array(z.union([record(), z.string()])))
 
 export const variablesArg = () => record()
 

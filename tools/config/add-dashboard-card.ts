@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { freeFormArg } from '../_shared/args.ts'
 import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { isRecord } from '../../src/shape.ts'
@@ -73,7 +74,7 @@ export default defineTool({
   input: z.object({
     dashboard: z.string().trim().min(1).max(100).default(DEFAULT_DASHBOARD).describe('url_path (lovelace = default).'),
     view: z.union([z.number().int().min(0), z.string().trim().min(1).max(100)]).default(0).describe('View index, path or title.'),
-    card: z.record(z.string(), z.unknown()).refine(card => typeof card.type === 'string' && card.type !== '', 'a card needs a type, e.g. entities').describe('Card config, e.g. {"type":"tile","entity":"light.kitchen"}.'),
+    card: freeFormArg().refine(card => typeof card.type === 'string' && card.type !== '', 'a card needs a type, e.g. entities').describe('Card config, e.g. {"type":"tile","entity":"light.kitchen"}.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

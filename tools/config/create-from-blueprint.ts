@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { freeFormArg } from '../_shared/args.ts'
 import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { aliasArg, descriptionArg } from '../_shared/config-args.ts'
@@ -43,7 +44,7 @@ export default defineTool({
     blueprint_path: z.string().trim().min(1).max(255).describe('e.g. homeassistant/motion_light.yaml'),
     alias: aliasArg(),
     description: descriptionArg().optional().describe('Description.'),
-    inputs: z.record(z.string(), z.unknown()).default({}).describe('Inputs by name.'),
+    inputs: freeFormArg().default({}).describe('Inputs by name.'),
     domain: z.enum(['automation', 'script']).default('automation').describe('Domain.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
+import { freeFormArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 
 const ids = () => z.union([z.string(), z.array(z.string()).max(100)]).optional()
@@ -16,9 +17,11 @@ export default defineTool({
     target: z.object({
       entity_id: ids(),
       device_id: ids(),
-      area_id: ids()
-    }).optional().describe('Entity, device or area ids to act on.'),
-    data: z.record(z.string(), z.unknown()).optional().describe('Service data, e.g. {"brightness_pct":50}.'),
+      area_id: ids(),
+      floor_id: ids(),
+      label_id: ids()
+    }).optional().describe('Entity, device, area, floor or label ids to act on.'),
+    data: freeFormArg().optional().describe('Service data, e.g. {"brightness_pct":50}.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg(),
     return_response: z.boolean().default(false).describe('Include response data.')

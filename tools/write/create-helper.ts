@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { freeFormArg } from '../_shared/args.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { HELPER_TYPES } from './_helpers.ts'
@@ -12,7 +13,7 @@ export default defineTool({
   input: z.object({
     helper_type: z.enum(HELPER_TYPES).describe('Type.'),
     name: z.string().trim().min(1).max(100).describe('Name.'),
-    options: z.record(z.string(), z.unknown()).optional().describe('Type options, e.g. {"min":0,"max":9}.'),
+    options: freeFormArg().optional().describe('Type options, e.g. {"min":0,"max":9}.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { freeFormArg } from '../_shared/args.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { requireEntity } from '../../src/home/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
@@ -11,7 +12,7 @@ export default defineTool({
   kind: 'write',
   input: z.object({
     entity_id: domainEntityArg('script'),
-    variables: z.record(z.string(), z.unknown()).optional().describe('Script variables.'),
+    variables: freeFormArg().optional().describe('Script variables.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { freeFormArg } from '../_shared/args.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { requireEntity } from '../../src/home/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
@@ -12,7 +13,7 @@ export default defineTool({
   input: z.object({
     entity_id: domainEntityArg('automation'),
     skip_condition: z.boolean().default(true).describe('Skip its conditions.'),
-    variables: z.record(z.string(), z.unknown()).optional().describe('Run variables.'),
+    variables: freeFormArg().optional().describe('Run variables.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -1,0 +1,60 @@
+/**
+ * The actions inside a config written through the add-on (automations, scripts, scenes, dashboard card
+ * actions), so the service denylist applies to them as it does to a direct call. Entity fields inside
+ * them (target, data, legacy entity_id, `entity_id: all`) are read by the same scan as service data.
+ *
+ * What no walk can see: a scene, group or script the owner made in Home Assistant and that a written
+ * config only names, a blueprint's own actions, and templates, which Home Assistant renders at run time.
+ */
+
+/** Keys that name the service an action calls: `action` (2024.8+), legacy `service`, cards' `perform_action`. */
+const ACTION_KEYS = ['action', 'service', 'perform_action'] as const
+const TEMPLATED_KEYS = ['service_template', 'data_template']
+const SERVICE = /^[a-z0-9_]+\.[a-z0-9_]+$/
+const TEMPLATE = /\{\{|\{%/
+
+export interface ConfigCalls {
+  /** domain.service of every action, lower-cased. */
+  services: Set<string>
+  /** Where a templated action name sits: nothing can check what it will call. */
+  templatedServices: Set<string>
+  /** Where a templated target sits: nothing can check which entities it will reach. */
+  templatedTargets: Set<string>
+  /** Entities named by action shorthands (`scene: scene.x`). */
+  entities: Set<string>
+}
+
+export function isTemplate (value: unknown): boolean {
+  return typeof value === 'string' && TEMPLATE.test(value)
+}
+
+/** Every service call inside a config, at any depth (nested choose/if/then/else/sequence/parallel/repeat). */
+export function configCalls (config: unknown): ConfigCalls {
+  const out: ConfigCalls = { services: new Set(), templatedServices: new Set(), templatedTargets: new Set(), entities: new Set() }
+  const walk = (value: unknown, path: string): void => {
+    if (value === null || typeof value !== 'object') return
+    if (Array.isArray(value)) {
+      value.forEach((item, i) => { walk(item, `${path}[${i}]`) })
+      return
+    }
+    const record = value as Record<string, unknown>
+    for (const key of ACTION_KEYS) {
+      const name = record[key]
+      if (typeof name !== 'string') continue
+      if (isTemplate(name)) out.templatedServices.add(`${path}.${key}`)
+      else if (SERVICE.test(name.trim().toLowerCase())) out.services.add(name.trim().toLowerCase())
+    }
+    for (const key of TEMPLATED_KEYS) if (key in record) (key === 'service_template' ? out.templatedServices : out.templatedTargets).add(`${path}.${key}`)
+    // `- scene: scene.x` is scene.turn_on on that scene.
+    if (typeof record.scene === 'string' && record.scene.trim().toLowerCase().startsWith('scene.')) {
+      out.services.add('scene.turn_on')
+      out.entities.add(record.scene.trim().toLowerCase())
+    }
+    const target = record.target
+    if (isTemplate(target) || (target !== null && typeof target === 'object' && Object.values(target).some(isTemplate))) out.templatedTargets.add(`${path}.target`)
+    if (isTemplate(record.entity_id)) out.templatedTargets.add(`${path}.entity_id`)
+    for (const [key, child] of Object.entries(record)) walk(child, path === '' ? key : `${path}.${key}`)
+  }
+  walk(config, '')
+  return out
+}

@@ -1,0 +1,74 @@
+import { UserError } from '../errors.ts'
+
+/**
+ * Checks every id a write names and bounds the free-form objects it carries, before any rule runs, so
+ * that garbage never reaches Home Assistant and no input can exhaust the stack of a later walk.
+ */
+
+export const ID_MAX_LENGTH = 255
+/** Deepest nesting a free-form object (service data, variables, config blocks) may have. */
+export const MAX_DEPTH = 32
+/** Most values (objects, arrays, scalars) a free-form object may hold. */
+export const MAX_NODES = 10_000
+
+// C0/C1 controls (NUL and ESC included), bidi and zero-width format marks, BOM, lone surrogates.
+// eslint-disable-next-line no-control-regex -- finding control characters is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
+const FORMAT = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/
+const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/** What is wrong with an id string, if anything. */
+export function idProblem (value: unknown): string | undefined {
+  if (typeof value !== 'string') return `must be a string, got ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`
+  if (value.trim() === '') return 'is empty'
+  if (value.length > ID_MAX_LENGTH) return `is ${value.length} characters long (at most ${ID_MAX_LENGTH})`
+  if (CONTROL.test(value)) return 'contains a control character (NUL, escape...)'
+  if (LONE_SURROGATE.test(value)) return 'contains a lone surrogate (broken UTF-16)'
+  if (FORMAT.test(value)) return 'contains an invisible formatting mark (bidi or zero-width)'
+  return undefined
+}
+
+export function invalidId (field: string, problem: string): UserError {
+  return new UserError('HAMCP_INVALID_ARGUMENT', `Invalid ${field}: ${problem}.`, 'Pass ids as Home Assistant shows them (ha_search_entities, ha_list_areas, ha_list_devices find them).')
+}
+
+export function assertId (value: unknown, field: string): string {
+  const problem = idProblem(value)
+  if (problem !== undefined) throw invalidId(field, problem)
+  return value as string
+}
+
+export interface Complexity { depth: number, nodes: number }
+
+/** Depth and size of a JSON-like value, measured without recursion; stops counting past the limits. */
+export function complexity (value: unknown, limits: Complexity = { depth: MAX_DEPTH, nodes: MAX_NODES }): Complexity {
+  let nodes = 0
+  let depth = 0
+  const stack: Array<[unknown, number]> = [[value, 1]]
+  while (stack.length > 0) {
+    const [item, level] = stack.pop() as [unknown, number]
+    nodes++
+    if (level > depth) depth = level
+    if (depth > limits.depth || nodes > limits.nodes) break
+    if (item !== null && typeof item === 'object') {
+      for (const child of Array.isArray(item) ? item : Object.values(item)) stack.push([child, level + 1])
+    }
+  }
+  return { depth, nodes }
+}
+
+/** Why a free-form value is too complex to accept, if it is. */
+export function complexityProblem (value: unknown, limits: Complexity = { depth: MAX_DEPTH, nodes: MAX_NODES }): string | undefined {
+  const { depth, nodes } = complexity(value, limits)
+  if (depth > limits.depth) return `is nested too deep (more than ${limits.depth} levels)`
+  if (nodes > limits.nodes) return `is too large (more than ${limits.nodes} values)`
+  return undefined
+}
+
+/** The guard's own bound, a little looser than the schemas' since tools wrap what they were given. */
+export const GUARD_LIMITS: Complexity = { depth: MAX_DEPTH + 8, nodes: MAX_NODES * 2 }
+
+export function assertBounded (value: unknown, field: string, limits: Complexity = GUARD_LIMITS): void {
+  const problem = complexityProblem(value, limits)
+  if (problem !== undefined) throw new UserError('HAMCP_TOO_LARGE', `${field} ${problem}.`, 'Send a flatter, smaller object; Home Assistant services never need this much.')
+}
