@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ALL_SCOPES } from '../../src/auth/identity.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
-import { startHome, startServer, TEST_TOKEN } from '../helper.ts'
+import { eventually, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 
 const HA_CALL_TIMEOUT_MS = 10_000
 
@@ -130,4 +130,16 @@ t.test('a new connection per call stays cheap: initialize + tools/list + call', 
   t.comment(`HA-style session (initialize, tools/list, tools/call, close) on 10,000 entities: median ${median.toFixed(1)} ms, worst ${samples[samples.length - 1]?.toFixed(1)} ms over ${samples.length}`)
   // Loose bound for a shared CI machine; the figure above is what to watch.
   t.ok(median < 1000, 'a whole session costs well under a second')
+})
+
+t.test('the registries and the catalogue are built right after connecting, not by the first call', async t => {
+  const home = await startHome(t, { entities: 2_000 })
+  const server = await startServer(t, { home })
+  const { catalog } = server.app.home
+  await eventually(() => catalog.registries !== undefined, 10_000, 'the warm-up after connecting')
+  t.ok(catalog.get(home.entityIds()[0] as string), 'rows are there before any tool call')
+  const before = catalog.registries
+  home.faults.dropConnections()
+  await eventually(() => catalog.registries !== undefined && catalog.registries !== before, 10_000, 'the warm-up after reconnecting')
+  t.pass('rebuilt after a reconnection, again without a call')
 })
