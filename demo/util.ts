@@ -75,7 +75,7 @@ export const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/
 export function slugify (text: string): string {
   const slug = text.replace(/[和室ß]/g, ch => TRANSLITERATION[ch] ?? ch).normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
     .replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '')
-  return slug === '' ? 'unnamed' : slug
+  return slug === '' ? 'unknown' : slug
 }
 
 export function parseTime (value: unknown): number | undefined {
