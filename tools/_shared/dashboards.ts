@@ -1,5 +1,6 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { isRecord } from '../../src/shape.ts'
 
 /**
  * Storage dashboards as `lovelace/config` returns them, and the index paths that name their parts:
@@ -9,7 +10,7 @@ import type { ToolContext } from '../../src/mcp/define-tool.ts'
 export type Record_ = Record<string, unknown>
 export const DEFAULT_DASHBOARD = 'lovelace'
 
-export const isRecord = (value: unknown): value is Record_ => value !== null && typeof value === 'object' && !Array.isArray(value)
+export { isRecord }
 
 /** Only storage dashboards can be edited over the API; YAML ones live in files Home Assistant only reads. */
 async function dashboardMode (ctx: ToolContext, urlPath: string | null): Promise<string> {

@@ -1,7 +1,9 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { isRecord } from '../../src/shape.ts'
 import type { Revert } from '../../src/policy/undo.ts'
-import { applyChanges, deleteConfig, readConfig, waitForEntity, writeConfig, type ConfigRecord } from './config-store.ts'
+import { restMessage } from '../../src/home/configs.ts'
+import { applyChanges, waitForEntity, type ConfigRecord } from './config-store.ts'
 import { runConfigWrite } from './config-write.ts'
 import { canonicalJson, configHash, toYaml } from './config-yaml.ts'
 import { unifiedDiff } from './line-diff.ts'
@@ -13,6 +15,27 @@ import type { ManageArgs } from './manage-args.ts'
  * config back (a deleted scene comes back under the same id).
  */
 const TOOL = 'ha_manage_config'
+const scenePath = (id: string): string => `/api/config/scene/config/${encodeURIComponent(id)}`
+
+/** The stored scene, or undefined when scenes.yaml has none under that id. Never cached: edits are checked against it. */
+async function readScene (ctx: ToolContext, id: string): Promise<ConfigRecord | undefined> {
+  const answer = await ctx.ha.rest.request('GET', scenePath(id))
+  if (answer.status === 404) return undefined
+  if (answer.status !== 200) throw new UserError('HAMCP_UNAVAILABLE', `Home Assistant could not read scene ${id}: ${restMessage(answer.body)}`)
+  const parsed = JSON.parse(answer.body.toString('utf8')) as unknown
+  return isRecord(parsed) ? parsed : undefined
+}
+
+/** Stores the config; Home Assistant reloads scenes by itself (the entity appears or changes). */
+async function writeScene (ctx: ToolContext, id: string, config: ConfigRecord): Promise<void> {
+  const answer = await ctx.ha.rest.request('POST', scenePath(id), config)
+  if (answer.status !== 200) throw new UserError('HAMCP_CONFIG_REJECTED', `Home Assistant refused the scene: ${restMessage(answer.body)}`, 'Nothing was written. Fix the config and call again without confirm_token.')
+}
+
+async function deleteScene (ctx: ToolContext, id: string): Promise<void> {
+  const answer = await ctx.ha.rest.request('DELETE', scenePath(id))
+  if (answer.status !== 200) throw new UserError('HAMCP_UNAVAILABLE', `Home Assistant could not delete scene ${id}: ${restMessage(answer.body)}`)
+}
 
 function sceneEntityFor (ctx: ToolContext, id: string): string | undefined {
   for (const state of ctx.ha.states.values()) if (state.entity_id.startsWith('scene.') && state.attributes.id === id) return state.entity_id
@@ -34,7 +57,7 @@ async function resolveScene (ctx: ToolContext, ref: string | undefined): Promise
     }
     id = stored
   }
-  const config = await readConfig(ctx.ha, 'scene', id)
+  const config = await readScene(ctx, id)
   if (config === undefined) throw new UserError('HAMCP_NOT_FOUND', `No UI scene with id ${id}.`, 'Pass a scene entity id (scene.*) or the id from its attributes.')
   return { id, entityId: entityId ?? sceneEntityFor(ctx, id), config }
 }
@@ -59,15 +82,15 @@ function sceneRevert (ctx: ToolContext, id: string, written: ConfigRecord | unde
         : unifiedDiff(toYaml(written), toYaml(previous), { from: `${label} (now)`, to: `${label} (restored)` }),
     entities: Object.keys((previous ?? written)?.entities as Record<string, unknown> ?? {}),
     run: async () => {
-      const now = await readConfig(ctx.ha, 'scene', id)
+      const now = await readScene(ctx, id)
       if (configHash(now) !== configHash(written)) {
         throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Edit it with ha_manage_config instead.')
       }
       if (previous === undefined) {
-        await deleteConfig(ctx.ha, 'scene', id)
+        await deleteScene(ctx, id)
         return { id, deleted: true }
       }
-      await writeConfig(ctx.ha, 'scene', id, previous)
+      await writeScene(ctx, id, previous)
       const entityId = await waitForEntity(() => sceneEntityFor(ctx, id))
       return { id, entity_id: entityId ?? null, restored_yaml: toYaml(previous) }
     }
@@ -76,7 +99,7 @@ function sceneRevert (ctx: ToolContext, id: string, written: ConfigRecord | unde
 
 async function newSceneId (ctx: ToolContext): Promise<string> {
   let id = Date.now()
-  while (await readConfig(ctx.ha, 'scene', String(id)) !== undefined) id++
+  while (await readScene(ctx, String(id)) !== undefined) id++
   return String(id)
 }
 
@@ -99,7 +122,7 @@ export async function manageScene (ctx: ToolContext, args: ManageArgs): Promise<
       ...guard,
       currentHash: async () => 'none',
       execute: async () => {
-        await writeConfig(ctx.ha, 'scene', id, config)
+        await writeScene(ctx, id, config)
         const entityId = await waitForEntity(() => sceneEntityFor(ctx, id))
         return { id, entity_id: entityId ?? null, ...(entityId ? {} : { note: 'Home Assistant is still reloading scenes; the entity appears shortly.' }) }
       },
@@ -110,7 +133,7 @@ export async function manageScene (ctx: ToolContext, args: ManageArgs): Promise<
   const target = await resolveScene(ctx, args.id)
   const subject = target.entityId ?? `scene ${target.id}`
   const baseHash = configHash(target.config)
-  const currentHash = async (): Promise<string> => configHash(await readConfig(ctx.ha, 'scene', target.id))
+  const currentHash = async (): Promise<string> => configHash(await readScene(ctx, target.id))
   const previousYaml = toYaml(target.config)
   if (args.action === 'delete') {
     return await runConfigWrite(ctx, {
@@ -125,7 +148,7 @@ export async function manageScene (ctx: ToolContext, args: ManageArgs): Promise<
       ...guard,
       currentHash,
       execute: async () => {
-        await deleteConfig(ctx.ha, 'scene', target.id)
+        await deleteScene(ctx, target.id)
         return { id: target.id, entity_id: target.entityId ?? null, deleted_yaml: previousYaml }
       },
       revert: () => sceneRevert(ctx, target.id, undefined, target.config)
@@ -148,7 +171,7 @@ export async function manageScene (ctx: ToolContext, args: ManageArgs): Promise<
     ...guard,
     currentHash,
     execute: async () => {
-      await writeConfig(ctx.ha, 'scene', target.id, next)
+      await writeScene(ctx, target.id, next)
       return { id: target.id, entity_id: target.entityId ?? null, previous_yaml: previousYaml }
     },
     revert: () => sceneRevert(ctx, target.id, next, target.config)
