@@ -6,6 +6,7 @@ import type { EntityCatalog, EntityRow } from './catalog.ts'
 import { rankMatches } from './search.ts'
 import { tokens } from './text.ts'
 import type { Visibility } from './visibility.ts'
+import { CameraTokens } from './camera-tokens.ts'
 
 export interface EntityCounts {
   area: Map<string, number>
@@ -30,6 +31,7 @@ export class HomeView {
   #visible: EntityRow[] = []
   #searchCache = new Map<string, { ids: string[], total: number }>()
   #counts: { version: number, counts: EntityCounts } | undefined
+  #cameraTokens = new CameraTokens()
 
   constructor (ha: HomeAssistant, catalog: EntityCatalog, visibility: Visibility) {
     this.ha = ha
@@ -145,8 +147,10 @@ export class HomeView {
     return counts
   }
 
-  /** Serialized answer with hidden entities' ids and names removed (no-op unless filter_reads). */
+  /** Serialized answer with hidden entities' ids and names removed (filter_reads) and camera tokens redacted. */
   scrub (text: string): string {
-    return this.visibility.scrub(text, this.catalog)
+    const cameras = this.catalog.domain('camera')
+    if (cameras.length > 0) this.#cameraTokens.observe(cameras.flatMap(row => { const state = this.ha.states.get(row.entity_id); return state ? [state] : [] }))
+    return this.#cameraTokens.scrub(this.visibility.scrub(text, this.catalog))
   }
 }
