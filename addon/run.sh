@@ -39,4 +39,4 @@ fi
 bashio::log.info "Starting the MCP server on port ${MCP_PORT} (ingress page on ${INGRESS_PORT}, writes ${write_mode})"
 
 cd "${APP_DIR}"
-exec su-exec "${APP_USER}:${APP_USER}" /usr/local/bin/node "${APP_DIR}/dist/src/server.js"
+exec su-exec "${APP_USER}:${APP_USER}" /usr/local/bin/node "${APP_DIR}/dist/app/server.js"

@@ -26,14 +26,21 @@ const TOKEN = 'bench-token-0123456789abcdef0123'
 const CLIENTS = Number(values.clients)
 const SECONDS = Number(values.seconds)
 
-interface Scenario { name: string, args: (ids: string[], i: number) => Record<string, unknown>, tool: string }
+interface Scenario {
+  name: string
+  args: (ids: string[], i: number) => Record<string, unknown>
+  tool: string
+  /** Home Assistant's MCP client: a new session for every call (initialize, initialized, GET for SSE, call). */
+  haSession?: boolean
+}
 
 const SCENARIOS: Scenario[] = [
   // Mostly distinct queries (two words of some entity's id), so the search cache rarely helps; every
   // tenth call is one of five fixed questions, as a model repeating itself would ask.
   { name: 'search', tool: 'ha_search_entities', args: (ids, i) => ({ query: i % 10 === 0 ? ['kitchen light', 'temperature', 'étage', 'door', 'motion'][(i / 10) % 5] : (ids[(i * 7919) % ids.length] ?? '').split('.')[1]?.split('_').slice(0, 2).join(' '), limit: 20 }) },
   { name: 'get', tool: 'ha_get_entity', args: (ids, i) => ({ entity_id: ids[(i * 7919) % ids.length] }) },
-  { name: 'list', tool: 'ha_list_entities', args: (_ids, i) => ({ domain: ['light', 'sensor', 'switch', 'binary_sensor'][i % 4], limit: 50 }) }
+  { name: 'list', tool: 'ha_list_entities', args: (_ids, i) => ({ domain: ['light', 'sensor', 'switch', 'binary_sensor'][i % 4], limit: 50 }) },
+  { name: 'ha-call', tool: 'ha_get_entity', haSession: true, args: (ids, i) => ({ entity_id: ids[(i * 7919) % ids.length] }) }
 ]
 
 function percentile (sorted: number[], p: number): number {
@@ -62,6 +69,8 @@ function memoryMb (pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
   }
 }
 
+const BENCH_REQUEST_LIMIT = '100000000'
+
 async function startServer (home: DemoHome, port: number): Promise<ChildProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ha-mcp-bench-'))
   if (values.options) writeFileSync(join(dataDir, 'options.json'), readFileSync(values.options))
@@ -70,8 +79,10 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   // The production build, as the image runs it (tsx would add its compiler to the memory figures).
   // The add-on's own memory flags (addon/run.sh exports them as NODE_OPTIONS); BENCH_NODE_ARGS overrides.
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? ADDON_NODE_OPTIONS).split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...profile, ...nodeArgs, 'dist/src/server.js'], {
-    env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning' },
+  const child = spawn(process.execPath, [...profile, ...nodeArgs, 'dist/app/server.js'], {
+    // 16 clients with one token on loopback far outrun any real client: the request limits stay on
+    // (their cost is measured) but so high that they never throttle the bench.
+    env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: BENCH_REQUEST_LIMIT },
     stdio: ['ignore', 'inherit', 'inherit']
   })
   const deadline = Date.now() + 60_000
@@ -87,13 +98,25 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   throw new Error('server did not become ready')
 }
 
+const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` }
+
 async function rpc (port: number, method: string, params: unknown): Promise<{ status: number, text: string }> {
   const res = await fetch(`http://127.0.0.1:${port}/mcp`, {
     method: 'POST',
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${TOKEN}` },
+    headers: HEADERS,
     body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params })
   })
   return { status: res.status, text: await res.text() }
+}
+
+/** What Home Assistant's client sends for one tool call: its own session from scratch, then the call. */
+async function haSessionCall (port: number, name: string, args: unknown): Promise<{ status: number, text: string }> {
+  const init = await rpc(port, 'initialize', { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'home-assistant', version: '2026.12' } })
+  if (init.status !== 200) return init
+  await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'POST', headers: HEADERS, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) }).then(async r => await r.text())
+  // The SDK's client opens a GET for server-sent events; stateless, the server answers 405 at once.
+  await fetch(`http://127.0.0.1:${port}/mcp`, { method: 'GET', headers: HEADERS }).then(async r => await r.text())
+  return await rpc(port, 'tools/call', { name, arguments: args })
 }
 
 async function runScenario (port: number, pid: number, ids: string[], scenario: Scenario): Promise<Record<string, number>> {
@@ -107,7 +130,9 @@ async function runScenario (port: number, pid: number, ids: string[], scenario: 
     while (Date.now() < end) {
       const i = counter++
       const started = performance.now()
-      const { status, text } = await rpc(port, 'tools/call', { name: scenario.tool, arguments: scenario.args(ids, i) })
+      const { status, text } = scenario.haSession === true
+        ? await haSessionCall(port, scenario.tool, scenario.args(ids, i))
+        : await rpc(port, 'tools/call', { name: scenario.tool, arguments: scenario.args(ids, i) })
       latencies.push(performance.now() - started)
       maxBytes = Math.max(maxBytes, Buffer.byteLength(text))
       if (status !== 200 || text.includes('"isError":true')) errors++
@@ -177,7 +202,7 @@ async function main (): Promise<void> {
     ;(report.runs as unknown[]).push(run)
     const scenarios = run.scenarios as Record<string, Record<string, number>>
     for (const [name, r] of Object.entries(scenarios)) {
-      process.stdout.write(`${name.padEnd(7)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  cpu/call ${r.server_cpu_ms_per_call} ms  errors ${r.errors}  max answer ${r.max_answer_bytes} B\n`)
+      process.stdout.write(`${name.padEnd(8)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  cpu/call ${r.server_cpu_ms_per_call} ms  errors ${r.errors}  max answer ${r.max_answer_bytes} B\n`)
     }
     process.stdout.write(`tools/list: ${run.tools as number} tools, ${run.tools_list_bytes as number} bytes (${run.tools_list_bytes_per_tool as number}/tool)  RSS ready ${run.server_rss_ready_mb as number} MB, peak ${run.server_peak_rss_mb as number} MB  demo start ${run.demo_home_start_ms as number} ms  server ready ${run.server_ready_ms as number} ms\n`)
   }

@@ -22,7 +22,7 @@ export function buildConfig (rt: Runtime): Record<string, unknown> {
     debug: false,
     elevation: 2,
     external_url: null,
-    internal_url: null,
+    internal_url: rt.network.internalUrl,
     language: 'en',
     latitude: 52.3731,
     location_name: 'Demo Home',

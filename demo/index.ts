@@ -7,7 +7,7 @@ import { sendText } from './http-util.ts'
 import { House } from './house.ts'
 import { coreRoutes, handleCoreRest, type Route } from './rest.ts'
 import { extraRoutes } from './rest-extra.ts'
-import type { Faults, ResolvedOptions, Runtime } from './runtime.ts'
+import type { Faults, NetworkFacts, ResolvedOptions, Runtime } from './runtime.ts'
 import { Services } from './services/index.ts'
 import { handleSupervisor, type SupervisorRole } from './supervisor.ts'
 import type { HassState, ServiceCallRecord } from './types.ts'
@@ -28,6 +28,12 @@ export interface DemoHomeOptions {
   authTimeoutMs?: number
   /** hassio_role the add-on token has (Supervisor access control); default 'manager' so /addons, /backups, /mounts answer */
   supervisorRole?: SupervisorRole
+  /** Core's internal_url in get_config (default null, unset as on most installs) */
+  internalUrl?: string | null
+  /** host port published for the add-on's 9583/tcp in /addons/self/info (default 9583; null = disabled) */
+  hostPort?: number | null
+  /** the primary interface's IPv4 address in the Supervisor's /network/info (default 192.168.1.20) */
+  lanAddress?: string
 }
 
 export interface DemoHome {
@@ -53,6 +59,8 @@ export interface DemoHome {
   close(): Promise<void>
   /** discovery messages posted to the Supervisor (POST /discovery), oldest first */
   discoveries: Array<Record<string, unknown>>
+  /** Core's internal_url, the published host port and the LAN address, as the next request sees them */
+  network: NetworkFacts
   /** number of WebSocket clients currently connected (core and proxy) */
   connectionCount(): number
   /** registry write commands received (areas, floors, labels, categories, zones, entities, devices, exposure), oldest first */
@@ -94,7 +102,12 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
     faults,
     connections: new Set(),
     addonOptions: { log_level: 'info', api_token: '', allow_write: false, allow_config_write: false, allow_camera: false },
-    discoveries: []
+    discoveries: [],
+    network: {
+      internalUrl: opts.internalUrl ?? null,
+      hostPort: opts.hostPort === undefined ? 9583 : opts.hostPort,
+      lanAddress: opts.lanAddress ?? '192.168.1.20'
+    }
   }
   const routes: Route[] = [...coreRoutes, ...extraRoutes, ...(await loadExtraRoutes())]
   const wss = new WebSocketServer({ noServer: true, maxPayload: 16 * 1024 * 1024 })
@@ -189,6 +202,7 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
       await new Promise<void>(resolve => server.close(() => resolve()))
     },
     discoveries: rt.discoveries,
+    network: rt.network,
     connectionCount: () => rt.connections.size,
     registryWrites: registryWrites(house),
     house

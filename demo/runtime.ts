@@ -24,6 +24,16 @@ export interface Faults {
   supervisorStatus: number
 }
 
+/** What the Supervisor and Core report about where the house is reachable; tests change it. */
+export interface NetworkFacts {
+  /** Core's internal_url (get_config); null, as on most installs, until the user sets it. */
+  internalUrl: string | null
+  /** The host port published for the add-on's 9583/tcp (/addons/self/info `network`); null = disabled. */
+  hostPort: number | null
+  /** The primary interface's IPv4 address (/network/info). */
+  lanAddress: string
+}
+
 /** Everything a request handler needs: the house, its services, the options and the injected faults. */
 export interface Runtime {
   house: House
@@ -33,4 +43,5 @@ export interface Runtime {
   connections: Set<Connection>
   addonOptions: Record<string, unknown>
   discoveries: Array<Record<string, unknown>>
+  network: NetworkFacts
 }

@@ -1,6 +1,8 @@
+import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { bearer, jsonBody, sendJson, sendText } from './http-util.ts'
 import type { Runtime } from './runtime.ts'
+import { interfaceInfo, networkInfo } from './supervisor-network.ts'
 import { isRecord } from './util.ts'
 
 export const ADDON_SLUG = 'local_ha_mcp'
@@ -35,7 +37,7 @@ function selfInfo (rt: Runtime): Record<string, unknown> {
     detached: false,
     available: true,
     build: true,
-    network: { '9583/tcp': 9583 },
+    network: { '9583/tcp': rt.network.hostPort },
     network_description: { '9583/tcp': 'MCP endpoint (streamable HTTP)' },
     host_network: false,
     host_pid: false,
@@ -108,7 +110,7 @@ function optionsProblem (options: Record<string, unknown>): string | null {
   for (const [key, value] of Object.entries(options)) {
     if (value === null) continue
     if (key === 'log_level' && (typeof value !== 'string' || !LOG_LEVELS.includes(value))) return `value must be one of [${LOG_LEVELS.map(l => `'${l}'`).join(', ')}] for dictionary value @ data['log_level']. Got ${JSON.stringify(value)}`
-    if (key === 'api_token' && typeof value !== 'string') return `expected str for dictionary value @ data['api_token']. Got ${JSON.stringify(value)}`
+    if ((key === 'api_token' || key === 'public_url') && typeof value !== 'string') return `expected str for dictionary value @ data['${key}']. Got ${JSON.stringify(value)}`
     if (BOOLEAN_OPTIONS.includes(key) && typeof value !== 'boolean') return `expected boolean for dictionary value @ data['${key}']. Got ${JSON.stringify(value)}`
     if (LIST_OPTIONS.includes(key) && (!Array.isArray(value) || value.some(v => typeof v !== 'string'))) return `expected a list of str for dictionary value @ data['${key}']. Got ${JSON.stringify(value)}`
   }
@@ -122,7 +124,8 @@ export type SupervisorRole = keyof typeof ROLE_RANK
 function roleAllows (role: SupervisorRole, path: string): boolean {
   if (/^\/addons\/self\/(?!security|update)/.test(path) || path === '/info' || path.startsWith('/discovery') || path.startsWith('/services') || path === '/auth') return true
   if (role === 'admin') return true
-  if (/^\/[^/]+(\/[^/]+)?\/info$/.test(path)) return true
+  // hassio_api with any role: every path ending in /info (the Supervisor's "/.+/info").
+  if (/^\/.+\/info$/.test(path)) return true
   if (path.startsWith('/core/') && (role === 'homeassistant' || ROLE_RANK[role] >= 2)) return true
   if (path.startsWith('/backups') && (role === 'backup' || ROLE_RANK[role] >= 2)) return true
   if (ROLE_RANK[role] >= 2 && (path === '/addons' || path.startsWith('/addons/') || path.startsWith('/host/') || path.startsWith('/supervisor/') || path.startsWith('/store') || path.startsWith('/mounts') || path.startsWith('/os/'))) return true
@@ -167,6 +170,15 @@ export async function handleSupervisor (rt: Runtime, req: IncomingMessage, res: 
       for (const [key, value] of Object.entries(body.options)) if (value !== null) next[key] = value
       rt.addonOptions = next
     }
+    if (body.network !== undefined) {
+      const ports = isRecord(body.network) ? body.network : undefined
+      const mapped = ports?.['9583/tcp']
+      if (ports === undefined || (mapped !== null && mapped !== undefined && !(Number.isInteger(mapped) && (mapped as number) > 0 && (mapped as number) < 65536))) {
+        fail(res, 400, `expected a port for dictionary value @ data['network']['9583/tcp']. Got ${JSON.stringify(mapped)}`)
+        return
+      }
+      if (mapped !== undefined) rt.network.hostPort = mapped as number | null
+    }
     ok(res, {})
     return
   }
@@ -195,22 +207,40 @@ export async function handleSupervisor (rt: Runtime, req: IncomingMessage, res: 
     ok(res, { default_backup_mount: null, mounts: [{ name: 'nas_media', usage: 'media', type: 'cifs', server: 'nas.local', share: 'media', state: 'active', read_only: false }, { name: 'nas_backup', usage: 'backup', type: 'nfs', server: 'nas.local', path: '/volume1/backup', state: 'failed', read_only: false }] })
     return
   }
-  if (path === '/discovery' && method === 'GET') { ok(res, { discovery: rt.discoveries, services: { mcp: [ADDON_SLUG] } }); return }
+  if (method === 'GET' && path === '/network/info') { ok(res, networkInfo(rt)); return }
+  const iface = /^\/network\/interface\/([^/]+)\/info$/.exec(path)
+  if (method === 'GET' && iface !== null) {
+    const info = interfaceInfo(rt, String(iface[1]))
+    if (info === undefined) { fail(res, 404, `Interface ${String(iface[1])} does not exist`); return }
+    ok(res, info)
+    return
+  }
+  // Reading discovery messages is Core's privilege (require_home_assistant): an add-on token gets 401.
+  if (method === 'GET' && (path === '/discovery' || path.startsWith('/discovery/'))) { sendText(res, 401, '401: Unauthorized'); return }
   if (path === '/discovery' && method === 'POST') {
     let body: unknown
     try { body = await jsonBody(req) } catch { fail(res, 400, 'Invalid JSON'); return }
     if (!isRecord(body) || typeof body.service !== 'string') { fail(res, 400, "required key not provided @ data['service']"); return }
-    const uuid = `${Date.now().toString(16)}${rt.discoveries.length.toString(16)}`.padEnd(32, '0')
-    rt.discoveries.push({ addon: ADDON_SLUG, service: body.service, uuid, config: isRecord(body.config) ? body.config : {} })
+    if (!isRecord(body.config)) { fail(res, 400, "expected dict for dictionary value @ data['config']"); return }
+    if (!(selfInfo(rt).discovery as string[]).includes(body.service)) { fail(res, 403, 'Apps must list services they provide via discovery in their config!'); return }
+    // One message per add-on and service: posting again keeps the uuid and replaces the config.
+    const existing = rt.discoveries.find(d => d.addon === ADDON_SLUG && d.service === body.service)
+    if (existing !== undefined) {
+      existing.config = body.config
+      ok(res, { uuid: existing.uuid })
+      return
+    }
+    const uuid = randomUUID().replace(/-/g, '')
+    rt.discoveries.push({ addon: ADDON_SLUG, service: body.service, uuid, config: body.config })
     ok(res, { uuid })
     return
   }
   const discovery = /^\/discovery\/([^/]+)$/.exec(path)
-  if (discovery !== null) {
+  if (discovery !== null && method === 'DELETE') {
     const index = rt.discoveries.findIndex(d => d.uuid === discovery[1])
     if (index < 0) { fail(res, 404, 'Discovery message not found'); return }
-    if (method === 'DELETE') { rt.discoveries.splice(index, 1); ok(res, {}); return }
-    ok(res, rt.discoveries[index])
+    rt.discoveries.splice(index, 1)
+    ok(res, {})
     return
   }
   fail(res, 404, `Unknown path ${path}`)

@@ -1,8 +1,8 @@
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { AuthBackoff, type BackoffOptions } from '../src/auth/backoff.ts'
+import type { AuthBackoff } from '../src/auth/backoff.ts'
 import type { Identity } from '../src/auth/identity.ts'
-import { TokenStore } from '../src/auth/tokens.ts'
+import type { TokenStore } from '../src/auth/tokens.ts'
 import { rpcErrorBody } from '../src/mcp/rpc-error.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import { bearerChallenge, requestOrigin } from '../src/oauth/metadata.ts'
@@ -23,8 +23,8 @@ declare module 'fastify' {
 }
 
 export interface AuthPluginOptions {
-  primaryToken: string
-  backoff?: BackoffOptions
+  tokens: TokenStore
+  backoff: AuthBackoff
   oauth?: AuthorizationServer
 }
 
@@ -34,12 +34,7 @@ export interface AuthPluginOptions {
  * the source address, never the token.
  */
 async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): Promise<void> {
-  const tokens = new TokenStore({
-    dataDir: fastify.config.dataDir,
-    primary: opts.primaryToken,
-    onError: message => fastify.log.error(message)
-  })
-  const backoff = new AuthBackoff(opts.backoff)
+  const { tokens, backoff } = opts
   const sweep = setInterval(() => backoff.sweep(), 60_000)
   sweep.unref()
   fastify.addHook('onClose', async () => { clearInterval(sweep) })

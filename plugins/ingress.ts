@@ -16,7 +16,10 @@ import { rebindingRefusal } from '../src/ingress/request-origin.ts'
 import { maskSecret } from '../src/logger.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
+import type { RequestLimits } from '../src/request-limits.ts'
 import type { UsageCounters } from '../src/usage.ts'
+import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
+import ingressSignIns from './ingress-sign-ins.ts'
 
 /** The services of the MCP app the ingress page reads; shared, never duplicated. */
 export interface IngressServices {
@@ -29,6 +32,9 @@ export interface IngressServices {
   /** The primary token, shown on the page only when the user asks to reveal or copy it. */
   primaryToken: string
   audit?: AuditApi
+  /** OAuth sign-ins (consent in the panel, grants on the Tokens tab), when the app runs them. */
+  oauth?: AuthorizationServer | null
+  requestLimits: RequestLimits
 }
 
 export interface IngressOptions {
@@ -55,7 +61,7 @@ const createTokenBody = z.object({
  * under api/. Every URL is relative so it works under the X-Ingress-Path prefix.
  */
 export default async function ingressRoutes (fastify: FastifyInstance, opts: IngressOptions): Promise<void> {
-  const { config, ha, home, tokens, usage, catalog, primaryToken, audit } = opts.services
+  const { config, ha, home, tokens, usage, catalog, primaryToken, audit, oauth } = opts.services
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const address = request.socket.remoteAddress ?? ''
@@ -81,6 +87,17 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
       await reply.code(403).send({ error: 'Forbidden', message: 'missing X-HA-MCP-UI header' })
     }
   }
+
+  // The JSON API is capped per address (in the add-on every request comes from the ingress proxy).
+  const apiLimit = fastify.requestLimit('address', {
+    max: opts.services.requestLimits.ingressPerAddress,
+    body: message => ({ error: 'Too Many Requests', message })
+  })
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/api/')) return await apiLimit(request, reply)
+  })
+
+  if (oauth) await fastify.register(ingressSignIns, { oauth, options: config.options, audit, sameOriginOnly })
 
   await fastify.register(fastifyStatic, { root: opts.publicDir ?? DEFAULT_PUBLIC_DIR, prefix: '/', cacheControl: false, logLevel: 'warn' })
 
@@ -135,7 +152,11 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
         // A failure reason is Home Assistant's free text and may name a hidden entity.
         ...(e.reason ? { reason: hideEntities(e.reason) } : {})
       }))
-    const names = new Map<string, string>([['primary', 'primary token'], ...tokens.list().map(t => [`token:${t.id}`, t.name] as [string, string])])
+    const names = new Map<string, string>([
+      ['primary', 'primary token'],
+      ...tokens.list().map(t => [`token:${t.id}`, t.name] as [string, string]),
+      ...(oauth?.grants() ?? []).map(g => [`oauth:${g.id}`, `${g.client_name} (sign-in)`] as [string, string])
+    ])
     const counters = usage.snapshot()
     return {
       usage: { ...counters, byIdentity: counters.byIdentity.map(i => ({ ...i, name: names.get(i.identity) ?? `${i.identity} (revoked)` })) },
@@ -145,7 +166,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     }
   })
 
-  fastify.get('/api/tokens', async () => ({ tokens: tokens.list() }))
+  fastify.get('/api/tokens', async () => ({ tokens: tokens.list(), sign_ins: oauth?.grants() ?? [] }))
 
   fastify.post('/api/tokens', { onRequest: sameOriginOnly }, async (request, reply) => {
     const parsed = createTokenBody.safeParse(request.body)
@@ -161,7 +182,8 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
   })
 
   fastify.delete<{ Params: { id: string } }>('/api/tokens/:id', { onRequest: sameOriginOnly }, async (request, reply) => {
-    const revoked = await tokens.revoke(request.params.id)
+    // A sign-in (OAuth grant) is a named token too: revoking ends its access and refresh tokens at once.
+    const revoked = await tokens.revoke(request.params.id) || (await oauth?.revokeGrant(request.params.id, 'revoked on the ingress page') ?? false)
     if (!revoked) return await reply.code(404).send({ error: 'Not Found', message: 'no token with this id' })
     request.log.notice({ id: request.params.id }, 'named token revoked on the ingress page')
     return { revoked: true }

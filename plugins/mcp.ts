@@ -1,20 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Identity } from '../src/auth/identity.ts'
-import type { ToolContext } from '../src/mcp/define-tool.ts'
-import type { CallReport } from '../src/mcp/invoke.ts'
-import { SERVER_INSTRUCTIONS } from '../src/mcp/instructions.ts'
-import type { ToolCatalog } from '../src/mcp/registry.ts'
-import { checkBody, createMcpEndpoint, SUPPORTED_PROTOCOL_VERSIONS, type McpServerDeps } from '../src/mcp/server.ts'
-import { EMPTY_SURFACE, type McpSurface } from '../src/mcp/surface.ts'
-import type { ToolServices } from '../src/mcp/services.ts'
-import type { AppLogger } from '../src/logger.ts'
-import { rpcError } from '../src/mcp/rpc-error.ts'
+import type { Services } from '../src/compose.ts'
+import { rpcError, rpcErrorBody } from '../src/mcp/rpc-error.ts'
+import { checkBody, createMcpEndpoint, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
 
 export interface McpRouteOptions {
-  catalog: ToolCatalog
-  surface?: McpSurface
-  services?: ToolServices
-  onCall?: (report: CallReport) => void
+  services: Pick<Services, 'mcp' | 'sessions' | 'requestLimits'>
 }
 
 const BODY_LIMIT = 4 * 1024 * 1024
@@ -40,32 +31,16 @@ export function originAllowed (origin: string, hostHeader: string | undefined): 
 }
 
 /**
- * POST /mcp (stateless Streamable HTTP). With enable_sessions, an initialize and anything naming a
- * session go to plugins/sessions.ts, as do GET and DELETE; without it those two answer 405.
+ * The `/mcp` routes. POST is stateless Streamable HTTP (src/mcp/stateless.ts). With enable_sessions,
+ * an initialize and anything naming a session go to the sessions (src/sessions/service.ts), as do
+ * GET and DELETE; without it those two answer 405. Every request passes the Origin check, the
+ * per-address request limit, the bearer check and the per-token request limit, in that order.
  */
 export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRouteOptions): Promise<void> {
-  const { config, ha, home } = fastify
-  const log: AppLogger = fastify.log
-  const contextFor = (identity: Identity, signal?: AbortSignal, confirmer?: ToolServices['confirmer']): ToolContext => ({
-    home,
-    ha,
-    options: config.options,
-    identity,
-    log,
-    // A session whose client can be asked confirms writes by elicitation instead of a token.
-    services: confirmer ? { ...opts.services, confirmer } : opts.services ?? {},
-    signal
-  })
-  const deps: McpServerDeps = {
-    name: 'ha-mcp',
-    version: config.version,
-    instructions: SERVER_INSTRUCTIONS,
-    catalog: opts.catalog,
-    options: config.options,
-    surface: opts.surface ?? EMPTY_SURFACE,
-    context: contextFor,
-    onCall: opts.onCall
-  }
+  const { mcp, sessions, requestLimits } = opts.services
+  const body = (message: string): object => rpcErrorBody(-32000, message, 'HAMCP_RATE_LIMITED')
+  const perAddress = fastify.requestLimit('address', { max: requestLimits.perAddress, body })
+  const perToken = fastify.requestLimit('token', { max: requestLimits.perToken, body })
 
   // Our own JSON parser so bad JSON becomes a JSON-RPC parse error rather than Fastify's generic 400.
   fastify.removeAllContentTypeParsers()
@@ -102,19 +77,34 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     }
   }
 
-  const sessions = fastify.sessions
-  sessions.serve(deps)
+  // Per-address limit before the token check, so a flood never reaches it; per-token after it.
+  const guarded = [checkOrigin, perAddress, fastify.authenticate, perToken]
+  const toSession = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+    const refused = await sessions.handle({
+      method: request.method,
+      sessionId: request.headers['mcp-session-id'],
+      identity: request.identity as Identity,
+      req: request.raw,
+      res: reply.raw,
+      body: request.body,
+      // The SDK transport writes the raw response itself (SSE or JSON).
+      hijack: () => { reply.hijack() },
+      log: request.log,
+      address: request.ip
+    })
+    if (refused) await rpcError(reply, refused.status, refused.rpcCode, refused.message, refused.code)
+  }
   const sessionOrNotAllowed = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
-    if (sessions.enabled) return await sessions.handle(request, reply)
+    if (sessions.enabled) return await toSession(request, reply)
     await rpcError(reply.header('allow', 'POST'), 405, -32000, 'Method not allowed: this server is stateless; use POST.')
   }
-  fastify.get('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, sessionOrNotAllowed)
-  fastify.delete('/mcp', { onRequest: [checkOrigin, fastify.authenticate] }, sessionOrNotAllowed)
+  fastify.get('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
+  fastify.delete('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
 
-  const endpoint = await createMcpEndpoint(deps)
+  const endpoint = await createMcpEndpoint(mcp)
   fastify.addHook('onClose', async () => { await endpoint.close() })
 
-  fastify.post('/mcp', { onRequest: [checkOrigin, fastify.authenticate], bodyLimit: BODY_LIMIT }, async (request, reply) => {
+  fastify.post('/mcp', { onRequest: guarded, bodyLimit: BODY_LIMIT }, async (request, reply) => {
     const version = request.headers['mcp-protocol-version']
     if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
       return rpcError(reply, 400, -32000, `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`)
@@ -125,7 +115,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     }
     const checked = checkBody(request.body)
     if (!checked.ok) return rpcError(reply, 400, -32600, checked.message)
-    if (sessions.claims(request, checked.messages as Array<{ method?: string }>)) return await sessions.handle(request, reply)
+    if (sessions.claims(request.headers['mcp-session-id'], checked.messages as Array<{ method?: string }>)) return await toSession(request, reply)
     if (request.log.level === 'debug' || request.log.level === 'trace') {
       request.log.debug({ mcp: checked.messages.map(m => 'method' in m ? m.method : 'response').join(','), identity: request.identity?.name }, 'mcp request')
     }

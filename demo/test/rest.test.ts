@@ -92,7 +92,7 @@ t.test('Supervisor API: envelope, 401/403, options kept, discovery, injected fai
   const info = await (await sup('/addons/self/info')).json() as Record<string, any>
   t.equal(info.result, 'ok')
   t.equal(info.data.slug, 'local_ha_mcp')
-  for (const path of ['/addons', '/core/info', '/os/info', '/backups', '/mounts', '/info', '/discovery']) {
+  for (const path of ['/addons', '/core/info', '/os/info', '/backups', '/mounts', '/info', '/network/info']) {
     const body = await (await sup(path)).json() as Record<string, unknown>
     t.equal(body.result, 'ok', `${path} envelope`)
   }
@@ -111,9 +111,20 @@ t.test('Supervisor API: envelope, 401/403, options kept, discovery, injected fai
   t.equal(missing.status, 404)
   t.equal((await missing.json() as any).result, 'error')
 
-  const disc = await (await sup('/discovery', { method: 'POST', body: JSON.stringify({ service: 'mcp', config: { url: 'http://local-ha-mcp:9583/mcp' } }) })).json() as any
-  t.type(disc.data.uuid, 'string')
+  const announce = async (service: string, url: string): Promise<Response> => await sup('/discovery', { method: 'POST', body: JSON.stringify({ service, config: { url } }) })
+  const disc = await (await announce('mcp', 'http://local-ha-mcp:9583/mcp')).json() as any
+  t.match(disc.data.uuid, /^[0-9a-f]{32}$/, 'a uuid4 in hex, as the Supervisor makes it')
   t.equal(home.discoveries.length, 1)
+  const again = await (await announce('mcp', 'http://local-ha-mcp:9000/mcp')).json() as any
+  t.equal(again.data.uuid, disc.data.uuid, 'the same add-on and service keep their uuid')
+  t.match(home.discoveries, [{ addon: 'local_ha_mcp', service: 'mcp', uuid: disc.data.uuid, config: { url: 'http://local-ha-mcp:9000/mcp' } }], 'and the config is replaced')
+  const foreign = await announce('mqtt', 'mqtt://x')
+  t.equal(foreign.status, 403, 'a service missing from config.yaml discovery is refused')
+  t.match(await foreign.json(), { result: 'error', message: /must list services/ })
+  t.equal((await sup('/discovery')).status, 401, 'reading discovery messages is for Core only')
+  t.equal((await sup(`/discovery/${String(disc.data.uuid)}`)).status, 401)
+  t.equal((await sup(`/discovery/${String(disc.data.uuid)}`, { method: 'DELETE' })).status, 200, 'the add-on may withdraw its own message')
+  t.equal(home.discoveries.length, 0)
 
   home.faults.supervisorFailures(2)
   t.equal((await sup('/addons/self/info')).status, 502)
@@ -135,4 +146,37 @@ t.test('Supervisor role checks follow hassio_role', async t => {
   t.equal(await get('/addons'), 403, 'the add-on list needs the manager role')
   t.equal(await get('/backups'), 403)
   t.equal(await get('/core/logs'), 403)
+})
+
+t.test('where the house is reachable: internal_url, /network/info, the published port', async t => {
+  const house = await startDemoHome({ token: 'x', supervisorRole: 'default' })
+  t.teardown(() => house.close())
+  const get = async (path: string): Promise<any> => await (await fetch(`${house.supervisorUrl}${path}`, { headers: { authorization: 'Bearer x' } })).json()
+  const config = async (): Promise<any> => await (await fetch(`${house.url}/api/config`, { headers: { authorization: 'Bearer x' } })).json()
+  t.equal((await config()).internal_url, null, 'unset, as on most installs')
+  house.network.internalUrl = 'http://homeassistant.local:8123'
+  t.equal((await config()).internal_url, 'http://homeassistant.local:8123')
+
+  const network = (await get('/network/info')).data
+  t.match(network, { docker: { interface: 'hassio', address: '172.30.32.0/23' }, host_internet: true, supervisor_internet: true }, 'readable with the default role (/.+/info)')
+  const primary = network.interfaces.filter((i: any) => i.primary === true)
+  t.equal(primary.length, 1, 'one primary interface')
+  t.match(primary[0], { interface: 'end0', enabled: true, connected: true, ipv4: { address: ['192.168.1.20/24'], gateway: '192.168.1.1' } })
+  t.same((await get('/network/interface/default/info')).data, primary[0], 'default names the primary interface')
+
+  const info = (await get('/addons/self/info')).data
+  t.equal(info.hostname, 'local-ha-mcp', 'the slug with - for _')
+  t.same(info.network, { '9583/tcp': 9583 })
+  const post = async (body: unknown): Promise<Response> => await fetch(`${house.supervisorUrl}/addons/self/options`, { method: 'POST', headers: { authorization: 'Bearer x', 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  t.equal((await post({ network: { '9583/tcp': 19583 } })).status, 200, 'the user moves the port in the Network section')
+  t.same((await get('/addons/self/info')).data.network, { '9583/tcp': 19583 })
+  t.equal((await post({ network: { '9583/tcp': null } })).status, 200, 'or disables it')
+  t.same((await get('/addons/self/info')).data.network, { '9583/tcp': null })
+  t.equal((await post({ network: { '9583/tcp': 'x' } })).status, 400)
+
+  const custom = await startDemoHome({ token: 'y', hostPort: null, lanAddress: '10.0.0.7', internalUrl: 'http://ha.lan:8123' })
+  t.teardown(() => custom.close())
+  const customNet = await (await fetch(`${custom.supervisorUrl}/network/info`, { headers: { authorization: 'Bearer y' } })).json() as any
+  t.same(customNet.data.interfaces[0].ipv4.address, ['10.0.0.7/24'])
+  t.equal(custom.network.hostPort, null)
 })

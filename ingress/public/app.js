@@ -143,6 +143,46 @@ async function loadTokens () {
     return el('tr', {}, el('td', {}, token.name), el('td', {}, el('code', {}, `${token.prefix}…`)), el('td', {}, token.scopes.join(', ')),
       el('td', {}, new Date(token.created_at).toLocaleDateString()), el('td', {}, revoke))
   }))
+  renderGrants(data.sign_ins || [])
+}
+
+function renderGrants (grants) {
+  $('#grants-empty').hidden = grants.length > 0
+  $('#grant-list tbody').replaceChildren(...grants.map(grant => {
+    const revoke = el('button', { type: 'button', className: 'danger', textContent: 'Revoke' })
+    revoke.addEventListener('click', async () => {
+      if (!confirm(`Sign out "${grant.client_name}"? Its access ends at once; it must sign in again.`)) return
+      await api(`api/tokens/${encodeURIComponent(grant.id)}`, { method: 'DELETE' })
+      await loadTokens()
+    })
+    return el('tr', {}, el('td', {}, grant.client_name), el('td', {}, grant.scopes.join(', ')), el('td', {}, grant.approved_by),
+      el('td', {}, new Date(grant.created_at).toLocaleString()), el('td', {}, grant.last_used_at ? new Date(grant.last_used_at).toLocaleString() : 'never'), el('td', {}, revoke))
+  }))
+}
+
+// Sign-ins ------------------------------------------------------------------------------------
+async function loadSignIns () {
+  const data = await api('api/sign-ins')
+  const count = $('#sign-in-count')
+  count.hidden = data.waiting.length === 0
+  count.textContent = String(data.waiting.length)
+  $('#sign-ins-empty').hidden = data.waiting.length > 0
+  $('#sign-in-list tbody').replaceChildren(...data.waiting.map(request => {
+    const boxes = request.scopes.map(scope => el('label', { className: 'scope' },
+      el('input', { type: 'checkbox', value: scope, checked: true }), ` ${scope}${request.scopes_off.includes(scope) ? ' (off in options)' : ''}`))
+    const decide = async (action) => {
+      const scopes = boxes.map(label => label.querySelector('input')).filter(box => box.checked).map(box => box.value)
+      await api(`api/sign-ins/${encodeURIComponent(request.id)}`, { method: 'POST', body: JSON.stringify({ action, scopes }) })
+      await loadSignIns()
+    }
+    const approve = el('button', { type: 'button', textContent: 'Approve' })
+    approve.addEventListener('click', () => decide('approve').catch(showError))
+    const deny = el('button', { type: 'button', className: 'danger', textContent: 'Deny' })
+    deny.addEventListener('click', () => decide('deny').catch(showError))
+    return el('tr', {},
+      el('td', {}, el('code', {}, request.short_code)), el('td', {}, request.client_name), el('td', {}, request.redirect_host),
+      el('td', {}, ...boxes), el('td', {}, duration(request.expires_in_s)), el('td', {}, el('div', { className: 'row' }, approve, deny)))
+  }))
 }
 
 $('#create-token').addEventListener('submit', async (event) => {
@@ -163,7 +203,7 @@ $('#create-token').addEventListener('submit', async (event) => {
 $('#copy-new-token').addEventListener('click', () => copyText($('#new-token-value').textContent))
 
 // Wiring --------------------------------------------------------------------------------------
-const loaders = { overview: loadOverview, connect: loadConnect, activity: loadActivity, tokens: loadTokens }
+const loaders = { overview: loadOverview, connect: loadConnect, activity: loadActivity, 'sign-ins': loadSignIns, tokens: loadTokens }
 let current = 'overview'
 
 function show (tab) {
@@ -175,6 +215,7 @@ function show (tab) {
 
 function refresh () {
   loadOverview().catch(showError)
+  if (current !== 'sign-ins') loadSignIns().catch(() => {})
   if (current !== 'overview') loaders[current]().catch(showError)
 }
 

@@ -42,6 +42,8 @@ export class HomeAssistant {
   readonly mode: HomeAssistantOptions['mode']
   #log: AppLogger
   #readyWaiters: Array<() => void> = []
+  #warmedUp = false
+  #readyListeners: Array<() => void> = []
 
   constructor (options: HomeAssistantOptions) {
     this.mode = options.mode
@@ -52,7 +54,10 @@ export class HomeAssistant {
       log: options.log,
       ...options.connection
     }, {
-      onConnected: () => this.registries.invalidate(),
+      onConnected: () => {
+        this.registries.invalidate()
+        this.#warmedUp = false
+      },
       onDisconnected: () => this.states.expectSnapshot()
     })
     this.registries = new Registries(message => this.command(message), options.log, { ttlMs: options.registryTtlMs })
@@ -66,7 +71,10 @@ export class HomeAssistant {
         return
       }
       this.states.apply(event as EntitiesMessage)
-      if (this.states.ready) this.#flushWaiters()
+      if (this.states.ready) {
+        this.#flushWaiters()
+        this.#warmUp()
+      }
     })
     for (const kind of REGISTRY_KINDS) {
       this.connection.subscribe({ type: 'subscribe_events', event_type: `${kind}_registry_updated` }, () => {
@@ -122,6 +130,17 @@ export class HomeAssistant {
 
   async close (): Promise<void> {
     await this.connection.close()
+  }
+
+  /** Called once per connection, as soon as the states are in (for warming caches in the background). */
+  onReady (listener: () => void): void {
+    this.#readyListeners.push(listener)
+  }
+
+  #warmUp (): void {
+    if (this.#warmedUp) return
+    this.#warmedUp = true
+    for (const listener of this.#readyListeners) listener()
   }
 
   #flushWaiters (): void {

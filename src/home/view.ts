@@ -37,6 +37,13 @@ export class HomeView {
     this.ha = ha
     this.catalog = catalog
     this.visibility = visibility
+    // Home Assistant's MCP client opens a new session for every call, with 10 s for all of it: the
+    // registries and the catalogue of a big home are built right after (re)connecting, not by the
+    // first call.
+    ha.onReady(() => {
+      // A failure here is not lost: the next read syncs again and reports it to its caller.
+      catalog.sync().catch(() => {})
+    })
   }
 
   /** Fails with "not connected" while Home Assistant is away; brings the catalogue up to date. */

@@ -37,6 +37,30 @@ export function errorResult (code: ToolErrorData['code'], message: string, hint?
 const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/i
 
 /**
+ * Home Assistant's MCP client gives up on a call after 10 s, session setup included, and its user gets
+ * no answer at all. A read that Home Assistant is slow to serve (a week of logbook on a big home)
+ * answers within this budget instead, with a hint to narrow it. Writes are never cut short: the
+ * change may already be under way, and saying "failed" would be a lie.
+ */
+export const READ_BUDGET_MS = 8_000
+
+const OVER_BUDGET = Symbol('over budget')
+
+async function withinBudget<T> (work: Promise<T>, budgetMs: number): Promise<T | typeof OVER_BUDGET> {
+  let timer: NodeJS.Timeout | undefined
+  const over = new Promise<typeof OVER_BUDGET>(resolve => {
+    // Not unref()ed: it lives as long as the call it bounds, and is cleared with it.
+    timer = setTimeout(() => { resolve(OVER_BUDGET) }, budgetMs)
+  })
+  try {
+    // race subscribes to `work`, so a late rejection is handled, not reported as unhandled.
+    return await Promise.race([work, over])
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/**
  * Scrubs an error message but keeps the entity ids the caller sent: "Entity light.x not found" must
  * read the same whether light.x is hidden or missing, or the scrub itself would reveal what exists.
  */
@@ -90,7 +114,7 @@ export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): Too
  * Failures a caller can fix become `isError` results with a hint; anything else is logged in full
  * and reported as a generic internal error, so no stack trace ever reaches the client.
  */
-export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolContext, report?: (r: CallReport) => void): Promise<ToolCallResult> {
+export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolContext, report?: (r: CallReport) => void, readBudgetMs = READ_BUDGET_MS): Promise<ToolCallResult> {
   const started = performance.now()
   const name = tool.definition.name
   let result: ToolCallResult
@@ -101,9 +125,16 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
     result = errorResult('HAMCP_INVALID_ARGUMENT', `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}.`, 'Fix the arguments to match the tool\'s input schema and call again.')
   } else {
     try {
-      if (tool.definition.needsHomeAssistant !== false) await ctx.home.ready()
-      const value = await tool.definition.handler(ctx, parsed.data)
-      if (isRaw(value)) {
+      const running = (async () => {
+        if (tool.definition.needsHomeAssistant !== false) await ctx.home.ready()
+        return await tool.definition.handler(ctx, parsed.data)
+      })()
+      const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
+      const value = bounded ? await withinBudget(running, readBudgetMs) : await running
+      if (value === OVER_BUDGET) {
+        ctx.log.warning({ tool: name, budgetMs: readBudgetMs }, 'tool call over its time budget; answered with a timeout')
+        result = errorResult('HAMCP_HA_TIMEOUT', `${name} did not finish within ${readBudgetMs / 1000} s (Home Assistant's own MCP client gives up at 10 s).`, 'Ask for less: a shorter time window, one entity or area, a smaller limit.')
+      } else if (isRaw(value)) {
         const { raw: _raw, ...rest } = value
         result = { ...rest, content: value.content.map(c => c.type === 'text' ? { type: 'text', text: ctx.home.scrub(c.text) } : c) }
       } else {

@@ -1,7 +1,18 @@
+import type { TargetRateLimiter } from '../policy/rate-limit.ts'
+import type { AuditApi, WriteGuardApi, WriteRunContext } from '../policy/types.ts'
+import type { UndoStore } from '../policy/undo.ts'
+
 /**
- * Services that tools use beyond reading the home (the guarded write path, the audit, undo...).
- * Each plugin that provides one adds an optional field here; the registry passes what exists.
+ * What tools use beyond reading the home, typed and always present. Built once in src/compose.ts;
+ * a new service is one field here plus one line there.
  */
 export interface ToolServices {
-  [name: string]: unknown
+  /** The guarded write path: lists, confirmation, audit, undo. */
+  guard: WriteGuardApi
+  audit: AuditApi
+  undo: UndoStore
+  /** Per-target caps: notifications 6/min, announcements 3/min. */
+  rateLimits: { notify: TargetRateLimiter, announce: TargetRateLimiter }
+  /** Set per call by a session whose client supports elicitation: asks the human instead of issuing a token. */
+  confirmer?: WriteRunContext['confirmer']
 }

@@ -4,7 +4,7 @@ import type { ToolContext } from './define-tool.ts'
 
 /**
  * Resources, prompts and completions, described without the MCP SDK. Providers are plain objects;
- * src/mcp/server.ts turns them into protocol handlers.
+ * src/mcp/handlers.ts turns them into protocol handlers.
  */
 export interface ResourceInfo { uri: string, name: string, title?: string, description?: string, mimeType?: string }
 export interface ResourceTemplateInfo { uriTemplate: string, name: string, title?: string, description?: string, mimeType?: string }

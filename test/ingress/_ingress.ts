@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { buildIngressApp, ingressServicesOf } from '../../src/ingress-app.ts'
+import { buildIngressApp, ingressServicesOf } from '../../app/ingress-app.ts'
 import { createLogger, SecretScrubber } from '../../src/logger.ts'
 import { join } from 'node:path'
 import { DEFAULT_TOOLS_DIR, loadToolCatalog, type ToolCatalog } from '../../src/mcp/registry.ts'
@@ -14,10 +14,10 @@ export async function testCatalog (): Promise<ToolCatalog> {
 
 type Test = { teardown: (fn: () => unknown) => void }
 
-/** The ingress app over a running test server's services, wired as src/server.ts does it. */
+/** The ingress app over a running test server's services, wired as app/start.ts does it. */
 export async function startIngress (t: Test, server: TestServer, logs: string[] = [], catalog?: ToolCatalog): Promise<FastifyInstance> {
   const logger = createLogger({ level: 'info', scrubber: new SecretScrubber(), write: line => { logs.push(line) } })
-  const ingress = await buildIngressApp({ services: ingressServicesOf(server.app, catalog ?? await testCatalog(), server.token), logger })
+  const ingress = await buildIngressApp({ services: { ...ingressServicesOf(server.app.services), catalog: catalog ?? await testCatalog() }, logger })
   t.teardown(() => ingress.close())
   return ingress
 }

@@ -60,7 +60,7 @@ t.test('the run stage gets the app, node and the entrypoint', async (t) => {
 })
 
 t.test('the production entry is the one npm start runs', async (t) => {
-  t.equal(packageJson.scripts.start, 'node dist/src/server.js')
+  t.equal(packageJson.scripts.start, 'node dist/app/server.js')
   t.ok(typeof packageJson.scripts.build === 'string', 'npm run build exists')
   t.match(runScript, /^readonly APP_DIR="\/app"$/m, 'run.sh works in /app, where the image puts the app')
   t.ok(runScript.includes(`"\${APP_DIR}/${packageJson.scripts.start.replace(/^node /, '')}"`), 'run.sh starts the same file')
@@ -101,7 +101,7 @@ t.test('labels', async (t) => {
 t.test('.dockerignore keeps local state out and the sources in', async (t) => {
   const ignored = read('.dockerignore').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'))
   for (const entry of ['node_modules', 'dist', '.git', 'data', 'coverage', '.tap', 'demo']) t.ok(ignored.includes(entry), `ignores ${entry}`)
-  for (const needed of ['src', 'plugins', 'tools', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'ingress']) {
+  for (const needed of ['src', 'plugins', 'tools', 'app', 'package.json', 'package-lock.json', 'tsconfig.json', 'tsconfig.build.json', 'ingress']) {
     t.notOk(ignored.includes(needed), `keeps ${needed} (the build needs it)`)
   }
 })

@@ -5,16 +5,16 @@ import t from 'tap'
 import { callTool, connectClient, eventually, startHome, tempDataDir } from '../helper.ts'
 import { portFrom, ROOT, startProcess } from './process-helper.ts'
 
-// What the image runs: `npm run build`, then `node dist/src/server.js` with nothing but the environment.
+// What the image runs: `npm run build`, then `node dist/app/server.js` with nothing but the environment.
 t.test('the production build starts, serves MCP and the ingress page, and stops cleanly', async t => {
   rmSync(join(ROOT, 'dist'), { recursive: true, force: true })
   execFileSync('npm', ['run', '--silent', 'build'], { cwd: ROOT, stdio: 'pipe' })
   const built = readdirSync(join(ROOT, 'dist'), { recursive: true, encoding: 'utf8' }).filter(f => f.endsWith('.js'))
   t.same(built.filter(f => /(^|\/)demo(\/|\.js$)/.test(f)), [], 'no simulator file in dist/')
   t.same(built.filter(f => /from '[^']*\/demo\//.test(readFileSync(join(ROOT, 'dist', f), 'utf8'))), [], 'no built file imports the simulator')
-  t.ok(built.includes(join('src', 'server.js')), 'the server entry is built')
+  t.ok(built.includes(join('app', 'server.js')), 'the server entry is built')
   const home = await startHome(t)
-  const server = startProcess(t, { HA_URL: home.url, HA_TOKEN: home.token, DATA_DIR: tempDataDir(t), MCP_API_TOKEN: 'build-test-token-0123456789' }, [process.execPath, 'dist/src/server.js'])
+  const server = startProcess(t, { HA_URL: home.url, HA_TOKEN: home.token, DATA_DIR: tempDataDir(t), MCP_API_TOKEN: 'build-test-token-0123456789' }, [process.execPath, 'dist/app/server.js'])
   await eventually(() => portFrom(server.lines, 'ingress page listening') > 0, 30_000, 'both servers to listen')
   const mcpPort = portFrom(server.lines, 'MCP server listening')
   const ingressPort = portFrom(server.lines, 'ingress page listening')

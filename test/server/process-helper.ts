@@ -7,10 +7,10 @@ const TSX = join(ROOT, 'node_modules/.bin/tsx')
 export interface Running { child: ChildProcess, lines: string[], exit: Promise<number | null> }
 
 /**
- * The server as a real process with only the variables given here: `tsx src/server.ts` by default,
- * or another command line (the production build: `node dist/src/server.js`).
+ * The server as a real process with only the variables given here: `tsx app/server.ts` by default,
+ * or another command line (the production build: `node dist/app/server.js`).
  */
-export function startProcess (t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>, command: string[] = [TSX, 'src/server.ts']): Running {
+export function startProcess (t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>, command: string[] = [TSX, 'app/server.ts']): Running {
   const [program, ...args] = command as [string, ...string[]]
   const child = spawn(program, args, {
     cwd: ROOT,

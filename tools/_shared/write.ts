@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { isUserError, UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
-import type { WriteGuardApi, WriteOutcome, WriteRequest } from '../../src/policy/types.ts'
-import '../../src/policy/services.ts'
+import type { WriteOutcome, WriteRequest } from '../../src/policy/types.ts'
 
 /** Shared by every write tool: the same wording for the guard's two standard arguments. */
 export const dryRunArg = () =>
@@ -11,16 +10,10 @@ export const dryRunArg = () =>
 export const confirmTokenArg = () =>
   z.string().trim().max(100).optional().describe('Only once the user agreed.')
 
-export function writeGuard (ctx: Pick<ToolContext, 'services'>): WriteGuardApi {
-  const guard = ctx.services.guard
-  if (!guard) throw new Error('the write guard is not wired: register plugins/policy.ts and pass its services to the mcp routes')
-  return guard
-}
-
 /** Runs one write through the guarded path with the caller's identity (and the session's elicitation, if any). */
 export async function guardedWrite (ctx: Pick<ToolContext, 'services' | 'identity'>, request: WriteRequest): Promise<WriteOutcome> {
-  const confirmer = ctx.services.confirmer
-  return await writeGuard(ctx).run(ctx.identity, request, confirmer ? { confirmer } : {})
+  const { guard, confirmer } = ctx.services
+  return await guard.run(ctx.identity, request, confirmer ? { confirmer } : {})
 }
 
 /**
@@ -54,10 +47,9 @@ export function serviceResponse (result: unknown): Record<string, unknown> {
 export async function rateLimitedWrite (ctx: Pick<ToolContext, 'services' | 'identity'>, limiter: 'notify' | 'announce', key: string, request: WriteRequest): Promise<WriteOutcome> {
   if (request.dryRun === true) return await guardedWrite(ctx, request)
   const limits = ctx.services.rateLimits
-  if (!limits) throw new Error('rate limits are not wired: register plugins/policy.ts')
   const slot = limits[limiter].take(key)
   if ('retryAfterS' in slot) {
-    ctx.services.audit?.record({ tool: request.tool, identity: ctx.identity.id, identity_name: ctx.identity.name, outcome: 'refused', domain: request.domain, service: request.service, reason: 'rate_limit' })
+    ctx.services.audit.record({ tool: request.tool, identity: ctx.identity.id, identity_name: ctx.identity.name, outcome: 'refused', domain: request.domain, service: request.service, reason: 'rate_limit' })
     throw new UserError('HAMCP_RATE_LIMITED', `Rate limit: at most ${limits[limiter].limit} per minute for ${key}.`, `Try again in ${slot.retryAfterS} s.`)
   }
   try {

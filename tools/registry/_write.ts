@@ -42,7 +42,7 @@ export async function runRegistryWrite (ctx: ToolContext, write: RegistryWrite):
     // Steps are taken back last first; each step's own restore commands keep their order.
     const undo = write.steps.slice(0, done).map((step, i) => step.undo(results[i])).reverse().flat()
     if (undo.length === 0) return
-    ctx.services.undo?.remember(ctx.identity.id, {
+    ctx.services.undo.remember(ctx.identity.id, {
       tool: write.tool,
       call: `${write.domain}.${write.service}`,
       at: Date.now(),

@@ -78,9 +78,10 @@ export default defineTool({
       if (args.disabled !== undefined) { command.disabled_by = args.disabled ? 'user' : null; back.disabled_by = restoredFlag(entry.disabled_by, 'disabled_by', id, notes) }
       if (rename !== undefined) { command.new_entity_id = rename; back.new_entity_id = id }
       if (Object.keys(command).length > 2) steps.push({ command, undo: () => [back] })
-      // Exposure lives in the entry's conversation options: put back exactly what was there, or nothing.
+      // Exposure lives in the entry's conversation options: put back exactly what was there. With nothing
+      // there, empty options make Home Assistant work out its default again, as before the change.
       const options = isRecord(entry.options) ? entry.options : {}
-      exposureUndo.push({ type: 'config/entity_registry/update', entity_id: finalId(id), options_domain: 'conversation', options: isRecord(options.conversation) ? options.conversation : null })
+      exposureUndo.push({ type: 'config/entity_registry/update', entity_id: finalId(id), options_domain: 'conversation', options: isRecord(options.conversation) ? options.conversation : {} })
     }
     if (args.exposed !== undefined) {
       steps.push({ command: { type: 'homeassistant/expose_entity', assistants: ['conversation'], entity_ids: ids.map(finalId), should_expose: args.exposed }, undo: () => exposureUndo })

@@ -16,8 +16,8 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     const undo = ctx.services.undo
-    const record = undo?.last(ctx.identity.id)
-    if (!undo || !record) throw new UserError('HAMCP_NOT_FOUND', 'Nothing to undo for this client.', 'Undo covers the last allowed write made with this token since the add-on started.')
+    const record = undo.last(ctx.identity.id)
+    if (!record) throw new UserError('HAMCP_NOT_FOUND', 'Nothing to undo for this client.', 'Undo covers the last allowed write made with this token since the add-on started.')
     if (record.commands) return await undoCommands(ctx, args, record, record.commands)
     const calls = record.states.flatMap(restoreCalls)
     if (calls.length === 0) {
@@ -67,7 +67,7 @@ async function undoCommands (ctx: ToolContext, args: { dry_run: boolean, confirm
       return commands.length
     }
   })
-  if (outcome.status === 'done') ctx.services.undo?.forget(ctx.identity.id, record)
+  if (outcome.status === 'done') ctx.services.undo.forget(ctx.identity.id, record)
   const notes = record.unrestorable && record.unrestorable.length > 0 ? { not_restored: record.unrestorable } : {}
   if (outcome.status === 'dry_run') return { dry_run: true, would_undo: record.call, steps: commands.length, ...notes }
   return { ...formatOutcome(outcome, () => ({ undid: record.call, steps: commands.length, ...notes })) }

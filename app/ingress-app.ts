@@ -1,8 +1,8 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import ingressRoutes, { type IngressServices } from '../plugins/ingress.ts'
-import type { AppLogger } from './logger.ts'
-import type { ToolCatalog } from './mcp/registry.ts'
-import type { AuditApi } from './policy/types.ts'
+import rateLimitPlugin from '../plugins/rate-limit.ts'
+import type { Services } from '../src/compose.ts'
+import type { AppLogger } from '../src/logger.ts'
 
 export interface IngressAppOptions {
   services: IngressServices
@@ -20,21 +20,14 @@ export async function buildIngressApp (opts: IngressAppOptions): Promise<Fastify
     return503OnClosing: true,
     bodyLimit: 64 * 1024
   })
+  await fastify.register(rateLimitPlugin)
   await fastify.register(ingressRoutes, { services: opts.services, publicDir: opts.publicDir })
   await fastify.ready()
   return fastify
 }
 
-/** The services of a built MCP app, for the ingress page (the audit only once the policy plugin provides it). */
-export function ingressServicesOf (app: FastifyInstance, catalog: ToolCatalog, primaryToken: string): IngressServices {
-  return {
-    config: app.config,
-    ha: app.ha,
-    home: app.home,
-    tokens: app.tokens,
-    usage: app.usage,
-    catalog,
-    primaryToken,
-    audit: app.hasDecorator('audit') ? app.getDecorator<AuditApi>('audit') : undefined
-  }
+/** What the ingress page reads of the composition root's services; shared, never duplicated. */
+export function ingressServicesOf (services: Services): IngressServices {
+  const { config, ha, home, tokens, usage, catalog, primaryToken, requestLimits } = services
+  return { config, ha, home, tokens, usage, catalog, primaryToken, audit: services.policy.audit, requestLimits, oauth: services.oauth }
 }

@@ -1,0 +1,66 @@
+import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import fp from 'fastify-plugin'
+import authPlugin from '../plugins/auth.ts'
+import configPlugin from '../plugins/config.ts'
+import healthRoutes from '../plugins/health.ts'
+import homeAssistantPlugin from '../plugins/home-assistant.ts'
+import mcpRoutes from '../plugins/mcp.ts'
+import oauthRoutes from '../plugins/oauth.ts'
+import policyPlugin from '../plugins/policy.ts'
+import rateLimitPlugin from '../plugins/rate-limit.ts'
+import servicesPlugin from '../plugins/services.ts'
+import sessionsPlugin from '../plugins/sessions.ts'
+import { createServices, type ServiceDeps, type Services } from '../src/compose.ts'
+import type { AppLogger } from '../src/logger.ts'
+import { loadToolCatalog, type ToolCatalog } from '../src/mcp/registry.ts'
+
+export interface AppOptions extends Omit<ServiceDeps, 'catalog' | 'log'> {
+  /** The tool modules; all of tools/ by default. */
+  catalog?: ToolCatalog
+  healthDegradedAfterMs?: number
+}
+
+/** The MCP server as one plugin over the composition root's services: registers every concern in order. Never listens. */
+async function app (fastify: FastifyInstance, opts: { services: Services, healthDegradedAfterMs?: number, authorizationOrigin?: (requestOrigin: string) => Promise<string> }): Promise<void> {
+  const { services } = opts
+  await fastify.register(configPlugin, { config: services.config })
+  await fastify.register(servicesPlugin, { services })
+  await fastify.register(homeAssistantPlugin, services)
+  await fastify.register(policyPlugin, { policy: services.policy })
+  await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff, oauth: services.oauth })
+  await fastify.register(rateLimitPlugin)
+  await fastify.register(healthRoutes, { degradedAfterMs: opts.healthDegradedAfterMs })
+  await fastify.register(sessionsPlugin, { sessions: services.sessions })
+  await fastify.register(oauthRoutes, {
+    server: services.oauth,
+    tokens: services.tokens,
+    backoff: services.backoff,
+    audit: services.policy.audit,
+    authorizationOrigin: opts.authorizationOrigin
+  })
+  await fastify.register(mcpRoutes, { services })
+  fastify.setNotFoundHandler(async (request, reply) => {
+    return await reply.code(404).send({ error: 'Not Found', message: `${request.method} ${request.url} does not exist; the MCP endpoint is POST /mcp` })
+  })
+}
+
+export const appPlugin = fp(app, { name: 'ha-mcp-app', fastify: '5.x' })
+
+/** A ready Fastify instance with the whole app, for tests and for app/start.ts. */
+export async function buildApp (opts: AppOptions & { logger: AppLogger }): Promise<FastifyInstance> {
+  const catalog = opts.catalog ?? await loadToolCatalog()
+  const services = createServices({ ...opts, catalog, log: opts.logger })
+  const fastify = Fastify({
+    loggerInstance: opts.logger,
+    // Requests are logged at debug by the MCP route itself; Fastify's per-request info lines are noise in the Log tab.
+    logController: new LogController({ disableRequestLogging: true }),
+    trustProxy: false,
+    // 'idle': close() drops idle keep-alive sockets but lets requests in flight finish (graceful drain;
+    // app/start.ts cuts the drain short after a deadline).
+    forceCloseConnections: 'idle',
+    return503OnClosing: true
+  })
+  await fastify.register(appPlugin, { services, healthDegradedAfterMs: opts.healthDegradedAfterMs, authorizationOrigin: opts.oauth?.authorizationOrigin })
+  await fastify.ready()
+  return fastify
+}

@@ -1,0 +1,115 @@
+import type { AddressInfo } from 'node:net'
+import type { FastifyInstance } from 'fastify'
+import { startAddonTasks } from '../src/addon/index.ts'
+import { resolvePrimaryToken, type PrimaryToken } from '../src/auth/bootstrap.ts'
+import { loadConfig, type Config, type Env } from '../src/config.ts'
+import { createLogger, SecretScrubber, type AppLogger } from '../src/logger.ts'
+import type { Options } from '../src/options.ts'
+import { requestLimitsFromEnv } from '../src/request-limits.ts'
+import { buildApp } from './app.ts'
+import { buildIngressApp, ingressServicesOf } from './ingress-app.ts'
+
+/** How long requests in flight may run after a stop before their connections are closed. */
+const DRAIN_MS = 5_000
+/** A stop that takes longer than this exits the process anyway. */
+const FORCE_EXIT_MS = 10_000
+
+export interface StartOptions {
+  env: Env
+  /** Options that win over DATA_DIR/options.json (the demo's --options file). */
+  options?: Partial<Options>
+  /** Listening addresses; by default MCP_PORT and HOST, and INGRESS_PORT on loopback outside the add-on. */
+  listen?: { mcpPort?: number, host?: string, ingressPort?: number }
+}
+
+export interface RunningServer {
+  config: Config
+  logger: AppLogger
+  primary: PrimaryToken
+  app: FastifyInstance
+  ingress: FastifyInstance
+  mcpPort: number
+  ingressPort: number
+  /** Graceful stop: both servers stop accepting, requests in flight get DRAIN_MS, then the HA connection closes. */
+  stop: () => Promise<void>
+}
+
+export function portOf (app: FastifyInstance): number {
+  return (app.server.address() as AddressInfo | null)?.port ?? 0
+}
+
+/** HEALTH_DEGRADED_AFTER_S shortens the 5 minutes /health waits before answering 503 (tests, impatient setups). */
+function healthThresholdMs (env: Env): number | undefined {
+  const seconds = Number(env.HEALTH_DEGRADED_AFTER_S)
+  return env.HEALTH_DEGRADED_AFTER_S && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined
+}
+
+/** Configuration, logger and token from the environment, then the MCP app and the ingress page, listening. */
+export async function startServer (opts: StartOptions): Promise<RunningServer> {
+  const { env } = opts
+  const config = loadConfig(env, opts.options)
+  const scrubber = new SecretScrubber()
+  scrubber.add(config.homeAssistant.token)
+  scrubber.add(config.supervisor.token)
+  const logger = createLogger({ level: config.logLevel, scrubber })
+  const primary = await resolvePrimaryToken({ option: config.options.api_token, envToken: config.envApiToken, dataDir: config.dataDir, log: logger })
+  scrubber.add(primary.token)
+  const limits = requestLimitsFromEnv(env)
+  for (const message of limits.errors) logger.warning(message)
+
+  const app = await buildApp({ config, primaryToken: primary.token, logger, healthDegradedAfterMs: healthThresholdMs(env), requestLimits: limits.limits })
+  const host = opts.listen?.host ?? config.host
+  await app.listen({ port: opts.listen?.mcpPort ?? config.mcpPort, host })
+  logger.info({ port: portOf(app), version: config.version, haMode: config.homeAssistant.mode }, 'MCP server listening on /mcp')
+  // Only the Supervisor's ingress proxy may reach the page in the add-on; elsewhere it stays on loopback.
+  const ingress = await buildIngressApp({ services: ingressServicesOf(app.services), logger })
+  await ingress.listen({ port: opts.listen?.ingressPort ?? config.ingressPort, host: config.addonMode ? host : '127.0.0.1' })
+  logger.info({ port: portOf(ingress) }, 'ingress page listening')
+  const addonTasks = config.supervisor.token
+    ? startAddonTasks({ supervisor: app.ha.supervisor, primary, mcpPort: portOf(app), log: logger })
+    : undefined
+
+  return {
+    config,
+    logger,
+    primary,
+    app,
+    ingress,
+    mcpPort: portOf(app),
+    ingressPort: portOf(ingress),
+    async stop () {
+      // Requests in flight get DRAIN_MS to finish; then their sockets are cut so the close can complete.
+      const drain = setTimeout(() => {
+        logger.warning('requests still running after the drain period; closing their connections')
+        app.server.closeAllConnections()
+        ingress.server.closeAllConnections()
+      }, DRAIN_MS)
+      drain.unref()
+      addonTasks?.stop()
+      try {
+        await Promise.all([ingress.close(), app.close()])
+      } finally {
+        clearTimeout(drain)
+      }
+    }
+  }
+}
+
+/** SIGTERM/SIGINT stop the server gracefully (then `after`, e.g. the demo home) and exit: 0 if all went well. */
+export function stopOnSignals (running: RunningServer, after?: () => Promise<void>): void {
+  const { logger } = running
+  let closing = false
+  const shutdown = (signal: string): void => {
+    if (closing) return
+    closing = true
+    logger.info({ signal }, 'shutting down')
+    const force = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, FORCE_EXIT_MS)
+    force.unref()
+    running.stop().then(after).then(() => process.exit(0), (err: unknown) => {
+      logger.error({ err }, 'error during shutdown')
+      process.exit(1)
+    })
+  }
+  process.once('SIGTERM', () => shutdown('SIGTERM'))
+  process.once('SIGINT', () => shutdown('SIGINT'))
+}

@@ -1,0 +1,80 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { z } from 'zod'
+import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
+import { OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
+import type { Options } from '../src/options.ts'
+import type { AuditApi } from '../src/policy/types.ts'
+
+export interface IngressSignInOptions {
+  oauth: AuthorizationServer
+  options: Options
+  audit?: AuditApi
+  /** The page's anti-forgery check for mutations. */
+  sameOriginOnly: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+}
+
+const decisionBody = z.object({
+  action: z.enum(['approve', 'deny']),
+  scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])).optional()
+})
+
+function header (request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name]
+  const text = Array.isArray(value) ? value[0] : value
+  return text?.trim() ? text.trim().slice(0, 100) : undefined
+}
+
+/** The Home Assistant user behind an ingress request, from the headers the Supervisor's proxy adds. */
+export function ingressUser (request: FastifyRequest): { id: string, name: string } {
+  const id = header(request, 'x-remote-user-id')
+  const name = header(request, 'x-remote-user-display-name') ?? header(request, 'x-remote-user-name')
+  return { id: id ? `ha_user:${id}` : 'ha_user:unknown', name: name ?? (id ? `Home Assistant user ${id}` : 'Home Assistant user') }
+}
+
+/**
+ * The Sign-ins tab: OAuth sign-ins waiting for approval (the code matches the consent page) and the
+ * user's answer. Registered inside the ingress routes, so only the ingress proxy reaches it.
+ */
+export default async function ingressSignIns (fastify: FastifyInstance, opts: IngressSignInOptions): Promise<void> {
+  const { oauth, options } = opts
+
+  fastify.get('/api/sign-ins', async () => {
+    const now = Date.now()
+    return {
+      waiting: oauth.requests.waiting().map(r => ({
+        id: r.id,
+        short_code: r.shortCode,
+        client_name: r.clientName,
+        redirect_host: r.redirectHost,
+        scopes: r.scopes,
+        scopes_off: r.scopes.filter(s => !scopeEnabled(s, options)),
+        expires_in_s: Math.max(0, Math.round((r.expiresAt - r.createdAt - (now - r.createdAt)) / 1000))
+      })),
+      scopes: OAUTH_SCOPES
+    }
+  })
+
+  fastify.post<{ Params: { id: string } }>('/api/sign-ins/:id', { onRequest: opts.sameOriginOnly }, async (request, reply) => {
+    const parsed = decisionBody.safeParse(request.body)
+    if (!parsed.success) return await reply.code(400).send({ error: 'Bad Request', message: 'send {"action": "approve"|"deny", "scopes": [...]}' })
+    const pending = oauth.requests.get(request.params.id)
+    if (!pending || pending.outcome) return await reply.code(404).send({ error: 'Not Found', message: 'this sign-in request expired or was already answered' })
+    const user = ingressUser(request)
+    const approve = parsed.data.action === 'approve'
+    const scopes = approve ? (parsed.data.scopes ?? pending.scopes) : []
+    if (approve) await oauth.approve(pending, scopes, user.name)
+    else oauth.deny(pending)
+    const granted = approve && pending.scopes.some(s => scopes.includes(s))
+    request.log.notice({ client: pending.clientName, code: pending.shortCode, user: user.name, approved: granted }, 'OAuth sign-in answered in the panel')
+    opts.audit?.record({
+      tool: 'oauth_sign_in',
+      identity: user.id,
+      identity_name: user.name,
+      outcome: granted ? 'allowed' : 'refused',
+      reason: granted
+        ? `signed in "${pending.clientName}" (${pending.redirectHost}) with ${pending.scopes.filter(s => scopes.includes(s)).join(' ')}`
+        : `denied the sign-in of "${pending.clientName}" (${pending.redirectHost})`
+    })
+    return { approved: granted }
+  })
+}

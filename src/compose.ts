@@ -1,0 +1,142 @@
+/**
+ * The composition root: every shared service is built here, once, from plain factories. Fastify
+ * plugins (plugins/) only decorate the app with these objects and hook their lifecycles; tools get
+ * theirs typed, in `ctx.services` (src/mcp/services.ts). Nothing here listens, connects or starts a
+ * timer: `ha.start()` and the sweeps belong to the plugins' lifecycle hooks.
+ */
+import { AuthBackoff, type BackoffOptions } from './auth/backoff.ts'
+import type { Identity } from './auth/identity.ts'
+import { TokenStore } from './auth/tokens.ts'
+import type { Config } from './config.ts'
+import { HomeAssistant, type HomeAssistantOptions } from './ha/index.ts'
+import { EntityCatalog } from './home/catalog.ts'
+import { HomeView } from './home/view.ts'
+import { Visibility } from './home/visibility.ts'
+import type { AppLogger } from './logger.ts'
+import type { ToolContext } from './mcp/define-tool.ts'
+import type { McpServerDeps } from './mcp/handlers.ts'
+import { createHomeSurface } from './mcp/home-surface.ts'
+import { SERVER_INSTRUCTIONS } from './mcp/instructions.ts'
+import type { ToolCatalog } from './mcp/registry.ts'
+import type { ToolServices } from './mcp/services.ts'
+import type { McpSurface } from './mcp/surface.ts'
+import { AuthorizationServer } from './oauth/authorization-server.ts'
+import { createPolicy, type PolicyOptions, type PolicyServices } from './policy/create.ts'
+import { requestLimits, type RequestLimits } from './request-limits.ts'
+import { createSessionService, type SessionService, type SessionsOptions } from './sessions/service.ts'
+import { UsageCounters } from './usage.ts'
+
+export interface ServiceDeps {
+  config: Config
+  primaryToken: string
+  log: AppLogger
+  catalog: ToolCatalog
+  /** Resources, prompts and completions; the home's by default. */
+  surface?: McpSurface
+  /** Shorter retry and ping timings for tests. */
+  homeAssistant?: { connection?: HomeAssistantOptions['connection'] }
+  backoff?: BackoffOptions
+  policy?: PolicyOptions
+  sessions?: SessionsOptions
+  /** Request rate limits (src/request-limits.ts); the bench and tests pass their own. */
+  requestLimits?: Partial<RequestLimits>
+  /** OAuth sign-in: an injected clock (tests) and where browsers reach the add-on. */
+  oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string> }
+}
+
+export interface Services {
+  config: Config
+  catalog: ToolCatalog
+  /** Shown on the ingress page only when the user asks to reveal or copy it. */
+  primaryToken: string
+  /** The one connection to Home Assistant (started by plugins/home-assistant.ts). */
+  ha: HomeAssistant
+  /** The filtered read view over it (filter_reads applied). */
+  home: HomeView
+  tokens: TokenStore
+  /** OAuth grants (access tokens) and the authorization server's state. */
+  oauth: AuthorizationServer
+  /** Per-address backoff after failed authentications. */
+  backoff: AuthBackoff
+  usage: UsageCounters
+  policy: PolicyServices
+  /** What every tool handler gets in `ctx.services`. */
+  tools: ToolServices
+  /** What the MCP handlers need, for the stateless endpoint and every session. */
+  mcp: McpServerDeps
+  sessions: SessionService
+  requestLimits: RequestLimits
+}
+
+export function createServices (deps: ServiceDeps): Services {
+  const { config, log } = deps
+  const { homeAssistant, supervisor, options } = config
+  const ha = new HomeAssistant({
+    mode: homeAssistant.mode,
+    baseUrl: homeAssistant.baseUrl,
+    token: homeAssistant.token,
+    supervisorUrl: supervisor.url,
+    supervisorToken: supervisor.token,
+    log: log.child({ component: 'ha' }),
+    connection: deps.homeAssistant?.connection
+  })
+  const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options))
+  const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, onError: message => log.error(message) })
+  const oauth = new AuthorizationServer({
+    dataDir: config.dataDir,
+    now: deps.oauth?.now,
+    log: { error: message => log.error(message), warn: message => log.warn(message) }
+  })
+  const usage = new UsageCounters()
+  const policy = createPolicy({ ha, options: () => config.options, dataDir: config.dataDir, log, ...deps.policy })
+  const tools: ToolServices = {
+    guard: policy.guard,
+    audit: policy.audit,
+    undo: policy.undo,
+    rateLimits: policy.rateLimits
+  }
+  const context = (identity: Identity, signal?: AbortSignal, confirmer?: ToolServices['confirmer']): ToolContext => ({
+    home,
+    ha,
+    options: config.options,
+    identity,
+    log,
+    // A session whose client can be asked confirms writes by elicitation instead of a token.
+    services: confirmer ? { ...tools, confirmer } : tools,
+    signal
+  })
+  const mcp: McpServerDeps = {
+    name: 'ha-mcp',
+    version: config.version,
+    instructions: SERVER_INSTRUCTIONS,
+    catalog: deps.catalog,
+    options: config.options,
+    surface: deps.surface ?? createHomeSurface(),
+    context,
+    onCall: report => usage.record(report)
+  }
+  const sessions = createSessionService({
+    enabled: options.enable_sessions,
+    mcp,
+    home,
+    onStateChange: listener => ha.states.onChange(listener),
+    log,
+    options: deps.sessions
+  })
+  return {
+    config,
+    catalog: deps.catalog,
+    primaryToken: deps.primaryToken,
+    ha,
+    home,
+    tokens,
+    oauth,
+    backoff: new AuthBackoff(deps.backoff),
+    usage,
+    policy,
+    tools,
+    mcp,
+    sessions,
+    requestLimits: requestLimits(deps.requestLimits)
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * One long-lived MCP session (enable_sessions): its own SDK Server, with the same cached handlers as
+ * the stateless endpoint plus subscriptions and confirmations by elicitation, behind the SDK's
+ * Streamable HTTP transport.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import type { Identity } from '../auth/identity.ts'
+import type { ToolContext } from './define-tool.ts'
+import { authInfoOf, buildServer, type McpServerDeps } from './handlers.ts'
+import { rpcErrorBody } from './rpc-error.ts'
+
+/** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */
+const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    confirm: { type: 'boolean' as const, title: 'Confirm', description: 'Yes to let the assistant do this now; anything else refuses it.' }
+  },
+  required: ['confirm']
+}
+/** A human may take a while to answer; as long as a confirm token would live. */
+const CONFIRM_TIMEOUT_MS = 5 * 60_000
+
+export interface SessionServerHooks {
+  subscribe: (uri: string, ctx: ToolContext) => Promise<void>
+  unsubscribe: (uri: string) => void
+  /** Called when the session's transport closes, whatever closed it (DELETE, close()). */
+  onClosed: () => void
+}
+
+export interface McpSession {
+  readonly id: string
+  /** True once the initialize that opens the session succeeded. */
+  readonly initialized: boolean
+  /** Serves one HTTP request of this session (POST, GET stream, DELETE); writes the response itself. */
+  handle: (req: IncomingMessage, res: ServerResponse, identity: Identity, body?: unknown) => Promise<void>
+  resourceUpdated: (uri: string) => void
+  /** Ends the client's notification stream (shutdown), leaving requests in flight to finish. */
+  closeStream: () => void
+  close: () => Promise<void>
+}
+
+/**
+ * One long-lived MCP session: its own Server (the same cached handlers as the stateless endpoint, plus
+ * subscriptions and confirmations by elicitation) behind the SDK's Streamable HTTP transport with SSE
+ * responses, so the server can ask the client a question in the middle of a tool call.
+ */
+export async function createSessionServer (deps: McpServerDeps, id: string, hooks: SessionServerHooks): Promise<McpSession> {
+  let initialized = false
+  // A client that declared elicitation but fails to answer gets confirm tokens from then on.
+  let elicitationBroken = false
+  const server = buildServer(deps, session => ({
+    confirmerFor: extra => {
+      if (elicitationBroken || session.getClientCapabilities()?.elicitation?.form === undefined) return undefined
+      return async preview => {
+        try {
+          const answer = await session.elicitInput(
+            { mode: 'form', message: `Confirm this action? ${preview.preview}`, requestedSchema: CONFIRM_SCHEMA },
+            { relatedRequestId: extra.requestId, signal: extra.signal, timeout: CONFIRM_TIMEOUT_MS }
+          )
+          return answer.action === 'accept' && answer.content?.confirm === true
+        } catch (err) {
+          // No answer in time is a refusal; a client that cannot be asked falls back to a confirm token.
+          if (err instanceof McpError && (err.code === ErrorCode.RequestTimeout || err.code === ErrorCode.ConnectionClosed)) return false
+          elicitationBroken = true
+          return 'unavailable'
+        }
+      }
+    },
+    subscribe: hooks.subscribe,
+    unsubscribe: hooks.unsubscribe
+  }))
+  const transport = new StreamableHTTPServerTransport({
+    sessionIdGenerator: () => id,
+    onsessioninitialized: () => { initialized = true }
+  })
+  server.onclose = hooks.onClosed
+  await server.connect(transport)
+  return {
+    id,
+    get initialized () { return initialized },
+    async handle (req, res, identity, body) {
+      (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(identity)
+      try {
+        await transport.handleRequest(req, res, body)
+      } catch (err) {
+        // The transport gave up mid-way: never leave the client hanging on a half-written response.
+        if (!res.headersSent) {
+          res.writeHead(500, { 'content-type': 'application/json' })
+          res.end(JSON.stringify(rpcErrorBody(ErrorCode.InternalError, 'Internal error')))
+        } else {
+          res.destroy(err as Error)
+        }
+      }
+    },
+    resourceUpdated (uri) {
+      server.sendResourceUpdated({ uri }).catch(() => {
+        // The client is gone or not listening; it re-reads when it comes back.
+      })
+    },
+    closeStream () {
+      transport.closeStandaloneSSEStream()
+    },
+    async close () {
+      await server.close()
+    }
+  }
+}

@@ -1,0 +1,69 @@
+import { join } from 'node:path'
+import type { HomeAssistant } from '../ha/index.ts'
+import type { AppLogger } from '../logger.ts'
+import type { Options } from '../options.ts'
+import { AuditLog, type AuditLogOptions } from './audit.ts'
+import { ConfirmStore } from './confirm.ts'
+import { WriteGuard } from './guard.ts'
+import { TargetRateLimiter } from './rate-limit.ts'
+import { UndoStore } from './undo.ts'
+
+export const NOTIFY_PER_MINUTE = 6
+export const ANNOUNCE_PER_MINUTE = 3
+
+export interface PolicyOptions {
+  /** Test hooks: a fake clock, a short confirmation TTL, a small rotation size, an audit sink. */
+  now?: () => number
+  confirmTtlMs?: number
+  audit?: Omit<AuditLogOptions, 'file'>
+}
+
+export interface PolicyDeps extends PolicyOptions {
+  ha: HomeAssistant
+  /** Read at each write, so a changed option applies at once. */
+  options: () => Options
+  dataDir: string
+  log: AppLogger
+}
+
+/** The guarded write path, its audit trail, undo history and per-target rate caps. */
+export interface PolicyServices {
+  guard: WriteGuard
+  audit: AuditLog
+  undo: UndoStore
+  rateLimits: { notify: TargetRateLimiter, announce: TargetRateLimiter }
+}
+
+export function createPolicy (deps: PolicyDeps): PolicyServices {
+  const { ha } = deps
+  const now = deps.now ?? Date.now
+  const audit = new AuditLog({
+    file: join(deps.dataDir, 'audit.log'),
+    warn: message => { deps.log.warning(message) },
+    now,
+    ...deps.audit
+  })
+  const undo = new UndoStore()
+  const guard = new WriteGuard({
+    command: async message => await ha.command(message),
+    options: deps.options,
+    audit,
+    confirms: new ConfirmStore({ now, ttlMs: deps.confirmTtlMs }),
+    undo,
+    state: entityId => ha.states.get(entityId),
+    house: {
+      entityIds: () => ha.states.ids(),
+      registry: async () => ha.registries.peek() ?? await ha.registries.snapshot().catch(() => undefined)
+    },
+    now
+  })
+  return {
+    guard,
+    audit,
+    undo,
+    rateLimits: {
+      notify: new TargetRateLimiter(NOTIFY_PER_MINUTE, 60_000, now),
+      announce: new TargetRateLimiter(ANNOUNCE_PER_MINUTE, 60_000, now)
+    }
+  }
+}

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Identity } from '../auth/identity.ts'
+import type { UserErrorCode } from '../errors.ts'
+import type { HomeView } from '../home/view.ts'
+import type { AppLogger } from '../logger.ts'
+import type { McpServerDeps } from '../mcp/handlers.ts'
+import { createSessionServer, type McpSession } from '../mcp/session.ts'
+import { SessionRegistry, type SessionRegistryOptions } from './registry.ts'
+import { SessionSubscriptions, type SubscriptionDeps } from './subscriptions.ts'
+
+export interface SessionsOptions extends SessionRegistryOptions {
+  /** How often idle sessions are looked for (default every minute). */
+  sweepEveryMs?: number
+  maxSubscriptions?: number
+  notifyIntervalMs?: number
+}
+
+export interface SessionServiceDeps {
+  /** The `enable_sessions` option. */
+  enabled: boolean
+  mcp: McpServerDeps
+  home: HomeView
+  onStateChange: SubscriptionDeps['onStateChange']
+  log: AppLogger
+  options?: SessionsOptions
+}
+
+export interface OpenSession {
+  server: Promise<McpSession>
+  subscriptions: SessionSubscriptions
+}
+
+/** One HTTP request for a session, free of any web framework. */
+export interface SessionRequest {
+  method: string
+  /** The Mcp-Session-Id header, as received. */
+  sessionId: string | string[] | undefined
+  identity: Identity
+  req: IncomingMessage
+  res: ServerResponse
+  body?: unknown
+  /** Called just before the session's transport starts writing the raw response itself. */
+  hijack: () => void
+  /** The request's own logger. */
+  log: AppLogger
+  address: string
+}
+
+/** Why a session request was not served; the caller answers it as a JSON-RPC error. */
+export interface SessionRefusal { status: number, rpcCode: number, message: string, code?: UserErrorCode }
+
+/** The session side of `/mcp` (plugins/mcp.ts routes session requests here). */
+export interface SessionService {
+  readonly enabled: boolean
+  readonly registry: SessionRegistry<OpenSession>
+  /** How often the idle sweep should run. */
+  readonly sweepEveryMs: number
+  /** Whether a POST belongs to a session: it names one, or it is an initialize that opens one. */
+  claims: (sessionId: unknown, messages: ReadonlyArray<{ method?: string }>) => boolean
+  /** POST, GET (the notification stream) or DELETE of a session, or the initialize that opens one. */
+  handle: (request: SessionRequest) => Promise<SessionRefusal | undefined>
+  /** Closes the sessions idle for too long; returns how many. */
+  sweep: () => Promise<number>
+  /** Ends every client's notification stream (shutdown), leaving requests in flight to finish. */
+  closeStreams: () => Promise<void>
+  /** Closes every session (shutdown). */
+  closeAll: () => Promise<void>
+}
+
+/**
+ * Opt-in MCP sessions (`enable_sessions`): at most 16, bound to the identity that opened them, closed
+ * after 30 idle minutes or by DELETE; at the cap the least recently used session idle for over a minute
+ * makes room. Each holds its own server, transport and subscriptions, all released when it closes.
+ */
+export function createSessionService (deps: SessionServiceDeps): SessionService {
+  const { log, enabled } = deps
+  const opts = deps.options ?? {}
+  const registry = new SessionRegistry<OpenSession>(opts)
+
+  const closeSession = async (id: string, open: OpenSession, reason: string): Promise<void> => {
+    registry.remove(id)
+    open.subscriptions.close()
+    log.debug({ session: id.slice(0, 8), reason }, 'closing MCP session')
+    await (await open.server).close()
+  }
+
+  const serve = async (request: SessionRequest, id: string, server: McpSession): Promise<void> => {
+    request.hijack()
+    const isStream = request.method === 'GET'
+    if (isStream) registry.stream(id, 1)
+    else registry.begin(id)
+    request.res.once('close', () => {
+      if (isStream) registry.stream(id, -1)
+      else registry.end(id)
+    })
+    await server.handle(request.req, request.res, request.identity, request.method === 'POST' ? request.body : undefined)
+  }
+
+  const open = async (request: SessionRequest): Promise<SessionRefusal | undefined> => {
+    const admission = registry.admit()
+    if (!admission.ok) {
+      return { status: 503, rpcCode: -32000, message: `All ${registry.max} MCP sessions are in use; retry shortly, or send requests without a session.`, code: 'HAMCP_LIMIT_REACHED' }
+    }
+    if (admission.evicted) closeSession(admission.evicted.id, admission.evicted.value, 'evicted to make room').catch(err => { log.warning({ err }, 'closing an evicted MCP session failed') })
+    const id = randomUUID()
+    const subscriptions = new SessionSubscriptions({
+      home: deps.home,
+      onStateChange: deps.onStateChange,
+      notify: uri => { session.server.then(server => { server.resourceUpdated(uri) }, () => {}) },
+      max: opts.maxSubscriptions,
+      minIntervalMs: opts.notifyIntervalMs,
+      now: opts.now
+    })
+    const session: OpenSession = {
+      subscriptions,
+      server: createSessionServer(deps.mcp, id, {
+        subscribe: async (uri, ctx) => {
+          await ctx.home.ready()
+          subscriptions.add(uri)
+        },
+        unsubscribe: uri => { subscriptions.remove(uri) },
+        onClosed: () => {
+          if (registry.get(id) === session) registry.remove(id)
+          subscriptions.close()
+        }
+      })
+    }
+    // Registered before anything is awaited, so concurrent initializes cannot overshoot the cap.
+    registry.add(id, request.identity.id, session)
+    const server = await session.server
+    await serve(request, id, server)
+    if (!server.initialized) await closeSession(id, session, 'initialize failed')
+    else log.info({ session: id.slice(0, 8), identity: request.identity.name, sessions: registry.size }, 'MCP session opened')
+    return undefined
+  }
+
+  return {
+    enabled,
+    registry,
+    sweepEveryMs: opts.sweepEveryMs ?? 60_000,
+    claims (sessionId, messages) {
+      if (!enabled) return false
+      if (sessionId !== undefined) return true
+      return messages.length === 1 && messages[0]?.method === 'initialize'
+    },
+    async handle (request) {
+      const header = request.sessionId
+      if (header === undefined && request.method === 'POST') return await open(request)
+      if (typeof header !== 'string' || header === '') {
+        return { status: 400, rpcCode: -32000, message: 'Bad Request: send the Mcp-Session-Id header of an open session.' }
+      }
+      const session = registry.get(header)
+      if (!session) return { status: 404, rpcCode: -32001, message: 'Session not found: it ended or expired; initialize a new one.', code: 'HAMCP_NOT_FOUND' }
+      if (registry.owner(header) !== request.identity.id) {
+        request.log.notice({ address: request.address, identity: request.identity.name }, 'refused a request for a session opened by another token')
+        return { status: 403, rpcCode: -32000, message: 'Forbidden: this session belongs to another token.' }
+      }
+      await serve(request, header, await session.server)
+      return undefined
+    },
+    async sweep () {
+      const expired = registry.expired()
+      await Promise.all(expired.map(({ id, value }) => closeSession(id, value, 'idle')))
+      return expired.length
+    },
+    async closeStreams () {
+      for (const { value } of registry.entries()) (await value.server).closeStream()
+    },
+    async closeAll () {
+      await Promise.all(registry.drain().map(({ id, value }) => closeSession(id, value, 'shutdown')))
+    }
+  }
+}

@@ -1,0 +1,71 @@
+import t from 'tap'
+import { DEFAULT_REQUEST_LIMITS, requestLimitsFromEnv } from '../../src/request-limits.ts'
+import { callTool, connectClient, rpc, startHome, startServer } from '../helper.ts'
+import { startIngress } from '../ingress/_ingress.ts'
+
+const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
+
+t.test('per token: over the cap 429 with Retry-After; another token is unaffected', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, app: { requestLimits: { perToken: 4 } } })
+  const other = await server.app.tokens.create({ name: 'kitchen tablet', scopes: ['read'] })
+  const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` })
+
+  for (let i = 0; i < 4; i++) t.equal((await rpc(server.url, listTools, bearer(server.token))).status, 200, `request ${i + 1} of 4 answered`)
+  const refused = await rpc(server.url, listTools, bearer(server.token))
+  t.equal(refused.status, 429)
+  const retryAfter = Number(refused.headers.get('retry-after'))
+  t.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After in whole seconds within the minute (${retryAfter})`)
+  const body = await refused.json() as { jsonrpc: string, error: { code: number, message: string }, id: null }
+  t.match(body, { jsonrpc: '2.0', error: { code: -32000 }, id: null }, 'a JSON-RPC error the client can show')
+  t.match(body.error.message, /at most 4 a minute/)
+
+  // The SDK client with the other token: initialize, initialized, then a tool call, all answered.
+  const client = await connectClient(t, server, other.token)
+  const areas = await callTool(client, 'ha_list_areas')
+  t.notOk(areas.isError, 'the other token still works')
+  t.equal((await rpc(server.url, listTools, bearer(server.token))).status, 429, 'the first token stays limited')
+})
+
+t.test('per address: counts every request from it, before the token is even checked', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, app: { requestLimits: { perAddress: 3 } } })
+  t.equal((await rpc(server.url, listTools)).status, 401, 'no token: refused by the token check')
+  t.equal((await rpc(server.url, listTools, { authorization: `Bearer ${server.token}` })).status, 200)
+  t.equal((await rpc(server.url, listTools, { authorization: `Bearer ${server.token}` })).status, 200)
+  const refused = await rpc(server.url, listTools, { authorization: `Bearer ${server.token}` })
+  t.equal(refused.status, 429, 'the fourth request from this address')
+  t.ok(Number(refused.headers.get('retry-after')) >= 1, 'with Retry-After')
+  const health = await fetch(`${server.url}/health`)
+  t.equal(health.status, 200, '/health is never limited (the watchdog probes it)')
+})
+
+t.test('the ingress API is capped per address; the page itself is not', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, app: { requestLimits: { ingressPerAddress: 2 } } })
+  const ingress = await startIngress(t, server)
+  const get = async (url: string): Promise<{ statusCode: number, headers: Record<string, unknown>, json: () => any }> =>
+    await ingress.inject({ method: 'GET', url, remoteAddress: '127.0.0.1' })
+  t.equal((await get('/api/tokens')).statusCode, 200)
+  t.equal((await get('/api/tokens')).statusCode, 200)
+  const refused = await get('/api/tokens')
+  t.equal(refused.statusCode, 429)
+  t.ok(Number(refused.headers['retry-after']) >= 1, 'with Retry-After')
+  t.match(refused.json(), { error: 'Too Many Requests', message: /at most 2 a minute/ })
+  t.equal((await get('/')).statusCode, 200, 'the static page still loads')
+})
+
+t.test('limits come from the environment for development and the bench; bad values are reported', async t => {
+  t.same(requestLimitsFromEnv({ RATE_LIMIT_PER_TOKEN: '0', RATE_LIMIT_PER_ADDRESS: '100000' }), { limits: { perToken: 0, perAddress: 100000 }, errors: [] })
+  const bad = requestLimitsFromEnv({ RATE_LIMIT_INGRESS_PER_ADDRESS: 'lots' })
+  t.same(bad.limits, {})
+  t.match(bad.errors, [/RATE_LIMIT_INGRESS_PER_ADDRESS=lots .*using 600/])
+  t.ok(DEFAULT_REQUEST_LIMITS.perToken >= 1000, 'the default never bothers a working client')
+})
+
+t.test('0 turns a limit off', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, app: { requestLimits: { perToken: 0, perAddress: 0 } } })
+  const statuses = await Promise.all(Array.from({ length: 20 }, async () => (await rpc(server.url, listTools, { authorization: `Bearer ${server.token}` })).status))
+  t.same(new Set(statuses), new Set([200]))
+})

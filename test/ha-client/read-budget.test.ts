@@ -1,0 +1,67 @@
+// A read that Home Assistant is slow to serve answers within the budget with a coded timeout, before
+// Home Assistant's MCP client (10 s per call) would give up with nothing to show; writes are never cut.
+import t from 'tap'
+import { z } from 'zod'
+import { ALL_SCOPES } from '../../src/auth/identity.ts'
+import { defineTool, type ToolContext, type ToolKind } from '../../src/mcp/define-tool.ts'
+import { invokeTool, READ_BUDGET_MS } from '../../src/mcp/invoke.ts'
+import { checkDefinition } from '../../src/mcp/registry.ts'
+
+const logged: string[] = []
+const ctx = {
+  home: { ready: async () => {}, scrub: (text: string) => text },
+  identity: { id: 'primary', name: 'primary', scopes: ALL_SCOPES },
+  log: { level: 'info', debug () {}, trace () {}, error () {}, warning (_o: unknown, message: string) { logged.push(message) } }
+} as unknown as ToolContext
+
+function slowTool (kind: ToolKind, finish: Promise<unknown>): ReturnType<typeof checkDefinition> {
+  return checkDefinition(defineTool({
+    name: `slow_${kind}`,
+    title: 'Slow',
+    description: 'Waits for Home Assistant.',
+    kind,
+    input: z.object({}),
+    handler: async () => await finish
+  }), 'slow.ts')
+}
+
+t.test('the budget leaves room inside Home Assistant\'s 10 s for the session around the call', async t => {
+  t.ok(READ_BUDGET_MS <= 8_000 && READ_BUDGET_MS >= 5_000)
+})
+
+t.test('a read over its budget answers with HAMCP_HA_TIMEOUT and a hint', async t => {
+  const never = new Promise(() => {})
+  const result = await invokeTool(slowTool('read', never), {}, ctx, undefined, 20)
+  t.equal(result.isError, true)
+  t.equal((result.structuredContent as { error: { code: string } }).error.code, 'HAMCP_HA_TIMEOUT')
+  t.match((result.content[0] as { text: string }).text, /within 0\.02 s[\s\S]*Hint: Ask for less/)
+  t.match(logged, ['tool call over its time budget; answered with a timeout'])
+})
+
+t.test('a late failure after the budget is not an unhandled rejection', async t => {
+  let fail: (err: Error) => void = () => {}
+  const late = new Promise((_resolve, reject) => { fail = reject })
+  const result = await invokeTool(slowTool('read', late), {}, ctx, undefined, 5)
+  t.equal(result.isError, true)
+  fail(new Error('Home Assistant finally failed'))
+  await new Promise(resolve => setImmediate(resolve))
+  t.pass('no crash')
+})
+
+t.test('a read within its budget answers normally', async t => {
+  const result = await invokeTool(slowTool('read', Promise.resolve({ ok: true })), {}, ctx, undefined, 1000)
+  t.notOk(result.isError)
+  t.same(result.structuredContent, { ok: true })
+})
+
+t.test('a write is never cut short: the change may be under way', async t => {
+  let finish: (value: unknown) => void = () => {}
+  const pending = new Promise(resolve => { finish = resolve })
+  const call = invokeTool(slowTool('write', pending), {}, ctx, undefined, 1)
+  // Let the 1 ms budget pass before the write completes.
+  await new Promise(resolve => setTimeout(resolve, 20))
+  finish({ done: true })
+  const result = await call
+  t.notOk(result.isError)
+  t.same(result.structuredContent, { done: true })
+})
