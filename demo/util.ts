@@ -72,7 +72,7 @@ const TRANSLITERATION: Record<string, string> = { 和: ' he ', 室: ' shi ', ß:
 export function slugify (text: string): string {
   const slug = text.replace(/[和室ß]/g, ch => TRANSLITERATION[ch] ?? ch).normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
     .replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '')
-  return slug === '' ? 'unnamed' : slug
+  return slug === '' ? 'unknown' : slug
 }
 
 export function parseTime (value: unknown): number | undefined {

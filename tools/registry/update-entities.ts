@@ -9,6 +9,7 @@ import { checkAreas, checkLabels, entityIdsArg, oldIdUsers, stringsArg } from '.
 type Entry = Record<string, unknown> & { entity_id: string }
 
 const ID = /^[a-z0-9_]+\.[a-z0-9_]+$/
+const SHOWN_IDS = 20
 
 /** HA only lets the API set or clear a "user" flag; another origin comes back as "user". */
 function restoredFlag (old: unknown, field: string, entityId: string, notes: string[]): string | null {
@@ -93,8 +94,14 @@ export default defineTool({
     }
     if (notes.length > 0) report.undo_notes = notes
     const bulk = ids.length > 1
+    const settings = fields.filter(key => key !== 'new_entity_id').map(key => `${key}=${JSON.stringify(args[key])}`).join(', ')
+    const shown = ids.length > SHOWN_IDS ? `${ids.slice(0, SHOWN_IDS).join(', ')} and ${ids.length - SHOWN_IDS} more` : ids.join(', ')
     const confirm = bulk || rename !== undefined
-      ? `${rename !== undefined ? `Rename ${ids[0] as string} to ${rename}` : `Change ${fields.join(', ')} of ${ids.length} entities`}${report.still_using_old_id ? `; still using the old id: ${JSON.stringify(report.still_using_old_id)}` : ''}.`
+      ? [
+          rename !== undefined ? `Rename ${ids[0] as string} to ${rename}.` : '',
+          settings ? `Set ${settings} on ${ids.length} entit${ids.length === 1 ? 'y' : 'ies'}: ${shown}.` : '',
+          report.still_using_old_id ? `Still using the old id: ${JSON.stringify(report.still_using_old_id)}.` : ''
+        ].filter(Boolean).join('\n')
       : undefined
     return await runRegistryWrite(ctx, {
       tool: 'ha_update_entities',
