@@ -133,10 +133,6 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     return { url, token, revealed: reveal, port_disabled: port === null, note, clients: clientConfigs(url, token) }
   })
 
-  /** Ids are checked one by one (works while Home Assistant is away); names go through the catalogue's scrub. */
-  const hideEntities = (text: string): string =>
-    home.scrub(text.replace(/\b[a-z0-9_]+\.[a-z0-9_]+\b/g, id => home.visible(id) ? id : '[hidden entity]'))
-
   fastify.get<{ Querystring: { tool?: string, outcome?: string } }>('/api/activity', async request => {
     await home.ready().catch(() => {})
     const all = audit?.recent(200) ?? []
@@ -145,7 +141,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
         ...e,
         ...(e.entities ? { entities: e.entities.filter(id => home.visible(id)) } : {}),
         // A failure reason is Home Assistant's free text and may name a hidden entity.
-        ...(e.reason ? { reason: hideEntities(e.reason) } : {})
+        ...(e.reason ? { reason: home.scrub(e.reason) } : {})
       }))
     const names = new Map<string, string>([
       ['primary', 'primary token'],

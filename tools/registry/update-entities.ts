@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
+import { domainOf, isEntityId } from '../../src/home/entities.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import type { RestoreCommand } from '../../src/policy/undo.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
@@ -8,7 +9,6 @@ import { checkAreas, checkLabels, entityIdsArg, oldIdUsers, stringsArg } from '.
 
 type Entry = Record<string, unknown> & { entity_id: string }
 
-const ID = /^[a-z0-9_]+\.[a-z0-9_]+$/
 const SHOWN_IDS = 20
 
 /** HA only lets the API set or clear a "user" flag; another origin comes back as "user". */
@@ -54,8 +54,8 @@ export default defineTool({
     if (rename !== undefined) {
       if (ids.length !== 1) throw new UserError('HAMCP_INVALID_ARGUMENT', 'new_entity_id renames one entity at a time.', 'Pass exactly one entity_id with new_entity_id.')
       const old = ids[0] as string
-      if (!ID.test(rename)) throw new UserError('HAMCP_INVALID_ARGUMENT', `"${rename}" is not an entity id.`, 'Use domain.object_id with lower-case letters, digits and underscores.')
-      if (rename.split('.')[0] !== old.split('.')[0]) throw new UserError('HAMCP_INVALID_ARGUMENT', 'A new entity id keeps the domain.', `Use ${old.split('.')[0]}.<new_name>.`)
+      if (!isEntityId(rename)) throw new UserError('HAMCP_INVALID_ARGUMENT', `"${rename}" is not an entity id.`, 'Use domain.object_id with lower-case letters, digits and underscores.')
+      if (domainOf(rename) !== domainOf(old)) throw new UserError('HAMCP_INVALID_ARGUMENT', 'A new entity id keeps the domain.', `Use ${domainOf(old)}.<new_name>.`)
     }
     if (typeof args.area_id === 'string') await checkAreas(ctx, [args.area_id])
     if (args.labels) await checkLabels(ctx, listEditIds(args.labels))
