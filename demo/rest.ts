@@ -3,7 +3,7 @@ import { buildConfig } from './config.ts'
 import { HaError } from './errors.ts'
 import { bearer, jsonBody, sendJson, sendText } from './http-util.ts'
 import type { Runtime } from './runtime.ts'
-import { isRecord } from './util.ts'
+import { ENTITY_ID, isRecord } from './util.ts'
 
 export interface RestRequest {
   rt: Runtime
@@ -60,7 +60,7 @@ export const coreRoutes: Route[] = [
       let body: unknown
       try { body = await jsonBody(req) } catch { sendJson(res, 400, { message: 'Invalid JSON specified.' }); return }
       if (!isRecord(body) || body.state === undefined) { sendJson(res, 400, { message: 'No state specified.' }); return }
-      if (!/^[a-z0-9_]+\.[a-z0-9_]+$/.test(entityId)) { sendJson(res, 400, { message: 'Invalid entity ID specified.' }); return }
+      if (!ENTITY_ID.test(entityId)) { sendJson(res, 400, { message: 'Invalid entity ID specified.' }); return }
       const existed = rt.house.states.has(entityId)
       const state = rt.house.setState(entityId, String(body.state), isRecord(body.attributes) ? body.attributes : {}, rt.house.newContext(rt.house.userId))
       res.setHeader('location', `/api/states/${entityId}`)

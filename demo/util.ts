@@ -69,10 +69,13 @@ export function epochSeconds (ms: number): number {
 // The few non-Latin characters the demo uses, transliterated the way HA's unidecode-based slugify does.
 const TRANSLITERATION: Record<string, string> = { 和: ' he ', 室: ' shi ', ß: 'ss' }
 
+/** Home Assistant's entity id (and service name) shape: `domain.object_id`. */
+export const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/
+
 export function slugify (text: string): string {
   const slug = text.replace(/[和室ß]/g, ch => TRANSLITERATION[ch] ?? ch).normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
     .replace(/[^a-z0-9]+/g, '_').replace(/^_+|_+$/g, '')
-  return slug === '' ? 'unnamed' : slug
+  return slug === '' ? 'unknown' : slug
 }
 
 export function parseTime (value: unknown): number | undefined {

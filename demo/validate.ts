@@ -1,5 +1,5 @@
 import { invalidFormat } from './errors.ts'
-import { isRecord } from './util.ts'
+import { ENTITY_ID, isRecord } from './util.ts'
 
 const TRIGGERS = new Set(['state', 'numeric_state', 'time', 'time_pattern', 'sun', 'event', 'homeassistant', 'mqtt', 'template', 'webhook', 'zone', 'device', 'calendar', 'tag', 'persistent_notification', 'conversation'])
 const CONDITIONS = new Set(['state', 'numeric_state', 'time', 'sun', 'template', 'zone', 'and', 'or', 'not', 'device', 'trigger'])
@@ -43,7 +43,7 @@ function action (item: unknown): string | null {
   const name = item.action ?? item.service
   // cv.service lower-cases the name; a dynamic template is accepted and rendered at run time.
   const isTemplate = typeof name === 'string' && /\{\{|\{%/.test(name)
-  if (name !== undefined && !isTemplate && (typeof name !== 'string' || !/^[a-z0-9_]+\.[a-z0-9_]+$/.test(name.toLowerCase()))) return `Service ${String(name)} does not match format <domain>.<name> for dictionary value @ data['action']`
+  if (name !== undefined && !isTemplate && (typeof name !== 'string' || !ENTITY_ID.test(name.toLowerCase()))) return `Service ${String(name)} does not match format <domain>.<name> for dictionary value @ data['action']`
   return null
 }
 

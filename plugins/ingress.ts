@@ -3,13 +3,12 @@ import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
-import type { Scope } from '../src/auth/identity.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import type { Config } from '../src/config.ts'
 import { clientConfigs } from '../src/connect/client-configs.ts'
 import type { HomeAssistant } from '../src/ha/index.ts'
 import type { HomeView } from '../src/home/view.ts'
-import { connectionSummary, filterAudit, toolCounts, visibleOptions } from '../src/ingress/status.ts'
+import { connectionSummary, filterAudit, tokenCategories, toolCounts, visibleOptions } from '../src/ingress/status.ts'
 import { hostPortLookup } from '../src/ingress/host-port.ts'
 import { mcpUrlFor } from '../src/ingress/public-url.ts'
 import { maskSecret } from '../src/logger.ts'
@@ -50,10 +49,15 @@ export const DEFAULT_PUBLIC_DIR = ['../ingress/public/', '../../ingress/public/'
   .map(relative => fileURLToPath(new URL(relative, import.meta.url)))
   .find(dir => existsSync(dir)) ?? fileURLToPath(new URL('../ingress/public/', import.meta.url))
 
+const globList = z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_.*]{1,255}$/, 'entity globs look like light.* or lock.front_door')).max(100).optional()
 const createTokenBody = z.object({
   name: z.string().trim().min(1, 'a name is required').max(64),
-  scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])).min(1, 'choose at least one scope')
-})
+  levels: z.record(z.string().regex(/^(\*|[a-z_]{1,32})$/, 'unknown category'), z.enum(['none', 'read', 'write', 'manage'])).optional(),
+  /** The older form: four flat scopes. */
+  scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])).optional(),
+  entity_allowlist: globList,
+  entity_denylist: globList
+}).refine(body => Object.values(body.levels ?? {}).some(level => level !== 'none') || (body.scopes?.length ?? 0) > 0, 'give at least one category a level')
 
 /**
  * The status and onboarding page in Home Assistant's sidebar: static files plus a small JSON API
@@ -129,10 +133,6 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     return { url, token, revealed: reveal, port_disabled: port === null, note, clients: clientConfigs(url, token) }
   })
 
-  /** Ids are checked one by one (works while Home Assistant is away); names go through the catalogue's scrub. */
-  const hideEntities = (text: string): string =>
-    home.scrub(text.replace(/\b[a-z0-9_]+\.[a-z0-9_]+\b/g, id => home.visible(id) ? id : '[hidden entity]'))
-
   fastify.get<{ Querystring: { tool?: string, outcome?: string } }>('/api/activity', async request => {
     await home.ready().catch(() => {})
     const all = audit?.recent(200) ?? []
@@ -141,7 +141,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
         ...e,
         ...(e.entities ? { entities: e.entities.filter(id => home.visible(id)) } : {}),
         // A failure reason is Home Assistant's free text and may name a hidden entity.
-        ...(e.reason ? { reason: hideEntities(e.reason) } : {})
+        ...(e.reason ? { reason: home.scrub(e.reason) } : {})
       }))
     const names = new Map<string, string>([
       ['primary', 'primary token'],
@@ -157,7 +157,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     }
   })
 
-  fastify.get('/api/tokens', async () => ({ tokens: tokens.list(), sign_ins: oauth?.grants() ?? [] }))
+  fastify.get('/api/tokens', async () => ({ tokens: tokens.list(), sign_ins: oauth?.grants() ?? [], categories: tokenCategories(catalog, config.options) }))
 
   fastify.post('/api/tokens', { onRequest: sameOriginOnly }, async (request, reply) => {
     const parsed = createTokenBody.safeParse(request.body)
@@ -167,8 +167,8 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     if (tokens.list().some(t => t.name === parsed.data.name)) {
       return await reply.code(409).send({ error: 'Conflict', message: `a token named "${parsed.data.name}" already exists` })
     }
-    const created = await tokens.create({ name: parsed.data.name, scopes: parsed.data.scopes as Scope[] })
-    request.log.notice({ name: created.entry.name, scopes: created.entry.scopes, prefix: created.entry.prefix }, 'named token created on the ingress page')
+    const created = await tokens.create(parsed.data)
+    request.log.notice({ name: created.entry.name, levels: created.entry.levels, prefix: created.entry.prefix }, 'named token created on the ingress page')
     return await reply.code(201).send(created)
   })
 

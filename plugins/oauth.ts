@@ -25,6 +25,9 @@ export interface OAuthRouteOptions {
   sweepMs?: number
 }
 
+/** Requests per minute per address on the OAuth endpoints: far above a sign-in (about ten), far below a flood. */
+const OAUTH_REQUESTS_PER_MINUTE = 300
+
 type Form = Record<string, string | string[] | undefined>
 
 function single (value: string | string[] | undefined): string | undefined {
@@ -87,6 +90,12 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
       form[key] = seen === undefined ? value : [...list(seen), value]
     }
     done(null, form)
+  })
+
+  // A runaway client is stopped per address before any work (the registration and guessing bounds come on top).
+  const limit = fastify.requestLimit('address', { max: OAUTH_REQUESTS_PER_MINUTE, body: message => ({ error: 'temporarily_unavailable', error_description: message }) })
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/oauth/')) return await limit(request, reply)
   })
 
   const sweep = setInterval(() => { server.sweep().catch((err: unknown) => fastify.log.error({ err }, 'OAuth sweep failed')) }, opts.sweepMs ?? 60_000)

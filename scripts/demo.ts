@@ -54,6 +54,15 @@ async function main (): Promise<void> {
   for (const client of clientConfigs(mcpUrl, primary.token)) {
     out.push(`--- ${client.title} (${client.where}) ---`, client.text, '')
   }
+  out.push(
+    '--- OAuth sign-in (no token to paste: what Home Assistant\'s own MCP client and mcp-remote do) ---',
+    `  npx -y mcp-remote ${mcpUrl}`,
+    '  The client registers itself and opens the sign-in page in your browser. Approve it there with the',
+    '  token above ("Allow"), or on the status page, tab Sign-ins, next to the same short code.',
+    `  Metadata: ${mcpUrl.replace(/\/mcp$/, '')}/.well-known/oauth-protected-resource/mcp`,
+    '  The sign-in then appears on the status page, tab Tokens, under "Signed-in apps".',
+    ''
+  )
   out.push('Ctrl+C stops both.', '')
   process.stdout.write(out.join('\n'))
 }

@@ -80,7 +80,7 @@ export function createServices (deps: ServiceDeps): Services {
     log: log.child({ component: 'ha' }),
     connection: deps.homeAssistant?.connection
   })
-  const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options))
+  const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options), { now: deps.policy?.now })
   const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, onError: message => log.error(message) })
   const oauth = new AuthorizationServer({
     dataDir: config.dataDir,

@@ -27,14 +27,33 @@ export function byteLength (value: unknown): number {
   return Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8')
 }
 
+/** A plain JSON object (not null, not an array). */
+export function isRecord (value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
+/** The first `max` characters of a text, never splitting a surrogate pair (an emoji stays whole or goes). */
+export function clip (text: string, max: number): string {
+  if (text.length <= max) return text
+  const cut = /[\uD800-\uDBFF]/.test(text[max - 1] ?? '') ? max - 1 : max
+  return text.slice(0, cut)
+}
+
+/** A free text (or the JSON of a value) cut to `max` characters, saying so; undefined for nothing. */
+export function excerpt (value: unknown, max: number): string | undefined {
+  if (value === undefined || value === null || value === '') return undefined
+  const text = typeof value === 'string' ? value : JSON.stringify(value)
+  return text.length > max ? `${clip(text, max)}… (${text.length} chars)` : text
+}
+
 /** Truncates one attribute value whose text form is longer than `max` characters. */
 export function truncateValue (value: unknown, max = ATTRIBUTE_MAX_CHARS): unknown {
   if (typeof value === 'string') {
-    return value.length > max ? `${value.slice(0, max)}… (truncated, ${value.length} chars)` : value
+    return value.length > max ? `${clip(value, max)}… (truncated, ${value.length} chars)` : value
   }
   if (value !== null && typeof value === 'object') {
     const text = JSON.stringify(value)
-    if (text.length > max) return `${text.slice(0, max)}… (truncated, ${text.length} chars)`
+    if (text.length > max) return `${clip(text, max)}… (truncated, ${text.length} chars)`
   }
   return value
 }

@@ -121,3 +121,38 @@ export async function eventually (check: () => boolean | Promise<boolean>, timeo
   }
   throw new Error(`timed out waiting for ${what}`)
 }
+
+/** A clock the test moves by hand: `now` for services that read time, `schedule` for their timers. */
+export interface FakeClock {
+  now: () => number
+  schedule: (fn: () => void, ms: number) => () => void
+  /** Delays of the timers still waiting, from now. */
+  pending: () => number[]
+  /** Moves time on by `ms`, running every timer that falls due, in order. */
+  advance: (ms: number) => void
+}
+
+export function fakeClock (start = Date.now()): FakeClock {
+  let at = start
+  let timers: Array<{ due: number, fn: () => void }> = []
+  return {
+    now: () => at,
+    schedule: (fn, ms) => {
+      const timer = { due: at + ms, fn }
+      timers.push(timer)
+      return () => { timers = timers.filter(t => t !== timer) }
+    },
+    pending: () => timers.map(t => t.due - at).sort((a, b) => a - b),
+    advance: ms => {
+      const until = at + ms
+      for (;;) {
+        const next = timers.filter(t => t.due <= until).sort((a, b) => a.due - b.due)[0]
+        if (!next) break
+        timers = timers.filter(t => t !== next)
+        at = next.due
+        next.fn()
+      }
+      at = until
+    }
+  }
+}

@@ -64,7 +64,7 @@ export function addAutomations (b: HomeBuilder, a: Anchors): Made {
     { entity_id: 'script.flash_hallway', source: 'yaml', config: { alias: 'Flash hallway', sequence: [{ action: 'light.toggle', target: { entity_id: a.hallwayLight } }], mode: 'single' } }
   ]
   for (const def of scripts) {
-    b.addEntity({ domain: 'script', key: '', name: String(def.config.alias), state: 'off', attributes: { last_triggered: null, mode: def.config.mode, current: 0 }, profile: STATIC }, null, { objectId: def.entity_id.slice(7), platform: 'script' })
+    b.addEntity({ domain: 'script', key: '', name: String(def.config.alias), state: 'off', attributes: { last_triggered: null, mode: def.config.mode, current: 0 }, profile: STATIC }, null, { objectId: def.entity_id.slice(7), platform: 'script', uniqueId: def.entity_id.slice(7) })
   }
 
   const scenes: SceneDef[] = [

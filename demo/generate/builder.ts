@@ -23,6 +23,8 @@ export interface EntityExtras {
   disabledBy?: string | null
   objectId?: string
   platform?: string
+  /** The registry unique_id when the integration sets it (a script's is its key, as in Home Assistant). */
+  uniqueId?: string
 }
 
 /** Accumulates registries and states; guarantees unique entity ids and stable ids from the seed. */
@@ -96,10 +98,13 @@ export class HomeBuilder {
     const entityId = this.uniqueEntityId(spec.domain, base)
     const platform = extras.platform ?? (device === null ? spec.domain : platformOf(this, device))
     const friendly = device === null ? (spec.name ?? base) : spec.name === null ? device.name : `${device.name} ${spec.name}`
+    const id = hexId(this.rng)
+    // Drawn even when given, so the rest of the seeded home stays the same.
+    const drawnUniqueId = `${platform}_${hexId(this.rng, 10)}`
     const entry: EntityEntry = {
       entity_id: entityId,
-      id: hexId(this.rng),
-      unique_id: `${platform}_${hexId(this.rng, 10)}`,
+      id,
+      unique_id: extras.uniqueId ?? drawnUniqueId,
       platform,
       config_entry_id: device?.config_entry_id ?? null,
       device_id: device?.id ?? null,

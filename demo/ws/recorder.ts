@@ -2,10 +2,8 @@ import { HaError, invalidFormat } from '../errors.ts'
 import { historyDuringPeriod } from '../history.ts'
 import { logbookEvents } from '../logbook.ts'
 import { metadataView, statisticMeta, statisticsDuringPeriod } from '../statistics.ts'
-import { parseTime } from '../util.ts'
+import { ENTITY_ID, parseTime } from '../util.ts'
 import type { CommandTable } from './protocol.ts'
-
-const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/
 
 export const recorderCommands: CommandTable = {
   'history/history_during_period': {

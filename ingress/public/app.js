@@ -130,8 +130,37 @@ async function loadActivity () {
 }
 
 // Tokens --------------------------------------------------------------------------------------
+const LEVELS = ['none', 'read', 'write', 'manage']
+let levelsDrawn = false
+
+function describeLevels (levels) {
+  const parts = Object.entries(levels).filter(([, level]) => level !== 'none')
+    .map(([category, level]) => `${category === '*' ? 'everything' : category}: ${level}`)
+  return parts.join(', ') || 'nothing'
+}
+
+function drawLevelChoices (categories) {
+  if (levelsDrawn) return
+  levelsDrawn = true
+  $('#token-levels tbody').replaceChildren(...categories.map(category => {
+    const select = el('select', { name: `level:${category.id}` })
+    select.setAttribute('aria-label', `${category.id} level`)
+    for (const level of LEVELS.slice(0, LEVELS.indexOf(category.top) + 1)) {
+      const off = LEVELS.indexOf(level) > LEVELS.indexOf(category.enabled)
+      select.append(el('option', { value: level, textContent: off ? `${level} (off in the options)` : level }))
+    }
+    select.value = category.id === 'camera' ? 'none' : 'read'
+    return el('tr', {}, el('td', {}, category.id), el('td', {}, select))
+  }))
+}
+
+function globs (text) {
+  return text.split(',').map(part => part.trim()).filter(Boolean)
+}
+
 async function loadTokens () {
   const data = await api('api/tokens')
+  drawLevelChoices(data.categories || [])
   const body = $('#token-list tbody')
   body.replaceChildren(...data.tokens.map(token => {
     const revoke = el('button', { type: 'button', className: 'danger', textContent: 'Revoke' })
@@ -140,7 +169,8 @@ async function loadTokens () {
       await api(`api/tokens/${encodeURIComponent(token.id)}`, { method: 'DELETE' })
       await loadTokens()
     })
-    return el('tr', {}, el('td', {}, token.name), el('td', {}, el('code', {}, `${token.prefix}…`)), el('td', {}, token.scopes.join(', ')),
+    const entities = [...(token.entity_allowlist || []).map(glob => `only ${glob}`), ...(token.entity_denylist || []).map(glob => `never ${glob}`)].join(', ')
+    return el('tr', {}, el('td', {}, token.name), el('td', {}, el('code', {}, `${token.prefix}…`)), el('td', {}, describeLevels(token.levels)), el('td', {}, entities || 'as the options'),
       el('td', {}, new Date(token.created_at).toLocaleDateString()), el('td', {}, revoke))
   }))
   renderGrants(data.sign_ins || [])
@@ -188,13 +218,15 @@ async function loadSignIns () {
 $('#create-token').addEventListener('submit', async (event) => {
   event.preventDefault()
   const form = event.currentTarget
-  const scopes = [...form.querySelectorAll('input[name=scope]:checked')].map(box => box.value)
+  const levels = Object.fromEntries([...form.querySelectorAll('select[name^="level:"]')].map(select => [select.name.slice(6), select.value]))
+  const body = { name: form.elements.name.value, levels, entity_allowlist: globs(form.elements.entity_allowlist.value), entity_denylist: globs(form.elements.entity_denylist.value) }
   $('#token-error').textContent = ''
   try {
-    const created = await api('api/tokens', { method: 'POST', body: JSON.stringify({ name: form.elements.name.value, scopes }) })
+    const created = await api('api/tokens', { method: 'POST', body: JSON.stringify(body) })
     $('#new-token-value').textContent = created.token
     $('#new-token').hidden = false
     form.reset()
+    levelsDrawn = false
     await loadTokens()
   } catch (err) {
     $('#token-error').textContent = err.message

@@ -1,23 +1,57 @@
-/** Tool categories a token can be given; each is still capped by the allow_* options. */
+/** OAuth scopes and the legacy flat token scopes: one per level, camera being its own category. */
 export type Scope = 'read' | 'write' | 'manage' | 'camera'
 
-/** Who is calling: the primary token, or one of the named tokens created on the ingress page. */
+/** What a token may do in one tool category; each level includes the ones below it. */
+export type Level = 'none' | 'read' | 'write' | 'manage'
+export const LEVELS: readonly Level[] = ['none', 'read', 'write', 'manage']
+
+/**
+ * Level per tool category (`entities`, `automations`, `camera`...). `*` covers every category not
+ * named, except `camera`, which is only ever granted by name.
+ */
+export type Levels = Readonly<Record<string, Level>>
+
+/** Who is calling: the primary token, a named token from the ingress page, or an OAuth sign-in. */
 export interface Identity {
-  /** Stable id used to bind confirmations and undo history: `primary` or `token:<id>`. */
+  /** Stable id used to bind confirmations and undo history: `primary`, `token:<id>` or `oauth:<grant>`. */
   id: string
   /** Human name shown in the audit and on the ingress page. */
   name: string
-  scopes: ReadonlySet<Scope>
+  levels: Levels
   /** Optional extra entity lists of a named token, applied on top of the options. */
   entityAllowlist?: string[]
   entityDenylist?: string[]
 }
 
-export const ALL_SCOPES: ReadonlySet<Scope> = new Set<Scope>(['read', 'write', 'manage', 'camera'])
+export const ALL_LEVELS: Levels = { '*': 'manage', camera: 'manage' }
 
-export const PRIMARY_IDENTITY: Identity = { id: 'primary', name: 'primary token', scopes: ALL_SCOPES }
+export const PRIMARY_IDENTITY: Identity = { id: 'primary', name: 'primary token', levels: ALL_LEVELS }
+
+export function isLevel (value: unknown): value is Level {
+  return typeof value === 'string' && (LEVELS as readonly string[]).includes(value)
+}
+
+export function levelRank (level: Level): number {
+  return LEVELS.indexOf(level)
+}
+
+/** The level a set of levels gives one category. */
+export function levelIn (levels: Levels, category: string): Level {
+  return levels[category] ?? (category === 'camera' ? 'none' : levels['*'] ?? 'none')
+}
+
+/** Flat scopes as levels: read/write/manage for every category, camera for the camera. */
+export function levelsFromScopes (scopes: readonly Scope[]): Levels {
+  const top = (['manage', 'write', 'read'] as const).find(level => scopes.includes(level)) ?? 'none'
+  return { '*': top, ...(scopes.includes('camera') ? { camera: 'read' } : {}) }
+}
 
 /** The identity of a credential holding these scopes (an OAuth grant). */
 export function identityForScopes (id: string, name: string, scopes: readonly Scope[]): Identity {
-  return { id, name, scopes: new Set(scopes.filter(s => ALL_SCOPES.has(s))) }
+  return { id, name, levels: levelsFromScopes(scopes) }
+}
+
+/** A stable text for a set of levels (cache keys, logs). */
+export function levelsKey (levels: Levels): string {
+  return Object.keys(levels).sort().map(category => `${category}:${levels[category] ?? 'none'}`).join(',')
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../files.ts'
-import { ALL_SCOPES, PRIMARY_IDENTITY, type Identity, type Scope } from './identity.ts'
+import { isLevel, levelsFromScopes, PRIMARY_IDENTITY, type Identity, type Level, type Levels, type Scope } from './identity.ts'
 
 export function hashToken (token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest()
@@ -13,23 +13,49 @@ export function generateToken (): string {
   return randomBytes(32).toString('base64url')
 }
 
-const namedTokenSchema = z.object({
+const levelSchema = z.enum(['none', 'read', 'write', 'manage'])
+const storedTokenSchema = z.object({
   id: z.string(),
   name: z.string(),
   hash: z.string().regex(/^[0-9a-f]{64}$/),
   prefix: z.string(),
-  scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])),
+  /** Level per tool category; `*` for every category not named (src/auth/identity.ts). */
+  levels: z.record(z.string(), levelSchema).optional(),
+  /** Before levels: four flat scopes. Read once and migrated to levels. */
+  scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])).optional(),
   entity_allowlist: z.array(z.string()).optional(),
   entity_denylist: z.array(z.string()).optional(),
   created_at: z.string()
 })
-export type NamedToken = z.infer<typeof namedTokenSchema>
-const storeSchema = z.object({ tokens: z.array(namedTokenSchema) })
+type StoredToken = z.infer<typeof storedTokenSchema>
+export type NamedToken = Omit<StoredToken, 'scopes' | 'levels'> & { levels: Record<string, Level> }
+const storeSchema = z.object({ tokens: z.array(storedTokenSchema) })
+
+export interface NewToken {
+  name: string
+  levels?: Levels
+  /** Shorthand for levels: read/write/manage everywhere, camera for the camera. */
+  scopes?: Scope[]
+  entity_allowlist?: string[]
+  entity_denylist?: string[]
+}
+
+/** A stored token as it is now: a token written with flat scopes gets the matching levels. */
+function migrate (token: StoredToken): { token: NamedToken, migrated: boolean } {
+  const { scopes, levels, ...rest } = token
+  if (levels) return { token: { ...rest, levels }, migrated: scopes !== undefined }
+  return { token: { ...rest, levels: { ...levelsFromScopes(scopes ?? []) } }, migrated: true }
+}
+
+function cleanLevels (levels: Levels): Record<string, Level> {
+  return Object.fromEntries(Object.entries(levels).filter(([category, level]) => /^(\*|[a-z_]{1,32})$/.test(category) && isLevel(level)))
+}
 
 export interface TokenStoreOptions {
   dataDir: string
   primary: string
   onError?: (message: string) => void
+  onInfo?: (message: string) => void
 }
 
 /**
@@ -46,8 +72,13 @@ export class TokenStore {
     this.#file = join(options.dataDir, 'tokens.json')
     try {
       const parsed = storeSchema.safeParse(JSON.parse(readFileSync(this.#file, 'utf8')))
-      if (parsed.success) this.#named = parsed.data.tokens
-      else options.onError?.(`${this.#file} is malformed; named tokens ignored`)
+      if (parsed.success) {
+        const read = parsed.data.tokens.map(migrate)
+        this.#named = read.map(r => r.token)
+        if (read.some(r => r.migrated)) {
+          this.#save().then(() => options.onInfo?.(`${this.#file}: named tokens moved from flat scopes to levels per tool category`), (err: unknown) => options.onError?.(`cannot write ${this.#file}: ${(err as Error).message}`))
+        }
+      } else options.onError?.(`${this.#file} is malformed; named tokens ignored`)
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') options.onError?.(`cannot read ${this.#file}: ${(err as Error).message}`)
     }
@@ -68,14 +99,14 @@ export class TokenStore {
     return this.#named.map(({ hash: _hash, ...rest }) => rest)
   }
 
-  async create (input: { name: string, scopes: Scope[], entity_allowlist?: string[], entity_denylist?: string[] }): Promise<{ token: string, entry: Omit<NamedToken, 'hash'> }> {
+  async create (input: NewToken): Promise<{ token: string, entry: Omit<NamedToken, 'hash'> }> {
     const token = generateToken()
     const entry: NamedToken = {
       id: randomBytes(6).toString('hex'),
       name: input.name,
       hash: hashToken(token).toString('hex'),
       prefix: token.slice(0, 8),
-      scopes: [...new Set(input.scopes)],
+      levels: cleanLevels(input.levels ?? levelsFromScopes(input.scopes ?? [])),
       ...(input.entity_allowlist?.length ? { entity_allowlist: input.entity_allowlist } : {}),
       ...(input.entity_denylist?.length ? { entity_denylist: input.entity_denylist } : {}),
       created_at: new Date().toISOString()
@@ -100,11 +131,10 @@ export class TokenStore {
 }
 
 function identityOf (token: NamedToken): Identity {
-  const scopes = new Set<Scope>(token.scopes.filter(s => ALL_SCOPES.has(s)))
   return {
     id: `token:${token.id}`,
     name: token.name,
-    scopes,
+    levels: token.levels,
     ...(token.entity_allowlist ? { entityAllowlist: token.entity_allowlist } : {}),
     ...(token.entity_denylist ? { entityDenylist: token.entity_denylist } : {})
   }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { HA_BAD_PAYLOAD } from '../errors.ts'
+import { isRecord } from '../shape.ts'
 
 /**
  * Loose schemas for what Home Assistant sends: they insist on the fields we use and let everything
@@ -130,10 +131,6 @@ export function entitiesMessageProblem (message: unknown): string | undefined {
   }
   if (message.r !== undefined && !isStringList(message.r)) return 'r: not a list of entity ids'
   return undefined
-}
-
-function isRecord (value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 function isStringList (value: unknown): boolean {

@@ -2,7 +2,8 @@ import type { HomeAssistant } from '../ha/index.ts'
 import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { HassState } from '../ha/schemas.ts'
 import { SearchIndex } from './search.ts'
-import { domainOf, fold } from './text.ts'
+import { domainOf } from './entities.ts'
+import { fold } from './text.ts'
 
 /** What tools need to know about one entity, joined from its state and the registries. */
 export interface EntityRow {

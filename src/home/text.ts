@@ -7,8 +7,3 @@ export function fold (text: string): string {
 export function tokens (query: string): string[] {
   return fold(query).split(/\s+/u).filter(Boolean)
 }
-
-export function domainOf (entityId: string): string {
-  const dot = entityId.indexOf('.')
-  return dot === -1 ? entityId : entityId.slice(0, dot)
-}

@@ -1,8 +1,10 @@
+import { LRUCache } from 'lru-cache'
 import type { HomeAssistant } from '../ha/index.ts'
 import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { HassState } from '../ha/schemas.ts'
 import { HA_NOT_CONNECTED } from '../errors.ts'
 import type { EntityCatalog, EntityRow } from './catalog.ts'
+import { ConfigReader, configKey, type ConfigKind } from './configs.ts'
 import { rankMatches } from './search.ts'
 import { tokens } from './text.ts'
 import type { Visibility } from './visibility.ts'
@@ -26,15 +28,19 @@ export class HomeView {
   readonly ha: HomeAssistant
   readonly catalog: EntityCatalog
   readonly visibility: Visibility
+  /** UI-managed automation and script configs, read through Home Assistant's config API. */
+  readonly configs: ConfigReader
   #visibleVersion = -1
   #visible: EntityRow[] = []
-  #searchCache = new Map<string, { ids: string[], total: number }>()
+  #searchCache = new LRUCache<string, { ids: string[], total: number }>({ max: SEARCH_CACHE_SIZE })
   #counts: { version: number, counts: EntityCounts } | undefined
 
-  constructor (ha: HomeAssistant, catalog: EntityCatalog, visibility: Visibility) {
+  /** `now` is the app's clock (tests inject one); it ages what this view remembers. */
+  constructor (ha: HomeAssistant, catalog: EntityCatalog, visibility: Visibility, options: { now?: () => number } = {}) {
     this.ha = ha
     this.catalog = catalog
     this.visibility = visibility
+    this.configs = new ConfigReader({ ha, now: options.now })
     // Home Assistant's MCP client opens a new session for every call, with 10 s for all of it: the
     // registries and the catalogue of a big home are built right after (re)connecting, not by the
     // first call.
@@ -102,14 +108,9 @@ export class HomeView {
   #ranked (query: string): { ids: string[], total: number } {
     const key = `${this.catalog.textVersion}\u0000${query}`
     const cached = this.#searchCache.get(key)
-    if (cached) {
-      this.#searchCache.delete(key)
-      this.#searchCache.set(key, cached)
-      return cached
-    }
+    if (cached) return cached
     const result = this.#rank(query, CACHED_RANKS)
     this.#searchCache.set(key, result)
-    if (this.#searchCache.size > SEARCH_CACHE_SIZE) this.#searchCache.delete(this.#searchCache.keys().next().value as string)
     return result
   }
 
@@ -124,6 +125,11 @@ export class HomeView {
     }
     const ranked = rankMatches(query, candidates, top)
     return { ids: ranked.rows.map(row => row.entity_id), total: ranked.total }
+  }
+
+  /** The key a visible automation's or script's UI config is stored under (src/home/configs.ts). */
+  configKey (kind: ConfigKind, entityId: string): string | undefined {
+    return configKey(kind, entityId, this.state(entityId), this.catalog.registries)
   }
 
   entity (entityId: string): EntityRow | undefined {
@@ -152,8 +158,8 @@ export class HomeView {
     return counts
   }
 
-  /** Serialized answer with hidden entities' ids and names removed (no-op unless filter_reads). */
-  scrub (text: string): string {
-    return this.visibility.scrub(text, this.catalog)
+  /** A text with hidden entities' ids and names removed, but for `keep` (no-op unless filter_reads). */
+  scrub (text: string, keep?: Iterable<string>): string {
+    return this.visibility.scrub(text, this.catalog, keep)
   }
 }

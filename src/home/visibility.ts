@@ -1,6 +1,11 @@
+import { LRUCache } from 'lru-cache'
 import type { Options } from '../options.ts'
 import { matchesAny } from '../policy/globs.ts'
 import type { EntityCatalog } from './catalog.ts'
+import { ENTITY_ID_IN_TEXT } from './entities.ts'
+
+/** What stands where a hidden entity's id or name was. */
+export const HIDDEN = '[hidden]'
 
 /**
  * filter_reads as one rule: with it on, an entity matching entity_denylist does not exist for any
@@ -10,7 +15,7 @@ import type { EntityCatalog } from './catalog.ts'
 export class Visibility {
   readonly active: boolean
   #denylist: string[]
-  #cache = new Map<string, boolean>()
+  #cache = new LRUCache<string, boolean>({ max: 50_000 })
   #scrubVersion = -1
   #terms: string[] = []
 
@@ -24,16 +29,31 @@ export class Visibility {
     let result = this.#cache.get(entityId)
     if (result === undefined) {
       result = !matchesAny(this.#denylist, entityId)
-      if (this.#cache.size > 50_000) this.#cache.clear()
       this.#cache.set(entityId, result)
     }
     return result
   }
 
-  /** Replaces the ids and names of hidden entities in a serialized answer. */
-  scrub (text: string, catalog: EntityCatalog): string {
+  /**
+   * The one text scrubber: replaces the ids, names and aliases of hidden entities the catalogue knows,
+   * and any other id-shaped word the denylist hides (an entity Home Assistant mentions but no longer
+   * lists). `keep` are texts left as they are: the ids a caller sent, so "Entity light.x not found"
+   * reads the same whether light.x is hidden or missing, or the scrub itself would reveal what exists.
+   */
+  scrub (text: string, catalog: EntityCatalog, keep: Iterable<string> = []): string {
     if (!this.active) return text
-    if (this.#scrubVersion !== catalog.version) {
+    const marks = [...new Set(keep)].filter(kept => kept !== '' && text.includes(kept))
+      .sort((a, b) => b.length - a.length).map((kept, i) => [kept, `\u0000${i}\u0000`] as const)
+    let out = text
+    for (const [kept, mark] of marks) out = out.split(kept).join(mark)
+    out = this.#scrubTerms(out, catalog).replace(ENTITY_ID_IN_TEXT, id => this.visible(id) ? id : HIDDEN)
+    for (const [kept, mark] of marks) out = out.split(mark).join(kept)
+    return out
+  }
+
+  #scrubTerms (text: string, catalog: EntityCatalog): string {
+    // Keyed on the searchable text: names and aliases do not change with states.
+    if (this.#scrubVersion !== catalog.textVersion) {
       const terms = new Set<string>()
       for (const row of catalog.all()) {
         if (this.visible(row.entity_id)) continue
@@ -43,13 +63,13 @@ export class Visibility {
       }
       // Longest first so "Front Door Lock" is replaced before "Front Door".
       this.#terms = [...terms].sort((a, b) => b.length - a.length)
-      this.#scrubVersion = catalog.version
+      this.#scrubVersion = catalog.textVersion
     }
     let out = text
     for (const term of this.#terms) {
-      if (out.includes(term)) out = out.split(term).join('[hidden]')
+      if (out.includes(term)) out = out.split(term).join(HIDDEN)
       const escaped = JSON.stringify(term).slice(1, -1)
-      if (escaped !== term && out.includes(escaped)) out = out.split(escaped).join('[hidden]')
+      if (escaped !== term && out.includes(escaped)) out = out.split(escaped).join(HIDDEN)
     }
     return out
   }

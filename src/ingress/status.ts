@@ -1,3 +1,5 @@
+import { levelRank, type Level } from '../auth/identity.ts'
+import { levelNeeded } from '../mcp/categories.ts'
 import type { HomeAssistantStatus } from '../ha/index.ts'
 import { KIND_GATE, toolEnabled, type ToolKind } from '../mcp/define-tool.ts'
 import type { ToolCatalog } from '../mcp/registry.ts'
@@ -47,4 +49,28 @@ export function filterAudit (entries: AuditEntry[], filter: AuditFilter): AuditE
     .filter(e => !filter.tool || e.tool === filter.tool)
     .filter(e => !filter.outcome || e.outcome === filter.outcome)
     .slice(0, limit)
+}
+
+export interface CategoryRow {
+  id: string
+  tools: number
+  /** The highest level any tool of the category needs. */
+  top: Level
+  /** The highest level the add-on options let a token use today (the cap). */
+  enabled: Level
+}
+
+/** The tool categories a named token gets a level for, with the level the options cap each one at. */
+export function tokenCategories (catalog: ToolCatalog, options: Options): CategoryRow[] {
+  const rows = new Map<string, CategoryRow>()
+  const higher = (a: Level, b: Level): Level => levelRank(a) >= levelRank(b) ? a : b
+  for (const tool of catalog.tools) {
+    const row = rows.get(tool.category) ?? { id: tool.category, tools: 0, top: 'none', enabled: 'none' }
+    const needed = levelNeeded(tool.definition.kind)
+    row.tools++
+    row.top = higher(row.top, needed)
+    if (toolEnabled(tool.definition, options)) row.enabled = higher(row.enabled, needed)
+    rows.set(tool.category, row)
+  }
+  return [...rows.values()].sort((a, b) => a.id.localeCompare(b.id))
 }

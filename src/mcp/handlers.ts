@@ -124,5 +124,5 @@ export function buildServer (deps: McpServerDeps, session?: (server: Server) => 
 }
 
 export function authInfoOf (identity: Identity): AuthInfo {
-  return { token: identity.id, clientId: identity.id, scopes: [...identity.scopes], extra: { identity } }
+  return { token: identity.id, clientId: identity.id, scopes: Object.entries(identity.levels).map(([category, level]) => `${category}:${level}`), extra: { identity } }
 }

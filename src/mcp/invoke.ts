@@ -1,4 +1,5 @@
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type UserErrorCode } from '../errors.ts'
+import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import type { LoadedTool } from './registry.ts'
@@ -34,8 +35,6 @@ export function errorResult (code: ToolErrorData['code'], message: string, hint?
   return { content: [{ type: 'text', text }], structuredContent: { error }, isError: true }
 }
 
-const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/i
-
 /**
  * Home Assistant's MCP client gives up on a call after 10 s, session setup included, and its user gets
  * no answer at all. A read that Home Assistant is slow to serve (a week of logbook on a big home)
@@ -60,26 +59,21 @@ async function withinBudget<T> (work: Promise<T>, budgetMs: number): Promise<T |
   }
 }
 
-/**
- * Scrubs an error message but keeps the entity ids the caller sent: "Entity light.x not found" must
- * read the same whether light.x is hidden or missing, or the scrub itself would reveal what exists.
- */
-function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unknown): string {
+/** The entity ids a call's arguments name (any case), which its error message may echo back. */
+function sentIds (rawArgs: unknown): Set<string> {
   const sent = new Set<string>()
   // Iterative and capped: the arguments may be nested deeper than the stack allows.
   const stack: unknown[] = [rawArgs]
   for (let seen = 0; stack.length > 0 && seen < 20_000; seen++) {
     const value = stack.pop()
-    if (typeof value === 'string' && ENTITY_ID.test(value)) sent.add(value)
+    if (typeof value === 'string' && isEntityId(value.toLowerCase())) sent.add(value)
     else if (value !== null && typeof value === 'object') stack.push(...(Array.isArray(value) ? value : Object.values(value)))
   }
-  if (sent.size === 0) return ctx.home.scrub(text)
-  const marks = [...sent].sort((a, b) => b.length - a.length).map((id, i) => [id, `\u0000${i}\u0000`] as const)
-  let out = text
-  for (const [id, mark] of marks) out = out.split(id).join(mark)
-  out = ctx.home.scrub(out)
-  for (const [id, mark] of marks) out = out.split(mark).join(id)
-  return out
+  return sent
+}
+
+function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unknown): string {
+  return ctx.home.scrub(text, sentIds(rawArgs))
 }
 
 function describeIssues (issues: ReadonlyArray<{ path: PropertyKey[], message: string }>): string {

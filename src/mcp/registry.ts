@@ -1,8 +1,9 @@
 import { readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { z } from 'zod'
-import type { Identity } from '../auth/identity.ts'
+import { levelIn, levelRank, levelsKey, type Identity } from '../auth/identity.ts'
+import { categoryOf, levelNeeded } from './categories.ts'
 import type { Options } from '../options.ts'
 import { annotationsFor, KIND_GATE, toolEnabled, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
 
@@ -11,6 +12,8 @@ const KINDS = new Set(Object.keys(KIND_GATE))
 
 export interface LoadedTool {
   definition: ToolDefinition
+  /** The category a named token's level applies to (src/mcp/categories.ts). */
+  category: string
   annotations: ToolAnnotations
   /** JSON Schema of the input, computed once. */
   inputSchema: Record<string, unknown>
@@ -171,6 +174,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
   const annotations = annotationsFor(tool)
   return {
     definition: tool,
+    category: categoryOf(tool.name, basename(dirname(where))),
     annotations,
     inputSchema,
     listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema: bareStandardArgs(compactSchema(inputSchema) as Record<string, unknown>), annotations: listedAnnotations(annotations) }
@@ -181,7 +185,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
 export class ToolCatalog {
   readonly tools: LoadedTool[]
   readonly byName: Map<string, LoadedTool>
-  // Keyed by the options object, then by scopes: one catalogue may serve apps with different options.
+  // Keyed by the options object, then by the caller's levels: one catalogue may serve apps with different options.
   #listings = new WeakMap<Options, Map<string, { tools: LoadedTool['listing'][] }>>()
 
   constructor (tools: LoadedTool[]) {
@@ -195,12 +199,12 @@ export class ToolCatalog {
 
   /** Is this tool registered for these options and this caller? */
   allowed (tool: LoadedTool, options: Options, identity: Identity): boolean {
-    return toolEnabled(tool.definition, options) && identity.scopes.has(KIND_GATE[tool.definition.kind].scope)
+    return toolEnabled(tool.definition, options) && levelRank(levelIn(identity.levels, tool.category)) >= levelRank(levelNeeded(tool.definition.kind))
   }
 
   /** The tools/list result for these options and caller, computed once per combination. */
   listFor (options: Options, identity: Identity): { tools: LoadedTool['listing'][] } {
-    const key = [...identity.scopes].sort().join(',')
+    const key = levelsKey(identity.levels)
     let byScopes = this.#listings.get(options)
     if (!byScopes) {
       byScopes = new Map()

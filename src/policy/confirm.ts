@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { LRUCache } from 'lru-cache'
 
 /** What a confirmation is bound to: the exact call, never anything the caller may change afterwards. */
 export interface CallFingerprintParts {
@@ -36,7 +37,13 @@ export function shortRef (secret: string): string {
   return createHash('sha256').update(secret).digest('hex').slice(0, 12)
 }
 
-export type RedeemVerdict = 'ok' | 'unknown' | 'expired' | 'mismatch' | 'other_identity'
+export type RedeemVerdict = 'ok' | 'unknown' | 'expired' | 'mismatch' | 'changed' | 'other_identity'
+
+/** For a config edit: which item the preview was of, and the hash of its config then. */
+export interface ConfirmBase {
+  subject: string
+  hash: string
+}
 
 export interface ConfirmStoreOptions {
   ttlMs?: number
@@ -49,6 +56,7 @@ interface Pending {
   identityId: string
   fingerprint: string
   expiresAt: number
+  base?: ConfirmBase
 }
 
 export const CONFIRM_TTL_MS = 5 * 60_000
@@ -60,34 +68,31 @@ export const CONFIRM_TTL_MS = 5 * 60_000
 export class ConfirmStore {
   readonly ttlMs: number
   readonly #now: () => number
-  readonly #maxPending: number
-  readonly #pending = new Map<string, Pending>()
+  readonly #pending: LRUCache<string, Pending>
 
   constructor (options: ConfirmStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? CONFIRM_TTL_MS
     this.#now = options.now ?? Date.now
-    this.#maxPending = options.maxPending ?? 200
+    this.#pending = new LRUCache({ max: options.maxPending ?? 200 })
   }
 
-  issue (identityId: string, fingerprint: string): string {
+  /** `base` binds a config edit to the item's config as previewed, so a change meanwhile reads as such. */
+  issue (identityId: string, fingerprint: string, base?: ConfirmBase): string {
     this.#sweep()
     const token = randomBytes(16).toString('hex')
-    this.#pending.set(token, { identityId, fingerprint, expiresAt: this.#now() + this.ttlMs })
-    while (this.#pending.size > this.#maxPending) {
-      const oldest = this.#pending.keys().next().value
-      if (oldest === undefined) break
-      this.#pending.delete(oldest)
-    }
+    this.#pending.set(token, { identityId, fingerprint, expiresAt: this.#now() + this.ttlMs, ...(base ? { base } : {}) })
     return token
   }
 
-  redeem (identityId: string, token: string, fingerprint: string): RedeemVerdict {
+  redeem (identityId: string, token: string, fingerprint: string, base?: ConfirmBase): RedeemVerdict {
     const pending = this.#pending.get(token)
     if (!pending) return 'unknown'
     this.#pending.delete(token)
     if (pending.expiresAt <= this.#now()) return 'expired'
     if (pending.identityId !== identityId) return 'other_identity'
-    if (pending.fingerprint !== fingerprint) return 'mismatch'
+    if (pending.fingerprint !== fingerprint) {
+      return pending.base && base && pending.base.subject === base.subject && pending.base.hash !== base.hash ? 'changed' : 'mismatch'
+    }
     return 'ok'
   }
 
@@ -97,7 +102,7 @@ export class ConfirmStore {
 
   #sweep (): void {
     const now = this.#now()
-    for (const [token, pending] of this.#pending) {
+    for (const [token, pending] of this.#pending.entries()) {
       if (pending.expiresAt <= now) this.#pending.delete(token)
     }
   }

@@ -1,15 +1,16 @@
+import { LRUCache } from 'lru-cache'
+
 /**
  * Entity and service globs: `*` matches anything, every other character is literal, matching is
  * case-insensitive and covers the whole string. Compiled once per pattern.
  */
-const compiled = new Map<string, RegExp>()
+const compiled = new LRUCache<string, RegExp>({ max: 10_000 })
 
 function compile (pattern: string): RegExp {
   let regex = compiled.get(pattern)
   if (!regex) {
     const source = pattern.trim().split('*').map(part => part.replace(/[.+?^${}()|[\]\\/-]/g, '\\$&')).join('.*')
     regex = new RegExp(`^${source}$`, 'i')
-    if (compiled.size > 10_000) compiled.clear()
     compiled.set(pattern, regex)
   }
   return regex

@@ -1,11 +1,12 @@
 import type { Identity } from '../auth/identity.ts'
 import { UserError, type UserErrorCode } from '../errors.ts'
 import type { Options } from '../options.ts'
-import { callFingerprint, ConfirmStore, stableJson, type RedeemVerdict } from './confirm.ts'
+import { domainOf } from '../home/entities.ts'
+import { callFingerprint, ConfirmStore, stableJson, type ConfirmBase, type RedeemVerdict } from './confirm.ts'
 import { configCalls } from './config-calls.ts'
 import { matchesAny } from './globs.ts'
 import { assertBounded } from './input-checks.ts'
-import { domainOf, expandTarget, readCall, type CallTargets, type HouseIndex } from './targets.ts'
+import { expandTarget, readCall, type CallTargets, type HouseIndex } from './targets.ts'
 import type { AuditApi, AuditEntry, ConfirmPreview, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, type UndoRecord, type UndoStore } from './undo.ts'
 
@@ -30,6 +31,7 @@ const REFUSAL_MESSAGES: Record<Exclude<RedeemVerdict, 'ok'>, string> = {
   unknown: 'this confirm_token is unknown or was already used (tokens are single use)',
   expired: 'this confirm_token has expired (tokens last 5 minutes)',
   mismatch: 'the call differs from the one this confirm_token was issued for',
+  changed: 'the item was changed in Home Assistant after the preview was shown, so that confirmation no longer applies; nothing was written',
   other_identity: 'this confirm_token was issued to another client token'
 }
 
@@ -135,7 +137,7 @@ export class WriteGuard implements WriteGuardApi {
         if (answer !== true) refuse('declined', `The confirmation for ${service} was declined.`, 'Nothing was changed. Ask the user before trying again.')
         via = 'elicitation'
       } else if (request.confirmToken === undefined || request.confirmToken === '') {
-        const token = this.#confirms.issue(identity.id, fingerprint)
+        const token = this.#confirms.issue(identity.id, fingerprint, confirmBase(request))
         audit('confirmation_asked')
         return {
           status: 'confirmation_required',
@@ -145,7 +147,7 @@ export class WriteGuard implements WriteGuardApi {
           how: 'Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.'
         }
       } else {
-        const verdict = this.#confirms.redeem(identity.id, request.confirmToken, fingerprint)
+        const verdict = this.#confirms.redeem(identity.id, request.confirmToken, fingerprint, confirmBase(request))
         if (verdict !== 'ok') {
           refuse(`confirm_token_${verdict}`, `Refused: ${REFUSAL_MESSAGES[verdict]}.`, 'Call again without confirm_token to get a fresh one, then confirm with the same arguments.')
         }
@@ -200,6 +202,11 @@ export class WriteGuard implements WriteGuardApi {
   }
 }
 
+function confirmBase (request: WriteRequest): ConfirmBase | undefined {
+  const config = request.config
+  return config?.subject !== undefined && config.baseHash !== undefined ? { subject: config.subject, hash: config.baseHash } : undefined
+}
+
 /** The entities an indirect target reaches, named for the human who confirms. */
 function reachLine (reach: string[] | undefined): string {
   if (reach === undefined) return 'Reaches: unknown (the registries could not be read), so this asks anyway.'
@@ -214,6 +221,7 @@ function refusalCode (reason: string): UserErrorCode {
   if (reason.includes('entity_')) return 'HAMCP_DENIED_ENTITY'
   if (reason === 'indirect_target') return 'HAMCP_DENIED_TARGET'
   if (reason === 'declined') return 'HAMCP_CONFIRMATION_DECLINED'
+  if (reason === 'confirm_token_changed') return 'HAMCP_CONFLICT'
   if (reason.startsWith('confirm_token_')) return 'HAMCP_CONFIRM_TOKEN_INVALID'
   return 'HAMCP_INVALID_ARGUMENT'
 }

@@ -1,3 +1,4 @@
+import { domainOf, ENTITY_ID } from '../home/entities.ts'
 import { isTemplate } from './config-calls.ts'
 import { assertId, idProblem, invalidId } from './input-checks.ts'
 import type { ServiceTarget, WriteRequest } from './types.ts'
@@ -7,7 +8,6 @@ import type { ServiceTarget, WriteRequest } from './types.ts'
  * for the others), once, before any rule runs: what the rules check is then what goes on the wire.
  */
 
-export const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/
 export const TARGET_FIELDS = ['entity_id', 'device_id', 'area_id', 'floor_id', 'label_id'] as const
 const INDIRECT_FIELDS: readonly string[] = TARGET_FIELDS.slice(1)
 /** Keys under which Home Assistant services take entity ids besides `entity_id` itself. */
@@ -15,10 +15,6 @@ const ENTITY_LIST_KEYS = new Set(['entities', 'snapshot_entities'])
 
 /** `all` and `none` reach entities by rule, like an area: they are indirect targets. */
 export type EntityIds = string[] | 'all' | 'none'
-
-export function domainOf (entityId: string): string {
-  return entityId.split('.', 1)[0] ?? ''
-}
 
 function entityIdOf (raw: unknown, field: string): string {
   const id = assertId(raw, field).trim().toLowerCase()

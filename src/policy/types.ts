@@ -29,6 +29,8 @@ export interface WriteRequest {
     preview: string
     /** Hash of the config being replaced; a change between preview and confirmation is refused. */
     baseHash?: string
+    /** The item edited (an entity id, a dashboard), so a refusal can say it changed meanwhile. */
+    subject?: string
     /** Entities the new config touches, checked against the lists like targets. */
     entities?: string[]
   }

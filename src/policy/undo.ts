@@ -1,5 +1,6 @@
+import { LRUCache } from 'lru-cache'
 import type { ServiceTarget } from './types.ts'
-import { domainOf } from './targets.ts'
+import { domainOf } from '../home/entities.ts'
 
 /** The part of a state that a restore needs. */
 export interface PriorState {
@@ -142,27 +143,21 @@ export function restoreCalls (prior: PriorState): RestoreCall[] {
 
 /** The last allowed runtime write of each identity, with the states just before it. Bounded. */
 export class UndoStore {
-  readonly #records = new Map<string, UndoRecord>()
-  readonly #maxIdentities: number
+  readonly #records: LRUCache<string, UndoRecord>
 
   constructor (options: { maxIdentities?: number } = {}) {
-    this.#maxIdentities = options.maxIdentities ?? 100
+    this.#records = new LRUCache({ max: options.maxIdentities ?? 100 })
   }
 
   remember (identityId: string, record: UndoRecord): void {
-    this.#records.delete(identityId)
     this.#records.set(identityId, record)
-    if (this.#records.size > this.#maxIdentities) {
-      const oldest = this.#records.keys().next().value
-      if (oldest !== undefined) this.#records.delete(oldest)
-    }
   }
 
   last (identityId: string): UndoRecord | undefined {
-    return this.#records.get(identityId)
+    return this.#records.peek(identityId)
   }
 
   forget (identityId: string, record?: UndoRecord): void {
-    if (record === undefined || this.#records.get(identityId) === record) this.#records.delete(identityId)
+    if (record === undefined || this.#records.peek(identityId) === record) this.#records.delete(identityId)
   }
 }

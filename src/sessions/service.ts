@@ -7,13 +7,15 @@ import type { AppLogger } from '../logger.ts'
 import type { McpServerDeps } from '../mcp/handlers.ts'
 import { createSessionServer, type McpSession } from '../mcp/session.ts'
 import { SessionRegistry, type SessionRegistryOptions } from './registry.ts'
-import { SessionSubscriptions, type SubscriptionDeps } from './subscriptions.ts'
+import { SessionSubscriptions, type Schedule, type SubscriptionDeps } from './subscriptions.ts'
 
 export interface SessionsOptions extends SessionRegistryOptions {
   /** How often idle sessions are looked for (default every minute). */
   sweepEveryMs?: number
   maxSubscriptions?: number
   notifyIntervalMs?: number
+  /** The subscriptions' timer, for tests that bring their own clock. */
+  schedule?: Schedule
 }
 
 export interface SessionServiceDeps {
@@ -110,7 +112,8 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
       notify: uri => { session.server.then(server => { server.resourceUpdated(uri) }, () => {}) },
       max: opts.maxSubscriptions,
       minIntervalMs: opts.notifyIntervalMs,
-      now: opts.now
+      now: opts.now,
+      schedule: opts.schedule
     })
     const session: OpenSession = {
       subscriptions,

@@ -15,6 +15,16 @@ export interface SubscriptionDeps {
   max?: number
   minIntervalMs?: number
   now?: () => number
+  /** Runs `fn` after `ms`, returning a cancel function; an unref'd setTimeout unless a test brings its clock. */
+  schedule?: Schedule
+}
+
+export type Schedule = (fn: () => void, ms: number) => () => void
+
+const realSchedule: Schedule = (fn, ms) => {
+  const timer = setTimeout(fn, ms)
+  timer.unref()
+  return () => { clearTimeout(timer) }
 }
 
 type Target = { kind: 'entity' | 'area', id: string }
@@ -48,10 +58,12 @@ export class SessionSubscriptions {
   readonly #deps: SubscriptionDeps
   readonly #minIntervalMs: number
   readonly #now: () => number
+  readonly #schedule: Schedule
   /** key (`entity:<id>` / `area:<id>`) -> the URI as the client subscribed it. */
   readonly #uris = new Map<string, string>()
   readonly #lastSent = new Map<string, number>()
-  readonly #pending = new Map<string, NodeJS.Timeout>()
+  /** key -> cancels its trailing signal. */
+  readonly #pending = new Map<string, () => void>()
   #areaCount = 0
   #detach: (() => void) | undefined
   #closed = false
@@ -61,6 +73,7 @@ export class SessionSubscriptions {
     this.max = deps.max ?? MAX_SUBSCRIPTIONS
     this.#minIntervalMs = deps.minIntervalMs ?? MIN_NOTIFY_INTERVAL_MS
     this.#now = deps.now ?? Date.now
+    this.#schedule = deps.schedule ?? realSchedule
   }
 
   get size (): number { return this.#uris.size }
@@ -104,7 +117,7 @@ export class SessionSubscriptions {
   }
 
   #forget (key: string): void {
-    clearTimeout(this.#pending.get(key))
+    this.#pending.get(key)?.()
     this.#pending.delete(key)
     this.#lastSent.delete(key)
   }
@@ -132,12 +145,10 @@ export class SessionSubscriptions {
       this.#send(key)
       return
     }
-    const timer = setTimeout(() => {
+    this.#pending.set(key, this.#schedule(() => {
       this.#pending.delete(key)
       if (!this.#closed && this.#uris.has(key)) this.#send(key)
-    }, wait)
-    timer.unref()
-    this.#pending.set(key, timer)
+    }, wait))
   }
 
   #send (key: string): void {

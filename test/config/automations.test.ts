@@ -43,13 +43,14 @@ t.test('automation lifecycle: validate, confirm, create, diff, concurrent edit, 
       alias: 'Broken', triggers: [{ trigger: 'moonrise' }], actions: [{ action: 'light.turn_on', target: { entity_id: light } }]
     })
     t.ok(bad.isError)
+    t.equal(bad.code, 'HAMCP_CONFIG_REJECTED')
     t.match(bad.text, /Home Assistant rejected the automation: triggers: Invalid trigger 'moonrise' specified/)
     t.notMatch(bad.text, /confirm_token/)
     t.equal(home.entityIds().filter(id => id.startsWith('automation.')).length, automationsBefore, 'no automation appeared')
     t.same(home.serviceCalls, [], 'nothing reached the house')
     const taken = await callTool(client, 'ha_create_automation', { alias: 'wake UP', triggers: [{ trigger: 'time', at: '06:00:00' }], actions: [{ action: 'light.turn_on', target: { entity_id: light } }] })
     t.ok(taken.isError)
-    t.match(taken.text, /already exists: automation\.wake_up/)
+    t.equal(taken.code, 'HAMCP_ALREADY_EXISTS')
   })
 
   let createdId = ''
@@ -101,7 +102,7 @@ t.test('automation lifecycle: validate, confirm, create, diff, concurrent edit, 
   t.test('a used token is refused', async t => {
     const again = await callTool(client, 'ha_create_automation', { ...create, alias: 'Porch at dusk 2', confirm_token: usedToken })
     t.ok(again.isError)
-    t.match(again.text, /unknown or was already used/)
+    t.equal(again.code, 'HAMCP_CONFIRM_TOKEN_INVALID')
   })
 
   t.test('update shows a unified diff and returns the previous YAML', async t => {
@@ -120,7 +121,7 @@ t.test('automation lifecycle: validate, confirm, create, diff, concurrent edit, 
 
     const same = await callTool(client, 'ha_update_automation', change)
     t.ok(same.isError)
-    t.match(same.text, /Nothing to change/)
+    t.equal(same.code, 'HAMCP_INVALID_ARGUMENT')
   })
 
   t.test('an edit made in Home Assistant between preview and confirmation voids the confirmation', async t => {
@@ -131,7 +132,7 @@ t.test('automation lifecycle: validate, confirm, create, diff, concurrent edit, 
     t.equal((await haConfig(home, 'POST', 'automation', createdId, { ...current, description: 'edited in the UI' })).status, 200)
     const done = await callTool(client, 'ha_update_automation', { ...change, confirm_token: asked.json.confirm_token })
     t.ok(done.isError)
-    t.match(done.text, /changed in Home Assistant after the preview/)
+    t.equal(done.code, 'HAMCP_CONFLICT')
     const after = (await haConfig(home, 'GET', 'automation', createdId)).json
     t.equal(after.description, 'edited in the UI', 'the human\'s edit survives')
     t.equal(after.mode, 'single', 'the stale change was not written')
@@ -140,7 +141,7 @@ t.test('automation lifecycle: validate, confirm, create, diff, concurrent edit, 
   t.test('YAML-only automations are refused with a way out', async t => {
     const yamlOnly = await callTool(client, 'ha_update_automation', { entity_id: 'automation.garden_irrigation', mode: 'restart' })
     t.ok(yamlOnly.isError)
-    t.match(yamlOnly.text, /defined in YAML/)
+    t.equal(yamlOnly.code, 'HAMCP_NOT_SUPPORTED')
     t.match(yamlOnly.text, /Hint: /)
   })
 
@@ -174,7 +175,7 @@ t.test('entities named in a config pass the write lists before any token', async
   const lock = home.entityIds().find(id => id.startsWith('lock.')) as string
   const refused = await callTool(client, 'ha_create_script', { alias: 'Open up', sequence: [{ action: 'lock.unlock', target: { entity_id: lock } }] })
   t.ok(refused.isError)
-  t.match(refused.text, /refused by entity_denylist/)
+  t.equal(refused.code, 'HAMCP_DENIED_ENTITY')
   t.notMatch(refused.text, /confirm_token/)
   t.equal((await haConfig(home, 'GET', 'script', 'open_up')).status, 404)
 })

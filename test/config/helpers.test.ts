@@ -2,7 +2,7 @@
 import t from 'tap'
 import { parse } from 'yaml'
 import { configHash, toYaml } from '../../tools/_shared/config-yaml.ts'
-import { diffLines, unifiedDiff } from '../../tools/_shared/line-diff.ts'
+import { unifiedDiff } from '../../tools/_shared/line-diff.ts'
 
 /** Applies a unified diff to `before`, to prove the hunks are exact. */
 function applyDiff (before: string, diff: string): string {
@@ -46,13 +46,13 @@ t.test('configHash ignores key order and changes with any value', async t => {
   t.equal(configHash(undefined), 'none')
 })
 
-t.test('diffLines finds a shortest edit script', async t => {
-  const ops = diffLines(['a', 'b', 'c', 'a', 'b', 'b', 'a'], ['c', 'b', 'a', 'b', 'a', 'c'])
-  t.equal(ops.filter(op => op.kind !== ' ').length, 5, 'Myers example: 5 edits')
-  t.same(ops.filter(op => op.kind !== '+').map(op => op.line), ['a', 'b', 'c', 'a', 'b', 'b', 'a'])
-  t.same(ops.filter(op => op.kind !== '-').map(op => op.line), ['c', 'b', 'a', 'b', 'a', 'c'])
-  t.same(diffLines([], ['x']), [{ kind: '+', line: 'x' }])
-  t.same(diffLines(['x'], []), [{ kind: '-', line: 'x' }])
+t.test('unifiedDiff shows a shortest edit script', async t => {
+  const diff = unifiedDiff('a\nb\nc\na\nb\nb\na\n', 'c\nb\na\nb\na\nc\n')
+  const edits = diff.split('\n').slice(2).filter(line => /^[-+]/.test(line))
+  t.equal(edits.length, 5, 'Myers example: 5 edits')
+  t.equal(applyDiff('a\nb\nc\na\nb\nb\na\n', diff), 'c\nb\na\nb\na\nc\n')
+  t.equal(unifiedDiff('', 'x\n'), '--- a\n+++ b\n@@ -0,0 +1,1 @@\n+x\n')
+  t.equal(unifiedDiff('x\n', ''), '--- a\n+++ b\n@@ -1,1 +0,0 @@\n-x\n')
 })
 
 t.test('unifiedDiff: headers, hunks with three lines of context, exact line numbers', async t => {

@@ -11,6 +11,7 @@ t.test('scripts: create, update, delete', async t => {
 
   const invalid = await callTool(client, 'ha_create_script', { alias: 'Broken', sequence: [{ action: 'not a service' }] })
   t.ok(invalid.isError)
+  t.equal(invalid.code, 'HAMCP_CONFIG_REJECTED')
   t.match(invalid.text, /Home Assistant rejected the script: actions: Service not a service does not match format/)
 
   const asked = await callTool(client, 'ha_create_script', create)
@@ -24,7 +25,7 @@ t.test('scripts: create, update, delete', async t => {
 
   const taken = await callTool(client, 'ha_create_script', create)
   t.ok(taken.isError)
-  t.match(taken.text, /script\.reveil_doux already exists/)
+  t.equal(taken.code, 'HAMCP_ALREADY_EXISTS')
 
   const change = { entity_id: 'script.reveil_doux', mode: 'restart', description: null }
   const diff = await callTool(client, 'ha_update_script', change)
@@ -37,7 +38,7 @@ t.test('scripts: create, update, delete', async t => {
 
   const yamlOnly = await callTool(client, 'ha_delete_script', { entity_id: 'script.flash_hallway' })
   t.ok(yamlOnly.isError)
-  t.match(yamlOnly.text, /defined in YAML/)
+  t.equal(yamlOnly.code, 'HAMCP_NOT_SUPPORTED')
 
   const del = await callTool(client, 'ha_delete_script', { entity_id: 'script.reveil_doux' })
   t.notOk(del.isError, del.text)
@@ -57,10 +58,12 @@ t.test('create from blueprint checks the blueprint and its inputs', async t => {
 
   const unknown = await callTool(client, 'ha_create_from_blueprint', { blueprint_path: 'nope.yaml', alias: 'X' })
   t.ok(unknown.isError)
+  t.equal(unknown.code, 'HAMCP_NOT_FOUND')
   t.match(unknown.text, /No automation blueprint at nope\.yaml[\s\S]*homeassistant\/motion_light\.yaml/)
 
   const missing = await callTool(client, 'ha_create_from_blueprint', { blueprint_path: path, alias: 'Hall motion', inputs: { motion_entity: motion, colour: 'red' } })
   t.ok(missing.isError)
+  t.equal(missing.code, 'HAMCP_INVALID_ARGUMENT')
   t.match(missing.text, /missing required inputs: light_target; unknown inputs: colour/)
 
   const inputs = { motion_entity: motion, light_target: { entity_id: light } }
@@ -77,5 +80,5 @@ t.test('create from blueprint checks the blueprint and its inputs', async t => {
 
   const notBlueprint = await callTool(client, 'ha_update_automation', { entity_id: 'automation.wake_up', inputs: { x: 1 } })
   t.ok(notBlueprint.isError)
-  t.match(notBlueprint.text, /not based on a blueprint/)
+  t.equal(notBlueprint.code, 'HAMCP_NOT_SUPPORTED')
 })

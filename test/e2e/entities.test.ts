@@ -33,10 +33,12 @@ t.test('entity and registry tools end to end through the SDK client', async t =>
 
     const badArea = await callTool(client, 'ha_list_entities', { area: 'Atlantis' })
     t.ok(badArea.isError)
+    t.equal(badArea.code, 'HAMCP_NOT_FOUND')
     t.match(badArea.text, /Unknown area "Atlantis".*ha_list_areas/s, 'says how to fix it')
 
     const badLimit = await callTool(client, 'ha_list_entities', { domain: 'light', limit: 5000 })
     t.ok(badLimit.isError)
+    t.equal(badLimit.code, 'HAMCP_INVALID_ARGUMENT')
     t.match(badLimit.text, /limit/)
   })
 
@@ -83,11 +85,15 @@ t.test('entity and registry tools end to end through the SDK client', async t =>
       t.ok(answer.text.length < 15_000)
     }
 
-    const unknown = await callTool(client, 'ha_get_entity', { entity_id: 'light.does_not_exist' })
-    t.ok(unknown.isError)
-    t.match(unknown.text, /not found.*ha_search_entities/s)
+    const unknownRaw = await client.callTool({ name: 'ha_get_entity', arguments: { entity_id: 'light.does_not_exist' } })
+    t.same(unknownRaw.structuredContent, {
+      error: { code: 'HAMCP_ENTITY_NOT_FOUND', message: 'Entity light.does_not_exist not found.', hint: 'Use ha_search_entities to find the right entity_id.' }
+    }, 'an error result carries its code, message and hint as data')
+    t.equal((unknownRaw.content as Array<{ text: string }>)[0]?.text,
+      'Entity light.does_not_exist not found.\nHint: Use ha_search_entities to find the right entity_id.\nCode: HAMCP_ENTITY_NOT_FOUND', 'and the same in its text')
     const malformed = await callTool(client, 'ha_get_entity', { entity_id: 'kitchen' })
     t.ok(malformed.isError)
+    t.equal(malformed.code, 'HAMCP_INVALID_ARGUMENT')
     t.match(malformed.text, /entity_id/)
   })
 

@@ -6,7 +6,9 @@ const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
 t.test('MCP endpoint over HTTP', async t => {
   const home = await startHome(t)
   // trace: the most verbose level, so the token check below covers every log line there is.
-  const server = await startServer(t, { home, logLevel: 'trace', app: { backoff: { freeFailures: 5, baseBlockMs: 1000 } } })
+  // The backoff's clock is the test's: a block lifts when the test moves time on, not after a real wait.
+  let clock = Date.now()
+  const server = await startServer(t, { home, logLevel: 'trace', app: { backoff: { freeFailures: 5, baseBlockMs: 1000, now: () => clock } } })
   const auth = { authorization: `Bearer ${TEST_TOKEN}` }
 
   t.test('no token: 401 with WWW-Authenticate and a JSON-RPC body', async t => {
@@ -83,7 +85,9 @@ t.test('MCP endpoint over HTTP', async t => {
     const blocked = await rpc(server.url, LIST, auth)
     t.equal(blocked.status, 429, 'blocked even with the right token while the block lasts')
     t.ok(Number(blocked.headers.get('retry-after')) >= 1, 'Retry-After in seconds')
-    await new Promise(resolve => setTimeout(resolve, 1100))
+    clock += 999
+    t.equal((await rpc(server.url, LIST, auth)).status, 429, 'still blocked a moment before the block ends')
+    clock += 2
     const ok = await rpc(server.url, LIST, auth)
     t.equal(ok.status, 200, 'allowed after the block')
     const again = await rpc(server.url, LIST, { authorization: 'Bearer wrong-again' })

@@ -14,6 +14,7 @@ t.test('Home Assistant drops away mid-use and comes back', async t => {
   await eventually(() => !server.app.ha.ready, 5000, 'the server to notice')
   const down = await callTool(client, 'ha_get_entity', { entity_id: light })
   t.ok(down.isError, 'a tool call fails while Home Assistant is away')
+  t.equal(down.code, 'HAMCP_HA_NOT_CONNECTED')
   t.match(down.text, /not connected/i, 'with a clear message')
   const health = await (await fetch(`${server.url}/health`)).json() as { websocket: boolean }
   t.equal(health.websocket, false, '/health says the WebSocket is down')

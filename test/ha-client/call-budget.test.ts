@@ -6,7 +6,7 @@
 import t from 'tap'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import { ALL_SCOPES } from '../../src/auth/identity.ts'
+import { ALL_LEVELS } from '../../src/auth/identity.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { eventually, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 
@@ -90,7 +90,7 @@ t.test('every tool answers within Home Assistant\'s 10 s on a 10,000-entity home
   const table = broadestArguments(ids)
   const catalog = await loadToolCatalog()
   const timings: Array<[string, number]> = []
-  for (const tool of catalog.listFor(server.app.config.options, { id: 'primary', name: 'primary', scopes: ALL_SCOPES }).tools) {
+  for (const tool of catalog.listFor(server.app.config.options, { id: 'primary', name: 'primary', levels: ALL_LEVELS }).tools) {
     const broad = table[tool.name]
     const args = broad ?? requiredArguments(tool.inputSchema, ids)
     const started = performance.now()

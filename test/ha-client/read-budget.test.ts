@@ -2,7 +2,7 @@
 // Home Assistant's MCP client (10 s per call) would give up with nothing to show; writes are never cut.
 import t from 'tap'
 import { z } from 'zod'
-import { ALL_SCOPES } from '../../src/auth/identity.ts'
+import { ALL_LEVELS } from '../../src/auth/identity.ts'
 import { defineTool, type ToolContext, type ToolKind } from '../../src/mcp/define-tool.ts'
 import { invokeTool, READ_BUDGET_MS } from '../../src/mcp/invoke.ts'
 import { checkDefinition } from '../../src/mcp/registry.ts'
@@ -10,7 +10,7 @@ import { checkDefinition } from '../../src/mcp/registry.ts'
 const logged: string[] = []
 const ctx = {
   home: { ready: async () => {}, scrub: (text: string) => text },
-  identity: { id: 'primary', name: 'primary', scopes: ALL_SCOPES },
+  identity: { id: 'primary', name: 'primary', levels: ALL_LEVELS },
   log: { level: 'info', debug () {}, trace () {}, error () {}, warning (_o: unknown, message: string) { logged.push(message) } }
 } as unknown as ToolContext
 

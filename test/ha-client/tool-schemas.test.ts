@@ -3,7 +3,7 @@
 // argument object before the call reaches us. This file holds that guarantee for every tool the
 // catalogue can list, under every option set, new tools included (the catalogue is read, not a list).
 import t from 'tap'
-import { ALL_SCOPES, type Identity } from '../../src/auth/identity.ts'
+import { ALL_LEVELS, type Identity } from '../../src/auth/identity.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { optionsSchema, type Options } from '../../src/options.ts'
 import { connectClient, startHome, startServer } from '../helper.ts'
@@ -137,7 +137,7 @@ function validationHazards (schema: unknown, path: string, out: string[]): void 
 
 t.test('every tool schema passes Home Assistant\'s converter under every option set', async t => {
   const catalog = await loadToolCatalog()
-  const primary: Identity = { id: 'primary', name: 'primary', scopes: ALL_SCOPES }
+  const primary: Identity = { id: 'primary', name: 'primary', levels: ALL_LEVELS }
   const seen = new Set<string>()
   for (const set of optionSets()) {
     const options = optionsSchema.parse(set)

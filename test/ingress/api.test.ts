@@ -91,7 +91,7 @@ t.test('tokens: create shows the secret once, it works on /mcp, revoke ends it',
   t.equal(entry.prefix, token.slice(0, 8))
   t.equal((await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'kitchen tablet', scopes: ['read'] } })).statusCode, 409)
   const listed = await ingress.inject({ url: '/api/tokens' })
-  t.match(listed.json().tokens, [{ name: 'kitchen tablet', scopes: ['read'] }])
+  t.match(listed.json().tokens, [{ name: 'kitchen tablet', levels: { '*': 'read' } }])
   t.notOk(listed.body.includes(token), 'the list never holds the secret')
 
   const client = await connectClient(t, server, token)

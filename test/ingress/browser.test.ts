@@ -122,12 +122,14 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', { skip
   // Tokens: create through the form (shown once), then revoke.
   await page.getByRole('tab', { name: 'Tokens' }).click()
   await page.getByLabel('Name').fill('living room tablet')
-  await page.getByLabel('write').check()
+  await page.getByLabel('services level').selectOption('write')
+  await page.getByLabel('Never these entities').fill('lock.*')
   await page.getByRole('button', { name: 'Create token' }).click()
   const secret = (await page.getByTestId('new-token').filter({ hasText: /\S{20,}/ }).textContent()) ?? ''
   t.match(server.app.tokens.verify(secret), { name: 'living room tablet' }, 'the token shown works')
   const tokenRow = page.locator('#token-list tbody tr').filter({ hasText: 'living room tablet' })
-  t.match(await tokenRow.textContent(), /read, write/)
+  t.match(await tokenRow.textContent(), /entities: read.*services: write/)
+  t.match(await tokenRow.textContent(), /never lock\.\*/)
   t.notOk((await tokenRow.textContent())?.includes(secret), 'the list shows only the prefix')
   page.once('dialog', dialog => { dialog.accept().catch(() => {}) })
   await tokenRow.getByRole('button', { name: 'Revoke' }).click()

@@ -32,7 +32,7 @@ t.test('grants survive a restart, hashed at rest', async t => {
   const tokens = await signIn(first, 'client_secret_basic')
   const identity = first.verifyAccess(tokens.access, HOST)
   t.match(identity, { id: /^oauth:g[0-9a-f]+$/, name: 'Kitchen tablet' })
-  t.same([...(identity?.scopes ?? [])].sort(), ['read', 'write'], 'the consent\'s scopes')
+  t.same(identity?.levels, { '*': 'write' }, 'the consent\'s scopes as levels')
   await first.flush()
 
   const onDisk = readFileSync(join(dataDir, 'oauth.json'), 'utf8')

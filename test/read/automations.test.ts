@@ -44,10 +44,10 @@ t.test('automations, scripts, blueprints, traces and dashboards', async t => {
     t.match(yaml.json.note, /YAML/)
     const wrongDomain = await callTool(client, 'ha_get_automation', { entity_id: 'script.good_night' })
     t.ok(wrongDomain.isError)
-    t.match(wrongDomain.text, /is not a automation|not an? automation/)
+    t.equal(wrongDomain.code, 'HAMCP_WRONG_DOMAIN')
     const missing = await callTool(client, 'ha_get_automation', { entity_id: 'automation.nope' })
     t.ok(missing.isError)
-    t.match(missing.text, /not found/)
+    t.equal(missing.code, 'HAMCP_ENTITY_NOT_FOUND')
   })
 
   t.test('traces: runs list, then one run without variables', async t => {
@@ -72,7 +72,7 @@ t.test('automations, scripts, blueprints, traces and dashboards', async t => {
     t.notMatch(run.text, /changed_variables|"variables"|"this"/, 'variables are dropped')
     const unknownRun = await callTool(client, 'ha_get_automation_trace', { entity_id: 'automation.wake_up', run_id: 'nope' })
     t.ok(unknownRun.isError)
-    t.match(unknownRun.text, /No run nope/)
+    t.equal(unknownRun.code, 'HAMCP_NOT_FOUND')
     const noId = await callTool(client, 'ha_get_automation_trace', { entity_id: 'automation.garden_irrigation' })
     t.notOk(noId.isError)
     t.match(noId.json.note, /no id/)
@@ -107,6 +107,7 @@ t.test('automations, scripts, blueprints, traces and dashboards', async t => {
     t.ok(views.json.views[0].cards >= 2)
     const unknown = await callTool(client, 'ha_list_dashboards', { dashboard: 'nope' })
     t.ok(unknown.isError)
+    t.equal(unknown.code, 'HAMCP_NOT_FOUND')
     t.match(unknown.text, /Known dashboards: lovelace/)
   })
 })
@@ -137,7 +138,7 @@ t.test('filter_reads hides denied entities inside automation configs and traces'
   for (const answer of answers) t.notOk(answer.text.includes(hidden), `no ${hidden} in ${answer.text.slice(0, 60)}…`)
   const history = await callTool(client, 'ha_get_history', { entity_id: hidden })
   t.ok(history.isError, 'history of a hidden entity is "not found", like an unknown one')
-  t.match(history.text, /not found/)
+  t.equal(history.code, 'HAMCP_ENTITY_NOT_FOUND')
   t.match(answers[0]?.json.config, { alias: 'Wake up' }, 'the automation itself is still shown')
 })
 

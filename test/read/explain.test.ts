@@ -57,13 +57,13 @@ t.test('ha_explain_event names what caused a change', async t => {
   t.test('bad input', async t => {
     const unknown = await callTool(client, 'ha_explain_event', { entity_id: 'light.nowhere_at_all' })
     t.ok(unknown.isError)
-    t.match(unknown.text, /not found/)
+    t.equal(unknown.code, 'HAMCP_ENTITY_NOT_FOUND')
     const badTime = await callTool(client, 'ha_explain_event', { entity_id: light, at: 'last tuesday' })
     t.ok(badTime.isError)
-    t.match(badTime.text, /ISO 8601/)
+    t.equal(badTime.code, 'HAMCP_INVALID_ARGUMENT')
     const future = await callTool(client, 'ha_explain_event', { entity_id: light, at: new Date(Date.now() + DAY).toISOString() })
     t.ok(future.isError)
-    t.match(future.text, /future/)
+    t.equal(future.code, 'HAMCP_INVALID_ARGUMENT')
   })
 })
 

@@ -82,7 +82,7 @@ t.test('history, statistics and logbook against the demo home', async t => {
     t.ok(tooLong.isError)
     const unknown = await callTool(client, 'ha_get_statistics', { statistic_id: 'sensor.nope_nope' })
     t.ok(unknown.isError)
-    t.match(unknown.text, /not found/)
+    t.equal(unknown.code, 'HAMCP_ENTITY_NOT_FOUND')
   })
 
   t.test('logbook by entity, area and floor, last 100', async t => {
@@ -105,10 +105,10 @@ t.test('history, statistics and logbook against the demo home', async t => {
     t.notOk(byFloor.isError, byFloor.text)
     const both = await callTool(client, 'ha_get_logbook', { area, floor })
     t.ok(both.isError)
-    t.match(both.text, /one scope/)
+    t.equal(both.code, 'HAMCP_INVALID_ARGUMENT')
     const nowhere = await callTool(client, 'ha_get_logbook', { area: 'The Moon' })
     t.ok(nowhere.isError)
-    t.match(nowhere.text, /Unknown area/)
+    t.equal(nowhere.code, 'HAMCP_NOT_FOUND')
   })
 })
 
@@ -128,7 +128,7 @@ t.test('filter_reads: hidden entities are never asked for nor returned', async t
   ] as Array<[string, Record<string, unknown>]>) {
     const answer = await callTool(client, name, args)
     t.ok(answer.isError, `${name} refuses a hidden entity`)
-    t.match(answer.text, /not found/)
+    t.equal(answer.code, 'HAMCP_ENTITY_NOT_FOUND')
   }
   const whole = await callTool(client, 'ha_get_logbook', { hours: 48 })
   t.notOk(whole.isError, whole.text)

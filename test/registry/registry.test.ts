@@ -1,6 +1,7 @@
 import t from 'tap'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
 const writes = (home: { registryWrites: Array<Record<string, unknown>> }): string[] => home.registryWrites.map(w => String(w.type))
 
 t.test('registry tools against the demo home', async t => {
@@ -87,7 +88,12 @@ t.test('registry tools against the demo home', async t => {
     const before = new Map(ids.map(id => [id, structuredClone(house.entities.get(id)!)]))
     const area = [...house.areas.keys()][0]!
     const count = home.registryWrites.length
+    const dry = await callTool(client, 'ha_update_entities', { entity_ids: ids, area_id: area, hidden: true, dry_run: true })
+    t.equal(dry.json.more_commands, 195, 'a dry run shows the first commands and counts the rest')
+    t.equal(home.registryWrites.length, count, 'a dry run sends nothing')
+    t.ok(ids.every(id => same(house.entities.get(id), before.get(id))), 'and changes no entry')
     const asked = await callTool(client, 'ha_update_entities', { entity_ids: ids, area_id: area, hidden: true })
+    t.match(asked.json.preview, /Set area_id=".+", hidden=true on 200 entities: .+ and 180 more\./, 'the preview says what is set on which entities')
     t.equal(asked.json.confirmation_required, true, asked.text)
     t.equal(home.registryWrites.length, count, 'nothing sent before the confirmation')
     const done = await callTool(client, 'ha_update_entities', { entity_ids: ids, area_id: area, hidden: true, confirm_token: asked.json.confirm_token })
@@ -102,20 +108,14 @@ t.test('registry tools against the demo home', async t => {
   })
 
   t.test('renaming an entity id reports automations, scripts and dashboards still using it; undo renames back', async t => {
-    const config = JSON.stringify((await callTool(client, 'ha_list_dashboards', {})).json)
-    const candidates = [...house.entities.keys()].filter(id => id.startsWith('light.'))
-    let chosen: string | undefined
-    for (const id of candidates) {
-      const related = await callTool(client, 'ha_update_entities', { entity_ids: [id], new_entity_id: `${id}_x`, dry_run: true })
-      if (related.json?.still_using_old_id?.automations && related.json.still_using_old_id.dashboards) { chosen = id; break }
-    }
-    t.ok(chosen, `a light used by an automation and a dashboard (${config.length})`)
+    // The demo's hallway light is named by automations, a script and the default dashboard.
+    const chosen = 'light.hallway_ceiling_light'
     const old = chosen as string
     const next = `${old}_renamed`
     const asked = await callTool(client, 'ha_update_entities', { entity_ids: [old], new_entity_id: next })
     t.equal(asked.json.confirmation_required, true)
-    t.ok(asked.json.still_using_old_id.automations.length > 0)
-    t.ok(asked.json.still_using_old_id.dashboards.includes('lovelace'))
+    t.same(asked.json.still_using_old_id, { automations: ['automation.welcome_home', 'automation.hallway_motion_light', 'automation.porch_light_legacy'], scripts: ['script.flash_hallway'], scenes: ['scene.good_night'], dashboards: ['lovelace'] })
+    t.match(asked.json.preview, /Still using the old id/, 'the confirmation shows what breaks')
     const done = await callTool(client, 'ha_update_entities', { entity_ids: [old], new_entity_id: next, confirm_token: asked.json.confirm_token })
     t.notOk(done.isError, done.text)
     t.ok(home.getState(next) && !home.getState(old), 'the state moved')
@@ -203,6 +203,10 @@ t.test('registry tools against the demo home', async t => {
     const device = [...house.devices.values()].find(d => d.parent_device_id === null && [...house.entities.values()].some(e => e.device_id === d.id && !e.entity_id.startsWith('lock.')) && ![...house.entities.values()].some(e => e.device_id === d.id && e.entity_id.startsWith('lock.')))!
     const area = [...house.areas.keys()].find(a => a !== device.area_id)!
     const before = device.area_id
+    const count = home.registryWrites.length
+    const dry = await callTool(client, 'ha_update_device', { device_id: device.id, area_id: area, name: 'Moved thing', dry_run: true })
+    t.equal(dry.json.would_send[0].type, 'config/device_registry/update')
+    t.equal(home.registryWrites.length, count, 'a dry run sends nothing')
     const done = await callTool(client, 'ha_update_device', { device_id: device.id, area_id: area, name: 'Moved thing' })
     t.notOk(done.isError, done.text)
     t.equal(house.devices.get(device.id)?.area_id, area)

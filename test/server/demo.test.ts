@@ -19,6 +19,9 @@ t.test('npm run demo prints a URL and token that work, and serves the status pag
   const areas = await callTool(client, 'ha_list_areas')
   t.ok(areas.json.total > 0, 'the printed URL and token answer tool calls')
   await client.close()
+  t.ok(demo.lines.some(line => line.trim() === `npx -y mcp-remote ${mcpUrl}`), 'how to try the OAuth sign-in is printed')
+  const metadataUrl = (demo.lines.find(line => line.includes('Metadata:')) ?? '').split('Metadata:')[1]?.trim() ?? ''
+  t.equal((await (await fetch(metadataUrl)).json() as { resource: string }).resource, mcpUrl, 'and its metadata answers for that URL')
   const page = await fetch(statusUrl)
   t.equal(page.status, 200, 'the status page is served')
 

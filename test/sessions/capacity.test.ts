@@ -15,7 +15,7 @@ t.test('at most 16 sessions: idle ones make room, 503 only when all are active',
 
   const full = await rpc(server.url, INITIALIZE, auth(server.token))
   t.equal(full.status, 503, 'a 17th session is refused while all 16 are active')
-  t.match(await full.json(), { error: { code: -32000, message: /sessions are in use/ } })
+  t.match(await full.json(), { error: { code: -32000, data: { code: 'HAMCP_LIMIT_REACHED' } } })
   const stateless = await listTools(server.url, server.token)
   t.equal(stateless.status, 200, 'stateless requests are still served at the cap')
   await stateless.text()

@@ -50,7 +50,7 @@ t.test('confirmations by elicitation in a session', async t => {
       const { client, asked } = await askableClient(t, server, () => answer)
       const result = await callTool(client, 'ha_call_service', UNLOCK)
       t.equal(result.isError, true)
-      t.match(result.text, /declined/)
+      t.equal(result.code, 'HAMCP_CONFIRMATION_DECLINED')
       t.equal(asked.length, 1)
       t.equal(unlocks(), 0, 'nothing reached the house')
       t.match(server.app.audit.recent(1)[0], { outcome: 'refused', reason: 'declined' }, 'the refusal is audited')

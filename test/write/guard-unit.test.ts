@@ -68,7 +68,7 @@ t.test('entity lists: denylist wins, non-empty allowlist denies by default, iden
   t.match(await refusal(guard.run(PRIMARY_IDENTITY, call({ target: { entity_id: 'light.secret_room' } }))), /entity_denylist/)
   t.match(await refusal(guard.run(PRIMARY_IDENTITY, call({ target: { entity_id: 'switch.fan' } }))), /entity_allowlist/)
   t.match(await refusal(guard.run(PRIMARY_IDENTITY, call({ data: { entities: { 'switch.fan': 'on' } } }))), /entity_allowlist/, 'scene entities in data')
-  const narrow: Identity = { id: 'token:1', name: 'tablet', scopes: PRIMARY_IDENTITY.scopes, entityAllowlist: ['light.hall'] }
+  const narrow: Identity = { id: 'token:1', name: 'tablet', levels: PRIMARY_IDENTITY.levels, entityAllowlist: ['light.hall'] }
   t.match(await refusal(guard.run(narrow, call())), /token's entity_allowlist/)
   t.equal(sent.length, 0)
   const done = await guard.run(narrow, call({ target: { entity_id: 'light.hall' } }))
@@ -78,7 +78,7 @@ t.test('entity lists: denylist wins, non-empty allowlist denies by default, iden
 
 t.test('area targeting is refused while only a token list is set', async t => {
   const { guard, sent } = setup()
-  const listed: Identity = { id: 'token:2', name: 'x', scopes: PRIMARY_IDENTITY.scopes, entityDenylist: ['lock.*'] }
+  const listed: Identity = { id: 'token:2', name: 'x', levels: PRIMARY_IDENTITY.levels, entityDenylist: ['lock.*'] }
   t.match(await refusal(guard.run(listed, call({ target: { device_id: 'abc' } }))), /device_id/)
   const open = await guard.run(PRIMARY_IDENTITY, call({ target: { area_id: 'kitchen' } }))
   t.equal(open.status, 'done', 'no lists: area targeting allowed')

@@ -39,7 +39,7 @@ t.test('the guard rules, proven through what the house received', async t => {
     home.clearServiceCalls()
     const refused = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'restart' })
     t.ok(refused.isError)
-    t.match(refused.text, /service_denylist/)
+    t.equal(refused.code, 'HAMCP_DENIED_SERVICE')
     const dry = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'restart', dry_run: true })
     t.ok(dry.isError, 'a dry run is refused too')
     t.equal(home.serviceCalls.length, 0)
@@ -68,7 +68,7 @@ t.test('the guard rules, proven through what the house received', async t => {
 
     const reused = await callTool(client, 'ha_call_service', { ...args, confirm_token: asked.json.confirm_token })
     t.ok(reused.isError)
-    t.match(reused.text, /single use|already used/)
+    t.equal(reused.code, 'HAMCP_CONFIRM_TOKEN_INVALID')
     t.equal(callsTo(home, 'lock.unlock'), 1, 'the reused token reached nothing')
   })
 
@@ -85,7 +85,7 @@ t.test('the guard rules, proven through what the house received', async t => {
       const asked = await callTool(client, 'ha_call_service', args)
       const refused = await callTool(client, 'ha_call_service', { ...changed, confirm_token: asked.json.confirm_token })
       t.ok(refused.isError, `refused: ${JSON.stringify(changed)}`)
-      t.match(refused.text, /differs|unknown/)
+      t.equal(refused.code, 'HAMCP_CONFIRM_TOKEN_INVALID')
       t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
     }
   })
@@ -98,6 +98,7 @@ t.test('the guard rules, proven through what the house received', async t => {
     const asked = await callTool(client, 'ha_call_service', args)
     const stolen = await callTool(second, 'ha_call_service', { ...args, confirm_token: asked.json.confirm_token })
     t.ok(stolen.isError)
+    t.equal(stolen.code, 'HAMCP_CONFIRM_TOKEN_INVALID')
     t.match(stolen.text, /another client token/)
     t.equal(home.serviceCalls.length, 0)
   })
@@ -110,16 +111,16 @@ t.test('entity lists: denylist beats allowlist, area targeting refused while lis
 
   const denied = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { entity_id: LIGHT } })
   t.ok(denied.isError)
-  t.match(denied.text, /entity_denylist/)
+  t.equal(denied.code, 'HAMCP_DENIED_ENTITY')
   const viaData = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', data: { entity_id: LIGHT } })
   t.ok(viaData.isError, 'an entity named in data is checked too')
   const notAllowed = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_off', target: { entity_id: 'switch.anything' } })
-  t.match(notAllowed.text, /entity_allowlist/)
+  t.equal(notAllowed.code, 'HAMCP_DENIED_ENTITY')
   const byArea = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { area_id: 'kitchen' } })
   t.ok(byArea.isError)
-  t.match(byArea.text, /area_id/)
+  t.equal(byArea.code, 'HAMCP_DENIED_TARGET')
   const scene = await callTool(client, 'ha_call_service', { domain: 'scene', service: 'create', data: { scene_id: 'x', snapshot_entities: [LIGHT] } })
-  t.match(scene.text, /entity_denylist/, 'scene snapshot_entities are checked')
+  t.equal(scene.code, 'HAMCP_DENIED_ENTITY', 'scene snapshot_entities are checked')
   t.equal(home.serviceCalls.length, 0, 'no refused call reached the house')
 
   const allowed = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { entity_id: 'light.hallway_ceiling_light' } })
@@ -138,6 +139,7 @@ t.test('an expired token is refused and reaches nothing', async t => {
   now += 5 * 60_000 + 1
   const late = await callTool(client, 'ha_call_service', { ...args, confirm_token: asked.json.confirm_token })
   t.ok(late.isError)
+  t.equal(late.code, 'HAMCP_CONFIRM_TOKEN_INVALID')
   t.match(late.text, /expired/)
   t.equal(home.serviceCalls.length, 0)
 })

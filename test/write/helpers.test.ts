@@ -26,7 +26,7 @@ t.test('helpers: created and deleted through the guarded path', async t => {
 
   const notHelper = await callTool(client, 'ha_delete_helper', { entity_id: 'light.kuche_ceiling_light' })
   t.ok(notHelper.isError)
-  t.match(notHelper.text, /not a helper/)
+  t.equal(notHelper.code, 'HAMCP_WRONG_DOMAIN')
   t.equal(server.app.audit.recent(10).filter(e => e.tool === 'ha_create_helper').length, 3, 'every helper attempt is audited')
 })
 

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { domainEntityPattern, ENTITY_ID } from '../../src/home/entities.ts'
 import { complexityProblem } from '../../src/policy/input-checks.ts'
 
 /** Shared argument schemas, so every tool describes paging and ids the same way. */
@@ -9,7 +10,11 @@ export const offsetArg = () =>
   z.number().int().min(0).default(0).describe('From next_offset.')
 
 export const entityIdArg = (description = 'Entity id, e.g. light.kitchen.') =>
-  z.string().trim().min(3).max(255).regex(/^[a-z0-9_]+\.[a-z0-9_]+$/i, 'must look like domain.object_id, e.g. light.kitchen').describe(description)
+  z.string().trim().min(3).max(255).regex(new RegExp(ENTITY_ID.source, 'i'), 'must look like domain.object_id, e.g. light.kitchen').describe(description)
+
+/** An entity id of one domain, with the domain in the schema so the model sees it. */
+export const domainEntityArg = (domain: string) =>
+  z.string().trim().toLowerCase().regex(domainEntityPattern(domain), `must be a ${domain}.* entity id`).describe(`${domain}.* entity id.`)
 
 /**
  * A free-form object (service data, variables, blueprint inputs): any JSON, but bounded in depth and size

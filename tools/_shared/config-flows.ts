@@ -1,7 +1,7 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import {
-  applyChanges, automationBlocks, deleteConfig, readConfig, referencedEntities, resolveConfigTarget,
+  applyChanges, automationBlocks, deleteConfig, referencedEntities, resolveConfigTarget,
   validateWithHomeAssistant, writeConfig, type ConfigKind, type ConfigRecord
 } from './config-store.ts'
 import { runConfigWrite } from './config-write.ts'
@@ -14,7 +14,7 @@ interface Guarded { dry_run: boolean, confirm_token?: string | undefined }
 const LEGACY_TWIN: Record<string, string> = { triggers: 'trigger', conditions: 'condition', actions: 'action' }
 
 async function currentHash (ctx: ToolContext, kind: ConfigKind, id: string): Promise<string> {
-  return configHash(await readConfig(ctx.ha, kind, id))
+  return configHash(await ctx.home.configs.read(kind, id))
 }
 
 function validationBlocks (kind: ConfigKind, config: ConfigRecord, changed: Record<string, unknown>): Parameters<typeof validateWithHomeAssistant>[1] {

@@ -1,34 +1,16 @@
 import { UserError } from '../../src/errors.ts'
+import { configPath, restMessage, type ConfigKind, type ConfigRecord } from '../../src/home/configs.ts'
+import { isEntityId, requireDomain } from '../../src/home/entities.ts'
+import type { HomeView } from '../../src/home/view.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { fold } from '../../src/home/text.ts'
 
 /**
- * The UI-managed automation and script configs (automations.yaml, scripts.yaml) as Home Assistant's
- * config REST API exposes them, plus the checks every config tool runs before asking for a confirmation.
+ * Writes of the UI-managed automation and script configs (src/home/configs.ts reads them), plus the
+ * checks every config tool runs before asking for a confirmation.
  */
-export type ConfigKind = 'automation' | 'script'
-export type ConfigRecord = Record<string, unknown>
-
-const configPath = (kind: ConfigKind, id: string): string => `/api/config/${kind}/config/${encodeURIComponent(id)}`
-
-function restMessage (body: Buffer): string {
-  const text = body.toString('utf8')
-  try {
-    const parsed = JSON.parse(text) as { message?: unknown }
-    if (typeof parsed.message === 'string') return parsed.message
-  } catch {}
-  return text.slice(0, 300) || 'no message'
-}
-
-/** The stored config, or undefined when Home Assistant has none under that id (YAML-only or new). */
-export async function readConfig (ha: HomeAssistant, kind: ConfigKind, id: string): Promise<ConfigRecord | undefined> {
-  const answer = await ha.rest.request('GET', configPath(kind, id))
-  if (answer.status === 404) return undefined
-  if (answer.status !== 200) throw new UserError('HAMCP_UNAVAILABLE', `Home Assistant could not read ${kind} ${id}: ${restMessage(answer.body)}`)
-  const parsed = JSON.parse(answer.body.toString('utf8')) as unknown
-  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as ConfigRecord : undefined
-}
+export type { ConfigKind, ConfigRecord }
 
 /** Writes (creates or replaces) a config; Home Assistant reloads the domain by itself. */
 export async function writeConfig (ha: HomeAssistant, kind: ConfigKind, id: string, config: ConfigRecord): Promise<void> {
@@ -53,17 +35,11 @@ export interface ConfigTarget {
 
 /** Resolves an automation/script entity to its UI config; YAML-only ones are refused with a way out. */
 export async function resolveConfigTarget (ctx: ToolContext, kind: ConfigKind, entityId: string): Promise<ConfigTarget> {
-  if (!entityId.startsWith(`${kind}.`)) throw new UserError('HAMCP_WRONG_DOMAIN', `${entityId} is not a ${kind}.`, `Pass a ${kind}.* entity id (ha_list_${kind}s lists them).`)
+  requireDomain(entityId, [kind], `a ${kind}`, `Pass a ${kind}.* entity id (ha_list_${kind}s lists them).`)
   const state = ctx.home.state(entityId)
   if (!state) throw new UserError('HAMCP_ENTITY_NOT_FOUND', `${entityId} not found.`, `Call ha_list_${kind}s to see the ${kind}s.`)
-  let id: string | undefined
-  if (kind === 'automation') {
-    id = typeof state.attributes.id === 'string' && state.attributes.id !== '' ? state.attributes.id : undefined
-  } else {
-    const entry = ctx.home.registries.entities.get(entityId) as { unique_id?: unknown } | undefined
-    id = typeof entry?.unique_id === 'string' && entry.unique_id !== '' ? entry.unique_id : entityId.slice(kind.length + 1)
-  }
-  const config = id === undefined ? undefined : await readConfig(ctx.ha, kind, id)
+  const id = ctx.home.configKey(kind, entityId)
+  const config = id === undefined ? undefined : await ctx.home.configs.read(kind, id)
   if (id === undefined || config === undefined) {
     throw new UserError(
       'HAMCP_NOT_SUPPORTED',
@@ -106,7 +82,6 @@ export function automationBlocks (config: ConfigRecord): ValidationBlocks {
   }
 }
 
-const ENTITY_ID = /^[a-z0-9_]+\.[a-z0-9_]+$/
 const ENTITY_KEYS = new Set(['entity_id', 'entity', 'entities'])
 
 /** Entity ids a config refers to (entity_id/entity/entities anywhere), checked against the write lists. */
@@ -114,7 +89,7 @@ export function referencedEntities (config: unknown): string[] {
   const found = new Set<string>()
   const collect = (value: unknown): void => {
     if (typeof value === 'string') {
-      for (const part of value.split(',')) if (ENTITY_ID.test(part.trim())) found.add(part.trim())
+      for (const part of value.split(',')) if (isEntityId(part.trim())) found.add(part.trim())
     } else if (Array.isArray(value)) {
       for (const item of value) collect(item)
     } else if (value !== null && typeof value === 'object' && typeof (value as { entity?: unknown }).entity === 'string') {
@@ -160,9 +135,9 @@ export function applyChanges (base: ConfigRecord, changes: Record<string, unknow
 }
 
 /** Like the UI: the creation time in milliseconds, bumped past any id already stored. */
-export async function newAutomationId (ha: HomeAssistant): Promise<string> {
+export async function newAutomationId (home: HomeView): Promise<string> {
   let id = Date.now()
-  while (await readConfig(ha, 'automation', String(id)) !== undefined) id++
+  while (await home.configs.read('automation', String(id)) !== undefined) id++
   return String(id)
 }
 

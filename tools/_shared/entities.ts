@@ -39,10 +39,3 @@ export function resolveFloor (home: HomeView, floor: string): string {
 export function resolveLabel (home: HomeView, label: string): string {
   return resolveNamed(home.registries.labels, label, 'label', 'ha_list_labels')
 }
-
-/** The visible row for an id, or a not-found error that never reveals hidden entities. */
-export function requireEntity (home: HomeView, entityId: string): EntityRow {
-  const row = home.entity(entityId)
-  if (!row) throw new UserError('HAMCP_ENTITY_NOT_FOUND', `Entity ${entityId} not found.`, 'Use ha_search_entities to find the right entity_id.')
-  return row
-}

@@ -1,12 +1,5 @@
 import type { HomeView } from '../../src/home/view.ts'
-
-const ENTITY_ID_IN_TEXT = /\b[a-z0-9_]+\.[a-z0-9_]+\b/g
-
-/** Masks the ids of hidden entities inside free text (messages, templates, trigger descriptions). */
-export function maskText (home: HomeView, text: string): string {
-  if (!home.visibility.active) return text
-  return text.replace(ENTITY_ID_IN_TEXT, match => home.visible(match) ? match : '[hidden]')
-}
+import { HIDDEN } from '../../src/home/visibility.ts'
 
 /**
  * filter_reads for structures from Home Assistant (configs, traces): hidden entity ids are dropped
@@ -16,7 +9,7 @@ export function maskText (home: HomeView, text: string): string {
 export function hideEntities (home: HomeView, value: unknown): unknown {
   if (!home.visibility.active) return value
   const walk = (node: unknown): unknown => {
-    if (typeof node === 'string') return home.visible(node) ? maskText(home, node) : '[hidden]'
+    if (typeof node === 'string') return home.visible(node) ? home.scrub(node) : HIDDEN
     if (Array.isArray(node)) return node.filter(item => typeof item !== 'string' || home.visible(item)).map(walk)
     if (node !== null && typeof node === 'object') {
       return Object.fromEntries(Object.entries(node).map(([key, item]) => [key, walk(item)]))

@@ -1,8 +1,7 @@
-import { UserError } from '../../src/errors.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import type { EntityRow } from '../../src/home/catalog.ts'
 import type { HomeView } from '../../src/home/view.ts'
-import { requireEntity } from './entities.ts'
+import { requireDomain, requireEntity } from '../../src/home/entities.ts'
 
 /**
  * Services that only answer questions (forecasts, to-do items): called directly with return_response,
@@ -22,20 +21,13 @@ export async function readServiceResponse (ha: HomeAssistant, domain: string, se
 
 /** A visible entity of one domain, or a clear error that lists where to look. */
 export function requireDomainEntity (home: HomeView, entityId: string, domain: string, listHint: string): EntityRow {
-  if (!entityId.startsWith(`${domain}.`)) throw new UserError('HAMCP_WRONG_DOMAIN', `${entityId} is not a ${domain} entity.`, listHint)
+  requireDomain(entityId, [domain], `a ${domain} entity`, listHint)
   return requireEntity(home, entityId)
 }
 
 /** Visible entities of a domain, as small {entity_id, name, state} rows. */
 export function domainRows (home: HomeView, domain: string): Array<{ entity_id: string, name: string, state: string }> {
   return home.entities().filter(row => row.domain === domain).map(row => ({ entity_id: row.entity_id, name: row.name, state: row.state }))
-}
-
-/** Cuts a free text to `max` characters, saying so. */
-export function clip (value: unknown, max: number): string | undefined {
-  if (value === undefined || value === null || value === '') return undefined
-  const text = typeof value === 'string' ? value : JSON.stringify(value)
-  return text.length > max ? `${text.slice(0, max)}… (${text.length} chars)` : text
 }
 
 export const HOUR_MS = 3_600_000

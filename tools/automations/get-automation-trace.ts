@@ -4,7 +4,8 @@ import type { HomeView } from '../../src/home/view.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { isoSeconds, toMillis } from '../_shared/window.ts'
-import { configKey, hideEntities, requireItem, type ConfigDomain } from './_config.ts'
+import type { ConfigKind } from '../../src/home/configs.ts'
+import { hideEntities, requireItem } from './_config.ts'
 
 export const MAX_STEPS = 60
 
@@ -38,9 +39,8 @@ export default defineTool({
     run_id: z.string().trim().min(1).max(100).optional().describe('One run, from the runs list.')
   }),
   async handler ({ home, ha }, args) {
-    requireItem(home, ['automation', 'script'], args.entity_id)
-    const domain = args.entity_id.split('.')[0] as ConfigDomain
-    const itemId = configKey(home, domain, args.entity_id)
+    const domain = requireItem(home, ['automation', 'script'], args.entity_id).domain as ConfigKind
+    const itemId = home.configKey(domain, args.entity_id)
     if (itemId === undefined) {
       return { entity_id: args.entity_id, runs: [], note: 'This automation has no id, so Home Assistant keeps no traces for it. Give it an id in YAML to trace it.' }
     }

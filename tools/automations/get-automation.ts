@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
-import { configKey, hideEntities, lastTriggered, requireItem, storedConfig } from './_config.ts'
+import { hideEntities, lastTriggered, requireItem } from './_config.ts'
 
 export default defineTool({
   name: 'ha_get_automation',
@@ -12,8 +12,8 @@ export default defineTool({
   async handler ({ home, ha }, { entity_id: entityId }) {
     const row = requireItem(home, 'automation', entityId)
     const attributes = home.state(entityId)?.attributes ?? {}
-    const key = configKey(home, 'automation', entityId)
-    const stored = await storedConfig(ha, 'automation', key)
+    const key = home.configKey('automation', entityId)
+    const stored = await home.configs.stored('automation', key)
     let config = stored.config
     let note: string | undefined
     if (config === null) {

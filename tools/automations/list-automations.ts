@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { byteLength, page } from '../../src/shape.ts'
 import { offsetArg } from '../_shared/args.ts'
-import { configKey, configSource, hideEntities, lastTriggered, mapBounded, storedConfig } from './_config.ts'
+import { hideEntities, lastTriggered, mapBounded } from './_config.ts'
 
 /** Whole-page budget when configs are attached: leaves room under the 15 KB cap for the envelope. */
 export const CONFIG_PAGE_BUDGET_BYTES = 14_000
@@ -28,8 +28,8 @@ export default defineTool({
     }
     const envelope = page(rows, args.offset, limit)
     const items = await mapBounded(envelope.items, async row => {
-      const key = configKey(home, 'automation', row.entity_id)
-      const stored = args.include_config ? await storedConfig(ha, 'automation', key) : { source: await configSource(ha, 'automation', key), config: null }
+      const key = home.configKey('automation', row.entity_id)
+      const stored = args.include_config ? await home.configs.stored('automation', key) : { source: await home.configs.source('automation', key), config: null }
       const item: Record<string, unknown> = {
         entity_id: row.entity_id,
         name: row.name,

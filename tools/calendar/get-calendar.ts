@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { clip, domainRows, HOUR_MS, requireDomainEntity } from '../_shared/read-calls.ts'
+import { excerpt } from '../../src/shape.ts'
+import { domainRows, HOUR_MS, requireDomainEntity } from '../_shared/read-calls.ts'
 
 const EVENTS_CAP = 100
 
@@ -15,11 +16,11 @@ async function eventsOf (ha: HomeAssistant, entityId: string, start: Date, end: 
   const query = `start=${encodeURIComponent(start.toISOString())}&end=${encodeURIComponent(end.toISOString())}`
   const events = await ha.rest.json<CalendarEvent[]>('GET', `/api/calendars/${entityId}?${query}`)
   return (Array.isArray(events) ? events : []).map(e => {
-    const out: Record<string, unknown> = { start: whenText(e.start), end: whenText(e.end), summary: clip(e.summary, 200) }
+    const out: Record<string, unknown> = { start: whenText(e.start), end: whenText(e.end), summary: excerpt(e.summary, 200) }
     if (typeof e.start === 'object' && e.start?.date !== undefined) out.all_day = true
-    const location = clip(e.location, 200)
+    const location = excerpt(e.location, 200)
     if (location) out.location = location
-    const description = clip(e.description, 300)
+    const description = excerpt(e.description, 300)
     if (description) out.description = description
     if (e.rrule) out.recurring = true
     return out

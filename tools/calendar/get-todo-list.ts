@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { clip, domainRows, readServiceResponse, requireDomainEntity } from '../_shared/read-calls.ts'
+import { excerpt } from '../../src/shape.ts'
+import { domainRows, readServiceResponse, requireDomainEntity } from '../_shared/read-calls.ts'
 
 const ITEMS_CAP = 100
 
@@ -23,7 +24,7 @@ export default defineTool({
     const row = requireDomainEntity(home, args.entity_id, 'todo', 'Call ha_get_todo_list without entity_id to see the lists.')
     const response = await readServiceResponse(ha, 'todo', 'get_items', args.entity_id, args.status ? { status: [args.status] } : {})
     const all = Array.isArray(response.items) ? response.items as TodoItem[] : []
-    const items = all.slice(0, ITEMS_CAP).map(item => ({ summary: clip(item.summary, 200), status: item.status, due: item.due, description: clip(item.description, 300) }))
+    const items = all.slice(0, ITEMS_CAP).map(item => ({ summary: excerpt(item.summary, 200), status: item.status, due: item.due, description: excerpt(item.description, 300) }))
     return {
       entity_id: args.entity_id,
       name: row.name,

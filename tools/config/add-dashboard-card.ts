@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
 import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import { isRecord } from '../../src/shape.ts'
 import { referencedEntities } from '../_shared/config-store.ts'
 import { runConfigWrite } from '../_shared/config-write.ts'
 import { configHash, toYaml } from '../_shared/config-yaml.ts'
@@ -10,8 +11,6 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 
 type Record_ = Record<string, unknown>
 const DEFAULT_DASHBOARD = 'lovelace'
-
-const isRecord = (value: unknown): value is Record_ => value !== null && typeof value === 'object' && !Array.isArray(value)
 
 /** Only storage dashboards can be edited over the API; YAML ones live in files Home Assistant only reads. */
 async function dashboardMode (ctx: ToolContext, urlPath: string | null): Promise<string> {

@@ -38,7 +38,7 @@ export default defineTool({
     return await createFlow(ctx, 'ha_create_automation', 'automation', `automation "${args.alias}"`, config, {
       guard: args,
       write: async () => {
-        const id = await newAutomationId(ctx.ha)
+        const id = await newAutomationId(ctx.home)
         await writeConfig(ctx.ha, 'automation', id, { id, ...config })
         const entityId = await waitForEntity(() => automationEntityFor(ctx.ha, id))
         return { id, entity_id: entityId ?? null, ...(entityId ? {} : { note: 'Home Assistant is still reloading automations; the entity appears shortly.' }), undo: 'ha_delete_automation removes it.' }

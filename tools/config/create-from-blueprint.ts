@@ -4,7 +4,7 @@ import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { aliasArg, descriptionArg } from '../_shared/config-args.ts'
 import { createFlow } from '../_shared/config-flows.ts'
-import { automationEntityFor, newAutomationId, readConfig, refuseAutomationCollision, slugify, waitForEntity, writeConfig } from '../_shared/config-store.ts'
+import { automationEntityFor, newAutomationId, refuseAutomationCollision, slugify, waitForEntity, writeConfig } from '../_shared/config-store.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 
 type InputSpec = Record<string, { default?: unknown, input?: InputSpec } | null>
@@ -76,7 +76,7 @@ export default defineTool({
     const entities = inputEntities(ctx, args.inputs)
     if (domain === 'script') {
       const id = slugify(args.alias)
-      if (id === '' || ctx.home.state(`script.${id}`) || await readConfig(ctx.ha, 'script', id) !== undefined) {
+      if (id === '' || ctx.home.state(`script.${id}`) || await ctx.home.configs.read('script', id) !== undefined) {
         throw new UserError('HAMCP_ALREADY_EXISTS', `The alias "${args.alias}" gives script.${id}, which is empty or already taken.`, 'Pick another alias.')
       }
       return await createFlow(ctx, 'ha_create_from_blueprint', 'script', `script.${id}`, config, {
@@ -94,7 +94,7 @@ export default defineTool({
       guard: args,
       entities,
       write: async () => {
-        const id = await newAutomationId(ctx.ha)
+        const id = await newAutomationId(ctx.home)
         await writeConfig(ctx.ha, 'automation', id, { id, ...config })
         const entityId = await waitForEntity(() => automationEntityFor(ctx.ha, id))
         return { id, entity_id: entityId ?? null, undo: 'ha_delete_automation removes it.' }

@@ -3,7 +3,7 @@ import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { aliasArg, blocksArg, descriptionArg, maxExceededArg, modeArg, variablesArg } from '../_shared/config-args.ts'
 import { createFlow } from '../_shared/config-flows.ts'
-import { readConfig, slugify, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'
+import { slugify, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 
 export default defineTool({
@@ -25,7 +25,7 @@ export default defineTool({
     const id = slugify(args.alias)
     if (id === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'The alias needs at least one letter or digit to make the script id.', 'Pick an alias such as "Movie time".')
     const entityId = `script.${id}`
-    if (ctx.home.state(entityId) || await readConfig(ctx.ha, 'script', id) !== undefined) {
+    if (ctx.home.state(entityId) || await ctx.home.configs.read('script', id) !== undefined) {
       throw new UserError('HAMCP_ALREADY_EXISTS', `${entityId} already exists.`, 'Pick another alias, or change it with ha_update_script.')
     }
     const config: Record<string, unknown> = {

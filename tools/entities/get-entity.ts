@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { truncateAttributes } from '../../src/shape.ts'
 import { entityIdArg } from '../_shared/args.ts'
-import { requireEntity } from '../_shared/entities.ts'
+import { requireEntity } from '../../src/home/entities.ts'
 
 export default defineTool({
   name: 'ha_get_entity',

@@ -4,8 +4,7 @@ import type { HomeAssistant } from '../../src/ha/index.ts'
 import type { HomeView } from '../../src/home/view.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
-import { requireEntity } from '../_shared/entities.ts'
-import { maskText } from '../_shared/hide.ts'
+import { domainOf, ENTITY_ID_SOURCE, requireEntity } from '../../src/home/entities.ts'
 import { fetchLogbook, peopleByUser, type LogbookRow } from '../_shared/logbook.ts'
 import { isoSeconds, parseInstant, toMillis } from '../_shared/window.ts'
 
@@ -16,7 +15,7 @@ const AFTER_MS = 60_000
 type CauseKind = 'person' | 'automation' | 'script' | 'schedule' | 'state_change' | 'integration' | 'unknown'
 interface Hop { kind: CauseKind, entity_id?: string, name?: string, detail?: string, at?: string }
 
-const STATE_TRIGGER = /^(?:numeric )?state of ([a-z0-9_]+\.[a-z0-9_]+)/
+const STATE_TRIGGER = new RegExp(`^(?:numeric )?state of (${ENTITY_ID_SOURCE})`)
 const SCHEDULE_SOURCES = /^(time|sun|time pattern|time_pattern|calendar|sunrise|sunset)\b/i
 
 function triggerText (row: LogbookRow): string | undefined {
@@ -45,7 +44,7 @@ async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, context
   if (actorId) {
     // Never name an entity the caller may not see.
     if (!home.visible(actorId)) return { hop: { kind: 'unknown', detail: 'caused by something filter_reads hides' } }
-    const domain = actorId.split('.')[0]
+    const domain = domainOf(actorId)
     const name = home.entity(actorId)?.name ?? row.context_name ?? actorId
     const actorRows = await fetchLogbook(ha, { start: new Date(row.when - BEFORE_MS), end: new Date(Math.min(Date.now(), row.when + 1000)), entityIds: [actorId] })
     const next = closest(actorRows, actorId, row.when)
@@ -54,7 +53,7 @@ async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, context
     if (domain === 'automation' || domain === 'script') {
       hop.kind = domain
       const trigger = next ? triggerText(next) : row.context_source
-      if (trigger) hop.detail = `triggered by ${maskText(home, trigger.slice(0, 200))}`
+      if (trigger) hop.detail = `triggered by ${home.scrub(trigger.slice(0, 200))}`
       return next ? { hop, next } : { hop }
     }
     const became = row.context_state ?? next?.state
@@ -67,9 +66,9 @@ async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, context
     const person = peopleByUser(home).get(row.context_user_id)
     return { hop: { kind: 'person', ...(person ? { entity_id: person.entity_id, name: person.name } : { name: 'a Home Assistant user' }) } }
   }
-  if (ownTrigger && SCHEDULE_SOURCES.test(ownTrigger)) return { hop: { kind: 'schedule', detail: maskText(home, ownTrigger.slice(0, 200)) } }
+  if (ownTrigger && SCHEDULE_SOURCES.test(ownTrigger)) return { hop: { kind: 'schedule', detail: home.scrub(ownTrigger.slice(0, 200)) } }
   if (row.context_domain && row.context_service) return { hop: { kind: 'integration', detail: `service ${row.context_domain}.${row.context_service} called without a user` } }
-  if (ownTrigger) return { hop: { kind: 'unknown', detail: `triggered by ${maskText(home, ownTrigger.slice(0, 200))}` } }
+  if (ownTrigger) return { hop: { kind: 'unknown', detail: `triggered by ${home.scrub(ownTrigger.slice(0, 200))}` } }
   return { hop: { kind: 'integration', detail: 'reported by its integration or device, not by a person or automation' } }
 }
 

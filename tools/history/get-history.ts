@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { entityIdsArg, visibleIds } from '../_shared/ids.ts'
+import { requireEntities } from '../../src/home/entities.ts'
+import { entityIdsArg } from '../_shared/ids.ts'
 import { isoSeconds, resolveWindow, toMillis, windowShape } from '../_shared/window.ts'
 
 /** Points shared by every requested entity: sized so the answer stays well under the cap. */
@@ -59,7 +60,7 @@ export default defineTool({
     ...windowShape(LIMITS)
   }),
   async handler ({ home, ha }, args) {
-    const ids = visibleIds(home, args.entity_id)
+    const ids = requireEntities(home, args.entity_id)
     const window = resolveWindow(args, LIMITS)
     const result = await ha.command<Record<string, unknown>>({
       type: 'history/history_during_period',

@@ -3,8 +3,8 @@ import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { byteLength } from '../../src/shape.ts'
 import { entityIdArg } from '../_shared/args.ts'
-import { requireEntity, resolveArea, resolveFloor } from '../_shared/entities.ts'
-import { maskText } from '../_shared/hide.ts'
+import { requireEntity } from '../../src/home/entities.ts'
+import { resolveArea, resolveFloor } from '../_shared/entities.ts'
 import { fetchLogbook, peopleByUser, visibleRows, type LogbookRow, type Person } from '../_shared/logbook.ts'
 import { isoSeconds, resolveWindow, windowShape } from '../_shared/window.ts'
 import type { HomeView } from '../../src/home/view.ts'
@@ -28,7 +28,7 @@ function shapeRow (home: HomeView, people: Map<string, Person>, row: LogbookRow)
   const name = row.name ?? (row.entity_id ? home.entity(row.entity_id)?.name : undefined)
   if (name) out.name = name
   if (row.state !== undefined) out.state = row.state
-  if (row.message) out.message = maskText(home, row.message.slice(0, 160))
+  if (row.message) out.message = home.scrub(row.message.slice(0, 160))
   const cause = causeOf(people, row)
   if (cause) out.by = cause
   return out

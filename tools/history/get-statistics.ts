@@ -39,7 +39,7 @@ export default defineTool({
     const ids = [...new Set(Array.isArray(args.statistic_id) ? args.statistic_id : [args.statistic_id])]
     // An entity-like statistic belongs to its entity: hidden or unknown entities are refused alike.
     const refused = ids.filter(id => !/^[a-z0-9_]+[.:][a-z0-9_]+$/i.test(id) || (id.includes('.') && !home.entity(id)))
-    if (refused.length) throw new UserError('HAMCP_NOT_FOUND', `Statistic ${refused.join(', ')} not found.`, 'Use ha_search_entities to find sensors; statistics exist for sensors with a state_class.')
+    if (refused.length) throw new UserError(refused.every(id => id.includes('.')) ? 'HAMCP_ENTITY_NOT_FOUND' : 'HAMCP_NOT_FOUND', `Statistic ${refused.join(', ')} not found.`, 'Use ha_search_entities to find sensors; statistics exist for sensors with a state_class.')
     const window = resolveWindow(args, LIMITS)
     const perStatistic = Math.floor(STATISTICS_ROW_BUDGET / ids.length)
     const period = fittingPeriod(args.period, window.hours, perStatistic)

@@ -1,10 +1,11 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
+import { ENTITY_ID } from '../../src/home/entities.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import { isRecord } from './_write.ts'
 
 export const entityIdsArg = () =>
-  z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_]+\.[a-z0-9_]+$/, 'must look like domain.object_id, e.g. light.kitchen').max(255)).refine(list => list.length >= 1 && list.length <= 500, '1 to 500 entity ids')
+  z.array(z.string().trim().toLowerCase().regex(ENTITY_ID, 'must look like domain.object_id, e.g. light.kitchen').max(255)).refine(list => list.length >= 1 && list.length <= 500, '1 to 500 entity ids')
 
 /** A list of names or ids; its bounds are checked on the server only (they cost bytes in every listing). */
 export const stringsArg = () =>

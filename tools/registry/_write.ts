@@ -90,9 +90,7 @@ export async function runRegistryWrite (ctx: ToolContext, write: RegistryWrite):
   return { success: true, ...write.report, undo_available: true }
 }
 
-export function isRecord (value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
+export { isRecord } from '../../src/shape.ts'
 
 /** `["+a", "-b"]` adds a and removes b; a list without signs replaces the whole list. */
 export function applyListEdit (current: readonly string[], edit: readonly string[]): string[] {

@@ -127,8 +127,10 @@ export default defineTool({
       if (fields.name === undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `A new ${kind} needs a name.`)
       if (kind === 'zone' && (fields.latitude === undefined || fields.longitude === undefined)) throw new UserError('HAMCP_INVALID_ARGUMENT', 'A new zone needs latitude and longitude.')
       const created: { id?: string } = {}
+      // Home Assistant's create schemas take no null (an unset field is simply left out).
+      const given = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== null))
       const step: Step = {
-        command: { type: `${spec.prefix}/create`, ...scoped, ...fields },
+        command: { type: `${spec.prefix}/create`, ...scoped, ...given },
         undo: result => {
           created.id = isRecord(result) ? String(result[spec.resultId]) : undefined
           return created.id === undefined ? [] : [{ type: `${spec.prefix}/delete`, ...scoped, [spec.idKey]: created.id }]
@@ -163,8 +165,11 @@ export default defineTool({
     const { uses, relink, entities } = await usage(ctx, kind, args.id, scope)
     const recreate: RestoreCommand = { type: `${spec.prefix}/create`, ...scoped }
     for (const field of spec.kept) if (item[field] !== undefined && item[field] !== null) recreate[field] = item[field]
-    const sameId = kind !== 'category' && slugLike(String(item.name)) === args.id
-    const unrestorable = sameId ? [] : [`${kind} ${args.id} comes back under a new id (Home Assistant derives ids itself); automations naming the old id keep failing`]
+    // Home Assistant derives ids itself: a name that no longer slugs to the id (renamed since) gives a new one.
+    const slug = slugLike(String(item.name))
+    const sameId = kind !== 'category' && slug === args.id
+    const unsure = !sameId && kind !== 'category' && /[^\x20-\x7e]/.test(String(item.name).normalize('NFKD').replace(/[\u0300-\u036f]/g, ''))
+    const unrestorable = sameId ? [] : [`${kind} ${args.id} ${unsure ? 'may come' : 'comes'} back under a new id (Home Assistant derives ids itself); automations naming the old id would keep failing`]
     const inUse = Object.entries(uses).map(([what, list]) => `${list.length} ${what}`).join(', ')
     const step: Step = { command: { type: `${spec.prefix}/delete`, ...key }, undo: () => [recreate, ...relink] }
     const answer = await runRegistryWrite(ctx, {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
+import { domainOf, isEntityId } from '../../src/home/entities.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import type { RestoreCommand } from '../../src/policy/undo.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
@@ -8,7 +9,7 @@ import { checkAreas, checkLabels, entityIdsArg, oldIdUsers, stringsArg } from '.
 
 type Entry = Record<string, unknown> & { entity_id: string }
 
-const ID = /^[a-z0-9_]+\.[a-z0-9_]+$/
+const SHOWN_IDS = 20
 
 /** HA only lets the API set or clear a "user" flag; another origin comes back as "user". */
 function restoredFlag (old: unknown, field: string, entityId: string, notes: string[]): string | null {
@@ -53,8 +54,8 @@ export default defineTool({
     if (rename !== undefined) {
       if (ids.length !== 1) throw new UserError('HAMCP_INVALID_ARGUMENT', 'new_entity_id renames one entity at a time.', 'Pass exactly one entity_id with new_entity_id.')
       const old = ids[0] as string
-      if (!ID.test(rename)) throw new UserError('HAMCP_INVALID_ARGUMENT', `"${rename}" is not an entity id.`, 'Use domain.object_id with lower-case letters, digits and underscores.')
-      if (rename.split('.')[0] !== old.split('.')[0]) throw new UserError('HAMCP_INVALID_ARGUMENT', 'A new entity id keeps the domain.', `Use ${old.split('.')[0]}.<new_name>.`)
+      if (!isEntityId(rename)) throw new UserError('HAMCP_INVALID_ARGUMENT', `"${rename}" is not an entity id.`, 'Use domain.object_id with lower-case letters, digits and underscores.')
+      if (domainOf(rename) !== domainOf(old)) throw new UserError('HAMCP_INVALID_ARGUMENT', 'A new entity id keeps the domain.', `Use ${domainOf(old)}.<new_name>.`)
     }
     if (typeof args.area_id === 'string') await checkAreas(ctx, [args.area_id])
     if (args.labels) await checkLabels(ctx, listEditIds(args.labels))
@@ -93,8 +94,14 @@ export default defineTool({
     }
     if (notes.length > 0) report.undo_notes = notes
     const bulk = ids.length > 1
+    const settings = fields.filter(key => key !== 'new_entity_id').map(key => `${key}=${JSON.stringify(args[key])}`).join(', ')
+    const shown = ids.length > SHOWN_IDS ? `${ids.slice(0, SHOWN_IDS).join(', ')} and ${ids.length - SHOWN_IDS} more` : ids.join(', ')
     const confirm = bulk || rename !== undefined
-      ? `${rename !== undefined ? `Rename ${ids[0] as string} to ${rename}` : `Change ${fields.join(', ')} of ${ids.length} entities`}${report.still_using_old_id ? `; still using the old id: ${JSON.stringify(report.still_using_old_id)}` : ''}.`
+      ? [
+          rename !== undefined ? `Rename ${ids[0] as string} to ${rename}.` : '',
+          settings ? `Set ${settings} on ${ids.length} entit${ids.length === 1 ? 'y' : 'ies'}: ${shown}.` : '',
+          report.still_using_old_id ? `Still using the old id: ${JSON.stringify(report.still_using_old_id)}.` : ''
+        ].filter(Boolean).join('\n')
       : undefined
     return await runRegistryWrite(ctx, {
       tool: 'ha_update_entities',

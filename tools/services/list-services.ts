@@ -1,22 +1,22 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
+import { ENTITY_ID_IN_TEXT } from '../../src/home/entities.ts'
 import type { HomeView } from '../../src/home/view.ts'
 import { fold } from '../../src/home/text.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { clip } from '../_shared/read-calls.ts'
+import { excerpt } from '../../src/shape.ts'
 
 interface FieldDescription { name?: string, description?: string, required?: boolean, example?: unknown, selector?: Record<string, unknown> }
 interface ServiceDescription { name?: string, description?: string, fields?: Record<string, FieldDescription>, target?: { entity?: Array<{ domain?: string[] }> }, response?: { optional?: boolean } }
 type ServiceMap = Record<string, Record<string, ServiceDescription>>
 
 const SEARCH_CAP = 30
-const ENTITY_ID = /\b[a-z0-9_]+\.[a-z0-9_]+\b/g
 
 /** An example is dropped when it names an entity the reader may not see. */
 function safeExample (home: HomeView, example: unknown): string | undefined {
-  const text = clip(example, 80)
+  const text = excerpt(example, 80)
   if (text === undefined) return undefined
-  return (text.match(ENTITY_ID) ?? []).every(id => home.visible(id)) ? text : undefined
+  return (text.match(ENTITY_ID_IN_TEXT) ?? []).every(id => home.visible(id)) ? text : undefined
 }
 
 function targetDomains (service: ServiceDescription): string[] | undefined {
@@ -36,7 +36,7 @@ function describeService (home: HomeView, domain: string, id: string, service: S
       if (example) out.example = example
       return out
     })
-  const out: Record<string, unknown> = { service: `${domain}.${id}`, name: service.name || undefined, description: clip(service.description, 150), fields }
+  const out: Record<string, unknown> = { service: `${domain}.${id}`, name: service.name || undefined, description: excerpt(service.description, 150), fields }
   const targets = targetDomains(service)
   if (targets) out.target_domains = targets
   if (service.response) out.returns_response = service.response.optional ? 'optional' : 'only'
@@ -75,7 +75,7 @@ export default defineTool({
         for (const [id, s] of Object.entries(services)) {
           if (!words.every(w => fold(`${domain}.${id} ${s.name ?? ''} ${s.description ?? ''}`).includes(w))) continue
           total++
-          if (hits.length < SEARCH_CAP) hits.push({ service: `${domain}.${id}`, name: s.name || undefined, description: clip(s.description, 150) })
+          if (hits.length < SEARCH_CAP) hits.push({ service: `${domain}.${id}`, name: s.name || undefined, description: excerpt(s.description, 150) })
         }
       }
       const note = total > SEARCH_CAP

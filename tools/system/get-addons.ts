@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { clip } from '../_shared/read-calls.ts'
+import { excerpt } from '../../src/shape.ts'
 import { supervisorGet } from './_supervisor.ts'
 
 interface Addon { slug?: string, name?: string, description?: string, version?: string, version_latest?: string, update_available?: boolean, state?: string, repository?: string, stage?: string, boot?: string, ingress?: boolean, url?: string | null, auto_update?: boolean }
@@ -35,7 +35,7 @@ export default defineTool({
     return {
       slug: info.slug,
       name: info.name,
-      description: clip(info.description, 300),
+      description: excerpt(info.description, 300),
       version: info.version,
       version_latest: info.version_latest,
       update_available: info.update_available,

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { configSummary } from '../../src/ha/config-summary.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { clip } from '../_shared/read-calls.ts'
+import { excerpt } from '../../src/shape.ts'
 import { ageDays, supervisorGet } from './_supervisor.ts'
 
 const ERROR_LOG_CAP = 40
@@ -24,7 +24,7 @@ async function errorLog ({ ha, home }: ToolContext): Promise<unknown> {
   const sorted = [...(Array.isArray(entries) ? entries : [])].sort((a, b) => (b.timestamp ?? 0) - (a.timestamp ?? 0))
   // Log lines are free text from integrations: hidden entities' ids and names are masked here.
   const text = (value: unknown, max: number): string | undefined => {
-    const clipped = clip(value, max)
+    const clipped = excerpt(value, max)
     return clipped === undefined ? undefined : home.scrub(clipped)
   }
   const items = sorted.slice(0, ERROR_LOG_CAP).map(e => ({

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { requireEntity } from '../_shared/entities.ts'
+import { requireDomain, requireEntity } from '../../src/home/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, rateLimitedWrite } from '../_shared/write.ts'
-import { clip, requireDomain, visibleIds } from './_targets.ts'
+import { clip } from '../../src/shape.ts'
 
 export default defineTool({
   name: 'ha_announce',
@@ -21,9 +21,9 @@ export default defineTool({
   async handler (ctx, args) {
     if (!args.target) {
       return {
-        satellites: visibleIds(ctx.home, 'assist_satellite'),
-        media_players: visibleIds(ctx.home, 'media_player'),
-        engines: visibleIds(ctx.home, 'tts'),
+        satellites: ctx.home.domain('assist_satellite').map(row => row.entity_id),
+        media_players: ctx.home.domain('media_player').map(row => row.entity_id),
+        engines: ctx.home.domain('tts').map(row => row.entity_id),
         note: 'Pass a satellite or media player as target.'
       }
     }
@@ -35,7 +35,7 @@ export default defineTool({
     if (domain === 'assist_satellite') {
       request = { domain: 'assist_satellite', service: 'announce', target: { entity_id: args.target }, data: { message } }
     } else {
-      const engine = args.engine ?? visibleIds(ctx.home, 'tts')[0]
+      const engine = args.engine ?? ctx.home.domain('tts').map(row => row.entity_id)[0]
       if (!engine) throw new UserError('HAMCP_NOT_SUPPORTED', 'No text-to-speech engine is available.', 'Set up a TTS integration in Home Assistant, or use an assist satellite.')
       requireDomain(engine, ['tts'], 'a tts engine')
       requireEntity(ctx.home, engine)

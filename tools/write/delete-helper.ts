@@ -2,9 +2,8 @@ import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
-import { requireEntity } from '../_shared/entities.ts'
+import { requireDomain, requireEntity } from '../../src/home/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { requireDomain } from './_targets.ts'
 import { HELPER_TYPES } from './_helpers.ts'
 
 export default defineTool({

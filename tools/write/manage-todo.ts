@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { requireEntity } from '../_shared/entities.ts'
+import { requireEntity } from '../../src/home/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { domainEntityArg } from './_targets.ts'
+import { domainEntityArg } from '../_shared/args.ts'
 
 const ACTIONS = {
   add: (item: string) => ({ service: 'add_item', data: { item } }),

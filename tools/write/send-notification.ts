@@ -3,7 +3,7 @@ import { freeFormArg } from '../_shared/args.ts'
 import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, rateLimitedWrite } from '../_shared/write.ts'
-import { clip, visibleIds } from './_targets.ts'
+import { clip } from '../../src/shape.ts'
 
 const GENERIC_NOTIFY = new Set(['send_message', 'notify', 'persistent_notification'])
 
@@ -29,7 +29,7 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     if (!args.target) {
-      return { entities: visibleIds(ctx.home, 'notify'), services: (await legacyServices(ctx)).map(name => `notify.${name}`), note: 'Pass one of these as target.' }
+      return { entities: ctx.home.domain('notify').map(row => row.entity_id), services: (await legacyServices(ctx)).map(name => `notify.${name}`), note: 'Pass one of these as target.' }
     }
     if (!args.message) throw new UserError('HAMCP_INVALID_ARGUMENT', 'message is required to send a notification.', 'Add the message text.')
     const message = clip(args.message, 1000)

@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { requireEntity } from '../_shared/entities.ts'
+import { requireEntity } from '../../src/home/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { domainEntityArg } from './_targets.ts'
+import { domainEntityArg } from '../_shared/args.ts'
 
 export default defineTool({
   name: 'ha_trigger_automation',

@@ -1,0 +1,63 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { TokenStore, hashToken } from '../../src/auth/tokens.ts'
+import { callTool, connectClient, eventually, startHome, startServer, tempDataDir } from '../helper.ts'
+import { startIngress } from '../ingress/_ingress.ts'
+
+const UI = { 'x-ha-mcp-ui': '1' }
+
+t.test('a named token gets a level per tool category and its own entity lists, capped by the options', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: false } })
+  const ingress = await startIngress(t, server, [], server.app.services?.catalog)
+  const listed = await ingress.inject({ url: '/api/tokens' })
+  const categories = listed.json().categories as Array<{ id: string, top: string, enabled: string }>
+  t.match(categories.find(c => c.id === 'automations'), { top: 'manage', enabled: 'write' }, 'the Tokens tab knows the cap of each category')
+  t.match(categories.find(c => c.id === 'camera'), { top: 'read', enabled: 'none' })
+
+  const created = await ingress.inject({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: UI,
+    payload: { name: 'lights only', levels: { entities: 'read', services: 'write', automations: 'manage' }, entity_allowlist: ['light.*'] }
+  })
+  t.equal(created.statusCode, 201)
+  t.match(created.json().entry, { levels: { entities: 'read', services: 'write', automations: 'manage' }, entity_allowlist: ['light.*'] })
+  const client = await connectClient(t, server, created.json().token)
+  const names = (await client.listTools()).tools.map(tool => tool.name)
+  t.ok(names.includes('ha_search_entities') && names.includes('ha_call_service') && names.includes('ha_run_script'))
+  t.notOk(names.includes('ha_get_history'), 'history: no level, no tool')
+  t.notOk(names.includes('ha_create_automation'), 'manage on automations is capped by allow_config_write')
+
+  const light = home.entityIds().find(id => id.startsWith('light.')) ?? ''
+  const aSwitch = home.entityIds().find(id => id.startsWith('switch.')) ?? ''
+  const refused = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: aSwitch } })
+  t.ok(refused.isError, 'an entity outside the token\'s own allowlist is refused')
+  t.match(refused.text, /allowlist/)
+  t.same(home.serviceCalls, [], 'nothing reached the house')
+  const allowed = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
+  t.notOk(allowed.isError, allowed.text)
+  t.match(home.serviceCalls, [{ domain: 'light', service: 'turn_on' }])
+  t.match(server.app.audit.recent(1), [{ identity_name: 'lights only', outcome: 'allowed' }], 'the audit names the token')
+
+  const noLevel = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'nothing', levels: { entities: 'none' } } })
+  t.equal(noLevel.statusCode, 400)
+  const badGlob = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'x', levels: { entities: 'read' }, entity_denylist: ['lock.*; rm'] } })
+  t.equal(badGlob.statusCode, 400)
+})
+
+t.test('tokens stored with the four flat scopes are migrated to levels', async t => {
+  const dataDir = tempDataDir(t)
+  const secret = 'an-old-named-token-from-before-levels'
+  writeFileSync(join(dataDir, 'tokens.json'), JSON.stringify({ tokens: [{ id: 'abc123', name: 'old tablet', hash: hashToken(secret).toString('hex'), prefix: secret.slice(0, 8), scopes: ['read', 'write', 'camera'], created_at: '2026-01-01T00:00:00.000Z' }] }))
+  const infos: string[] = []
+  const store = new TokenStore({ dataDir, primary: 'primary-token-0123456789', onInfo: m => infos.push(m) })
+  t.same(store.verify(secret)?.levels, { '*': 'write', camera: 'read' })
+  t.match(store.list(), [{ name: 'old tablet', levels: { '*': 'write', camera: 'read' } }])
+  await eventually(() => infos.length > 0, 2000, 'the migrated file to be written')
+  const onDisk = JSON.parse(readFileSync(join(dataDir, 'tokens.json'), 'utf8'))
+  t.same(onDisk.tokens[0].levels, { '*': 'write', camera: 'read' }, 'rewritten with levels')
+  t.notOk('scopes' in onDisk.tokens[0])
+  t.match(infos, [/moved from flat scopes to levels/])
+})

@@ -1,0 +1,31 @@
+import t from 'tap'
+import { PRIMARY_IDENTITY } from '../../src/auth/identity.ts'
+import { createServices } from '../../src/compose.ts'
+import { loadConfig } from '../../src/config.ts'
+import { createLogger, SecretScrubber } from '../../src/logger.ts'
+import { loadToolCatalog } from '../../src/mcp/registry.ts'
+import { DEFAULT_REQUEST_LIMITS } from '../../src/request-limits.ts'
+import { startHome, tempDataDir, TEST_TOKEN } from '../helper.ts'
+
+t.test('the composition root builds every service once, typed, and starts nothing', async t => {
+  const home = await startHome(t)
+  const config = loadConfig({ HA_URL: home.url, HA_TOKEN: home.token, DATA_DIR: tempDataDir(t) })
+  const log = createLogger({ level: 'fatal', scrubber: new SecretScrubber(), write: () => {} })
+  const services = createServices({ config, primaryToken: TEST_TOKEN, log, catalog: await loadToolCatalog(), requestLimits: { perToken: 7 } })
+  t.teardown(() => services.ha.close())
+
+  t.equal(home.connectionCount(), 0, 'no connection to Home Assistant until the app starts it')
+  t.equal(services.tokens.verify(TEST_TOKEN)?.id, 'primary', 'the token store knows the primary token')
+  t.equal(services.tools.guard, services.policy.guard, 'tools get the one guard')
+  t.equal(services.tools.audit, services.policy.audit, 'and the one audit')
+  t.same(services.requestLimits, { ...DEFAULT_REQUEST_LIMITS, perToken: 7 }, 'limits from the deps over the defaults')
+
+  const ctx = services.mcp.context(PRIMARY_IDENTITY)
+  t.equal(ctx.home, services.home, 'a tool reads through the one home view')
+  t.equal(ctx.services, services.tools, 'the same services object for every stateless call')
+  const confirmer = async (): Promise<boolean> => true
+  const asked = services.mcp.context(PRIMARY_IDENTITY, undefined, confirmer)
+  t.equal(asked.services.confirmer, confirmer, 'a session call carries its confirmer')
+  t.equal(services.tools.confirmer, undefined, 'without leaking it into the shared services')
+  t.equal(services.sessions.enabled, false, 'sessions follow enable_sessions (off by default)')
+})
