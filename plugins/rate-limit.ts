@@ -26,6 +26,7 @@ declare module 'fastify' {
 }
 
 const ALLOWED: RequestLimitHook = async () => undefined
+const MAX_NOTICED = 1000
 
 /** Request rate limits over @fastify/rate-limit's counters (only where a route asks, never globally). */
 async function rateLimitPlugin (fastify: FastifyInstance): Promise<void> {
@@ -38,11 +39,18 @@ async function rateLimitPlugin (fastify: FastifyInstance): Promise<void> {
       // The token's id, never the token itself; requests that reach this unauthenticated count per address.
       ...(by === 'token' ? { keyGenerator: (request: FastifyRequest) => request.identity ? `token:${request.identity.id}` : `address:${request.ip}` } : {})
     })
+    // One notice per key and window in the Log tab, however many requests a runaway client sends.
+    const noticed = new Map<string, number>()
     return async function requestLimit (request: FastifyRequest, reply: FastifyReply) {
       const result = await check(request)
       if (result.isAllowed || !result.isExceeded) return undefined
       const seconds = Math.max(1, result.ttlInSeconds)
-      request.log.debug({ by, address: request.ip, identity: request.identity?.name }, 'request rate limit reached')
+      const now = Date.now()
+      if ((noticed.get(result.key) ?? 0) <= now) {
+        if (noticed.size >= MAX_NOTICED) noticed.clear()
+        noticed.set(result.key, now + result.ttl)
+        request.log.notice({ by, address: request.ip, identity: request.identity?.name, max: opts.max }, 'request rate limit reached; answering 429 until the minute is over')
+      }
       const who = by === 'token' ? 'this token' : 'this address'
       return await reply.code(429).header('retry-after', String(seconds))
         .send(opts.body(`Too many requests from ${who}: at most ${opts.max} a minute. Retry in ${seconds} s.`))

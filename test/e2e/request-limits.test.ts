@@ -7,7 +7,7 @@ const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
 
 t.test('per token: over the cap 429 with Retry-After; another token is unaffected', async t => {
   const home = await startHome(t)
-  const server = await startServer(t, { home, app: { requestLimits: { perToken: 4 } } })
+  const server = await startServer(t, { home, logLevel: 'notice', app: { requestLimits: { perToken: 4 } } })
   const other = await server.app.tokens.create({ name: 'kitchen tablet', scopes: ['read'] })
   const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` })
 
@@ -19,6 +19,9 @@ t.test('per token: over the cap 429 with Retry-After; another token is unaffecte
   const body = await refused.json() as { jsonrpc: string, error: { code: number, message: string }, id: null }
   t.match(body, { jsonrpc: '2.0', error: { code: -32000 }, id: null }, 'a JSON-RPC error the client can show')
   t.match(body.error.message, /at most 4 a minute/)
+  t.equal((await rpc(server.url, listTools, bearer(server.token))).status, 429)
+  t.equal(server.logs.filter(line => line.includes('request rate limit reached')).length, 1, 'one notice in the log, not one per refused request')
+  t.notOk(server.logs.some(line => line.includes(server.token)), 'the token is not logged')
 
   // The SDK client with the other token: initialize, initialized, then a tool call, all answered.
   const client = await connectClient(t, server, other.token)
