@@ -66,6 +66,7 @@ t.test('the catalogue', async t => {
     t.equal(byName.get('ha_send_notification'), 'notify')
     t.equal(byName.get('ha_manage_todo'), 'calendar')
     t.equal(byName.get('ha_call_service'), 'services')
+    t.equal(byName.get('ha_manage_config'), 'config', 'other configuration writes: their own category')
     t.equal(byName.get('ha_get_camera_snapshot'), 'camera')
     for (const tool of catalog.tools) t.match(tool.category, /^[a-z_]{1,32}$/, `${tool.definition.name} has a category`)
   })
