@@ -73,12 +73,15 @@ t.test('the catalogue', async t => {
 
   // Names, titles, descriptions and schema shape are checked when the catalogue loads (see the bad-modules
   // test below); what is left to check is what the listing tells clients.
-  t.test('every listing states its hints explicitly, read-only following the kind', async t => {
+  t.test('every listing says read-only exactly for reads, and always its openWorldHint', async t => {
     for (const tool of catalog.tools) {
       const listing = tool.listing
-      t.type(listing.annotations.readOnlyHint, 'boolean', `${listing.name} states readOnlyHint explicitly`)
+      const readOnly = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
       t.type(listing.annotations.openWorldHint, 'boolean', `${listing.name} states openWorldHint explicitly`)
-      t.equal(listing.annotations.readOnlyHint, tool.definition.kind === 'read' || tool.definition.kind === 'camera', `${listing.name} read-only hint follows its kind`)
+      // The spec's default for an absent readOnlyHint is false: a write tool says so by leaving it out.
+      t.equal(listing.annotations.readOnlyHint, readOnly ? true : undefined, `${listing.name} read-only hint follows its kind`)
+      t.equal(tool.annotations.readOnlyHint, readOnly, `${listing.name} definition states readOnlyHint explicitly`)
+      t.notOk('title' in listing, `${listing.name} listing leaves the title to the definition and the reference`)
     }
   })
 
@@ -87,21 +90,32 @@ t.test('the catalogue', async t => {
     t.matchSnapshot(all.tools, 'tools/list with every option on')
   })
 
+  // SPEC 15 / issue 12: every option on stays at or under 28 KB however many capabilities are added, and the
+  // default read-only set never grows past what it was before the home-management tools (12,613 bytes).
+  t.test('tools/list fits its byte budget', async t => {
+    const bytes = (options: Options): number => Buffer.byteLength(JSON.stringify(catalog.listFor(options, primary)))
+    const everything = bytes(opts({ allow_write: true, allow_config_write: true, allow_camera: true, enable_sessions: true }))
+    t.ok(everything <= 28_000, `every option on: ${everything} bytes <= 28,000`)
+    const readOnly = bytes(opts({}))
+    t.ok(readOnly <= 12_613, `default read-only set: ${readOnly} bytes <= 12,613`)
+  })
+
   t.test('the listed schema drops noise, never a constraint a model could hit', async t => {
     const input = z.object({
-      id: z.string().min(3).max(255).regex(/^[a-z]+$/).describe('Id.'),
-      template: z.string().max(5000).describe('Template.'),
-      data: z.record(z.string(), z.unknown()).nullable().optional().describe('Data.'),
-      blocks: z.array(z.unknown()).min(1).describe('Blocks.'),
+      id: z.string().min(3).max(255).regex(/^[a-z]+$/).describe('Lower-case id.'),
+      template: z.string().max(5000).describe('Jinja.'),
+      data: z.record(z.string(), z.unknown()).nullable().optional().describe('Service data.'),
+      blocks: z.array(z.unknown()).min(1).describe('Actions.'),
       count: z.number().int().min(1).max(50).describe('Count.')
     })
     const listed = compactSchema(z.toJSONSchema(input, { io: 'input' })) as { properties: Record<string, unknown> }
     t.same(listed.properties, {
-      id: { type: 'string', description: 'Id.' },
-      template: { type: 'string', maxLength: 5000, description: 'Template.' },
-      data: { description: 'Data.', type: ['object', 'null'], additionalProperties: true },
-      blocks: { minItems: 1, type: 'array', description: 'Blocks.' },
-      count: { type: 'integer', minimum: 1, maximum: 50, description: 'Count.' }
+      id: { type: 'string', description: 'Lower-case id.' },
+      template: { type: 'string', maxLength: 5000, description: 'Jinja.' },
+      data: { description: 'Service data.', type: ['object', 'null'], additionalProperties: true },
+      blocks: { minItems: 1, type: 'array', description: 'Actions.' },
+      // A description that only repeats the field's name is dropped.
+      count: { type: 'integer', minimum: 1, maximum: 50 }
     })
   })
 

@@ -18,7 +18,7 @@ export interface LoadedTool {
   /** JSON Schema of the input, computed once. */
   inputSchema: Record<string, unknown>
   /** The tools/list entry, computed once. */
-  listing: { name: string, title: string, description: string, inputSchema: Record<string, unknown>, annotations: Partial<ToolAnnotations> }
+  listing: { name: string, description: string, inputSchema: Record<string, unknown>, annotations: Partial<ToolAnnotations> }
 }
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER
@@ -66,10 +66,22 @@ export function compactSchema (node: unknown): unknown {
     if (key === 'default' || key === 'enum' || key === 'const' || key === 'examples') { out[key] = raw; continue }
     const value = forHomeAssistant(key, raw)
     out[key] = key === 'properties' || key === '$defs'
-      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, compactSchema(v)]))
+      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, withoutEcho(k, compactSchema(v))]))
       : compactSchema(value)
   }
   return mergeTypeOnlyBranches(out)
+}
+
+/** Letters only, lower-cased: "Triggers." and `triggers`, "Helper type" and `helper_type` read the same. */
+function letters (text: string): string {
+  return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')
+}
+
+/** A field description that only repeats the field's name tells the model nothing it does not already read. */
+function withoutEcho (name: string, schema: unknown): unknown {
+  if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema
+  const { description, ...rest } = schema as Record<string, unknown>
+  return typeof description === 'string' && letters(description) === letters(name) ? rest : schema
 }
 
 /** Keywords that bind one JSON type only, so moving them beside a `type` list changes nothing for the others. */
@@ -82,9 +94,11 @@ const TYPE_KEYWORDS: Record<string, string[]> = {
 }
 
 /**
- * `anyOf: [{type: 'object'}, {type: 'null'}]` says the same as `type: ['object', 'null']`, and
- * `anyOf: [{type: 'object', additionalProperties: true}, {type: 'null'}]` the same as
- * `type: ['object', 'null'], additionalProperties: true`.
+ * `anyOf` over branches of distinct single types, each with only its own type's keywords, says the same
+ * as one `type` list carrying all of them: `anyOf: [{type: 'object'}, {type: 'null'}]` is
+ * `type: ['object', 'null']`, and `anyOf: [{type: 'string'}, {type: 'array', items: {...}}]` is
+ * `type: ['string', 'array'], items: {...}` (array keywords bind arrays only). Home Assistant's converter
+ * reads a type list as one schema per type.
  */
 function mergeTypeOnlyBranches (schema: Record<string, unknown>): Record<string, unknown> {
   const branches = schema.anyOf
@@ -92,16 +106,18 @@ function mergeTypeOnlyBranches (schema: Record<string, unknown>): Record<string,
   const typed = branches.every(branch => typeof branch === 'object' && branch !== null && typeof (branch as { type?: unknown }).type === 'string')
   if (!typed) return schema
   const list = branches as Array<Record<string, unknown> & { type: string }>
-  const { anyOf: _, ...rest } = schema
   const types = list.map(branch => branch.type)
-  if (list.every(branch => Object.keys(branch).length === 1)) return { ...rest, type: types }
-  // One branch with keywords of its own type, the others only null.
-  const [main, ...others] = [...list].sort((a, b) => Object.keys(b).length - Object.keys(a).length)
-  if (main === undefined || others.some(branch => branch.type !== 'null' || Object.keys(branch).length !== 1)) return schema
-  const { type: _type, ...keywords } = main
-  const own = TYPE_KEYWORDS[main.type] ?? []
-  if (Object.keys(keywords).some(key => !own.includes(key) || key in rest)) return schema
-  return { ...rest, type: types, ...keywords }
+  if (new Set(types).size !== types.length) return schema
+  const { anyOf: _, ...rest } = schema
+  const merged: Record<string, unknown> = { ...rest, type: types }
+  for (const { type, ...keywords } of list) {
+    const own = TYPE_KEYWORDS[type] ?? []
+    for (const [key, value] of Object.entries(keywords)) {
+      if (!own.includes(key) || key in merged) return schema
+      merged[key] = value
+    }
+  }
+  return merged
 }
 
 /** The write arguments every write tool shares; the server instructions and each confirmation answer explain them. */
@@ -120,13 +136,15 @@ function bareStandardArgs (schema: Record<string, unknown>): Record<string, unkn
 }
 
 /**
- * Hints as sent. readOnlyHint and openWorldHint are always explicit; destructiveHint and
- * idempotentHint are sent only where they differ from the spec's defaults (true and false), which
- * carries the same meaning in fewer bytes (and they mean nothing for read-only tools).
+ * Hints as sent: only where they differ from the spec's defaults (readOnlyHint false, destructiveHint
+ * true, idempotentHint false, openWorldHint true), which carries the same meaning in fewer bytes.
+ * Read tools always say readOnlyHint true; every tool says its openWorldHint. The definitions keep
+ * every hint explicit (annotationsFor); only the wire form is compact.
  */
 function listedAnnotations (annotations: ToolAnnotations): Partial<ToolAnnotations> {
-  const listed: Partial<ToolAnnotations> = { readOnlyHint: annotations.readOnlyHint }
-  if (!annotations.readOnlyHint) {
+  const listed: Partial<ToolAnnotations> = {}
+  if (annotations.readOnlyHint) listed.readOnlyHint = true
+  else {
     if (!annotations.destructiveHint) listed.destructiveHint = false
     if (annotations.idempotentHint) listed.idempotentHint = true
   }
@@ -179,7 +197,9 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
     category: categoryOf(tool.name, basename(dirname(where))),
     annotations,
     inputSchema,
-    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema: bareStandardArgs(compactSchema(inputSchema) as Record<string, unknown>), annotations: listedAnnotations(annotations) }
+    // The title stays in the definition and the tool reference; clients display the name without it, and
+    // tools/list is paid by the model in every conversation (SPEC 15: under 28 KB with every option on).
+    listing: { name: tool.name, description: tool.description, inputSchema: bareStandardArgs(compactSchema(inputSchema) as Record<string, unknown>), annotations: listedAnnotations(annotations) }
   }
 }
 

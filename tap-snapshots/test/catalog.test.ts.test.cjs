@@ -10,7 +10,6 @@ Array [
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Append a card to a view of a storage dashboard; the user confirms a diff.",
     "inputSchema": Object {
@@ -32,17 +31,13 @@ Array [
           "type": "boolean",
         },
         "view": Object {
-          "anyOf": Array [
-            Object {
-              "minimum": 0,
-              "type": "integer",
-            },
-            Object {
-              "type": "string",
-            },
-          ],
           "default": 0,
           "description": "View index, path or title.",
+          "minimum": 0,
+          "type": Array [
+            "integer",
+            "string",
+          ],
         },
       },
       "required": Array [
@@ -51,13 +46,11 @@ Array [
       "type": "object",
     },
     "name": "ha_add_dashboard_card",
-    "title": "Add dashboard card",
   },
   Object {
     "annotations": Object {
       "destructiveHint": false,
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Speak on an assist satellite or media player (TTS), 3/min per target; no target lists targets.",
     "inputSchema": Object {
@@ -84,12 +77,10 @@ Array [
       "type": "object",
     },
     "name": "ha_announce",
-    "title": "Announce a message",
   },
   Object {
     "annotations": Object {
       "openWorldHint": true,
-      "readOnlyHint": false,
     },
     "description": "Call any service, e.g. light.turn_on; policy-checked, audited; sensitive domains ask for a confirm_token.",
     "inputSchema": Object {
@@ -121,73 +112,53 @@ Array [
           "description": "Entity, device, area, floor or label ids to act on.",
           "properties": Object {
             "area_id": Object {
-              "anyOf": Array [
-                Object {
-                  "type": "string",
-                },
-                Object {
-                  "items": Object {
-                    "type": "string",
-                  },
-                  "maxItems": 100,
-                  "type": "array",
-                },
+              "items": Object {
+                "type": "string",
+              },
+              "maxItems": 100,
+              "type": Array [
+                "string",
+                "array",
               ],
             },
             "device_id": Object {
-              "anyOf": Array [
-                Object {
-                  "type": "string",
-                },
-                Object {
-                  "items": Object {
-                    "type": "string",
-                  },
-                  "maxItems": 100,
-                  "type": "array",
-                },
+              "items": Object {
+                "type": "string",
+              },
+              "maxItems": 100,
+              "type": Array [
+                "string",
+                "array",
               ],
             },
             "entity_id": Object {
-              "anyOf": Array [
-                Object {
-                  "type": "string",
-                },
-                Object {
-                  "items": Object {
-                    "type": "string",
-                  },
-                  "maxItems": 100,
-                  "type": "array",
-                },
+              "items": Object {
+                "type": "string",
+              },
+              "maxItems": 100,
+              "type": Array [
+                "string",
+                "array",
               ],
             },
             "floor_id": Object {
-              "anyOf": Array [
-                Object {
-                  "type": "string",
-                },
-                Object {
-                  "items": Object {
-                    "type": "string",
-                  },
-                  "maxItems": 100,
-                  "type": "array",
-                },
+              "items": Object {
+                "type": "string",
+              },
+              "maxItems": 100,
+              "type": Array [
+                "string",
+                "array",
               ],
             },
             "label_id": Object {
-              "anyOf": Array [
-                Object {
-                  "type": "string",
-                },
-                Object {
-                  "items": Object {
-                    "type": "string",
-                  },
-                  "maxItems": 100,
-                  "type": "array",
-                },
+              "items": Object {
+                "type": "string",
+              },
+              "maxItems": 100,
+              "type": Array [
+                "string",
+                "array",
               ],
             },
           },
@@ -201,18 +172,15 @@ Array [
       "type": "object",
     },
     "name": "ha_call_service",
-    "title": "Call a service",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "New automation (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.",
     "inputSchema": Object {
       "properties": Object {
         "actions": Object {
-          "description": "Actions.",
           "items": Object {
             "additionalProperties": true,
             "type": "object",
@@ -225,16 +193,11 @@ Array [
           "type": "string",
         },
         "conditions": Object {
-          "description": "Conditions.",
           "items": Object {
-            "anyOf": Array [
-              Object {
-                "additionalProperties": true,
-                "type": "object",
-              },
-              Object {
-                "type": "string",
-              },
+            "additionalProperties": true,
+            "type": Array [
+              "object",
+              "string",
             ],
           },
           "type": "array",
@@ -243,7 +206,6 @@ Array [
           "type": "string",
         },
         "description": Object {
-          "description": "Description.",
           "type": "string",
         },
         "dry_run": Object {
@@ -265,7 +227,6 @@ Array [
           "type": "string",
         },
         "triggers": Object {
-          "description": "Triggers.",
           "items": Object {
             "additionalProperties": true,
             "type": "object",
@@ -275,7 +236,6 @@ Array [
         },
         "variables": Object {
           "additionalProperties": true,
-          "description": "Variables.",
           "type": "object",
         },
       },
@@ -287,12 +247,10 @@ Array [
       "type": "object",
     },
     "name": "ha_create_automation",
-    "title": "Create automation",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Automation or script from a blueprint (ha_list_blueprints); inputs checked, then the user confirms its YAML.",
     "inputSchema": Object {
@@ -309,12 +267,10 @@ Array [
           "type": "string",
         },
         "description": Object {
-          "description": "Description.",
           "type": "string",
         },
         "domain": Object {
           "default": "automation",
-          "description": "Domain.",
           "enum": Array [
             "automation",
             "script",
@@ -338,13 +294,11 @@ Array [
       "type": "object",
     },
     "name": "ha_create_from_blueprint",
-    "title": "Create from blueprint",
   },
   Object {
     "annotations": Object {
       "destructiveHint": false,
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Create a UI helper.",
     "inputSchema": Object {
@@ -369,7 +323,6 @@ Array [
           "type": "string",
         },
         "name": Object {
-          "description": "Name.",
           "type": "string",
         },
         "options": Object {
@@ -385,12 +338,10 @@ Array [
       "type": "object",
     },
     "name": "ha_create_helper",
-    "title": "Create a helper",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "New script.<slug of alias> (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.",
     "inputSchema": Object {
@@ -403,7 +354,6 @@ Array [
           "type": "string",
         },
         "description": Object {
-          "description": "Description.",
           "type": "string",
         },
         "dry_run": Object {
@@ -435,7 +385,6 @@ Array [
         },
         "variables": Object {
           "additionalProperties": true,
-          "description": "Variables.",
           "type": "object",
         },
       },
@@ -446,12 +395,10 @@ Array [
       "type": "object",
     },
     "name": "ha_create_script",
-    "title": "Create script",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Delete a UI automation once the user confirms its YAML; returns it as deleted_yaml for undo.",
     "inputSchema": Object {
@@ -473,12 +420,10 @@ Array [
       "type": "object",
     },
     "name": "ha_delete_automation",
-    "title": "Delete automation",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Delete a UI-created helper.",
     "inputSchema": Object {
@@ -500,12 +445,10 @@ Array [
       "type": "object",
     },
     "name": "ha_delete_helper",
-    "title": "Delete a helper",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Delete a UI script once the user confirms its YAML; returns it as deleted_yaml for undo.",
     "inputSchema": Object {
@@ -527,7 +470,6 @@ Array [
       "type": "object",
     },
     "name": "ha_delete_script",
-    "title": "Delete script",
   },
   Object {
     "annotations": Object {
@@ -552,7 +494,6 @@ Array [
       "type": "object",
     },
     "name": "ha_explain_event",
-    "title": "Explain a state change",
   },
   Object {
     "annotations": Object {
@@ -570,7 +511,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_addons",
-    "title": "Get add-ons",
   },
   Object {
     "annotations": Object {
@@ -591,7 +531,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_automation",
-    "title": "Get automation",
   },
   Object {
     "annotations": Object {
@@ -616,7 +555,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_automation_trace",
-    "title": "Get automation or script traces",
   },
   Object {
     "annotations": Object {
@@ -648,7 +586,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_calendar",
-    "title": "Get calendar events",
   },
   Object {
     "annotations": Object {
@@ -669,7 +606,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_camera_snapshot",
-    "title": "Get camera snapshot",
   },
   Object {
     "annotations": Object {
@@ -697,7 +633,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_energy",
-    "title": "Get energy usage",
   },
   Object {
     "annotations": Object {
@@ -718,7 +653,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_entity",
-    "title": "Get entity",
   },
   Object {
     "annotations": Object {
@@ -746,7 +680,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_forecast",
-    "title": "Get weather forecast",
   },
   Object {
     "annotations": Object {
@@ -774,7 +707,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_health",
-    "title": "Get home health",
   },
   Object {
     "annotations": Object {
@@ -789,20 +721,16 @@ Array [
           "type": "string",
         },
         "entity_id": Object {
-          "anyOf": Array [
-            Object {
-              "type": "string",
-            },
-            Object {
-              "items": Object {
-                "type": "string",
-              },
-              "maxItems": 5,
-              "minItems": 1,
-              "type": "array",
-            },
-          ],
           "description": "Entity id, or a list.",
+          "items": Object {
+            "type": "string",
+          },
+          "maxItems": 5,
+          "minItems": 1,
+          "type": Array [
+            "string",
+            "array",
+          ],
         },
         "hours": Object {
           "description": "Hours back (default 24).",
@@ -824,7 +752,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_history",
-    "title": "Get state history",
   },
   Object {
     "annotations": Object {
@@ -867,7 +794,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_logbook",
-    "title": "Get logbook",
   },
   Object {
     "annotations": Object {
@@ -891,7 +817,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_presence",
-    "title": "Get presence",
   },
   Object {
     "annotations": Object {
@@ -904,7 +829,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_self_test",
-    "title": "Self test",
   },
   Object {
     "annotations": Object {
@@ -944,20 +868,16 @@ Array [
           "type": "string",
         },
         "statistic_id": Object {
-          "anyOf": Array [
-            Object {
-              "type": "string",
-            },
-            Object {
-              "items": Object {
-                "type": "string",
-              },
-              "maxItems": 10,
-              "minItems": 1,
-              "type": "array",
-            },
-          ],
           "description": "Usually the sensor's entity id; or a list.",
+          "items": Object {
+            "type": "string",
+          },
+          "maxItems": 10,
+          "minItems": 1,
+          "type": Array [
+            "string",
+            "array",
+          ],
         },
       },
       "required": Array [
@@ -966,7 +886,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_statistics",
-    "title": "Get long-term statistics",
   },
   Object {
     "annotations": Object {
@@ -977,7 +896,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "section": Object {
-          "description": "Section.",
           "enum": Array [
             "config",
             "error_log",
@@ -994,7 +912,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_system",
-    "title": "Get system information",
   },
   Object {
     "annotations": Object {
@@ -1020,7 +937,6 @@ Array [
       "type": "object",
     },
     "name": "ha_get_todo_list",
-    "title": "Get to-do list",
   },
   Object {
     "annotations": Object {
@@ -1033,7 +949,6 @@ Array [
       "type": "object",
     },
     "name": "ha_list_areas",
-    "title": "List areas",
   },
   Object {
     "annotations": Object {
@@ -1063,7 +978,6 @@ Array [
       "type": "object",
     },
     "name": "ha_list_automations",
-    "title": "List automations",
   },
   Object {
     "annotations": Object {
@@ -1075,7 +989,6 @@ Array [
       "properties": Object {
         "domain": Object {
           "default": "automation",
-          "description": "Domain.",
           "enum": Array [
             "automation",
             "script",
@@ -1099,7 +1012,6 @@ Array [
       "type": "object",
     },
     "name": "ha_list_blueprints",
-    "title": "List blueprints",
   },
   Object {
     "annotations": Object {
@@ -1117,7 +1029,6 @@ Array [
       "type": "object",
     },
     "name": "ha_list_dashboards",
-    "title": "List dashboards",
   },
   Object {
     "annotations": Object {
@@ -1148,7 +1059,6 @@ Array [
       "type": "object",
     },
     "name": "ha_list_devices",
-    "title": "List devices",
   },
   Object {
     "annotations": Object {
@@ -1199,7 +1109,6 @@ Array [
       "type": "object",
     },
     "name": "ha_list_entities",
-    "title": "List entities",
   },
   Object {
     "annotations": Object {
@@ -1212,7 +1121,6 @@ Array [
       "type": "object",
     },
     "name": "ha_list_floors",
-    "title": "List floors",
   },
   Object {
     "annotations": Object {
@@ -1225,7 +1133,6 @@ Array [
       "type": "object",
     },
     "name": "ha_list_labels",
-    "title": "List labels",
   },
   Object {
     "annotations": Object {
@@ -1252,14 +1159,13 @@ Array [
       "type": "object",
     },
     "name": "ha_list_scripts",
-    "title": "List scripts",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "No args: service domains with counts; domain: its services and fields; search: matches across domains (30 max).",
+    "description": "No args: domains with counts; domain: its services and fields; search: matches across domains (30 max).",
     "inputSchema": Object {
       "properties": Object {
         "domain": Object {
@@ -1274,12 +1180,10 @@ Array [
       "type": "object",
     },
     "name": "ha_list_services",
-    "title": "List services",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups.",
     "inputSchema": Object {
@@ -1314,7 +1218,6 @@ Array [
           "type": "string",
         },
         "kind": Object {
-          "description": "Kind.",
           "enum": Array [
             "scene",
             "calendar",
@@ -1335,18 +1238,15 @@ Array [
       "type": "object",
     },
     "name": "ha_manage_config",
-    "title": "Scenes, events, dashboards, backups",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Create, update or delete an area, floor, label, category or zone; a delete says what uses it.",
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
-          "description": "Action.",
           "enum": Array [
             "create",
             "update",
@@ -1425,7 +1325,6 @@ Array [
           ],
         },
         "name": Object {
-          "description": "Name.",
           "type": "string",
         },
         "passive": Object {
@@ -1451,18 +1350,15 @@ Array [
       "type": "object",
     },
     "name": "ha_manage_registry",
-    "title": "Manage registries",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Change one item of a to-do list.",
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
-          "description": "Action.",
           "enum": Array [
             "add",
             "complete",
@@ -1499,7 +1395,6 @@ Array [
       "type": "object",
     },
     "name": "ha_manage_todo",
-    "title": "Manage a to-do list",
   },
   Object {
     "annotations": Object {
@@ -1521,12 +1416,10 @@ Array [
       "type": "object",
     },
     "name": "ha_render_template",
-    "title": "Render template",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Start a script.",
     "inputSchema": Object {
@@ -1553,7 +1446,6 @@ Array [
       "type": "object",
     },
     "name": "ha_run_script",
-    "title": "Run a script",
   },
   Object {
     "annotations": Object {
@@ -1581,13 +1473,11 @@ Array [
       "type": "object",
     },
     "name": "ha_search_entities",
-    "title": "Search entities",
   },
   Object {
     "annotations": Object {
       "destructiveHint": false,
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Send a notification, 6/min per target; no target lists targets.",
     "inputSchema": Object {
@@ -1612,21 +1502,18 @@ Array [
           "type": "string",
         },
         "title": Object {
-          "description": "Title.",
           "type": "string",
         },
       },
       "type": "object",
     },
     "name": "ha_send_notification",
-    "title": "Send a notification",
   },
   Object {
     "annotations": Object {
       "destructiveHint": false,
       "idempotentHint": true,
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Enable or disable an automation.",
     "inputSchema": Object {
@@ -1653,13 +1540,11 @@ Array [
       "type": "object",
     },
     "name": "ha_set_automation",
-    "title": "Enable or disable an automation",
   },
   Object {
     "annotations": Object {
       "destructiveHint": false,
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Save entities' current states as scene.<name> until the next restart.",
     "inputSchema": Object {
@@ -1691,12 +1576,10 @@ Array [
       "type": "object",
     },
     "name": "ha_snapshot_scene",
-    "title": "Snapshot a scene",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Run an automation's actions now.",
     "inputSchema": Object {
@@ -1728,14 +1611,12 @@ Array [
       "type": "object",
     },
     "name": "ha_trigger_automation",
-    "title": "Trigger an automation",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
-    "description": "Revert your last write: the states a service call changed, or a scene, event, dashboard or registry change.",
+    "description": "Revert your last write: states a service call changed, or a scene, event, dashboard or registry edit.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
@@ -1748,18 +1629,15 @@ Array [
       "type": "object",
     },
     "name": "ha_undo",
-    "title": "Undo the last write",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
-    "description": "Edit a UI automation: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.",
+    "description": "Edit a UI automation: given fields replace, null removes; HA validates, the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
         "actions": Object {
-          "description": "Actions.",
           "items": Object {
             "additionalProperties": true,
             "type": "object",
@@ -1772,16 +1650,11 @@ Array [
           "type": "string",
         },
         "conditions": Object {
-          "description": "Conditions.",
           "items": Object {
-            "anyOf": Array [
-              Object {
-                "additionalProperties": true,
-                "type": "object",
-              },
-              Object {
-                "type": "string",
-              },
+            "additionalProperties": true,
+            "type": Array [
+              "object",
+              "string",
             ],
           },
           "type": "array",
@@ -1790,7 +1663,6 @@ Array [
           "type": "string",
         },
         "description": Object {
-          "description": "Description.",
           "type": Array [
             "string",
             "null",
@@ -1841,7 +1713,6 @@ Array [
           ],
         },
         "triggers": Object {
-          "description": "Triggers.",
           "items": Object {
             "additionalProperties": true,
             "type": "object",
@@ -1851,7 +1722,6 @@ Array [
         },
         "variables": Object {
           "additionalProperties": true,
-          "description": "Variables.",
           "type": Array [
             "object",
             "null",
@@ -1864,12 +1734,10 @@ Array [
       "type": "object",
     },
     "name": "ha_update_automation",
-    "title": "Update automation",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
     "description": "Change a device's name, area, labels or disabled.",
     "inputSchema": Object {
@@ -1921,14 +1789,12 @@ Array [
       "type": "object",
     },
     "name": "ha_update_device",
-    "title": "Update a device",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
-    "description": "Change settings of one or many entities (one confirmation, one undo). labels: +x adds, -x removes. A rename reports what still uses the old id.",
+    "description": "Settings of one or many entities, one confirmation and undo; labels: +x adds, -x removes; a rename reports what uses the old id.",
     "inputSchema": Object {
       "properties": Object {
         "aliases": Object {
@@ -2002,14 +1868,12 @@ Array [
       "type": "object",
     },
     "name": "ha_update_entities",
-    "title": "Update entities",
   },
   Object {
     "annotations": Object {
       "openWorldHint": false,
-      "readOnlyHint": false,
     },
-    "description": "Edit a UI script: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.",
+    "description": "Edit a UI script: given fields replace, null removes; HA validates, the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
         "alias": Object {
@@ -2020,7 +1884,6 @@ Array [
           "type": "string",
         },
         "description": Object {
-          "description": "Description.",
           "type": Array [
             "string",
             "null",
@@ -2074,7 +1937,6 @@ Array [
         },
         "variables": Object {
           "additionalProperties": true,
-          "description": "Variables.",
           "type": Array [
             "object",
             "null",
@@ -2087,7 +1949,6 @@ Array [
       "type": "object",
     },
     "name": "ha_update_script",
-    "title": "Update script",
   },
 ]
 `

@@ -8,7 +8,7 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_update_automation',
   title: 'Update automation',
-  description: 'Edit a UI automation: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.',
+  description: 'Edit a UI automation: given fields replace, null removes; HA validates, the user confirms a diff.',
   kind: 'manage',
   input: z.object({
     entity_id: entityIdArg('e.g. automation.wake_up'),

@@ -8,7 +8,7 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_update_script',
   title: 'Update script',
-  description: 'Edit a UI script: given fields replace stored ones, null removes one; HA validates, the user confirms a diff.',
+  description: 'Edit a UI script: given fields replace, null removes; HA validates, the user confirms a diff.',
   kind: 'manage',
   input: z.object({
     entity_id: entityIdArg('e.g. script.bedtime'),

@@ -30,7 +30,7 @@ async function entries (ctx: ToolContext, ids: string[]): Promise<Entry[]> {
 export default defineTool({
   name: 'ha_update_entities',
   title: 'Update entities',
-  description: 'Change settings of one or many entities (one confirmation, one undo). labels: +x adds, -x removes. A rename reports what still uses the old id.',
+  description: 'Settings of one or many entities, one confirmation and undo; labels: +x adds, -x removes; a rename reports what uses the old id.',
   kind: 'manage',
   input: z.object({
     entity_ids: entityIdsArg().describe('Up to 500.'),

@@ -46,7 +46,7 @@ function describeService (home: HomeView, domain: string, id: string, service: S
 export default defineTool({
   name: 'ha_list_services',
   title: 'List services',
-  description: 'No args: service domains with counts; domain: its services and fields; search: matches across domains (30 max).',
+  description: 'No args: domains with counts; domain: its services and fields; search: matches across domains (30 max).',
   kind: 'read',
   input: z.object({
     domain: z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/).optional().describe('e.g. light'),

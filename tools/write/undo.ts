@@ -29,7 +29,7 @@ async function revertConfig (ctx: ToolContext, record: UndoRecord & { revert: No
 export default defineTool({
   name: 'ha_undo',
   title: 'Undo the last write',
-  description: 'Revert your last write: the states a service call changed, or a scene, event, dashboard or registry change.',
+  description: 'Revert your last write: states a service call changed, or a scene, event, dashboard or registry edit.',
   kind: 'write',
   alsoKind: 'manage',
   input: z.object({
