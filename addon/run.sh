@@ -10,17 +10,13 @@
 set -euo pipefail
 
 readonly APP_USER="mcp"
-readonly APP_DIR="/app"
+readonly APP_DIR="${APP_DIR:-/app}"
 
 export MCP_PORT=9583
 # Must match ingress_port in config.yaml: the Supervisor's ingress proxy connects there.
 export INGRESS_PORT=9584
 export DATA_DIR=/data
 export NODE_ENV=production
-# Memory for a Raspberry Pi: a small young generation and a capped old space keep the server's peak
-# under 150 MB on a 10,000-entity home (npm run bench reads these flags from here), while the live
-# heap there is about 45 MB, so the cap leaves room for much larger homes.
-export NODE_OPTIONS="--max-semi-space-size=2 --max-old-space-size=160"
 
 if bashio::config.has_value 'log_level'; then
   log_level="$(bashio::config 'log_level')"
@@ -38,5 +34,13 @@ if bashio::config.true 'allow_write'; then
 fi
 bashio::log.info "Starting the MCP server on port ${MCP_PORT} (ingress page on ${INGRESS_PORT}, writes ${write_mode})"
 
+# The command line is package.json's start script (`node <flags> dist/app/server.js`): the Node memory
+# flags live there only, so `npm start`, this script and the bench run the same thing.
+start_line="$(sed -nE 's/^[[:space:]]*"start":[[:space:]]*"node ([^"]+)",?[[:space:]]*$/\1/p' "${APP_DIR}/package.json")"
+if [[ -z "${start_line}" ]]; then
+  bashio::exit.nok "No start script in ${APP_DIR}/package.json"
+fi
+read -r -a node_args <<< "${start_line}"
+
 cd "${APP_DIR}"
-exec su-exec "${APP_USER}:${APP_USER}" /usr/local/bin/node "${APP_DIR}/dist/app/server.js"
+exec su-exec "${APP_USER}:${APP_USER}" /usr/local/bin/node "${node_args[@]}"

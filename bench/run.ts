@@ -21,7 +21,8 @@ const { values } = parseArgs({
   }
 })
 
-const ADDON_NODE_OPTIONS = /export NODE_OPTIONS="([^"]*)"/.exec(readFileSync('addon/run.sh', 'utf8'))?.[1] ?? ''
+/** `npm start`'s flags (package.json's start script is where the add-on's memory flags live). */
+const START_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').filter(arg => arg.startsWith('--'))
 const TOKEN = 'bench-token-0123456789abcdef0123'
 const CLIENTS = Number(values.clients)
 const SECONDS = Number(values.seconds)
@@ -77,8 +78,8 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   // BENCH_PROFILE=dir writes a V8 CPU profile of the server there, to see where a call's time goes.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
   // The production build, as the image runs it (tsx would add its compiler to the memory figures).
-  // The add-on's own memory flags (addon/run.sh exports them as NODE_OPTIONS); BENCH_NODE_ARGS overrides.
-  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? ADDON_NODE_OPTIONS).split(' ').filter(Boolean)
+  // The add-on's own memory flags, from npm start's command line; BENCH_NODE_ARGS overrides.
+  const nodeArgs = process.env.BENCH_NODE_ARGS === undefined ? START_FLAGS : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean)
   const child = spawn(process.execPath, [...profile, ...nodeArgs, 'dist/app/server.js'], {
     // 16 clients with one token on loopback far outrun any real client: the request limits stay on
     // (their cost is measured) but so high that they never throttle the bench. RATE_LIMIT_*=0 measures without them.

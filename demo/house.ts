@@ -25,6 +25,8 @@ export class House {
   /** state changes made since start, per entity (history beyond this is computed from the seed) */
   readonly recorded = new Map<string, HassState[]>()
   readonly serviceCalls: ServiceCallRecord[] = []
+  /** config writes that reached the home outside service calls (scene configs, calendar events, dashboards, backups) */
+  readonly configWrites: string[] = []
   readonly userId: string
   /** stored traces per "domain.item_id", newest last */
   readonly traces = new Map<string, Trace[]>()

@@ -43,6 +43,8 @@ export interface DemoHome {
   supervisorToken: string
   serviceCalls: ServiceCallRecord[]
   clearServiceCalls(): void
+  /** config writes that reached the home outside service calls ("POST /api/config/scene/config/<id>", "calendar/event/create <entity>", "lovelace/config/save <url_path>", "POST /backups/new/full"), oldest first */
+  configWrites: string[]
   getState(entityId: string): HassState | undefined
   setState(entityId: string, state: string, attributes?: Record<string, unknown>): void
   entityIds(): string[]
@@ -172,6 +174,7 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
     supervisorToken: options.supervisorToken,
     serviceCalls: house.serviceCalls,
     clearServiceCalls: () => { house.serviceCalls.length = 0 },
+    configWrites: house.configWrites,
     getState: id => house.states.get(id),
     setState: (id, state, attributes) => { house.setState(id, state, attributes ?? house.states.get(id)?.attributes ?? {}) },
     entityIds: () => [...house.states.keys()],
@@ -212,5 +215,6 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
 /** Stage-2 REST routes live in their own modules; kept as a hook so the core stays small. */
 async function loadExtraRoutes (): Promise<Route[]> {
   const { configRoutes } = await import('./config-rest.ts')
-  return [...configRoutes]
+  const { sceneConfigRoutes } = await import('./scene-config.ts')
+  return [...configRoutes, ...sceneConfigRoutes]
 }

@@ -1,3 +1,4 @@
+import { expandEvents, eventView } from './calendar.ts'
 import { snapshotPng } from './camera.ts'
 import { historyDuringPeriod } from './history.ts'
 import { jsonBody, sendJson, sendText } from './http-util.ts'
@@ -5,11 +6,6 @@ import { logbookEvents } from './logbook.ts'
 import type { Route } from './rest.ts'
 import { renderTemplate, TemplateError } from './template/index.ts'
 import { isRecord } from './util.ts'
-
-function calendarEventView (e: { uid: string, summary: string, start: string, end: string, description?: string, location?: string, all_day: boolean }): Record<string, unknown> {
-  const when = (v: string): Record<string, string> => e.all_day ? { date: v } : { dateTime: v }
-  return { start: when(e.start), end: when(e.end), summary: e.summary, description: e.description ?? null, location: e.location ?? null, uid: e.uid, recurrence_id: null, rrule: null }
-}
 
 /** REST endpoints beyond states/services: template, calendars, camera proxy, legacy history/logbook. */
 export const extraRoutes: Route[] = [
@@ -47,8 +43,7 @@ export const extraRoutes: Route[] = [
       const end = Date.parse(query.get('end') ?? '')
       if (Number.isNaN(start) || Number.isNaN(end)) { sendJson(res, 400, { message: 'Error parsing start or end time' }); return }
       if (start >= end) { sendJson(res, 400, { message: 'Start time must be before end time' }); return }
-      const events = (rt.house.home.calendars.get(id) ?? []).filter(e => Date.parse(e.end) > start && Date.parse(e.start) < end)
-      sendJson(res, 200, events.sort((a, b) => Date.parse(a.start) - Date.parse(b.start)).map(calendarEventView))
+      sendJson(res, 200, expandEvents(rt.house.home.calendars.get(id) ?? [], start, end).map(eventView))
     }
   },
   {

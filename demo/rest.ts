@@ -102,7 +102,11 @@ export const coreRoutes: Route[] = [
 export async function handleCoreRest (rt: Runtime, req: IncomingMessage, res: ServerResponse, path: string, query: URLSearchParams, viaSupervisor: boolean, routes: Route[]): Promise<void> {
   const token = bearer(req) ?? (viaSupervisor && typeof req.headers['x-ha-access'] === 'string' ? req.headers['x-ha-access'] : undefined)
   const expected = viaSupervisor ? rt.options.supervisorToken : rt.options.token
-  if (token !== expected) {
+  // HA's camera proxy also opens with the camera's own access token in ?token=, and nothing else.
+  const camera = /^\/api\/camera_proxy\/([^/]+)$/.exec(path)?.[1]
+  const cameraToken = camera === undefined ? undefined : rt.house.states.get(decodeURIComponent(camera))?.attributes.access_token
+  const byCameraToken = typeof cameraToken === 'string' && query.get('token') === cameraToken
+  if (token !== expected && !byCameraToken) {
     sendText(res, 401, viaSupervisor ? '401: Unauthorized' : '401: Unauthorized')
     return
   }

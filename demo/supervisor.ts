@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { bearer, jsonBody, sendJson, sendText } from './http-util.ts'
+import { handleBackups } from './backups.ts'
 import type { Runtime } from './runtime.ts'
 import { interfaceInfo, networkInfo } from './supervisor-network.ts'
 import { isRecord } from './util.ts'
@@ -197,12 +198,7 @@ export async function handleSupervisor (rt: Runtime, req: IncomingMessage, res: 
     ok(res, { version: '17.0', version_latest: '17.0', update_available: false, board: 'generic-x86-64', boot: 'A', data_disk: '/dev/sda8', boot_slots: { A: { state: 'booted', status: 'success', version: '17.0' }, B: { state: 'inactive', status: null, version: '16.3' } } })
     return
   }
-  if (path === '/backups' && method === 'GET') {
-    const day = 86_400_000
-    const backups = [1, 2, 8].map(age => ({ slug: `demo${age}abc`, name: `Automatic backup ${new Date(house.home.startMs - age * day).toISOString().slice(0, 10)}`, date: new Date(house.home.startMs - age * day).toISOString().replace('Z', '+00:00'), type: 'full', size: 512.4 + age, size_bytes: Math.round((512.4 + age) * 1_048_576), location: null, location_attributes: { '.local': { protected: true, size_bytes: Math.round((512.4 + age) * 1_048_576) } }, protected: true, compressed: true, content: { homeassistant: true, addons: ['core_mosquitto'], folders: ['share', 'media'] } }))
-    ok(res, { backups, days_until_stale: 3 })
-    return
-  }
+  if (path.startsWith('/backups') && await handleBackups(rt, req, res, path, method)) return
   if (path === '/mounts' && method === 'GET') {
     ok(res, { default_backup_mount: null, mounts: [{ name: 'nas_media', usage: 'media', type: 'cifs', server: 'nas.local', share: 'media', state: 'active', read_only: false }, { name: 'nas_backup', usage: 'backup', type: 'nfs', server: 'nas.local', path: '/volume1/backup', state: 'failed', read_only: false }] })
     return

@@ -11,6 +11,7 @@ import type { HomeView } from '../src/home/view.ts'
 import { connectionSummary, filterAudit, tokenCategories, toolCounts, visibleOptions } from '../src/ingress/status.ts'
 import { hostPortLookup } from '../src/ingress/host-port.ts'
 import { mcpUrlFor } from '../src/ingress/public-url.ts'
+import { rebindingRefusal } from '../src/ingress/request-origin.ts'
 import { maskSecret } from '../src/logger.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
@@ -72,6 +73,14 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     if (!allowed) {
       request.log.notice({ address }, 'refused an ingress request from outside the ingress proxy')
       await reply.code(403).send({ error: 'Forbidden', message: 'This page is only served through Home Assistant\'s sidebar (ingress).' })
+      return
+    }
+    // On loopback (dev, demo) a rebound name is the attack; in the add-on only the proxy reaches us,
+    // behind Home Assistant's own login, and it forwards the browser's Host as it likes.
+    const rebound = config.addonMode ? undefined : rebindingRefusal({ host: request.headers.host, origin: request.headers.origin })
+    if (rebound !== undefined) {
+      request.log.notice({ address, host: request.headers.host, origin: request.headers.origin }, `refused an ingress request: ${rebound} (DNS rebinding?)`)
+      await reply.code(403).send({ error: 'Forbidden', message: `${rebound}: open the page as http://localhost:${config.ingressPort}/.` })
       return
     }
     reply.header('cache-control', 'no-store')

@@ -156,17 +156,25 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
 
   // The browser step ---------------------------------------------------------------------------
 
-  const pageHeaders = (reply: FastifyReply, nonce?: string): FastifyReply => reply
-    .type('text/html; charset=utf-8')
-    .header('cache-control', 'no-store')
-    .header('x-frame-options', 'DENY')
-    .header('referrer-policy', 'no-referrer')
-    .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; connect-src 'self'; form-action *; frame-ancestors 'none'${nonce ? `; script-src 'nonce-${nonce}'` : ''}`)
+  /** The page may only post to itself and follow the answer to the client's own redirect (browsers check form-action on that redirect). */
+  const pageHeaders = (reply: FastifyReply, page?: { nonce: string, redirectUri: string }): FastifyReply => {
+    let target = ''
+    if (page) {
+      const url = new URL(page.redirectUri)
+      target = ` ${url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol}`
+    }
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('x-frame-options', 'DENY')
+      .header('referrer-policy', 'no-referrer')
+      .header('content-security-policy', `default-src 'none'; style-src 'unsafe-inline'; connect-src 'self'; form-action 'self'${target}; frame-ancestors 'none'${page ? `; script-src 'nonce-${page.nonce}'` : ''}`)
+  }
 
   const disabledScopes = OAUTH_SCOPES.filter(s => !scopeEnabled(s, options))
   const showConsent = (reply: FastifyReply, request: AuthorizationRequest, error?: string, status = 200): FastifyReply => {
     const nonce = randomBytes(16).toString('base64')
-    return pageHeaders(reply, nonce).code(status).send(consentPage({ request, disabledScopes, nonce, error }))
+    return pageHeaders(reply, { nonce, redirectUri: request.redirectUri }).code(status).send(consentPage({ request, disabledScopes, nonce, error }))
   }
 
   fastify.get<{ Querystring: Record<string, string> }>(ENDPOINTS.authorize, async (request, reply) => {

@@ -65,7 +65,8 @@ function parameterTable (tool: LoadedTool): string[] {
 /** Which option exposes the tool, including extra rules such as "hidden under filter_reads". */
 function gateText (tool: LoadedTool): string {
   const option = KIND_GATE[tool.definition.kind].option
-  const parts = [option ? `needs \`${option}\`` : 'always available']
+  const also = tool.definition.alsoKind ? KIND_GATE[tool.definition.alsoKind].option : null
+  const parts = [option ? `needs \`${option}\`${also ? ` or \`${also}\`` : ''}` : 'always available']
   const enabled = tool.definition.enabled
   if (enabled) {
     const base: Options = { ...DEFAULT_OPTIONS, allow_write: true, allow_config_write: true, allow_camera: true }

@@ -18,7 +18,7 @@ const WRITE = [
 ]
 const MANAGE = [
   'ha_add_dashboard_card', 'ha_create_automation', 'ha_create_from_blueprint', 'ha_create_script', 'ha_delete_automation',
-  'ha_delete_script', 'ha_manage_registry', 'ha_update_automation', 'ha_update_device', 'ha_update_entities', 'ha_update_script'
+  'ha_delete_script', 'ha_manage_config', 'ha_manage_registry', 'ha_update_automation', 'ha_update_device', 'ha_update_entities', 'ha_update_script'
 ]
 const CAMERA = ['ha_get_camera_snapshot']
 
@@ -34,7 +34,7 @@ t.test('the catalogue', async t => {
   t.test('exact tool set for each option combination', async t => {
     t.same(names(opts({})), sorted(READ), 'defaults: reads only')
     t.same(names(opts({ allow_write: true })), sorted([...READ, ...WRITE]), 'allow_write')
-    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...MANAGE]), 'allow_config_write alone adds config tools only')
+    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...MANAGE, 'ha_undo']), 'allow_config_write alone adds config tools and the undo of config changes')
     t.same(names(opts({ allow_camera: true })), sorted([...READ, ...CAMERA]), 'allow_camera')
     t.same(names(opts({ filter_reads: true })), sorted(READ.filter(n => n !== 'ha_render_template')), 'filter_reads removes templates')
     t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true })), sorted([...READ, ...WRITE, ...MANAGE, ...CAMERA]), 'everything on')
@@ -54,6 +54,8 @@ t.test('the catalogue', async t => {
     const camera: Identity = { id: 'token:c', name: 'cam', levels: { camera: 'read' } }
     t.same(names(everything, camera), CAMERA, 'the camera alone')
     t.same(names(everything, { id: 'token:n', name: 'none', levels: { '*': 'none' } }), [], 'none everywhere: nothing')
+    const manager: Identity = { id: 'token:m', name: 'manager', levels: { '*': 'manage', camera: 'none' } }
+    t.same(names(opts({ allow_config_write: true }), manager), sorted([...READ, ...MANAGE, 'ha_undo']), 'config writes alone bring ha_undo for them')
   })
 
   t.test('every tool has a category; write and config tools are sorted by subject', async t => {
@@ -64,6 +66,7 @@ t.test('the catalogue', async t => {
     t.equal(byName.get('ha_send_notification'), 'notify')
     t.equal(byName.get('ha_manage_todo'), 'calendar')
     t.equal(byName.get('ha_call_service'), 'services')
+    t.equal(byName.get('ha_manage_config'), 'config', 'other configuration writes: their own category')
     t.equal(byName.get('ha_get_camera_snapshot'), 'camera')
     for (const tool of catalog.tools) t.match(tool.category, /^[a-z_]{1,32}$/, `${tool.definition.name} has a category`)
   })

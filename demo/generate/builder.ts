@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { createRng, epochSeconds, hexId, isoTime, slugify, ulid } from '../util.ts'
 import type { DeviceEntry, EntityEntry, HassState } from '../types.ts'
 import type { ConfigEntryDef } from './home-types.ts'
@@ -133,10 +134,12 @@ export class HomeBuilder {
     if (entry.disabled_by !== null) return entityId
     const changedMs = this.startMs - Math.floor(this.rng() * 6 * 3_600_000) - 1000
     const time = isoTime(changedMs)
+    // Cameras carry a per-entity access token, and their picture URL embeds it, as in HA.
+    const camera = spec.domain === 'camera' ? cameraToken(entityId) : undefined
     this.states.push({
       entity_id: entityId,
       state: spec.state,
-      attributes: { ...spec.attributes, ...(spec.icon === undefined ? {} : { icon: spec.icon }), friendly_name: friendly },
+      attributes: { ...spec.attributes, ...(camera === undefined ? {} : { access_token: camera, entity_picture: `/api/camera_proxy/${entityId}?token=${camera}` }), ...(spec.icon === undefined ? {} : { icon: spec.icon }), friendly_name: friendly },
       last_changed: time,
       last_reported: time,
       last_updated: time,
@@ -153,4 +156,9 @@ function platformOf (builder: HomeBuilder, device: DeviceEntry): string {
 
 function macAddress (rng: () => number): string {
   return Array.from({ length: 6 }, () => Math.floor(rng() * 256).toString(16).padStart(2, '0')).join(':')
+}
+
+/** A camera's access token: 64 hex characters like HA's, stable per entity so runs are reproducible. */
+export function cameraToken (entityId: string): string {
+  return createHash('sha256').update(`camera-token:${entityId}`).digest('hex')
 }

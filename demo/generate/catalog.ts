@@ -211,7 +211,7 @@ export const DEVICE_KINDS: DeviceKind[] = [
     model: 'E1 Zoom',
     platform: 'reolink',
     build: () => [
-      { domain: 'camera', key: '', name: null, state: 'idle', attributes: { access_token: 'demo-camera-access-token', entity_picture: '/api/camera_proxy/camera.x?token=demo', frontend_stream_type: 'hls', supported_features: 2 }, profile: STATIC },
+      { domain: 'camera', key: '', name: null, state: 'idle', attributes: { frontend_stream_type: 'hls', supported_features: 2 }, profile: STATIC },
       { domain: 'siren', key: 'siren', name: 'Siren', state: 'off', attributes: { supported_features: 3 }, profile: STATIC }
     ]
   },

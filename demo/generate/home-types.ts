@@ -20,6 +20,8 @@ export interface SceneDef {
   id: string | null
   name: string
   entities: Record<string, Record<string, unknown>>
+  /** the stored scenes.yaml entry, once written through the config API (icon, metadata...) */
+  config?: Record<string, unknown>
 }
 
 export interface CalendarEvent {
@@ -30,6 +32,12 @@ export interface CalendarEvent {
   description?: string
   location?: string
   all_day: boolean
+  /** RRULE of a series (local calendars: daily or slower) */
+  rrule?: string
+  /** recurrence ids of instances deleted from the series */
+  exdates?: string[]
+  /** set on an edited instance of a series: it replaces that instance */
+  recurrence_id?: string
 }
 
 export interface TodoItem {

@@ -1,4 +1,4 @@
-import { epochSeconds, isoTime } from '../util.ts'
+import { epochSeconds } from '../util.ts'
 import type { AreaEntry, DeviceEntry } from '../types.ts'
 import { addAutomations } from './automations.ts'
 import { HomeBuilder, type EntityExtras } from './builder.ts'
@@ -115,11 +115,14 @@ function applyTrickyTouches (b: HomeBuilder, areas: AreaEntry[]): void {
   if (kitchen !== undefined && kitchenTemp !== undefined) kitchen.temperature_entity_id = kitchenTemp.entity_id
 }
 
+/** Calendar times as Python's isoformat() gives them: no microseconds when there are none. */
+const eventTime = (ms: number): string => new Date(ms).toISOString().replace('.000Z', '+00:00')
+
 function makeCalendars (startMs: number): Map<string, CalendarEvent[]> {
   const day = 86_400_000
   const midnight = Math.floor(startMs / day) * day
   const timed = (uid: string, summary: string, offsetDays: number, hour: number, hours: number, extra: Partial<CalendarEvent> = {}): CalendarEvent =>
-    ({ uid, summary, start: isoTime(midnight + offsetDays * day + hour * 3_600_000), end: isoTime(midnight + offsetDays * day + (hour + hours) * 3_600_000), all_day: false, ...extra })
+    ({ uid, summary, start: eventTime(midnight + offsetDays * day + hour * 3_600_000), end: eventTime(midnight + offsetDays * day + (hour + hours) * 3_600_000), all_day: false, ...extra })
   const allDay = (uid: string, summary: string, offsetDays: number): CalendarEvent => {
     const date = new Date(midnight + offsetDays * day).toISOString().slice(0, 10)
     const next = new Date(midnight + (offsetDays + 1) * day).toISOString().slice(0, 10)
@@ -131,7 +134,8 @@ function makeCalendars (startMs: number): Map<string, CalendarEvent[]> {
       timed('fam-2', 'Football practice', 2, 17, 1.5),
       timed('fam-3', 'Dîner chez Mamie', 4, 18, 3, { location: 'Utrecht' }),
       timed('fam-4', 'Plumber', -1, 13, 2),
-      allDay('fam-5', 'School holiday', 6)
+      allDay('fam-5', 'School holiday', 6),
+      timed('fam-6', 'Piano lesson', 3, 16, 1, { rrule: 'FREQ=WEEKLY;COUNT=10' })
     ]],
     ['calendar.poubelles', [allDay('bin-1', 'Recycling', 1), allDay('bin-2', 'Organic waste', 3), allDay('bin-3', 'Residual waste', 8)]]
   ])

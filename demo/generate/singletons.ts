@@ -57,8 +57,8 @@ export function addSingletons (b: HomeBuilder): void {
 
   b.addEntity(spec('todo', 'Shopping List', '3', { supported_features: 15 }), null, { objectId: 'shopping_list', platform: 'shopping_list' })
   b.addEntity(spec('todo', 'Chores', '2', { supported_features: 127 }), null, { objectId: 'chores', platform: 'local_todo' })
-  b.addEntity(spec('calendar', 'Family', 'off', { message: 'Dentist', all_day: false, start_time: '', end_time: '', location: 'Prinsengracht 1', description: '' }), null, { objectId: 'family', platform: 'local_calendar' })
-  b.addEntity(spec('calendar', 'Poubelles', 'off', { message: 'Recycling', all_day: true, start_time: '', end_time: '', location: '', description: '' }), null, { objectId: 'poubelles', platform: 'local_calendar', aliases: ['Bins'] })
+  b.addEntity(spec('calendar', 'Family', 'off', { message: 'Dentist', all_day: false, start_time: '', end_time: '', location: 'Prinsengracht 1', description: '', supported_features: 7 }), null, { objectId: 'family', platform: 'local_calendar' })
+  b.addEntity(spec('calendar', 'Poubelles', 'off', { message: 'Recycling', all_day: true, start_time: '', end_time: '', location: '', description: '' }), null, { objectId: 'poubelles', platform: 'remote_calendar', aliases: ['Bins'] })
   b.addEntity(spec('notify', 'Kitchen display', 'unknown', { supported_features: 1 }), null, { objectId: 'kitchen_display', platform: 'lannouncer', areaId: 'kuche' })
   b.addEntity(spec('tts', 'Google Translate en com', 'unknown', {}), null, { objectId: 'google_translate_en_com', platform: 'google_translate' })
   b.addEntity(spec('alarm_control_panel', 'Home Alarm', 'disarmed', { code_format: 'number', changed_by: null, code_arm_required: true, supported_features: 63 }, { profile: { kind: 'toggle', states: ['disarmed', 'armed_home', 'armed_away'], meanMinutes: 900 } }), null, { objectId: 'home_alarm', platform: 'manual', labels: ['security', 'critical'] })

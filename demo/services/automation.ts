@@ -1,5 +1,6 @@
 import { HaError } from '../errors.ts'
 import type { AutomationDef, SceneDef } from '../generate/home-types.ts'
+import { reloadScenes } from '../scene-config.ts'
 import type { House } from '../house.ts'
 import { STORED_TRACES, type Trace, type TraceStep } from '../traces.ts'
 import type { HassContext } from '../types.ts'
@@ -188,7 +189,7 @@ export function automationServices (house: House): ServiceTable {
           call.house.removeState(id, call.context)
         }
       }),
-      reload: svc('Reload', 'Reloads the scenes from the YAML-configuration.', {})
+      reload: svc('Reload', 'Reloads the scenes from the YAML-configuration.', {}, { run: call => { reloadScenes(call.house) } })
     }
   }
 }

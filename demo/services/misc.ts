@@ -1,3 +1,4 @@
+import { expandEvents } from '../calendar.ts'
 import { HaError } from '../errors.ts'
 import type { TodoItem } from '../generate/home-types.ts'
 import { hashUnit, isoTime } from '../util.ts'
@@ -89,7 +90,7 @@ export function miscServices (): ServiceTable {
         perEntity: (call, id) => {
           const start = Date.parse(String(call.data.start_date_time ?? new Date().toISOString()))
           const end = call.data.end_date_time === undefined ? start + 86_400_000 : Date.parse(String(call.data.end_date_time))
-          const events = (call.house.home.calendars.get(id) ?? []).filter(e => Date.parse(e.end) > start && Date.parse(e.start) < end)
+          const events = expandEvents(call.house.home.calendars.get(id) ?? [], start, end)
           return { events: events.map(e => ({ start: e.start, end: e.end, summary: e.summary, ...(e.description === undefined ? {} : { description: e.description }), ...(e.location === undefined ? {} : { location: e.location }) })) }
         }
       }),

@@ -111,6 +111,7 @@ export const configCommands: CommandTable = {
       if (dashboard.mode === 'yaml') throw new HaError('home_assistant_error', 'Not supported')
       if (!isRecord(msg.config)) throw invalidFormat("expected a dictionary for dictionary value @ data['config']")
       dashboard.config = msg.config
+      rt.house.configWrites.push(`lovelace/config/save ${urlPath ?? 'lovelace'}`)
       rt.house.fire('lovelace_updated', { url_path: urlPath })
       return null
     }

@@ -1,3 +1,4 @@
+import { calendarCommands } from '../calendar.ts'
 import { configCommands } from './config-commands.ts'
 import { coreCommands } from './core.ts'
 import { helperCommands } from './helpers.ts'
@@ -15,6 +16,7 @@ export const commands: CommandTable = {
   ...registryWriteCommands,
   ...recorderCommands,
   ...configCommands,
+  ...calendarCommands,
   ...helperCommands,
   ...templateCommands,
   ...streamCommands

@@ -8,6 +8,7 @@ import { ConfigReader, configKey, type ConfigKind } from './configs.ts'
 import { rankMatches } from './search.ts'
 import { tokens } from './text.ts'
 import type { Visibility } from './visibility.ts'
+import { CameraTokens } from './camera-tokens.ts'
 
 export interface EntityCounts {
   area: Map<string, number>
@@ -34,6 +35,7 @@ export class HomeView {
   #visible: EntityRow[] = []
   #searchCache = new LRUCache<string, { ids: string[], total: number }>({ max: SEARCH_CACHE_SIZE })
   #counts: { version: number, counts: EntityCounts } | undefined
+  #cameraTokens = new CameraTokens()
 
   /** `now` is the app's clock (tests inject one); it ages what this view remembers. */
   constructor (ha: HomeAssistant, catalog: EntityCatalog, visibility: Visibility, options: { now?: () => number } = {}) {
@@ -158,8 +160,10 @@ export class HomeView {
     return counts
   }
 
-  /** A text with hidden entities' ids and names removed, but for `keep` (no-op unless filter_reads). */
+  /** A text with hidden entities' ids and names removed but for `keep` (filter_reads), and camera tokens redacted. */
   scrub (text: string, keep?: Iterable<string>): string {
-    return this.visibility.scrub(text, this.catalog, keep)
+    const cameras = this.catalog.domain('camera')
+    if (cameras.length > 0) this.#cameraTokens.observe(cameras.flatMap(row => { const state = this.ha.states.get(row.entity_id); return state ? [state] : [] }))
+    return this.#cameraTokens.scrub(this.visibility.scrub(text, this.catalog, keep))
   }
 }

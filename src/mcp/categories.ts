@@ -18,7 +18,7 @@ const BY_NAME: Array<[RegExp, string]> = [
  */
 export function categoryOf (toolName: string, folder: string): string {
   if (!MIXED_FOLDERS.has(folder)) return folder
-  return BY_NAME.find(([pattern]) => pattern.test(toolName))?.[1] ?? 'services'
+  return BY_NAME.find(([pattern]) => pattern.test(toolName))?.[1] ?? (folder === 'config' ? 'config' : 'services')
 }
 
 /** The level a tool of this kind needs. */

@@ -51,6 +51,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   hints?: Partial<Omit<ToolAnnotations, 'title'>>
   /** Extra rule on top of the kind's gate, e.g. hidden when filter_reads is on. */
   enabled?: (options: Options) => boolean
+  /** Also listed when this other kind's option is on: ha_undo serves writes and config writes. */
+  alsoKind?: ToolKind
   /** Defaults to true: the handler needs a live Home Assistant. */
   needsHomeAssistant?: boolean
   handler: (ctx: ToolContext, args: z.infer<Input>) => Promise<unknown>
@@ -82,8 +84,8 @@ export function annotationsFor (tool: Pick<ToolDefinition, 'title' | 'kind' | 'h
   }
 }
 
-export function toolEnabled (tool: Pick<ToolDefinition, 'kind' | 'enabled'>, options: Options): boolean {
-  const gate = KIND_GATE[tool.kind].option
-  if (gate && options[gate] !== true) return false
+export function toolEnabled (tool: Pick<ToolDefinition, 'kind' | 'enabled' | 'alsoKind'>, options: Options): boolean {
+  const open = (kind: ToolKind): boolean => { const gate = KIND_GATE[kind].option; return !gate || options[gate] === true }
+  if (!open(tool.kind) && (tool.alsoKind === undefined || !open(tool.alsoKind))) return false
   return tool.enabled ? tool.enabled(options) : true
 }

@@ -4,7 +4,7 @@ import type { ToolContext } from './define-tool.ts'
 import { areaCandidates, entityCandidates, type Candidate } from './home-completions.ts'
 import type { PromptInfo, PromptMessages } from './surface.ts'
 
-interface PromptArgument { name: string, description: string, required?: boolean, choices?: string[], kind?: 'automation' | 'area' }
+interface PromptArgument { name: string, description: string, required?: boolean, choices?: string[], kind?: 'automation' | 'area' | 'hours' }
 interface PromptDefinition { name: string, title: string, description: string, arguments: PromptArgument[], text: (args: Record<string, string>, ctx: ToolContext) => string }
 
 const GOAL: PromptArgument = { name: 'goal', description: 'What it should do, in plain words.', required: true }
@@ -13,6 +13,30 @@ const DRAFT_ONLY = 'Write nothing to Home Assistant: show the draft and let the 
 
 function areaLine (args: Record<string, string>): string {
   return args.area ? ` Focus on the area "${args.area}" (ha_list_entities with area).` : ''
+}
+
+const ENERGY_FALLBACK = '2. If the energy dashboard is not configured, find meters with ha_list_entities (domain sensor, search energy) and read them with ha_get_statistics.'
+const ENERGY_REPORT = '3. Report totals, the change from the previous period, the top consumers, and one or two concrete savings ideas.'
+
+function energyByPeriod (period: string): string {
+  return [
+    `Write an energy report for the last ${period}.`,
+    `1. ha_get_energy with period ${period} and compare true.`,
+    ENERGY_FALLBACK,
+    ENERGY_REPORT
+  ].join('\n')
+}
+
+/** An energy report over the last `hours`: the energy window that covers them, and statistics for the exact span. */
+function energyByHours (hours: number): string {
+  const period = hours <= 24 ? 'day' : hours <= 168 ? 'week' : 'month'
+  const step = hours <= 168 ? 'hour' : 'day'
+  return [
+    `Write an energy report for the last ${hours} hours.`,
+    `1. ha_get_energy with period ${period} and compare true, for the energy sources and the big picture.`,
+    `2. For the exact window: ha_get_statistics with period ${step} on the energy meters (ha_list_entities, domain sensor, search energy) over the last ${hours} hours, and add up the changes.`,
+    ENERGY_REPORT.replace('the previous period', 'the same span before')
+  ].join('\n')
 }
 
 const PROMPTS: PromptDefinition[] = [
@@ -32,14 +56,12 @@ const PROMPTS: PromptDefinition[] = [
   {
     name: 'energy-report',
     title: 'Energy report',
-    description: 'Summarize energy use over a period and what drives it.',
-    arguments: [{ name: 'period', description: 'day, week or month (default week).', choices: ['day', 'week', 'month'] }],
-    text: ({ period }) => [
-      `Write an energy report for the last ${period ?? 'week'}.`,
-      `1. ha_get_energy with period ${period ?? 'week'} and compare true.`,
-      '2. If the energy dashboard is not configured, find meters with ha_list_entities (domain sensor, search energy) and read them with ha_get_statistics.',
-      '3. Report totals, the change from the previous period, the top consumers, and one or two concrete savings ideas.'
-    ].join('\n')
+    description: 'Summarize energy use over the last hours or a period, and what drives it.',
+    arguments: [
+      { name: 'hours', description: 'Window in hours ending now, 1 to 8760 (as mcp-ha); or use period.', kind: 'hours' },
+      { name: 'period', description: 'day, week or month (default week).', choices: ['day', 'week', 'month'] }
+    ],
+    text: ({ hours, period }) => hours ? energyByHours(Number(hours)) : energyByPeriod(period ?? 'week')
   },
   {
     name: 'health-report',
@@ -121,6 +143,10 @@ function findPrompt (name: string): PromptDefinition {
 function checkArgument (argument: PromptArgument, value: string, ctx: ToolContext): void {
   if (value.length > 1000) throw new UserError('HAMCP_INVALID_ARGUMENT', `Argument ${argument.name} is longer than 1000 characters.`)
   if (argument.choices && !argument.choices.includes(value)) throw new UserError('HAMCP_INVALID_ARGUMENT', `Argument ${argument.name} must be one of ${argument.choices.join(', ')}.`)
+  if (argument.kind === 'hours') {
+    const hours = Number(value)
+    if (!/^\d+(\.\d+)?$/.test(value.trim()) || hours < 1 || hours > 8760) throw new UserError('HAMCP_INVALID_ARGUMENT', `Argument hours must be a number of hours from 1 to 8760, got "${value.slice(0, 40)}".`)
+  }
   if (argument.kind === 'automation') {
     if (!value.startsWith('automation.') || !ctx.home.entity(value)) {
       throw new UserError('HAMCP_ENTITY_NOT_FOUND', `Unknown automation "${value}".`, 'Use ha_list_automations or completion to find the entity id.')
@@ -139,7 +165,8 @@ export async function getHomePrompt (name: string, args: Record<string, string>,
   const known = new Set(prompt.arguments.map(a => a.name))
   const unknown = Object.keys(args).filter(key => !known.has(key))
   if (unknown.length) throw new UserError('HAMCP_INVALID_ARGUMENT', `Unknown argument ${unknown.join(', ')} for prompt ${name}.`)
-  const needsHome = prompt.arguments.some(a => a.kind !== undefined && args[a.name] !== undefined)
+  if (name === 'energy-report' && args.hours && args.period) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Give either hours or period to energy-report, not both.')
+  const needsHome = prompt.arguments.some(a => (a.kind === 'automation' || a.kind === 'area') && args[a.name] !== undefined)
   if (needsHome) await ctx.home.ready()
   for (const argument of prompt.arguments) {
     const value = args[argument.name]

@@ -6,5 +6,6 @@ export const SERVER_INSTRUCTIONS = [
   '- Answers are capped near 15 KB; follow has_more/next_offset or narrow the query when told so.',
   '- For long time windows prefer ha_get_statistics over ha_get_history.',
   '- For "what is wrong" start with ha_get_health; ha_get_self_test checks the add-on\'s own link to Home Assistant.',
-  '- Every write takes dry_run (true: preview only, nothing changes) and confirm_token. Before any write, call it with dry_run: true and show the user what would happen; sensitive actions return a confirm_token that must be passed back unchanged, only once the user agreed.'
+  '- Every write takes dry_run (true: preview only, nothing changes) and confirm_token. Before any write, call it with dry_run: true and show the user what would happen; sensitive actions return a confirm_token that must be passed back unchanged, only once the user agreed.',
+  '- Before a bulk or hard-to-reverse change, offer a backup (ha_manage_config kind backup); ha_undo reverts the last write.'
 ].join('\n')

@@ -61,6 +61,8 @@ export function compactSchema (node: unknown): unknown {
     if (key === '$schema' || key === 'pattern' || key === 'minLength' || isOpenRecordKey(key, raw)) continue
     if (key === 'maxLength' && typeof raw === 'number' && raw <= GUARD_LENGTH) continue
     if ((key === 'maximum' && raw === SAFE_INT) || (key === 'minimum' && raw === -SAFE_INT)) continue
+    // An absent flag reads as false anyway; true defaults (skip_condition) stay.
+    if (key === 'default' && raw === false && (node as { type?: unknown }).type === 'boolean') continue
     if (key === 'default' || key === 'enum' || key === 'const' || key === 'examples') { out[key] = raw; continue }
     const value = forHomeAssistant(key, raw)
     out[key] = key === 'properties' || key === '$defs'

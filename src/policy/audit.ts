@@ -47,10 +47,14 @@ export class AuditLog implements AuditApi {
   }
 
   record (entry: Omit<AuditEntry, 'time'>): void {
-    const full = { time: new Date(this.#now()).toISOString(), ...entry } as AuditEntry
-    const line = this.#scrub(JSON.stringify({ audit: true, ...full })) + '\n'
-    const stored = JSON.parse(line) as AuditEntry & { audit?: boolean }
+    const time = new Date(this.#now()).toISOString()
+    const full = { time, ...entry } as AuditEntry
+    const line = this.#scrub(JSON.stringify(documentedShape(full))) + '\n'
+    const stored = JSON.parse(line) as AuditEntry & { audit?: boolean, ts?: string, allowed?: boolean, result?: string }
     delete stored.audit
+    delete stored.ts
+    delete stored.allowed
+    delete stored.result
     this.#ring.push(stored)
     if (this.#ring.length > this.#ringSize) this.#ring.shift()
     this.#write(line)
@@ -84,6 +88,38 @@ export class AuditLog implements AuditApi {
       this.#warn(`audit file ${this.#file} is not writable (${(err as Error).message}); the audit continues on stderr only`)
     }
   }
+}
+
+/** What each outcome means in mcp-ha's terms: did the rules let it through, and with what result. */
+const DOCUMENTED: Record<AuditEntry['outcome'], { allowed: boolean, result?: string, reason?: string }> = {
+  allowed: { allowed: true, result: 'ok' },
+  confirmation_given: { allowed: true, result: 'ok' },
+  dry_run: { allowed: true, result: 'dry_run' },
+  failed: { allowed: true, result: 'error' },
+  confirmation_asked: { allowed: false, reason: 'confirmation_required' },
+  refused: { allowed: false }
+}
+
+/**
+ * mcp-ha's documented line first (`ts`, `audit`, `tool`, `domain`, `service`, `target`, `allowed`, then
+ * `result` or `reason`), which people parse, followed by our own fields (time, outcome, identity, ref...).
+ */
+function documentedShape (entry: AuditEntry): Record<string, unknown> {
+  const meaning = DOCUMENTED[entry.outcome]
+  const reason = entry.reason ?? meaning.reason
+  const line: Record<string, unknown> = {
+    ts: entry.time,
+    audit: true,
+    tool: entry.tool,
+    ...(entry.domain === undefined ? {} : { domain: entry.domain }),
+    ...(entry.service === undefined ? {} : { service: entry.service }),
+    ...(entry.target === undefined ? {} : { target: entry.target }),
+    allowed: meaning.allowed,
+    ...(meaning.allowed ? { result: meaning.result } : {}),
+    ...(reason === undefined ? {} : { reason })
+  }
+  for (const [key, value] of Object.entries(entry)) if (!(key in line)) line[key] = value
+  return line
 }
 
 function sizeOf (file: string): number {

@@ -12,6 +12,9 @@ import { priorState, type UndoRecord, type UndoStore } from './undo.ts'
 
 type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
 
+/** From this many entities a confirmation is a bulk change, and its instructions offer a backup first. */
+export const BULK_ENTITIES = 10
+
 export interface WriteGuardDeps {
   /** Sends one WebSocket command to Home Assistant. */
   command: Command
@@ -144,7 +147,7 @@ export class WriteGuard implements WriteGuardApi {
           confirm_token: token,
           expires_in_s: Math.round(this.#confirms.ttlMs / 1000),
           preview,
-          how: 'Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.'
+          how: `Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.${entities.length >= BULK_ENTITIES ? ` This changes ${entities.length} entities: offer a backup first (ha_manage_config, kind backup).` : ''}`
         }
       } else {
         const verdict = this.#confirms.redeem(identity.id, request.confirmToken, fingerprint, confirmBase(request))
@@ -176,10 +179,14 @@ export class WriteGuard implements WriteGuardApi {
     }
 
     // 7. The audit line.
-    if (before) this.#deps.undo?.remember(identity.id, before)
+    const revert = request.revert?.(result)
+    const remembered = before ?? (revert && this.#deps.undo ? { tool: request.tool, call: service, at: this.#now(), states: [], revert } : undefined)
+    if (remembered) this.#deps.undo?.remember(identity.id, remembered)
+    // An undoable kind of write that this time cannot be undone: undo must not revert an older one instead.
+    else if (request.revert) this.#deps.undo?.forget(identity.id)
     if (via) audit('confirmation_given', { via })
     else audit('allowed')
-    return { status: 'done', result, ...(before ? { undo_available: true } : {}) }
+    return { status: 'done', result, ...(remembered ? { undo_available: true } : {}) }
   }
 
   #needsConfirmation (request: WriteRequest, entities: string[], reach: string[] | undefined, confirmDomains: readonly string[]): boolean {

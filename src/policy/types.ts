@@ -3,6 +3,7 @@
  * Implemented in src/policy/guard.ts (WriteGuard) and src/policy/audit.ts (AuditLog).
  */
 import type { Identity } from '../auth/identity.ts'
+import type { Revert } from './undo.ts'
 
 export interface ServiceTarget {
   entity_id?: string | string[]
@@ -38,6 +39,8 @@ export interface WriteRequest {
   execute?: () => Promise<unknown>
   /** Remember prior states for ha_undo; defaults to true for plain service calls, false with `execute`. */
   undoable?: boolean
+  /** Config writes that ha_undo can reverse: builds the revert from the write's result, once it succeeded. */
+  revert?: (result: unknown) => Revert | undefined
 }
 
 /** What a human is shown before a sensitive write. */

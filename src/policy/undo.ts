@@ -21,6 +21,20 @@ export interface UndoRecord {
   entities?: string[]
   /** What the restore cannot bring back, said in the undo's answer. */
   unrestorable?: string[]
+  /** A config change (scene, event, dashboard...): how to put the previous value back. */
+  revert?: Revert
+}
+
+/**
+ * The reverse of one config change, built by the tool that made it from the values it read before.
+ * ha_undo shows `preview`, asks for a confirmation like any config write, then calls `run`.
+ */
+export interface Revert {
+  preview: string
+  /** Entities the revert writes, checked against the entity lists again. */
+  entities?: string[]
+  /** Performs the revert; answers what was restored and, where Home Assistant allows no exact restore, says so. */
+  run: () => Promise<Record<string, unknown>>
 }
 
 /** Stands in a restore command for the id the previous create answered with (a deleted entry comes back under it). */

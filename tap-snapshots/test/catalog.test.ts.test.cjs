@@ -12,7 +12,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Append a card to a view of a storage-mode dashboard; the user confirms a diff first.",
+    "description": "Append a card to a view of a storage dashboard; the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
         "card": Object {
@@ -110,7 +110,6 @@ Array [
           "type": "boolean",
         },
         "return_response": Object {
-          "default": false,
           "description": "Include response data.",
           "type": "boolean",
         },
@@ -256,7 +255,7 @@ Array [
         },
         "mode": Object {
           "default": "single",
-          "description": "Run mode (default single).",
+          "description": "Run mode.",
           "enum": Array [
             "single",
             "restart",
@@ -416,7 +415,7 @@ Array [
         },
         "mode": Object {
           "default": "single",
-          "description": "Run mode (default single).",
+          "description": "Run mode.",
           "enum": Array [
             "single",
             "restart",
@@ -681,7 +680,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "compare": Object {
-          "default": false,
           "description": "Add the previous period and % change.",
           "type": "boolean",
         },
@@ -1046,7 +1044,6 @@ Array [
     "inputSchema": Object {
       "properties": Object {
         "include_config": Object {
-          "default": false,
           "description": "Attach UI configs.",
           "type": "boolean",
         },
@@ -1109,7 +1106,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Dashboards with mode (storage/yaml) and view count; with dashboard, its views.",
+    "description": "Dashboards, mode (storage/yaml), view count; dashboard: its views, card paths.",
     "inputSchema": Object {
       "properties": Object {
         "dashboard": Object {
@@ -1278,6 +1275,67 @@ Array [
     },
     "name": "ha_list_services",
     "title": "List services",
+  },
+  Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": false,
+    },
+    "description": "Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups.",
+    "inputSchema": Object {
+      "properties": Object {
+        "action": Object {
+          "description": "move: dashboards.",
+          "enum": Array [
+            "create",
+            "update",
+            "move",
+            "delete",
+          ],
+          "type": "string",
+        },
+        "config": Object {
+          "additionalProperties": true,
+          "description": "Scene {name,entities,icon}; event {summary,dtstart,dtend,description,location,rrule,recurrence_id,recurrence_range}; card/view; backup {name,addons,folders,homeassistant}.",
+          "type": "object",
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "id": Object {
+          "description": "scene.*, calendar.*, dashboard url_path (lovelace).",
+          "type": "string",
+        },
+        "item": Object {
+          "description": "Event uid; dashboard path (create: its view/section, none: new view).",
+          "type": "string",
+        },
+        "kind": Object {
+          "description": "Kind.",
+          "enum": Array [
+            "scene",
+            "calendar",
+            "dashboard",
+            "backup",
+          ],
+          "type": "string",
+        },
+        "to": Object {
+          "description": "Move to path.",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "kind",
+        "action",
+      ],
+      "type": "object",
+    },
+    "name": "ha_manage_config",
+    "title": "Scenes, events, dashboards, backups",
   },
   Object {
     "annotations": Object {
@@ -1677,7 +1735,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": false,
     },
-    "description": "Revert your last write: a service call (on/off, brightness, colour, position, temperature, values) or a registry edit.",
+    "description": "Revert your last write: the states a service call changed, or a scene, event, dashboard or registry change.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
@@ -1754,7 +1812,7 @@ Array [
         },
         "inputs": Object {
           "additionalProperties": true,
-          "description": "Blueprint inputs to set (null removes one).",
+          "description": "Blueprint inputs (null removes one).",
           "type": "object",
         },
         "max_exceeded": Object {
@@ -1775,17 +1833,8 @@ Array [
           "type": "string",
         },
         "trace": Object {
-          "description": "Trace settings.",
-          "properties": Object {
-            "stored_traces": Object {
-              "maximum": 100,
-              "minimum": 1,
-              "type": "integer",
-            },
-          },
-          "required": Array [
-            "stored_traces",
-          ],
+          "additionalProperties": true,
+          "description": "e.g. {\\"stored_traces\\":5}, max 100.",
           "type": Array [
             "object",
             "null",
@@ -1986,7 +2035,7 @@ Array [
         },
         "inputs": Object {
           "additionalProperties": true,
-          "description": "Blueprint inputs to set (null removes one).",
+          "description": "Blueprint inputs (null removes one).",
           "type": "object",
         },
         "max_exceeded": Object {
@@ -2016,17 +2065,8 @@ Array [
           "type": "array",
         },
         "trace": Object {
-          "description": "Trace settings.",
-          "properties": Object {
-            "stored_traces": Object {
-              "maximum": 100,
-              "minimum": 1,
-              "type": "integer",
-            },
-          },
-          "required": Array [
-            "stored_traces",
-          ],
+          "additionalProperties": true,
+          "description": "e.g. {\\"stored_traces\\":5}, max 100.",
           "type": Array [
             "object",
             "null",

@@ -132,6 +132,25 @@ t.test('a new connection per call stays cheap: initialize + tools/list + call', 
   t.ok(median < 1000, 'a whole session costs well under a second')
 })
 
+t.test('with enable_sessions, a session per call is opened and ended each time (HA\'s client DELETEs it on close)', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { enable_sessions: true } })
+  const entity = home.entityIds().find(id => id.startsWith('light.')) as string
+  // More calls than the 16-session cap, in a burst, as a conversation with many tool calls makes.
+  for (let i = 0; i < 40; i++) {
+    const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TEST_TOKEN}` } } })
+    const client = new Client({ name: 'home-assistant', version: '2026.12' })
+    await client.connect(transport)
+    t.type(transport.sessionId, 'string', 'a session was opened')
+    const result = await client.callTool({ name: 'ha_get_entity', arguments: { entity_id: entity } })
+    t.notOk(result.isError, `call ${i + 1} answered`)
+    // The Python SDK's streamable_http_client ends its session on exit (terminate_on_close).
+    await transport.terminateSession()
+    await client.close()
+  }
+  t.equal(server.app.sessions.registry.size, 0, 'no session left behind')
+})
+
 t.test('the registries and the catalogue are built right after connecting, not by the first call', async t => {
   const home = await startHome(t, { entities: 2_000 })
   const server = await startServer(t, { home })

@@ -1,15 +1,13 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { mkdirSync } from 'node:fs'
 import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { chromium } from 'playwright-core'
 import t from 'tap'
 import { DEFAULT_TOOLS_DIR, loadToolCatalog, ToolCatalog } from '../../src/mcp/registry.ts'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { launchChromium } from '../oauth/_browser.ts'
 import { startIngress } from './_ingress.ts'
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const PREFIX = '/api/hassio_ingress/abc'
 const OUTPUT = join(import.meta.dirname, '../../test-output')
 
@@ -43,14 +41,7 @@ async function entityAndWriteTools (): Promise<ToolCatalog> {
   return new ToolCatalog([...entities!.tools, ...write!.tools])
 }
 
-const missing = !existsSync(CHROMIUM)
-const skip = missing && process.env.SKIP_BROWSER === '1' ? `no browser at ${CHROMIUM} (SKIP_BROWSER=1)` : false
-
-t.test('the ingress page in headless Chromium, under the ingress prefix', { skip }, async t => {
-  if (missing) {
-    t.fail(`Chromium is missing at ${CHROMIUM}: install Debian's chromium (apt-get install -y chromium) or set SKIP_BROWSER=1 to skip this test`)
-    return
-  }
+t.test('the ingress page in headless Chromium, under the ingress prefix', async t => {
   const home = await startHome(t)
   const catalog = await entityAndWriteTools()
   const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog } })
@@ -58,15 +49,9 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', { skip
   await ingress.listen({ port: 0, host: '127.0.0.1' })
   const proxy = await startIngressProxy(t, (ingress.server.address() as AddressInfo).port)
 
-  const profile = mkdtempSync(join(tmpdir(), 'ha-mcp-chromium-'))
-  t.teardown(() => rmSync(profile, { recursive: true, force: true }))
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    viewport: { width: 1100, height: 900 },
-    colorScheme: 'light'
-  })
+  // Debian's chromium when present, else the one inside @sparticuz/chromium: no system package needed.
+  const browser = await launchChromium(t)
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' })
   t.teardown(() => context.close())
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: proxy })
   const page = context.pages()[0] ?? await context.newPage()

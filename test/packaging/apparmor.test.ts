@@ -1,24 +1,19 @@
 // The Supervisor loads apparmor.txt into the kernel when the add-on starts; a profile that does
 // not compile keeps the add-on from starting at all. CI installs Debian's apparmor package so
-// this compiles for real; locally, SKIP_APPARMOR=1 is the only way to skip it.
+// this compiles for real; elsewhere a missing apparmor_parser skips, naming the package.
 import t from 'tap'
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { systemTool } from './_system-tool.ts'
 import { parse } from 'yaml'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const profilePath = join(root, 'apparmor.txt')
 const profile = readFileSync(profilePath, 'utf8')
 const slug = (parse(readFileSync(join(root, 'config.yaml'), 'utf8')) as { slug: string }).slug
-
-function findBinary (name: string): string | undefined {
-  // apparmor_parser lives in /usr/sbin, which a non-root PATH may lack.
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/sbin', '/sbin']
-  return dirs.map((dir) => join(dir, name)).find((path) => path.startsWith('/') && existsSync(path))
-}
 
 /** Compiles without touching the kernel or the cache, which needs neither root nor AppArmor enabled. */
 function compile (parser: string, source: string, output: string): { status: number | null, stderr: string } {
@@ -32,11 +27,13 @@ function childProfile (name: string): string {
   return start === -1 ? '' : profile.slice(start, profile.indexOf('\n  }', start))
 }
 
-const parser = findBinary('apparmor_parser')
+// apparmor_parser lives in /usr/sbin, which a non-root PATH may lack.
+const tool = systemTool('apparmor_parser', 'apparmor', ['/usr/sbin', '/sbin'])
+const parser = tool.path
 
-t.test('apparmor_parser compiles the profile', { skip: parser === undefined && process.env.SKIP_APPARMOR === '1' ? 'SKIP_APPARMOR=1' : false }, async (t) => {
+t.test('apparmor_parser compiles the profile', { skip: tool.skip }, async (t) => {
   if (parser === undefined) {
-    t.fail('apparmor_parser not found: apt-get install apparmor, or set SKIP_APPARMOR=1 to skip')
+    t.fail(tool.missing)
     return
   }
   const dir = mkdtempSync(join(tmpdir(), 'apparmor-'))

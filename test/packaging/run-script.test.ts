@@ -36,7 +36,7 @@ function launch (t: Test, stubEnv: Record<string, string>): Launch {
   const calls = join(dir, 'calls.log')
   writeFileSync(calls, '')
   const record = join(dir, 'exec.json')
-  const env: Record<string, string> = { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, CALLS: calls, EXEC_RECORD: record, ...stubEnv }
+  const env: Record<string, string> = { PATH: `${join(dir, 'bin')}:${process.env.PATH ?? ''}`, CALLS: calls, EXEC_RECORD: record, APP_DIR: root.replace(/\/$/, ''), ...stubEnv }
   const result = spawnSync('bash', ['-c', `${BASHIO_STUBS}\nsource "$1"`, 'run.sh', join(root, 'addon/run.sh')], { env, encoding: 'utf8', timeout: 20_000 })
   let exec: Launch['exec']
   try {
@@ -51,10 +51,14 @@ t.test('starts the production entry as the mcp user with the add-on environment'
   const { status, calls, exec } = launch(t, { STUB_LOG_LEVEL: 'debug', STUB_ALLOW_WRITE: 'true' })
   t.equal(status, 0)
   t.ok(exec, 'ends by exec-ing su-exec')
-  const entry = packageJson.scripts.start.replace(/^node /, '')
-  t.same(exec?.args, ['mcp:mcp', '/usr/local/bin/node', `/app/${entry}`], 'node runs `npm start`\'s file as mcp')
+  // One place for the Node flags: npm start (the image's command elsewhere) and the add-on run the same line.
+  const [node, ...startArgs] = packageJson.scripts.start.split(' ')
+  t.equal(node, 'node')
+  t.ok(startArgs.some(arg => /^--max-old-space-size=\d+$/.test(arg)), 'npm start caps the heap for small machines')
+  t.ok(startArgs.some(arg => /^--max-semi-space-size=\d+$/.test(arg)), 'and keeps the young generation small')
+  t.same(exec?.args, ['mcp:mcp', '/usr/local/bin/node', ...startArgs], 'the add-on runs npm start\'s command, flags included, as mcp')
+  t.notMatch(exec?.env.NODE_OPTIONS ?? '', /max-old-space-size/, 'no second copy of the flags in NODE_OPTIONS')
   t.match(exec?.env, { MCP_PORT: '9583', INGRESS_PORT: '9584', DATA_DIR: '/data', LOG_LEVEL: 'debug', NODE_ENV: 'production' })
-  t.match(exec?.env.NODE_OPTIONS, /--max-old-space-size=\d+/, 'the heap is capped for small machines')
   t.ok(calls.includes('chown -R mcp:mcp /data'), 'hands /data to the server user first')
   t.ok(calls.includes('bashio-level debug'), 'bashio logs at the same level')
   t.ok(calls.some((line) => line.startsWith('info ') && line.includes('writes on')), 'the start line says writes are on')

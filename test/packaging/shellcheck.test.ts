@@ -1,25 +1,22 @@
 // addon/run.sh is the container's entrypoint: a shell mistake there means an add-on that never
-// starts, on the user's machine only. CI installs shellcheck; locally SKIP_SHELLCHECK=1 skips.
+// starts, on the user's machine only. CI installs shellcheck; elsewhere a missing one skips.
 import t from 'tap'
 import { spawnSync } from 'node:child_process'
-import { existsSync, readFileSync, statSync } from 'node:fs'
-import { delimiter, join } from 'node:path'
+import { readFileSync, statSync } from 'node:fs'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { systemTool } from './_system-tool.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const scriptPath = join(root, 'addon/run.sh')
 const script = readFileSync(scriptPath, 'utf8')
 
-function findBinary (name: string): string | undefined {
-  const dirs = [...(process.env.PATH ?? '').split(delimiter), '/usr/bin', '/usr/local/bin']
-  return dirs.map((dir) => join(dir, name)).find((path) => path.startsWith('/') && existsSync(path))
-}
+const tool = systemTool('shellcheck', 'shellcheck', ['/usr/bin', '/usr/local/bin'])
 
-const shellcheck = findBinary('shellcheck')
-
-t.test('shellcheck passes on addon/run.sh', { skip: shellcheck === undefined && process.env.SKIP_SHELLCHECK === '1' ? 'SKIP_SHELLCHECK=1' : false }, async (t) => {
+t.test('shellcheck passes on addon/run.sh', { skip: tool.skip }, async (t) => {
+  const shellcheck = tool.path
   if (shellcheck === undefined) {
-    t.fail('shellcheck not found: apt-get install shellcheck, or set SKIP_SHELLCHECK=1 to skip')
+    t.fail(tool.missing)
     return
   }
   const result = spawnSync(shellcheck, ['--severity=style', scriptPath], { encoding: 'utf8', timeout: 20_000 })

@@ -27,11 +27,22 @@ t.test('audit lines reach stderr and audit.log at log_level fatal, and never car
   await callTool(tablet, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' }, confirm_token: asked.json.confirm_token })
   await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' }, confirm_token: asked.json.confirm_token })
 
-  const lines = stderr.join('').split('\n').filter(line => line.startsWith('{"audit":true'))
+  const lines = stderr.join('').split('\n').filter(line => line.startsWith('{"ts":') && line.includes('"audit":true'))
   const entries = lines.map(line => JSON.parse(line) as Record<string, unknown>)
   t.same(entries.map(e => e.outcome), ['allowed', 'refused', 'confirmation_asked', 'confirmation_given', 'refused'], 'one line per attempt, whatever the log level')
   t.equal(entries[3]?.identity_name, 'kitchen tablet', 'the audit names the token')
   t.equal(entries[1]?.reason, 'service_denylist')
+
+  // mcp-ha's documented shape, which people parse: ts first, allowed with result or reason.
+  t.same(Object.keys(entries[0] ?? {}).slice(0, 8), ['ts', 'audit', 'tool', 'domain', 'service', 'target', 'allowed', 'result'], 'mcp-ha\'s fields lead, in its order')
+  t.match(entries[0], { audit: true, tool: 'ha_call_service', domain: 'light', service: 'turn_off', target: { entity_id: ['light.living_room_ceiling_light'] }, allowed: true, result: 'ok', outcome: 'allowed' })
+  t.equal(entries[0]?.ts, entries[0]?.time, 'ts next to our own time field')
+  t.ok(!Number.isNaN(Date.parse(String(entries[0]?.ts))))
+  t.match(entries[1], { allowed: false, reason: 'service_denylist', outcome: 'refused' })
+  t.notOk('result' in (entries[1] ?? {}), 'a refusal has a reason, no result')
+  t.match(entries[2], { allowed: false, reason: 'confirmation_required', outcome: 'confirmation_asked' })
+  t.match(entries[3], { allowed: true, result: 'ok', outcome: 'confirmation_given' })
+  t.match(entries[4], { allowed: false, reason: 'confirm_token_unknown' })
 
   const file = readFileSync(join(server.dataDir, 'audit.log'), 'utf8').trim().split('\n')
   t.equal(file.length, 5, 'the same lines are in audit.log')

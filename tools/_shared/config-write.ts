@@ -1,5 +1,6 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { Revert } from '../../src/policy/undo.ts'
 import { formatOutcome, guardedWrite } from './write.ts'
 
 /**
@@ -26,6 +27,8 @@ export interface ConfigWrite {
   currentHash: () => Promise<string>
   /** The write itself; its answer (ids, previous/deleted YAML) is returned to the caller. */
   execute: () => Promise<Record<string, unknown>>
+  /** How ha_undo reverses it, from the write's answer; without it the change is not undoable. */
+  revert?: (result: Record<string, unknown>) => Revert | undefined
 }
 
 function changedMeanwhile (subject: string): UserError {
@@ -46,6 +49,7 @@ export async function runConfigWrite (ctx: ToolContext, write: ConfigWrite): Pro
     ...(write.confirmToken === undefined ? {} : { confirmToken: write.confirmToken }),
     config: { preview: write.preview, baseHash: write.baseHash, subject: write.subject, entities: write.entities },
     undoable: false,
+    ...(write.revert ? { revert: (result: unknown) => write.revert?.(result as Record<string, unknown>) } : {}),
     execute: async () => {
       // Closes the window between the confirmation and the write.
       if (await write.currentHash() !== write.baseHash) throw changedMeanwhile(write.subject)

@@ -8,7 +8,7 @@ export const dryRunArg = () =>
   z.boolean().default(false).describe('Preview only.')
 
 export const confirmTokenArg = () =>
-  z.string().trim().max(100).optional().describe('Only once the user agreed.')
+  z.string().trim().max(100).optional().describe('Once the user agreed.')
 
 /** Runs one write through the guarded path with the caller's identity (and the session's elicitation, if any). */
 export async function guardedWrite (ctx: Pick<ToolContext, 'services' | 'identity'>, request: WriteRequest): Promise<WriteOutcome> {

@@ -8,7 +8,7 @@ import { domainRows, HOUR_MS, requireDomainEntity } from '../_shared/read-calls.
 const EVENTS_CAP = 100
 
 type When = { dateTime?: string, date?: string } | string | undefined
-interface CalendarEvent { summary?: string, start?: When, end?: When, description?: string, location?: string, rrule?: string }
+interface CalendarEvent { summary?: string, start?: When, end?: When, description?: string, location?: string, rrule?: string, uid?: string | null, recurrence_id?: string | null }
 
 const whenText = (when: When): string | undefined => typeof when === 'string' ? when : when?.dateTime ?? when?.date
 
@@ -23,6 +23,9 @@ async function eventsOf (ha: HomeAssistant, entityId: string, start: Date, end: 
     const description = excerpt(e.description, 300)
     if (description) out.description = description
     if (e.rrule) out.recurring = true
+    // What ha_manage_config needs to change or delete the event (or one instance of a series).
+    if (e.uid) out.uid = e.uid
+    if (e.recurrence_id) out.recurrence_id = e.recurrence_id
     return out
   })
 }

@@ -1,42 +1,13 @@
 import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
 import { UserError } from '../../src/errors.ts'
-import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
-import { isRecord } from '../../src/shape.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
 import { referencedEntities } from '../_shared/config-store.ts'
+import { DEFAULT_DASHBOARD, isRecord, loadDashboard, requireStorageDashboard, type Record_ } from '../_shared/dashboards.ts'
 import { runConfigWrite } from '../_shared/config-write.ts'
 import { configHash, toYaml } from '../_shared/config-yaml.ts'
 import { unifiedDiff } from '../_shared/line-diff.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
-
-type Record_ = Record<string, unknown>
-const DEFAULT_DASHBOARD = 'lovelace'
-
-/** Only storage dashboards can be edited over the API; YAML ones live in files Home Assistant only reads. */
-async function dashboardMode (ctx: ToolContext, urlPath: string | null): Promise<string> {
-  if (urlPath === null) {
-    const panels = await ctx.ha.command<Record<string, { config?: { mode?: unknown } | null }>>({ type: 'get_panels' })
-    const mode = panels[DEFAULT_DASHBOARD]?.config?.mode
-    return typeof mode === 'string' ? mode : 'storage'
-  }
-  const list = await ctx.ha.command<Array<{ url_path?: unknown, mode?: unknown }>>({ type: 'lovelace/dashboards/list' })
-  const found = list.find(d => d.url_path === urlPath)
-  if (!found) {
-    const known = [DEFAULT_DASHBOARD, ...list.map(d => String(d.url_path))].join(', ')
-    throw new UserError('HAMCP_NOT_FOUND', `No dashboard "${urlPath}".`, `Dashboards: ${known} (ha_list_dashboards shows their views).`)
-  }
-  return typeof found.mode === 'string' ? found.mode : 'storage'
-}
-
-async function loadConfig (ctx: ToolContext, urlPath: string | null, name: string): Promise<Record_> {
-  try {
-    const config = await ctx.ha.command<unknown>({ type: 'lovelace/config', url_path: urlPath, force: false })
-    if (isRecord(config)) return config
-  } catch (err) {
-    if ((err as { haCode?: string }).haCode !== 'config_not_found') throw err
-  }
-  throw new UserError('HAMCP_NOT_SUPPORTED', `Dashboard "${name}" has no saved config yet (Home Assistant generates it automatically).`, 'Open it in Home Assistant and choose "Take control" once, then add the card.')
-}
 
 function findView (views: Record_[], view: number | string): number {
   if (typeof view === 'number') {
@@ -69,7 +40,7 @@ function withCard (view: Record_, card: Record_): Record_ {
 export default defineTool({
   name: 'ha_add_dashboard_card',
   title: 'Add dashboard card',
-  description: 'Append a card to a view of a storage-mode dashboard; the user confirms a diff first.',
+  description: 'Append a card to a view of a storage dashboard; the user confirms a diff.',
   kind: 'manage',
   input: z.object({
     dashboard: z.string().trim().min(1).max(100).default(DEFAULT_DASHBOARD).describe('url_path (lovelace = default).'),
@@ -80,11 +51,8 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     const urlPath = args.dashboard === DEFAULT_DASHBOARD ? null : args.dashboard
-    const mode = await dashboardMode(ctx, urlPath)
-    if (mode !== 'storage') {
-      throw new UserError('HAMCP_NOT_SUPPORTED', `Dashboard "${args.dashboard}" is in YAML mode: Home Assistant reads it from a file and cannot save changes to it.`, 'Add the card to its YAML file by hand, or pick a storage-mode dashboard.')
-    }
-    const current = await loadConfig(ctx, urlPath, args.dashboard)
+    await requireStorageDashboard(ctx, urlPath, args.dashboard)
+    const current = await loadDashboard(ctx, urlPath, args.dashboard)
     const views = Array.isArray(current.views) ? current.views.filter(isRecord) : []
     const index = findView(views, args.view)
     const previousView = views[index] as Record_
@@ -103,7 +71,7 @@ export default defineTool({
       entities: referencedEntities(args.card),
       dryRun: args.dry_run,
       confirmToken: args.confirm_token,
-      currentHash: async () => configHash(await loadConfig(ctx, urlPath, args.dashboard)),
+      currentHash: async () => configHash(await loadDashboard(ctx, urlPath, args.dashboard)),
       execute: async () => {
         await ctx.ha.command({ type: 'lovelace/config/save', url_path: urlPath, config: next })
         return { dashboard: args.dashboard, view: index, previous_view_yaml: ctx.home.scrub(toYaml(previousView)) }

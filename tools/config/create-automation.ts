@@ -13,7 +13,7 @@ export default defineTool({
   input: z.object({
     alias: aliasArg(),
     description: descriptionArg().optional().describe('Description.'),
-    mode: modeArg().default('single'),
+    mode: modeArg().default('single').describe('Run mode.'),
     triggers: blocksArg().min(1).describe('Triggers.'),
     conditions: conditionsArg().optional().describe('Conditions.'),
     actions: blocksArg().min(1).describe('Actions.'),

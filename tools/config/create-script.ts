@@ -14,7 +14,7 @@ export default defineTool({
   input: z.object({
     alias: aliasArg(),
     description: descriptionArg().optional().describe('Description.'),
-    mode: modeArg().default('single'),
+    mode: modeArg().default('single').describe('Run mode.'),
     sequence: blocksArg().min(1).describe('Actions.'),
     variables: variablesArg().optional().describe('Variables.'),
     max_exceeded: maxExceededArg().optional().describe('Log level past max runs, e.g. silent.'),

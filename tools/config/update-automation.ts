@@ -21,7 +21,7 @@ export default defineTool({
     variables: variablesArg().nullable().optional().describe('Variables.'),
     max_exceeded: maxExceededArg().nullable().optional().describe('Log level past max runs, e.g. silent.'),
     initial_state: z.boolean().nullable().optional().describe('Enabled at startup.'),
-    trace: traceArg().nullable().optional().describe('Trace settings.'),
+    trace: traceArg().nullable().optional().describe('e.g. {"stored_traces":5}, max 100.'),
     inputs: blueprintInputsArg().optional(),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()

@@ -18,7 +18,7 @@ export default defineTool({
     sequence: blocksArg().min(1).optional().describe('Actions.'),
     variables: variablesArg().nullable().optional().describe('Variables.'),
     max_exceeded: maxExceededArg().nullable().optional().describe('Log level past max runs, e.g. silent.'),
-    trace: traceArg().nullable().optional().describe('Trace settings.'),
+    trace: traceArg().nullable().optional().describe('e.g. {"stored_traces":5}, max 100.'),
     inputs: blueprintInputsArg().optional(),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()

@@ -1,5 +1,7 @@
 import { z } from 'zod'
+import type { HomeAssistant } from '../../src/ha/index.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
+import { ROLE_HINT } from '../_shared/manage-backup.ts'
 
 const PROBE_TIMEOUT_MS = 3000
 
@@ -21,6 +23,13 @@ async function timed (run: () => Promise<unknown>): Promise<Probe> {
   }
 }
 
+/** Whether the add-on's hassio_role lets it list and make backups (ha_manage_config kind backup). */
+async function backupRole (ha: HomeAssistant): Promise<Probe> {
+  const probe = await timed(() => ha.supervisor.call('GET', '/backups'))
+  if (!probe.ok && /answered HTTP 403\b/.test(probe.detail ?? '')) return { ok: false, ms: probe.ms, detail: `the add-on's Supervisor role does not allow backups. ${ROLE_HINT}` }
+  return probe
+}
+
 export default defineTool({
   name: 'ha_get_self_test',
   title: 'Self test',
@@ -35,6 +44,7 @@ export default defineTool({
       ha.rest.configured ? timed(() => ha.rest.json('GET', '/api/')) : Promise.resolve<Probe>({ ok: false, detail: 'no Home Assistant address configured' }),
       ha.supervisor.available ? timed(() => ha.supervisor.call('GET', '/info')) : Promise.resolve<Probe | null>(null)
     ])
+    const backups = ha.supervisor.available ? await backupRole(ha) : null
     const liveMap = { ok: ha.states.ready, entities: ha.states.size, connected_since: status.connectedAt ? new Date(status.connectedAt).toISOString() : null }
     const broken = !websocket.ok && !rest.ok
     const degraded = !websocket.ok || !rest.ok || !liveMap.ok || (supervisor !== null && !supervisor.ok) ||
@@ -47,6 +57,7 @@ export default defineTool({
       rest,
       live_map: liveMap,
       supervisor: supervisor ?? { ok: null, detail: 'not running as an add-on' },
+      ...(backups ? { backups } : {}),
       down_since: status.downSince ? new Date(status.downSince).toISOString() : undefined
     }
   }

@@ -4,6 +4,7 @@ import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { excerpt } from '../../src/shape.ts'
 import { ageDays, supervisorGet } from './_supervisor.ts'
+import { ROLE_HINT } from '../_shared/manage-backup.ts'
 
 const ERROR_LOG_CAP = 40
 const MOUNTS_CAP = 10
@@ -61,7 +62,7 @@ async function updates ({ home }: ToolContext): Promise<unknown> {
 
 async function backups (ctx: ToolContext): Promise<unknown> {
   const data = await supervisorGet<{ backups?: Backup[], days_until_stale?: number }>(ctx.ha, '/backups', 'Backup information')
-  if (data === null) return { available: false, note: 'The Supervisor refused /backups for this add-on\'s role.' }
+  if (data === null) return { available: false, note: `The Supervisor refused /backups for this add-on's role. ${ROLE_HINT}` }
   const list = [...(data.backups ?? [])].sort((a, b) => Date.parse(b.date ?? '') - Date.parse(a.date ?? ''))
   const shape = (b: Backup): Record<string, unknown> => ({ name: b.name, date: b.date, age_days: ageDays(b.date), type: b.type, size_mb: b.size, protected: b.protected })
   const last = list[0]

@@ -1,15 +1,37 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { createdId, restoreCalls, withCreatedId, type RestoreCommand, type UndoRecord } from '../../src/policy/undo.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+
+interface Guarded { dry_run: boolean, confirm_token?: string | undefined }
+
+/** A config change is put back like any config write: preview, confirmation, audit line. */
+async function revertConfig (ctx: ToolContext, record: UndoRecord & { revert: NonNullable<UndoRecord['revert']> }, args: Guarded): Promise<Record<string, unknown>> {
+  if (ctx.options.allow_config_write !== true) throw new UserError('HAMCP_NOT_SUPPORTED', `The last write (${record.call}) was a config change; undoing it needs allow_config_write.`, 'Ask the owner to turn allow_config_write on.')
+  const { revert } = record
+  const outcome = await guardedWrite(ctx, {
+    tool: 'ha_undo',
+    domain: 'undo',
+    service: 'revert',
+    data: { call: record.call, at: record.at },
+    dryRun: args.dry_run,
+    ...(args.confirm_token === undefined ? {} : { confirmToken: args.confirm_token }),
+    config: { preview: revert.preview, entities: revert.entities ?? [] },
+    undoable: false,
+    execute: revert.run
+  })
+  if (outcome.status === 'done') ctx.services.undo?.forget(ctx.identity.id, record)
+  if (outcome.status === 'dry_run') return { dry_run: true, undid: record.call, preview: revert.preview }
+  return formatOutcome(outcome, result => ({ undid: record.call, ...(result as Record<string, unknown>) }))
+}
 
 export default defineTool({
   name: 'ha_undo',
   title: 'Undo the last write',
-  description: 'Revert your last write: a service call (on/off, brightness, colour, position, temperature, values) or a registry edit.',
+  description: 'Revert your last write: the states a service call changed, or a scene, event, dashboard or registry change.',
   kind: 'write',
+  alsoKind: 'manage',
   input: z.object({
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
@@ -18,7 +40,9 @@ export default defineTool({
     const undo = ctx.services.undo
     const record = undo.last(ctx.identity.id)
     if (!record) throw new UserError('HAMCP_NOT_FOUND', 'Nothing to undo for this client.', 'Undo covers the last allowed write made with this token since the add-on started.')
+    if (record.revert) return await revertConfig(ctx, { ...record, revert: record.revert }, args)
     if (record.commands) return await undoCommands(ctx, args, record, record.commands)
+    if (ctx.options.allow_write !== true) throw new UserError('HAMCP_NOT_SUPPORTED', `The last write (${record.call}) was a service call; undoing it needs allow_write.`, 'Ask the owner to turn allow_write on.')
     const calls = record.states.flatMap(restoreCalls)
     if (calls.length === 0) {
       undo.forget(ctx.identity.id, record)

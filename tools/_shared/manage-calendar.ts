@@ -1,0 +1,228 @@
+import { UserError } from '../../src/errors.ts'
+import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { Revert } from '../../src/policy/undo.ts'
+import { configHash, toYaml } from './config-yaml.ts'
+import type { ManageArgs } from './manage-args.ts'
+import { formatOutcome, guardedWrite } from './write.ts'
+
+/**
+ * Events of calendars that support editing (Local Calendar, CalDAV...) through
+ * `calendar/event/create|update|delete`. Creating and changing an event is a runtime write (confirmed
+ * only when calendar is in confirm_domains); deleting always asks. Undo puts the previous fields back.
+ */
+type Event = Record<string, unknown>
+interface Found { uid: string, recurrence_id?: string, event: Event }
+
+const TOOL = 'ha_manage_config'
+const DAY_MS = 86_400_000
+const EVENT_KEYS = ['summary', 'dtstart', 'dtend', 'description', 'location', 'rrule']
+const RANGES = ['THISANDFUTURE', '']
+
+type When = { dateTime?: string, date?: string } | string | null | undefined
+const whenText = (when: When): string | undefined => typeof when === 'string' ? when : when?.dateTime ?? when?.date
+
+function requireCalendar (ctx: ToolContext, entityId: string | undefined): string {
+  if (entityId === undefined || !entityId.startsWith('calendar.')) throw new UserError('HAMCP_INVALID_ARGUMENT', 'id must be a calendar entity, e.g. calendar.family.', 'ha_get_calendar lists calendars and events with their uid.')
+  if (!ctx.home.state(entityId)) throw new UserError('HAMCP_ENTITY_NOT_FOUND', `${entityId} not found.`, 'ha_get_calendar lists the calendars.')
+  return entityId
+}
+
+/** The event fields Home Assistant's WebSocket API takes, from the caller's config (start/end accepted too). */
+function eventFields (config: Record<string, unknown>): Event {
+  const out: Event = {}
+  const aliased: Record<string, unknown> = { ...config, dtstart: config.dtstart ?? config.start, dtend: config.dtend ?? config.end }
+  for (const key of EVENT_KEYS) if (aliased[key] !== undefined) out[key] = aliased[key]
+  for (const key of Object.keys(config)) {
+    if (!EVENT_KEYS.includes(key) && !['start', 'end', 'recurrence_id', 'recurrence_range'].includes(key)) {
+      throw new UserError('HAMCP_INVALID_ARGUMENT', `Unknown event field ${key}.`, `Event fields: ${EVENT_KEYS.join(', ')}; recurrence_id and recurrence_range pick instances of a series.`)
+    }
+  }
+  return out
+}
+
+/** Where a recurring instance is named: recurrence_id in config, and THISANDFUTURE for the rest of the series. */
+function recurrence (config: Record<string, unknown>): { recurrence_id?: string, recurrence_range?: string } {
+  const id = config.recurrence_id
+  const range = config.recurrence_range
+  if (id !== undefined && typeof id !== 'string') throw new UserError('HAMCP_INVALID_ARGUMENT', 'recurrence_id must be a string, as ha_get_calendar shows it.')
+  if (range !== undefined && (typeof range !== 'string' || !RANGES.includes(range))) throw new UserError('HAMCP_INVALID_ARGUMENT', 'recurrence_range is THISANDFUTURE or empty.')
+  if (range && !id) throw new UserError('HAMCP_INVALID_ARGUMENT', 'recurrence_range needs a recurrence_id: the instance from which the change applies.')
+  return { ...(id ? { recurrence_id: id } : {}), ...(id && range ? { recurrence_range: range } : {}) }
+}
+
+function checkEvent (event: Event): void {
+  for (const key of ['summary', 'dtstart', 'dtend']) {
+    if (typeof event[key] !== 'string' || event[key] === '') throw new UserError('HAMCP_INVALID_ARGUMENT', `The event needs ${key}.`, 'config: {"summary":"Dentist","dtstart":"2026-12-03T09:00:00+01:00","dtend":"2026-12-03T10:00:00+01:00","rrule":"FREQ=WEEKLY;COUNT=4"}; dates (2026-12-03) make all-day events.')
+  }
+}
+
+async function instances (ctx: ToolContext, calendar: string, fromMs: number, toMs: number): Promise<Array<Record<string, unknown>>> {
+  const query = `start=${encodeURIComponent(new Date(fromMs).toISOString())}&end=${encodeURIComponent(new Date(toMs).toISOString())}`
+  const list = await ctx.ha.rest.json<unknown>('GET', `/api/calendars/${calendar}?${query}`)
+  return Array.isArray(list) ? list as Array<Record<string, unknown>> : []
+}
+
+function asEvent (raw: Record<string, unknown>, withRule: boolean): Event {
+  const out: Event = { summary: raw.summary, dtstart: whenText(raw.start as When), dtend: whenText(raw.end as When) }
+  if (typeof raw.description === 'string' && raw.description !== '') out.description = raw.description
+  if (typeof raw.location === 'string' && raw.location !== '') out.location = raw.location
+  if (withRule && typeof raw.rrule === 'string' && raw.rrule !== '') out.rrule = raw.rrule
+  return out
+}
+
+/** The event (or the one instance of a series) as it is now; its first instance stands for a whole series. */
+async function findEvent (ctx: ToolContext, calendar: string, uid: string | undefined, recurrenceId: string | undefined): Promise<Found> {
+  if (uid === undefined || uid === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'item must be the event uid.', 'ha_get_calendar with this calendar shows each event\'s uid (and recurrence_id for a series).')
+  const now = Date.now()
+  const all = (await instances(ctx, calendar, now - 400 * DAY_MS, now + 800 * DAY_MS)).filter(e => e.uid === uid)
+  const raw = recurrenceId === undefined ? all[0] : all.find(e => e.recurrence_id === recurrenceId)
+  if (!raw) throw new UserError('HAMCP_NOT_FOUND', `No event ${uid}${recurrenceId ? ` with recurrence_id ${recurrenceId}` : ''} on ${calendar}.`, 'ha_get_calendar shows the events with their uid and recurrence_id.')
+  return { uid, ...(recurrenceId ? { recurrence_id: recurrenceId } : {}), event: asEvent(raw, recurrenceId === undefined) }
+}
+
+const applyEventChanges = (base: Event, changes: Event): Event => {
+  const out: Event = { ...base }
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === null) delete out[key]
+    else out[key] = value
+  }
+  return out
+}
+
+function wsEvent (event: Event): Event {
+  const out: Event = {}
+  for (const key of EVENT_KEYS) if (event[key] !== undefined && event[key] !== null && event[key] !== '') out[key] = event[key]
+  return out
+}
+
+/** The revert checks the event is still as this write left it before it touches anything. */
+function revertOf (ctx: ToolContext, calendar: string, label: string, preview: string, run: () => Promise<Record<string, unknown>>, expect?: { uid: string, recurrence_id?: string, event: Event }): Revert {
+  return {
+    preview,
+    entities: [calendar],
+    run: async () => {
+      if (expect) {
+        const now = await findEvent(ctx, calendar, expect.uid, expect.recurrence_id).catch(() => undefined)
+        if (!now || configHash(wsEvent(now.event)) !== configHash(wsEvent(expect.event))) {
+          throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Change it with ha_manage_config instead.')
+        }
+      }
+      return await run()
+    }
+  }
+}
+
+export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promise<Record<string, unknown>> {
+  const calendar = requireCalendar(ctx, args.id)
+  const config = args.config ?? {}
+  const command = async (message: Record<string, unknown> & { type: string }): Promise<void> => { await ctx.ha.command(message) }
+  const guard = { dryRun: args.dry_run, ...(args.confirm_token === undefined ? {} : { confirmToken: args.confirm_token }) }
+  const answer = (outcome: Awaited<ReturnType<typeof guardedWrite>>, preview: string): Record<string, unknown> =>
+    outcome.status === 'dry_run' ? { ...formatOutcome(outcome), preview } : formatOutcome(outcome, result => result as Record<string, unknown>)
+
+  if (args.action === 'create') {
+    const event = eventFields(config)
+    checkEvent(event)
+    const preview = `# new event on ${calendar}:\n${toYaml(event)}`
+    const outcome = await guardedWrite(ctx, {
+      tool: TOOL,
+      domain: 'calendar',
+      service: 'create_event',
+      target: { entity_id: calendar },
+      data: { event },
+      ...guard,
+      execute: async () => {
+        const start = Date.parse(String(event.dtstart)) - DAY_MS
+        const end = Date.parse(String(event.dtend)) + DAY_MS
+        const window = async (): Promise<Set<string>> => new Set((await instances(ctx, calendar, start, end).catch(() => [])).map(e => String(e.uid)))
+        const before = await window()
+        await command({ type: 'calendar/event/create', entity_id: calendar, event })
+        // The create command answers nothing: the new uid is the one that was not there before.
+        const uid = [...await window()].find(id => !before.has(id))
+        return { calendar, ...(uid ? { uid } : {}) }
+      },
+      revert: result => {
+        const uid = (result as { uid?: string }).uid
+        if (uid === undefined) return undefined
+        return revertOf(ctx, calendar, `event ${uid}`, `# event ${uid} on ${calendar} will be deleted again:\n${toYaml(event)}`, async () => {
+          await command({ type: 'calendar/event/delete', entity_id: calendar, uid })
+          return { calendar, deleted: uid }
+        }, { uid, event })
+      }
+    })
+    return answer(outcome, preview)
+  }
+
+  if (args.action !== 'update' && args.action !== 'delete') throw new UserError('HAMCP_INVALID_ARGUMENT', `Calendars take action create, update or delete, not ${args.action}; ha_get_calendar lists events.`)
+  const where = recurrence(config)
+  const found = await findEvent(ctx, calendar, args.item, where.recurrence_id)
+  const label = `event ${found.uid}${where.recurrence_id ? ` (instance ${where.recurrence_id})` : ''}`
+  const series = where.recurrence_range === 'THISANDFUTURE'
+
+  if (args.action === 'delete') {
+    const preview = `# ${label} on ${calendar} will be deleted${series ? ' with every later instance' : ''}:\n${toYaml(found.event)}`
+    const outcome = await guardedWrite(ctx, {
+      tool: TOOL,
+      domain: 'calendar',
+      service: 'delete_event',
+      target: { entity_id: calendar },
+      data: { uid: found.uid, ...where },
+      ...guard,
+      config: { preview, baseHash: configHash(found.event), entities: [calendar] },
+      execute: async () => {
+        await command({ type: 'calendar/event/delete', entity_id: calendar, uid: found.uid, ...where })
+        return {
+          calendar,
+          deleted: found.uid,
+          deleted_yaml: toYaml(found.event),
+          ...(where.recurrence_id ? { note: 'A deleted instance of a series cannot be brought back through Home Assistant\'s calendar API, so ha_undo does not cover it.' } : {})
+        }
+      },
+      // Home Assistant's create command takes no uid: the event comes back with a new one.
+      revert: () => where.recurrence_id
+        ? undefined
+        : revertOf(ctx, calendar, label, `# ${label} will be recreated on ${calendar} (with a new uid):\n${toYaml(found.event)}`, async () => {
+          const start = Date.parse(String(found.event.dtstart)) - DAY_MS
+          const end = Date.parse(String(found.event.dtend)) + DAY_MS
+          const before = new Set((await instances(ctx, calendar, start, end)).map(e => String(e.uid)))
+          await command({ type: 'calendar/event/create', entity_id: calendar, event: wsEvent(found.event) })
+          const uid = (await instances(ctx, calendar, start, end)).map(e => String(e.uid)).find(id => !before.has(id))
+          return { calendar, recreated: uid ?? null, note: 'Recreated with the same fields; Home Assistant gave it a new uid.' }
+        })
+    })
+    return answer(outcome, preview)
+  }
+
+  const changes = eventFields(config)
+  if (Object.keys(changes).length === 0) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Nothing to change: pass in config the event fields to set (null removes description, location or rrule).')
+  let next = applyEventChanges(found.event, changes)
+  if (where.recurrence_id && !series) delete next.rrule
+  next = wsEvent(next)
+  checkEvent(next)
+  if (configHash(next) === configHash(wsEvent(found.event))) throw new UserError('HAMCP_INVALID_ARGUMENT', `Nothing to change: the given fields already match ${label}.`)
+  const preview = `# ${label} on ${calendar}${series ? ' and every later instance' : ''}:\n# before\n${toYaml(found.event)}# after\n${toYaml(next)}`
+  const outcome = await guardedWrite(ctx, {
+    tool: TOOL,
+    domain: 'calendar',
+    service: 'update_event',
+    target: { entity_id: calendar },
+    data: { uid: found.uid, ...where, event: next },
+    ...guard,
+    execute: async () => {
+      await command({ type: 'calendar/event/update', entity_id: calendar, uid: found.uid, ...where, event: next })
+      return {
+        calendar,
+        uid: found.uid,
+        previous_yaml: toYaml(found.event),
+        ...(series ? { note: 'The series was split at this instance; ha_undo cannot join it back.' } : {})
+      }
+    },
+    revert: () => series
+      ? undefined
+      : revertOf(ctx, calendar, label, `# ${label} on ${calendar} goes back to:\n${toYaml(found.event)}`, async () => {
+        await command({ type: 'calendar/event/update', entity_id: calendar, uid: found.uid, ...(where.recurrence_id ? { recurrence_id: where.recurrence_id } : {}), event: wsEvent(found.event) })
+        return { calendar, uid: found.uid, restored_yaml: toYaml(found.event) }
+      }, { uid: found.uid, ...(where.recurrence_id ? { recurrence_id: where.recurrence_id } : {}), event: next })
+  })
+  return answer(outcome, preview)
+}

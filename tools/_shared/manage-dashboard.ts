@@ -1,0 +1,83 @@
+import { UserError } from '../../src/errors.ts'
+import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { Revert } from '../../src/policy/undo.ts'
+import { referencedEntities } from './config-store.ts'
+import { runConfigWrite } from './config-write.ts'
+import { configHash, toYaml } from './config-yaml.ts'
+import { addAt, DEFAULT_DASHBOARD, elementAt, isRecord, loadDashboard, moveTo, removeAt, replaceAt, requireStorageDashboard, type Record_ } from './dashboards.ts'
+import { unifiedDiff } from './line-diff.ts'
+import type { ManageArgs } from './manage-args.ts'
+
+/**
+ * Views and cards of storage dashboards, named by the paths ha_list_dashboards shows: create, update,
+ * move or delete one. Each edit saves the whole config with `lovelace/config/save` after a confirmed diff, bound
+ * to the hash of the config it was computed from; undo saves the previous config back.
+ */
+const TOOL = 'ha_manage_config'
+
+function dashboardRevert (ctx: ToolContext, urlPath: string | null, name: string, written: Record_, previous: Record_): Revert {
+  const label = `dashboard ${name}`
+  return {
+    preview: ctx.home.scrub(unifiedDiff(toYaml(written), toYaml(previous), { from: `${label} (now)`, to: `${label} (restored)` })),
+    entities: referencedEntities(previous),
+    run: async () => {
+      const now = await loadDashboard(ctx, urlPath, name)
+      if (configHash(now) !== configHash(written)) {
+        throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Edit it with ha_manage_config instead.')
+      }
+      await ctx.ha.command({ type: 'lovelace/config/save', url_path: urlPath, config: previous })
+      return { dashboard: name, restored: true }
+    }
+  }
+}
+
+function edited (args: ManageArgs, current: Record_): { next: Record_, touched: unknown } {
+  const item = args.item ?? ''
+  const element = args.config
+  switch (args.action) {
+    case 'create':
+      if (!element) throw new UserError('HAMCP_INVALID_ARGUMENT', 'config is needed: the card (with its type) or, without item, the view to add.', 'E.g. item 0, config {"type":"tile","entity":"light.kitchen"}.')
+      return { next: addAt(current, item, element), touched: element }
+    case 'update':
+      if (!element) throw new UserError('HAMCP_INVALID_ARGUMENT', 'config is needed: the whole new card or view at item.', 'action list shows each path.')
+      elementAt(current, item)
+      return { next: replaceAt(current, item, element), touched: element }
+    case 'move':
+      if (args.to === undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', 'to is needed: the path the item should end up at, e.g. 1/0.')
+      return { next: moveTo(current, item, args.to), touched: undefined }
+    case 'delete':
+      return { next: removeAt(current, item), touched: undefined }
+    default:
+      throw new UserError('HAMCP_INVALID_ARGUMENT', `Unknown dashboard action ${args.action}.`)
+  }
+}
+
+export async function manageDashboard (ctx: ToolContext, args: ManageArgs): Promise<Record<string, unknown>> {
+  const name = args.id ?? DEFAULT_DASHBOARD
+  const urlPath = name === DEFAULT_DASHBOARD ? null : name
+  await requireStorageDashboard(ctx, urlPath, name)
+  const current = await loadDashboard(ctx, urlPath, name)
+  if (args.action === 'create' && args.config && !isRecord(args.config)) throw new UserError('HAMCP_INVALID_ARGUMENT', 'config must be an object.')
+  const { next, touched } = edited(args, current)
+  const label = `dashboard ${name}`
+  const what = args.action === 'move' ? `${args.item ?? ''} to ${args.to ?? ''}` : args.item ?? 'new view'
+  return await runConfigWrite(ctx, {
+    tool: TOOL,
+    domain: 'lovelace',
+    action: args.action,
+    subject: label,
+    payload: { dashboard: name, item: args.item ?? null, to: args.to ?? null, config: args.config ?? null },
+    // Context lines may show other cards' entities: hidden ones are masked like in any read.
+    preview: ctx.home.scrub(unifiedDiff(toYaml(current), toYaml(next), { from: `${label} (current)`, to: `${label} (proposed)` })),
+    baseHash: configHash(current),
+    entities: referencedEntities(touched ?? {}),
+    dryRun: args.dry_run,
+    confirmToken: args.confirm_token,
+    currentHash: async () => configHash(await loadDashboard(ctx, urlPath, name)),
+    execute: async () => {
+      await ctx.ha.command({ type: 'lovelace/config/save', url_path: urlPath, config: next })
+      return { dashboard: name, [args.action === 'create' ? 'added' : args.action === 'move' ? 'moved' : args.action === 'update' ? 'updated' : 'deleted']: what }
+    },
+    revert: () => dashboardRevert(ctx, urlPath, name, next, current)
+  })
+}

@@ -1,0 +1,19 @@
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { manageInput } from '../_shared/manage-args.ts'
+import { manageBackup } from '../_shared/manage-backup.ts'
+import { manageCalendar } from '../_shared/manage-calendar.ts'
+import { manageDashboard } from '../_shared/manage-dashboard.ts'
+import { manageScene } from '../_shared/manage-scene.ts'
+
+const BY_KIND = { scene: manageScene, calendar: manageCalendar, dashboard: manageDashboard, backup: manageBackup }
+
+export default defineTool({
+  name: 'ha_manage_config',
+  title: 'Scenes, events, dashboards, backups',
+  description: 'Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups.',
+  kind: 'manage',
+  input: manageInput,
+  async handler (ctx, args) {
+    return await BY_KIND[args.kind](ctx, args)
+  }
+})
