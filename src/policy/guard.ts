@@ -12,7 +12,7 @@ import { priorState, type UndoRecord, type UndoStore } from './undo.ts'
 
 type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
 
-/** From this many entities a confirmation is a bulk change, and its instructions offer a backup first. */
+/** From this many entities a confirmed config change is a bulk one, and its instructions offer a backup first. */
 export const BULK_ENTITIES = 10
 
 export interface WriteGuardDeps {
@@ -147,7 +147,7 @@ export class WriteGuard implements WriteGuardApi {
           confirm_token: token,
           expires_in_s: Math.round(this.#confirms.ttlMs / 1000),
           preview,
-          how: `Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.${entities.length >= BULK_ENTITIES ? ` This changes ${entities.length} entities: offer a backup first (ha_manage_config, kind backup).` : ''}`
+          how: `Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.${request.config && entities.length >= BULK_ENTITIES ? ` This changes ${entities.length} entities: offer a backup first (ha_manage_config, kind backup).` : ''}`
         }
       } else {
         const verdict = this.#confirms.redeem(identity.id, request.confirmToken, fingerprint, confirmBase(request))

@@ -56,7 +56,7 @@ t.test('energy, presence, forecast, calendar, to-do and camera tools', async t =
     const all = await callTool(client, 'ha_get_calendar', { hours: 720 })
     t.notOk(all.isError, all.text)
     t.same(all.json.calendars, ['calendar.family', 'calendar.poubelles'])
-    t.same(all.json.items.map((e: { summary: string }) => e.summary).sort(), ['Dentist', 'Dîner chez Mamie', 'Football practice', 'Organic waste', 'Recycling', 'Residual waste', 'School holiday'], 'both calendars\' events of the next 30 days')
+    t.same(all.json.items.map((e: { summary: string }) => e.summary).sort(), ['Dentist', 'Dîner chez Mamie', 'Football practice', 'Organic waste', 'Piano lesson', 'Piano lesson', 'Piano lesson', 'Piano lesson', 'Recycling', 'Residual waste', 'School holiday'], 'both calendars\' events of the next 30 days, the weekly lesson expanded')
     t.ok(all.json.items.every((e: { calendar: string }) => e.calendar), 'each event names its calendar')
     const starts = all.json.items.map((e: { start: string }) => Date.parse(e.start))
     t.same(starts, [...starts].sort((a: number, b: number) => a - b), 'sorted by start')
