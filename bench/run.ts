@@ -82,8 +82,8 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   const nodeArgs = process.env.BENCH_NODE_ARGS === undefined ? START_FLAGS : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean)
   const child = spawn(process.execPath, [...profile, ...nodeArgs, 'dist/app/server.js'], {
     // 16 clients with one token on loopback far outrun any real client: the request limits stay on
-    // (their cost is measured) but so high that they never throttle the bench.
-    env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: BENCH_REQUEST_LIMIT },
+    // (their cost is measured) but so high that they never throttle the bench. RATE_LIMIT_*=0 measures without them.
+    env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
     stdio: ['ignore', 'inherit', 'inherit']
   })
   const deadline = Date.now() + 60_000
