@@ -6,6 +6,7 @@
  * authorization endpoint is opened by the user's browser, so it needs an address of the host the browser
  * can reach, on the port the Supervisor publishes for the MCP port (the user can change or disable it).
  */
+import { isRecord } from '../shape.ts'
 
 export type OriginSource = 'public_url' | 'request' | 'internal_url' | 'network'
 
@@ -89,10 +90,6 @@ function internalUrlHost (internalUrl: string | null | undefined): string | unde
   }
   if (host === '' || isUnreachableFromBrowser(host)) return undefined
   return host
-}
-
-function isRecord (value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }
 
 /** Addresses of one family from an interface's `ipv4`/`ipv6` block (`"192.168.1.20/24"`), prefix dropped. */

@@ -6,11 +6,13 @@
  * What no walk can see: a scene, group or script the owner made in Home Assistant and that a written
  * config only names, a blueprint's own actions, and templates, which Home Assistant renders at run time.
  */
+import { ENTITY_ID } from '../home/entities.ts'
 
 /** Keys that name the service an action calls: `action` (2024.8+), legacy `service`, cards' `perform_action`. */
 const ACTION_KEYS = ['action', 'service', 'perform_action'] as const
 const TEMPLATED_KEYS = ['service_template', 'data_template']
-const SERVICE = /^[a-z0-9_]+\.[a-z0-9_]+$/
+/** A service name is `domain.service`: the entity-id shape (Home Assistant's cv.service). */
+const SERVICE = ENTITY_ID
 const TEMPLATE = /\{\{|\{%/
 
 export interface ConfigCalls {
