@@ -25,7 +25,7 @@ export interface ConfigReaderDeps {
 const SOURCE_TTL_MS = 60_000
 const SOURCES_KEPT = 5000
 
-export const configPath = (kind: ConfigKind, key: string): string => `/api/config/${kind}/config/${encodeURIComponent(key)}`
+export const configPath = (kind: ConfigKind | 'scene', key: string): string => `/api/config/${kind}/config/${encodeURIComponent(key)}`
 
 /** Home Assistant's own message in a REST error body, or the start of the body. */
 export function restMessage (body: Buffer): string {

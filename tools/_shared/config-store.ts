@@ -11,9 +11,11 @@ import { fold } from '../../src/home/text.ts'
  * checks every config tool runs before asking for a confirmation.
  */
 export type { ConfigKind, ConfigRecord }
+/** What the config API stores and these writes reach: automations, scripts and scenes (tools/_shared/manage-scene.ts). */
+type StoredKind = ConfigKind | 'scene'
 
 /** Writes (creates or replaces) a config; Home Assistant reloads the domain by itself. */
-export async function writeConfig (ha: HomeAssistant, kind: ConfigKind, id: string, config: ConfigRecord): Promise<void> {
+export async function writeConfig (ha: HomeAssistant, kind: StoredKind, id: string, config: ConfigRecord): Promise<void> {
   const answer = await ha.rest.request('POST', configPath(kind, id), config)
   if (answer.status !== 200) {
     throw new UserError('HAMCP_CONFIG_REJECTED', `Home Assistant refused the ${kind}: ${restMessage(answer.body)}`, 'Nothing was written. Fix the config and start again without confirm_token.')
@@ -21,7 +23,7 @@ export async function writeConfig (ha: HomeAssistant, kind: ConfigKind, id: stri
 }
 
 /** Deletes a config. Never retried: a second DELETE of the same id would only fail. */
-export async function deleteConfig (ha: HomeAssistant, kind: ConfigKind, id: string): Promise<void> {
+export async function deleteConfig (ha: HomeAssistant, kind: StoredKind, id: string): Promise<void> {
   const answer = await ha.rest.request('DELETE', configPath(kind, id))
   if (answer.status !== 200) throw new UserError('HAMCP_UNAVAILABLE', `Home Assistant could not delete ${kind} ${id}: ${restMessage(answer.body)}`)
 }
@@ -141,9 +143,9 @@ export async function newAutomationId (home: HomeView): Promise<string> {
   return String(id)
 }
 
-/** The automation entity Home Assistant made for a config id, once its reload has happened. */
-export function automationEntityFor (ha: HomeAssistant, id: string): string | undefined {
-  for (const state of ha.states.values()) if (state.entity_id.startsWith('automation.') && state.attributes.id === id) return state.entity_id
+/** The automation or scene entity Home Assistant made for a config id, once its reload has happened. */
+export function entityForConfigId (ha: HomeAssistant, domain: 'automation' | 'scene', id: string): string | undefined {
+  for (const state of ha.states.values()) if (state.entity_id.startsWith(`${domain}.`) && state.attributes.id === id) return state.entity_id
   return undefined
 }
 

@@ -2,8 +2,8 @@ import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import { isRecord } from '../../src/shape.ts'
 import type { Revert } from '../../src/policy/undo.ts'
-import { restMessage } from '../../src/home/configs.ts'
-import { applyChanges, waitForEntity, type ConfigRecord } from './config-store.ts'
+import { configPath, restMessage } from '../../src/home/configs.ts'
+import { applyChanges, deleteConfig, entityForConfigId, waitForEntity, writeConfig, type ConfigRecord } from './config-store.ts'
 import { runConfigWrite } from './config-write.ts'
 import { canonicalJson, configHash, toYaml } from './config-yaml.ts'
 import { unifiedDiff } from './line-diff.ts'
@@ -15,7 +15,7 @@ import type { ManageArgs } from './manage-args.ts'
  * config back (a deleted scene comes back under the same id).
  */
 const TOOL = 'ha_manage_config'
-const scenePath = (id: string): string => `/api/config/scene/config/${encodeURIComponent(id)}`
+const scenePath = (id: string): string => configPath('scene', id)
 
 /** The stored scene, or undefined when scenes.yaml has none under that id. Never cached: edits are checked against it. */
 async function readScene (ctx: ToolContext, id: string): Promise<ConfigRecord | undefined> {
@@ -27,20 +27,9 @@ async function readScene (ctx: ToolContext, id: string): Promise<ConfigRecord | 
 }
 
 /** Stores the config; Home Assistant reloads scenes by itself (the entity appears or changes). */
-async function writeScene (ctx: ToolContext, id: string, config: ConfigRecord): Promise<void> {
-  const answer = await ctx.ha.rest.request('POST', scenePath(id), config)
-  if (answer.status !== 200) throw new UserError('HAMCP_CONFIG_REJECTED', `Home Assistant refused the scene: ${restMessage(answer.body)}`, 'Nothing was written. Fix the config and call again without confirm_token.')
-}
-
-async function deleteScene (ctx: ToolContext, id: string): Promise<void> {
-  const answer = await ctx.ha.rest.request('DELETE', scenePath(id))
-  if (answer.status !== 200) throw new UserError('HAMCP_UNAVAILABLE', `Home Assistant could not delete scene ${id}: ${restMessage(answer.body)}`)
-}
-
-function sceneEntityFor (ctx: ToolContext, id: string): string | undefined {
-  for (const state of ctx.ha.states.values()) if (state.entity_id.startsWith('scene.') && state.attributes.id === id) return state.entity_id
-  return undefined
-}
+const writeScene = async (ctx: ToolContext, id: string, config: ConfigRecord): Promise<void> => { await writeConfig(ctx.ha, 'scene', id, config) }
+const deleteScene = async (ctx: ToolContext, id: string): Promise<void> => { await deleteConfig(ctx.ha, 'scene', id) }
+const sceneEntityFor = (ctx: ToolContext, id: string): string | undefined => entityForConfigId(ctx.ha, 'scene', id)
 
 /** A scene entity or config id to the config id and stored config; YAML-only and scene.create scenes are refused. */
 async function resolveScene (ctx: ToolContext, ref: string | undefined): Promise<{ id: string, entityId: string | undefined, config: ConfigRecord }> {

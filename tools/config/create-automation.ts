@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { aliasArg, blocksArg, conditionsArg, descriptionArg, maxExceededArg, modeArg, variablesArg } from '../_shared/config-args.ts'
 import { createFlow } from '../_shared/config-flows.ts'
-import { automationBlocks, automationEntityFor, newAutomationId, refuseAutomationCollision, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'
+import { automationBlocks, entityForConfigId, newAutomationId, refuseAutomationCollision, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 
 export default defineTool({
@@ -40,7 +40,7 @@ export default defineTool({
       write: async () => {
         const id = await newAutomationId(ctx.home)
         await writeConfig(ctx.ha, 'automation', id, { id, ...config })
-        const entityId = await waitForEntity(() => automationEntityFor(ctx.ha, id))
+        const entityId = await waitForEntity(() => entityForConfigId(ctx.ha, 'automation', id))
         return { id, entity_id: entityId ?? null, ...(entityId ? {} : { note: 'Home Assistant is still reloading automations; the entity appears shortly.' }), undo: 'ha_delete_automation removes it.' }
       }
     })

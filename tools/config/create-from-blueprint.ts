@@ -4,7 +4,7 @@ import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { aliasArg, descriptionArg } from '../_shared/config-args.ts'
 import { createFlow } from '../_shared/config-flows.ts'
-import { automationEntityFor, newAutomationId, refuseAutomationCollision, slugify, waitForEntity, writeConfig } from '../_shared/config-store.ts'
+import { entityForConfigId, newAutomationId, refuseAutomationCollision, slugify, waitForEntity, writeConfig } from '../_shared/config-store.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 
 type InputSpec = Record<string, { default?: unknown, input?: InputSpec } | null>
@@ -96,7 +96,7 @@ export default defineTool({
       write: async () => {
         const id = await newAutomationId(ctx.home)
         await writeConfig(ctx.ha, 'automation', id, { id, ...config })
-        const entityId = await waitForEntity(() => automationEntityFor(ctx.ha, id))
+        const entityId = await waitForEntity(() => entityForConfigId(ctx.ha, 'automation', id))
         return { id, entity_id: entityId ?? null, undo: 'ha_delete_automation removes it.' }
       }
     })
