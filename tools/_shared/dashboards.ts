@@ -10,8 +10,6 @@ import { isRecord } from '../../src/shape.ts'
 export type Record_ = Record<string, unknown>
 export const DEFAULT_DASHBOARD = 'lovelace'
 
-export { isRecord }
-
 /** Only storage dashboards can be edited over the API; YAML ones live in files Home Assistant only reads. */
 async function dashboardMode (ctx: ToolContext, urlPath: string | null): Promise<string> {
   if (urlPath === null) {

@@ -1,10 +1,11 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import type { Revert } from '../../src/policy/undo.ts'
+import { isRecord } from '../../src/shape.ts'
 import { referencedEntities } from './config-store.ts'
 import { runConfigWrite } from './config-write.ts'
 import { configHash, toYaml } from './config-yaml.ts'
-import { addAt, DEFAULT_DASHBOARD, elementAt, isRecord, loadDashboard, moveTo, removeAt, replaceAt, requireStorageDashboard, type Record_ } from './dashboards.ts'
+import { addAt, DEFAULT_DASHBOARD, elementAt, loadDashboard, moveTo, removeAt, replaceAt, requireStorageDashboard, type Record_ } from './dashboards.ts'
 import { unifiedDiff } from './line-diff.ts'
 import type { ManageArgs } from './manage-args.ts'
 
