@@ -1,6 +1,7 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import type { Revert } from '../../src/policy/undo.ts'
+import { applyChanges } from './config-store.ts'
 import { configHash, toYaml } from './config-yaml.ts'
 import type { ManageArgs } from './manage-args.ts'
 import { formatOutcome, guardedWrite } from './write.ts'
@@ -78,15 +79,6 @@ async function findEvent (ctx: ToolContext, calendar: string, uid: string | unde
   const raw = recurrenceId === undefined ? all[0] : all.find(e => e.recurrence_id === recurrenceId)
   if (!raw) throw new UserError('HAMCP_NOT_FOUND', `No event ${uid}${recurrenceId ? ` with recurrence_id ${recurrenceId}` : ''} on ${calendar}.`, 'ha_get_calendar shows the events with their uid and recurrence_id.')
   return { uid, ...(recurrenceId ? { recurrence_id: recurrenceId } : {}), event: asEvent(raw, recurrenceId === undefined) }
-}
-
-const applyEventChanges = (base: Event, changes: Event): Event => {
-  const out: Event = { ...base }
-  for (const [key, value] of Object.entries(changes)) {
-    if (value === null) delete out[key]
-    else out[key] = value
-  }
-  return out
 }
 
 function wsEvent (event: Event): Event {
@@ -195,7 +187,7 @@ export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promi
 
   const changes = eventFields(config)
   if (Object.keys(changes).length === 0) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Nothing to change: pass in config the event fields to set (null removes description, location or rrule).')
-  let next = applyEventChanges(found.event, changes)
+  let next = applyChanges(found.event, changes)
   if (where.recurrence_id && !series) delete next.rrule
   next = wsEvent(next)
   checkEvent(next)
