@@ -8,11 +8,7 @@ let home: DemoHome
 t.before(async () => { home = await startDemoHome({ token: 'tok' }) })
 t.teardown(() => home.close())
 
-async function client (t: Test): Promise<RawClient> {
-  const c = await RawClient.connect(home.url, 'tok')
-  t.teardown(() => c.close())
-  return c
-}
+const client = async (t: Test): Promise<RawClient> => await RawClient.open(t, home)
 
 t.test('floors and areas: ids from names, HA\'s errors, and a floor delete clears its areas', async t => {
   const c = await client(t)
