@@ -190,8 +190,3 @@ export async function expandTarget (house: HouseIndex, target: ServiceTarget, do
   }
   return [...out].sort()
 }
-
-/** A target with every field trimmed to a list, empty fields dropped: what goes on the wire. */
-export function normaliseTarget (target: ServiceTarget | undefined): ServiceTarget | undefined {
-  return readCall({ target }).target
-}
