@@ -65,9 +65,9 @@ export function compactSchema (node: unknown): unknown {
     if (key === 'default' && raw === false && (node as { type?: unknown }).type === 'boolean') continue
     if (key === 'default' || key === 'enum' || key === 'const' || key === 'examples') { out[key] = raw; continue }
     const value = forHomeAssistant(key, raw)
-    out[key] = key === 'properties' || key === '$defs'
-      ? Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, withoutEcho(k, compactSchema(v))]))
-      : compactSchema(value)
+    if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, withoutEcho(k, compactSchema(v))]))
+    else if (key === '$defs') out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, compactSchema(v)]))
+    else out[key] = compactSchema(value)
   }
   return mergeTypeOnlyBranches(out)
 }
