@@ -7,11 +7,7 @@ let home: DemoHome
 t.before(async () => { home = await startDemoHome() })
 t.teardown(() => home.close())
 
-async function client (t: Test): Promise<RawClient> {
-  const c = await RawClient.connect(home.url, home.token)
-  t.teardown(() => c.close())
-  return c
-}
+const client = async (t: Test): Promise<RawClient> => await RawClient.open(t, home)
 
 t.test('traces: list, get, a new run after automation.trigger', async t => {
   const c = await client(t)

@@ -9,11 +9,7 @@ let home: DemoHome
 t.before(async () => { home = await startDemoHome({ token: 'tok', authTimeoutMs: 300 }) })
 t.teardown(() => home.close())
 
-async function client (t: Test): Promise<RawClient> {
-  const c = await RawClient.connect(home.url, 'tok')
-  t.teardown(() => c.close())
-  return c
-}
+const client = async (t: Test): Promise<RawClient> => await RawClient.open(t, home)
 
 t.test('auth phase', async t => {
   const c = new RawClient(home.url.replace('http', 'ws') + '/api/websocket')

@@ -7,11 +7,7 @@ let home: DemoHome
 t.before(async () => { home = await startDemoHome({ seed: 7 }) })
 t.teardown(() => home.close())
 
-async function client (t: Test): Promise<RawClient> {
-  const c = await RawClient.connect(home.url, home.token)
-  t.teardown(() => c.close())
-  return c
-}
+const client = async (t: Test): Promise<RawClient> => await RawClient.open(t, home)
 
 const iso = (ms: number): string => new Date(ms).toISOString()
 

@@ -8,11 +8,7 @@ let home: DemoHome
 t.before(async () => { home = await startDemoHome({ token: 'tok' }) })
 t.teardown(() => home.close())
 
-async function client (t: Test): Promise<RawClient> {
-  const c = await RawClient.connect(home.url, 'tok')
-  t.teardown(() => c.close())
-  return c
-}
+const client = async (t: Test): Promise<RawClient> => await RawClient.open(t, home)
 
 t.test('floors and areas: ids from names, HA\'s errors, and a floor delete clears its areas', async t => {
   const c = await client(t)
@@ -40,6 +36,7 @@ t.test('an area delete takes the area off its devices and entities', async t => 
   const entry = [...home.house.entities.values()].find(e => e.area_id !== null)!
   const area = entry.area_id as string
   const devices = [...home.house.devices.values()].filter(d => d.area_id === area).map(d => d.id)
+  t.ok(devices.length > 0, `some device is in ${area}, so the device half below checks something`)
   const sub = await c.subscribe({ type: 'subscribe_events', event_type: 'entity_registry_updated' })
   await c.ok({ type: 'config/area_registry/delete', area_id: area })
   t.same((await c.nextEvent(sub)).data.changes, { area_id: area }, 'the entity update names the old area')

@@ -107,6 +107,8 @@ t.test('every tool answers within Home Assistant\'s 10 s on a 10,000-entity home
       t.ok(text.length < 200_000, `${tool.name} answer is bounded (${text.length} chars)`)
     }
   }
+  const called = new Set(timings.map(([name]) => name))
+  t.same(Object.keys(table).filter(name => !called.has(name)), [], 'every broad request names a listed tool (a renamed tool would drop its broad case silently)')
   timings.sort((a, b) => b[1] - a[1])
   t.comment(`slowest calls (fresh connection + call): ${timings.slice(0, 6).map(([n, ms]) => `${n} ${Math.round(ms)} ms`).join(', ')}`)
 })
