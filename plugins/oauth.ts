@@ -253,7 +253,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     const form = formOf(request.body)
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
     try {
-      const origin = requestOrigin(request.headers.host, publicUrl)
+      const origin = originOf(request)
       if (!origin) throw new OAuthError('invalid_request', 'the Host header is not a host name')
       const client = server.authenticateClient(clientCredentials(request, form))
       const grantType = single(form.grant_type)

@@ -1,6 +1,7 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Identity, Scope } from '../auth/identity.ts'
 import { identityForScopes } from '../auth/identity.ts'
+import { generateToken, hashToken } from '../auth/tokens.ts'
 import { OAuthError } from './errors.ts'
 import { verifierMatches } from './pkce.ts'
 import { AuthorizationRequests, type AuthorizationRequest } from './requests.ts'
@@ -54,10 +55,8 @@ export interface GrantSummary {
   last_used_at: string | null
 }
 
-const token = (): string => randomBytes(32).toString('base64url')
-
 function sameSecret (presented: string, hash: string): boolean {
-  const a = Buffer.from(hashSecret(presented), 'hex')
+  const a = hashToken(presented)
   const b = Buffer.from(hash, 'hex')
   return a.length === b.length && timingSafeEqual(a, b)
 }
@@ -109,7 +108,7 @@ export class AuthorizationServer {
     recent.push(now)
     this.#registrations.set(address, recent)
     const clientId = `ha-mcp-${randomBytes(12).toString('base64url')}`
-    const secret = metadata.token_endpoint_auth_method === 'none' ? undefined : token()
+    const secret = metadata.token_endpoint_auth_method === 'none' ? undefined : generateToken()
     const record: ClientRecord = {
       client_id: clientId,
       ...(secret ? { secret_hash: hashSecret(secret) } : {}),
@@ -161,7 +160,7 @@ export class AuthorizationServer {
   async approve (request: AuthorizationRequest, scopes: Scope[], approvedBy: string): Promise<string> {
     const granted = request.scopes.filter(s => scopes.includes(s))
     if (granted.length === 0) return this.deny(request)
-    const code = token()
+    const code = generateToken()
     this.#codes.set(hashSecret(code), {
       clientId: request.clientId,
       redirectUri: request.redirectUri,
@@ -349,13 +348,13 @@ export class AuthorizationServer {
 
   #issue (grant: GrantRecord, withRefresh: boolean, narrowed?: Scope[]): TokenAnswer {
     const now = this.#now()
-    const access = token()
+    const access = generateToken()
     const accessHash = hashSecret(access)
     grant.access = [...grant.access.filter(a => a.expires_at > now), { hash: accessHash, expires_at: now + ACCESS_TTL_MS, ...(narrowed ? { scopes: narrowed } : {}) }].slice(-5)
     this.#accessIndex.set(accessHash, grant.id)
     let refresh: string | undefined
     if (withRefresh) {
-      refresh = token()
+      refresh = generateToken()
       grant.refresh = { hash: hashSecret(refresh), expires_at: now + REFRESH_TTL_MS }
       this.#refreshIndex.set(grant.refresh.hash, grant.id)
     }

@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto'
 import { readFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { hashToken } from '../auth/tokens.ts'
 import { writeFileAtomic } from '../files.ts'
 
 const scopeList = z.array(z.enum(['read', 'write', 'manage', 'camera']))
@@ -44,8 +44,9 @@ export type GrantRecord = z.infer<typeof grantSchema>
 
 const fileSchema = z.object({ version: z.literal(1), clients: z.array(clientSchema), grants: z.array(grantSchema) })
 
+/** SHA-256 hex of a secret: the same hash the named tokens use (src/auth/tokens.ts). */
 export function hashSecret (secret: string): string {
-  return createHash('sha256').update(secret, 'utf8').digest('hex')
+  return hashToken(secret).toString('hex')
 }
 
 export interface OAuthFileOptions {

@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { form } from './_host-fetch.ts'
 
 export interface Pkce { verifier: string, challenge: string }
 
@@ -15,9 +16,7 @@ export class TestClock {
 }
 
 export async function postForm (url: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<Response> {
-  const body = new URLSearchParams()
-  for (const [key, value] of Object.entries(fields)) for (const v of Array.isArray(value) ? value : [value]) body.append(key, v)
-  return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body, redirect: 'manual' })
+  return await fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: form(fields), redirect: 'manual' })
 }
 
 export async function register (base: string, metadata: Record<string, unknown>): Promise<Response> {
