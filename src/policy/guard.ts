@@ -6,7 +6,7 @@ import { callFingerprint, ConfirmStore, stableJson, type ConfirmBase, type Redee
 import { configCalls } from './config-calls.ts'
 import { matchesAny } from './globs.ts'
 import { assertBounded } from './input-checks.ts'
-import { expandTarget, readCall, type CallTargets, type HouseIndex } from './targets.ts'
+import { expandTarget, INDIRECT_TARGET_FIELDS, readCall, type CallTargets, type HouseIndex } from './targets.ts'
 import type { AuditApi, AuditEntry, ConfirmPreview, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, type UndoRecord, type UndoStore } from './undo.ts'
 
@@ -115,7 +115,7 @@ export class WriteGuard implements WriteGuardApi {
 
     // What the call reaches through indirect targets; undefined while the registries cannot be read.
     const aim = call.aim
-    const aimsIndirectly = aim !== undefined && (aim.entity_id === 'all' || (['device_id', 'area_id', 'floor_id', 'label_id'] as const).some(key => aim[key] !== undefined && aim[key] !== 'none'))
+    const aimsIndirectly = aim !== undefined && (aim.entity_id === 'all' || INDIRECT_TARGET_FIELDS.some(key => aim[key] !== undefined && aim[key] !== 'none'))
     const reached = !aimsIndirectly ? [] : this.#deps.house ? await expandTarget(this.#deps.house, aim, request.domain) : undefined
     const reach = reached === undefined ? undefined : [...new Set([...entities, ...reached])].sort()
 

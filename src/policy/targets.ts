@@ -8,8 +8,10 @@ import type { ServiceTarget, WriteRequest } from './types.ts'
  * for the others), once, before any rule runs: what the rules check is then what goes on the wire.
  */
 
-export const TARGET_FIELDS = ['entity_id', 'device_id', 'area_id', 'floor_id', 'label_id'] as const
-const INDIRECT_FIELDS: readonly string[] = TARGET_FIELDS.slice(1)
+/** Target fields that reach entities through the registries rather than naming them. */
+export const INDIRECT_TARGET_FIELDS = ['device_id', 'area_id', 'floor_id', 'label_id'] as const
+export const TARGET_FIELDS = ['entity_id', ...INDIRECT_TARGET_FIELDS] as const
+const INDIRECT_FIELDS: readonly string[] = INDIRECT_TARGET_FIELDS
 /** Keys under which Home Assistant services take entity ids besides `entity_id` itself. */
 const ENTITY_LIST_KEYS = new Set(['entities', 'snapshot_entities'])
 
@@ -189,9 +191,4 @@ export async function expandTarget (house: HouseIndex, target: ServiceTarget, do
     }
   }
   return [...out].sort()
-}
-
-/** A target with every field trimmed to a list, empty fields dropped: what goes on the wire. */
-export function normaliseTarget (target: ServiceTarget | undefined): ServiceTarget | undefined {
-  return readCall({ target }).target
 }

@@ -105,3 +105,10 @@ export function applyListEdit (current: readonly string[], edit: readonly string
 
 /** The ids a list edit names, signs stripped. */
 export const listEditIds = (edit: readonly string[]): string[] => edit.map(item => item.replace(/^[+-]/, ''))
+
+/** HA only lets the API set or clear a "user" flag; another origin comes back as "user", noted under `what`. */
+export function restoredFlag (old: unknown, what: string, notes: string[]): string | null {
+  if (old === null || old === undefined || old === 'user') return (old ?? null) as string | null
+  notes.push(`${what} was "${String(old)}", restored as "user"`)
+  return 'user'
+}

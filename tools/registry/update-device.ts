@@ -4,7 +4,7 @@ import { defineTool } from '../../src/mcp/define-tool.ts'
 import type { RestoreCommand } from '../../src/policy/undo.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 import { checkAreas, checkLabels, stringsArg } from './_lookups.ts'
-import { applyListEdit, listEditIds, runRegistryWrite, type Step } from './_write.ts'
+import { applyListEdit, listEditIds, restoredFlag, runRegistryWrite, type Step } from './_write.ts'
 
 export default defineTool({
   name: 'ha_update_device',
@@ -39,8 +39,7 @@ export default defineTool({
     if (args.labels) { command.labels = applyListEdit(device.labels, args.labels); back.labels = device.labels }
     if (args.disabled !== undefined) {
       command.disabled_by = args.disabled ? 'user' : null
-      back.disabled_by = device.disabled_by === null || device.disabled_by === 'user' ? device.disabled_by : 'user'
-      if (back.disabled_by !== device.disabled_by) notes.push(`disabled_by was "${String(device.disabled_by)}", restored as "user"`)
+      back.disabled_by = restoredFlag(device.disabled_by, 'disabled_by', notes)
     }
     const steps: Step[] = [{ command, undo: () => [back] }]
     if (args.area_id !== undefined) {

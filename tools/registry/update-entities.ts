@@ -4,19 +4,12 @@ import { domainOf, isEntityId } from '../../src/home/entities.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import type { RestoreCommand } from '../../src/policy/undo.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
-import { applyListEdit, isRecord, listEditIds, runRegistryWrite, type Step } from './_write.ts'
+import { applyListEdit, isRecord, listEditIds, restoredFlag, runRegistryWrite, type Step } from './_write.ts'
 import { checkAreas, checkLabels, entityIdsArg, oldIdUsers, stringsArg } from './_lookups.ts'
 
 type Entry = Record<string, unknown> & { entity_id: string }
 
 const SHOWN_IDS = 20
-
-/** HA only lets the API set or clear a "user" flag; another origin comes back as "user". */
-function restoredFlag (old: unknown, field: string, entityId: string, notes: string[]): string | null {
-  if (old === null || old === undefined || old === 'user') return (old ?? null) as string | null
-  notes.push(`${entityId}: ${field} was "${String(old)}", restored as "user"`)
-  return 'user'
-}
 
 async function entries (ctx: ToolContext, ids: string[]): Promise<Entry[]> {
   const found = await ctx.ha.command<Record<string, Entry | null>>({ type: 'config/entity_registry/get_entries', entity_ids: ids })
@@ -75,8 +68,8 @@ export default defineTool({
       if (args.area_id !== undefined) set('area_id', args.area_id)
       if (args.labels) set('labels', applyListEdit(Array.isArray(entry.labels) ? entry.labels as string[] : [], args.labels))
       if (args.aliases) set('aliases', args.aliases)
-      if (args.hidden !== undefined) { command.hidden_by = args.hidden ? 'user' : null; back.hidden_by = restoredFlag(entry.hidden_by, 'hidden_by', id, notes) }
-      if (args.disabled !== undefined) { command.disabled_by = args.disabled ? 'user' : null; back.disabled_by = restoredFlag(entry.disabled_by, 'disabled_by', id, notes) }
+      if (args.hidden !== undefined) { command.hidden_by = args.hidden ? 'user' : null; back.hidden_by = restoredFlag(entry.hidden_by, `${id}: hidden_by`, notes) }
+      if (args.disabled !== undefined) { command.disabled_by = args.disabled ? 'user' : null; back.disabled_by = restoredFlag(entry.disabled_by, `${id}: disabled_by`, notes) }
       if (rename !== undefined) { command.new_entity_id = rename; back.new_entity_id = id }
       if (Object.keys(command).length > 2) steps.push({ command, undo: () => [back] })
       // Exposure lives in the entry's conversation options: put back exactly what was there. With nothing

@@ -21,7 +21,7 @@ async function revertConfig (ctx: ToolContext, record: UndoRecord & { revert: No
     undoable: false,
     execute: revert.run
   })
-  if (outcome.status === 'done') ctx.services.undo?.forget(ctx.identity.id, record)
+  if (outcome.status === 'done') ctx.services.undo.forget(ctx.identity.id, record)
   if (outcome.status === 'dry_run') return { dry_run: true, undid: record.call, preview: revert.preview }
   return formatOutcome(outcome, result => ({ undid: record.call, ...(result as Record<string, unknown>) }))
 }
@@ -71,7 +71,7 @@ export default defineTool({
 })
 
 /** Registry edits: replay the commands that put the previous values back, as one guarded write. */
-async function undoCommands (ctx: ToolContext, args: { dry_run: boolean, confirm_token?: string | undefined }, record: UndoRecord, commands: RestoreCommand[]): Promise<Record<string, unknown>> {
+async function undoCommands (ctx: ToolContext, args: Guarded, record: UndoRecord, commands: RestoreCommand[]): Promise<Record<string, unknown>> {
   const outcome = await guardedWrite(ctx, {
     tool: 'ha_undo',
     domain: 'undo',
