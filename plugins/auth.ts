@@ -58,7 +58,8 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
       backoff.fail(address)
       request.log.notice({ address, reason: header ? 'wrong token' : 'no token' }, 'authentication failed')
       // RFC 9728: the challenge says where to find the metadata, so OAuth clients can sign in.
-      const origin = requestOrigin(request.headers.host)
+      // Same origin as the metadata documents it names (a TLS proxy's scheme through public_url).
+      const origin = requestOrigin(request.headers.host, fastify.config.options.public_url || undefined)
       const error = header ? { code: 'invalid_token' as const, description: 'the token is unknown, expired or revoked' } : undefined
       reply.header('www-authenticate', origin ? bearerChallenge(origin, error) : header ? 'Bearer error="invalid_token"' : 'Bearer')
       return await reply.code(401).send(rpcErrorBody(-32001, header ? 'Invalid bearer token.' : 'Missing bearer token: send Authorization: Bearer <token>.'))

@@ -1,3 +1,4 @@
+import { request } from 'node:http'
 import t from 'tap'
 import { rpc, startHome, startServer } from '../helper.ts'
 import { codeFor, exchange, register, TestClock } from './_oauth.ts'
@@ -96,4 +97,25 @@ t.test('an access token from the code flow reaches the tools for an hour', async
   const late = await rpc(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/list', params: {} }, { authorization: `Bearer ${tokens.access_token}` })
   t.equal(late.status, 401, 'an hour later the access token is over')
   t.match(late.headers.get('www-authenticate'), /error="invalid_token"/)
+})
+
+t.test('behind a TLS proxy (public_url on the same host) the 401 challenge and the metadata name the same https origin', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { public_url: 'https://ha.example:8443' } })
+  const port = new URL(server.url).port
+  const get = async (method: string, path: string): Promise<{ status: number, headers: Record<string, unknown>, body: string }> => await new Promise((resolve, reject) => {
+    const sent = request({ host: '127.0.0.1', port, method, path, headers: { host: 'ha.example:8443', 'content-type': 'application/json', accept: 'application/json, text/event-stream' } }, answer => {
+      let body = ''
+      answer.on('data', chunk => { body += String(chunk) })
+      answer.on('end', () => { resolve({ status: answer.statusCode ?? 0, headers: answer.headers, body }) })
+    })
+    sent.on('error', reject)
+    sent.end(method === 'POST' ? JSON.stringify(INIT) : undefined)
+  })
+  const challenge = await get('POST', '/mcp')
+  t.equal(challenge.status, 401)
+  t.equal(challenge.headers['www-authenticate'], 'Bearer resource_metadata="https://ha.example:8443/.well-known/oauth-protected-resource/mcp", scope="read write manage camera"')
+  const metadata = await get('GET', '/.well-known/oauth-protected-resource/mcp')
+  t.equal(metadata.status, 200)
+  t.equal((JSON.parse(metadata.body) as { resource: string }).resource, 'https://ha.example:8443/mcp', 'the document the challenge points at names the same origin')
 })
