@@ -31,6 +31,8 @@ export interface PolicyServices {
   guard: WriteGuard
   audit: AuditLog
   undo: UndoStore
+  /** Pending confirmations, per identity; the guard's confirm tokens and any other way of asking share it. */
+  confirms: ConfirmStore
   rateLimits: { notify: TargetRateLimiter, announce: TargetRateLimiter }
 }
 
@@ -44,11 +46,12 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     ...deps.audit
   })
   const undo = new UndoStore()
+  const confirms = new ConfirmStore({ now, ttlMs: deps.confirmTtlMs })
   const guard = new WriteGuard({
     command: async message => await ha.command(message),
     options: deps.options,
     audit,
-    confirms: new ConfirmStore({ now, ttlMs: deps.confirmTtlMs }),
+    confirms,
     undo,
     state: entityId => ha.states.get(entityId),
     house: {
@@ -61,6 +64,7 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     guard,
     audit,
     undo,
+    confirms,
     rateLimits: {
       notify: new TargetRateLimiter(NOTIFY_PER_MINUTE, 60_000, now),
       announce: new TargetRateLimiter(ANNOUNCE_PER_MINUTE, 60_000, now)
