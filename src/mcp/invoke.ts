@@ -2,7 +2,7 @@ import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type UserErrorC
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
-import type { LoadedTool } from './registry.ts'
+import { argumentRefusal, type LoadedTool } from './registry.ts'
 
 export interface ToolCallResult {
   content: RawToolResult['content']
@@ -115,8 +115,11 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
   ctx.log.debug({ tool: name, identity: ctx.identity.name }, 'tool call')
   if (ctx.log.level === 'trace') ctx.log.trace({ tool: name, args: JSON.stringify(rawArgs ?? {}).slice(0, 300) }, 'tool arguments')
   const parsed = tool.definition.input.safeParse(rawArgs ?? {})
+  const beyondLevel = parsed.success ? argumentRefusal(tool, parsed.data as Record<string, unknown>, ctx.identity) : undefined
   if (!parsed.success) {
     result = errorResult('HAMCP_INVALID_ARGUMENT', `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}.`, 'Fix the arguments to match the tool\'s input schema and call again.')
+  } else if (beyondLevel !== undefined) {
+    result = errorResult('HAMCP_DENIED_LEVEL', beyondLevel, 'The owner sets a named token\'s level per category on the Tokens tab of the add-on\'s panel.')
   } else {
     try {
       const running = (async () => {
