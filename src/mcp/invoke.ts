@@ -27,11 +27,12 @@ export interface ToolErrorData {
   code: UserErrorCode | typeof INTERNAL_ERROR_CODE | `HAMCP_HA_${string}` | 'HAMCP_SUPERVISOR_UNAVAILABLE'
   message: string
   hint?: string
+  details?: Record<string, unknown>
 }
 
-export function errorResult (code: ToolErrorData['code'], message: string, hint?: string): ToolCallResult {
+export function errorResult (code: ToolErrorData['code'], message: string, hint?: string, details?: Record<string, unknown>): ToolCallResult {
   const text = `${message}${hint ? `\nHint: ${hint}` : ''}\nCode: ${code}`
-  const error: ToolErrorData = { code, message, ...(hint ? { hint } : {}) }
+  const error: ToolErrorData = { code, message, ...(hint ? { hint } : {}), ...(details ? { details } : {}) }
   return { content: [{ type: 'text', text }], structuredContent: { error }, isError: true }
 }
 
@@ -139,7 +140,7 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
       }
     } catch (err) {
       if (isUserError(err)) {
-        result = errorResult(err.code, scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs))
+        result = errorResult(err.code, scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs), err.details && JSON.parse(scrubError(ctx, JSON.stringify(err.details), rawArgs)) as Record<string, unknown>)
       } else if (isHomeAssistantError(err)) {
         result = errorResult(err.code as ToolErrorData['code'], scrubError(ctx, err.message, rawArgs))
       } else {
