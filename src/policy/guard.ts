@@ -2,11 +2,13 @@ import type { Identity } from '../auth/identity.ts'
 import { UserError, type UserErrorCode } from '../errors.ts'
 import type { Options } from '../options.ts'
 import { domainOf } from '../home/entities.ts'
+import { callerErrorOf } from '../ha/service-errors.ts'
 import { callFingerprint, ConfirmStore, stableJson, type ConfirmBase, type RedeemVerdict } from './confirm.ts'
 import { configCalls } from './config-calls.ts'
 import { matchesAny } from './globs.ts'
 import { assertBounded } from './input-checks.ts'
-import { expandTarget, INDIRECT_TARGET_FIELDS, readCall, type CallTargets, type HouseIndex } from './targets.ts'
+import { settle, type ReachedState, type Schedule } from './reached.ts'
+import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
 import type { AuditApi, AuditEntry, ConfirmPreview, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, type UndoRecord, type UndoStore } from './undo.ts'
 
@@ -24,7 +26,12 @@ export interface WriteGuardDeps {
   confirms?: ConfirmStore
   undo?: UndoStore
   /** Current state of an entity, to remember before a write. */
-  state?: (entityId: string) => { state: string, attributes: Record<string, unknown> } | undefined
+  state?: (entityId: string) => ReachedState | undefined
+  /** Calls the listener with the entity id of each state change, so a write can report what it did. */
+  changes?: (listener: (entityId: string) => void) => () => void
+  /** Timers (a fake clock in tests) and how long a write waits for the states it caused. */
+  schedule?: Schedule
+  settleMs?: number
   /** The house's entities and registries: what `all` and area/device/floor/label targets reach. */
   house?: HouseIndex
   now?: () => number
@@ -82,6 +89,10 @@ export class WriteGuard implements WriteGuardApi {
     const indirect = [...call.indirect].sort()
     const fingerprint = callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, target, data, baseHash: request.config?.baseHash })
     const base = { ...early, entities, ...(target ? { target } : {}), ref: fingerprint.slice(0, 12) }
+    const refuseWith = (reason: string, problem: { code: UserErrorCode, message: string, hint: string }): never => {
+      audit('refused', { reason })
+      throw new UserError(problem.code, problem.message, problem.hint)
+    }
     const audit = (outcome: AuditEntry['outcome'], extra: Partial<AuditEntry> = {}): void => { this.#deps.audit.record({ ...base, outcome, ...extra }) }
     const refuse = (reason: string, message: string, hint: string): never => {
       audit('refused', { reason })
@@ -113,19 +124,28 @@ export class WriteGuard implements WriteGuardApi {
       refuse('indirect_target', `Targeting by ${indirect.join(', ')} is refused while entity allow/deny lists are set.`, 'Target the entities explicitly with entity_id (ha_search_entities finds them).')
     }
 
-    // What the call reaches through indirect targets; undefined while the registries cannot be read.
+    // 4. Every target resolved before the call: what does not exist is refused, never a silent success.
     const aim = call.aim
     const aimsIndirectly = aim !== undefined && (aim.entity_id === 'all' || INDIRECT_TARGET_FIELDS.some(key => aim[key] !== undefined && aim[key] !== 'none'))
-    const reached = !aimsIndirectly ? [] : this.#deps.house ? await expandTarget(this.#deps.house, aim, request.domain) : undefined
-    const reach = reached === undefined ? undefined : [...new Set([...entities, ...reached])].sort()
-
+    const plainCall = request.execute === undefined && request.config === undefined
+    let reach: string[] | undefined = aimsIndirectly ? undefined : entities
+    let reached: string[] | undefined
+    if (plainCall && aim !== undefined && this.#deps.house) {
+      const resolution = await resolveTarget(this.#deps.house, aim, request.domain, request.service)
+      if (resolution.problem) refuseWith(resolution.problem.code === 'HAMCP_WRONG_DOMAIN' ? 'wrong_domain' : 'target_not_found', resolution.problem)
+      if (resolution.complete) {
+        reached = resolution.reached
+        reach = [...new Set([...entities, ...reached])].sort()
+        base.entities = reached
+      }
+    }
     const wouldCall = { domain: request.domain, service: request.service, ...(target ? { target } : {}), ...(data && Object.keys(data).length > 0 ? { data } : {}) }
 
     // 4. A dry run stops here, having checked everything but the confirmation.
     if (request.dryRun === true) {
       audit('dry_run')
       const needs = this.#needsConfirmation(request, entities, reach, options.confirm_domains)
-      return { status: 'dry_run', would_call: wouldCall, ...(aimsIndirectly && reach ? { reaches: reach } : {}), ...(needs ? { notes: ['The real call will need a confirmation.'] } : {}) }
+      return { status: 'dry_run', would_call: wouldCall, ...(reached ? { reaches: reached } : aimsIndirectly && reach ? { reaches: reach } : {}), ...(needs ? { notes: ['The real call will need a confirmation.'] } : {}) }
     }
 
     // 5. Sensitive domains and every config edit need a human's yes: elicitation when the session offers it, else a token.
@@ -174,8 +194,10 @@ export class WriteGuard implements WriteGuardApi {
           ...(request.returnResponse === true ? { return_response: true } : {})
         })
     } catch (err) {
-      audit('failed', { reason: String((err as Error).message ?? err).slice(0, 300), ...(via ? { via } : {}) })
-      throw err
+      // Home Assistant's validation errors and unknown services are the caller's to fix, and say so.
+      const callers = request.execute ? undefined : callerErrorOf(err, service)
+      audit('failed', { reason: `${callers ? `${callers.code}: ` : ''}${String((err as Error).message ?? err)}`.slice(0, 300), ...(via ? { via } : {}) })
+      throw callers ?? err
     }
 
     // 7. The audit line.
@@ -186,7 +208,17 @@ export class WriteGuard implements WriteGuardApi {
     else if (request.revert) this.#deps.undo?.forget(identity.id)
     if (via) audit('confirmation_given', { via })
     else audit('allowed')
-    return { status: 'done', result, ...(remembered ? { undo_available: true } : {}) }
+    const effect = reached && plainCall ? await this.#effect(reached, result) : undefined
+    return { status: 'done', result, ...(effect ?? {}), ...(remembered ? { undo_available: true } : {}) }
+  }
+
+  /** What the call did to the entities it reached, once Home Assistant reported their states (bounded wait). */
+  async #effect (reached: string[], result: unknown): Promise<{ reached: string[], states?: Record<string, string>, unchanged?: string[] }> {
+    const { state, changes } = this.#deps
+    if (!state || !changes || reached.length === 0) return { reached }
+    const contextId = (result as { context?: { id?: unknown } } | null)?.context?.id
+    const settled = await settle({ state, changes, schedule: this.#deps.schedule, settleMs: this.#deps.settleMs }, reached, typeof contextId === 'string' ? contextId : undefined)
+    return { reached, states: settled.states, unchanged: settled.unchanged }
   }
 
   #needsConfirmation (request: WriteRequest, entities: string[], reach: string[] | undefined, confirmDomains: readonly string[]): boolean {

@@ -62,7 +62,17 @@ export interface WriteRunContext {
 }
 
 export type WriteOutcome =
-  | { status: 'done', result: unknown, undo_available?: boolean }
+  | {
+    status: 'done'
+    result: unknown
+    undo_available?: boolean
+    /** Entities the call acted on (named ones in the service's domains and those its indirect targets reach). */
+    reached?: string[]
+    /** Each reached entity's state afterwards, in words ("on, brightness 77 %"). */
+    states?: Record<string, string>
+    /** Reached entities whose state the call did not change. */
+    unchanged?: string[]
+  }
   | { status: 'dry_run', would_call: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }, reaches?: string[], notes?: string[] }
   | { status: 'confirmation_required', confirm_token: string, expires_in_s: number, preview: string, how: string }
 

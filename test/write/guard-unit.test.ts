@@ -8,7 +8,7 @@ import { WriteGuard } from '../../src/policy/guard.ts'
 import type { AuditEntry, WriteRequest } from '../../src/policy/types.ts'
 import { restoreCalls, UndoStore } from '../../src/policy/undo.ts'
 
-const HOUSE = [{ entity_id: 'light.kitchen', area: 'kitchen' }, { entity_id: 'lock.door', area: 'hall' }]
+const HOUSE = [{ entity_id: 'light.kitchen', area: 'kitchen' }, { entity_id: 'light.hall', area: 'hall' }, { entity_id: 'lock.door', area: 'hall' }]
 
 function setup (overrides: Partial<Options> = {}, clock = { now: 1_000_000 }) {
   const sent: Array<Record<string, unknown>> = []
@@ -24,7 +24,13 @@ function setup (overrides: Partial<Options> = {}, clock = { now: 1_000_000 }) {
     state: id => ({ state: 'on', attributes: { brightness: 100, color_mode: 'hs', hs_color: [10, 20], friendly_name: id } }),
     house: {
       entityIds: () => HOUSE.map(e => e.entity_id),
-      registry: async () => ({ entities: new Map(HOUSE.map(e => [e.entity_id, e])), entityArea: id => HOUSE.find(e => e.entity_id === id)?.area, entityFloor: () => null })
+      registry: async () => ({
+        entities: new Map(HOUSE.map(e => [e.entity_id, { entity_id: e.entity_id, area_id: e.area }])),
+        areas: new Map(['kitchen', 'hall'].map(id => [id, { area_id: id, name: id }])),
+        floors: new Map(),
+        labels: new Map(),
+        devices: new Map()
+      })
     },
     now: () => clock.now
   })

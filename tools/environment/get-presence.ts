@@ -29,7 +29,7 @@ export default defineTool({
   description: 'People and trackers by zone name (never coordinates), zone occupancy, recent zone changes.',
   kind: 'read',
   input: z.object({
-    hours: z.number().min(1).max(168).default(24).describe('Hours of zone changes.')
+    hours: z.number().int().min(1).max(168).default(24).describe('Hours of zone changes.')
   }),
   async handler ({ ha, home }, { hours }) {
     const rows = home.entities()
