@@ -36,6 +36,8 @@ export interface PolicyServices {
   guard: WriteGuard
   audit: AuditLog
   undo: UndoStore
+  /** Pending confirmations, per identity; the guard's confirm tokens and any other way of asking share it. */
+  confirms: ConfirmStore
   rateLimits: { notify: TargetRateLimiter, announce: TargetRateLimiter }
 }
 
@@ -49,12 +51,13 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     ...deps.audit
   })
   const undo = new UndoStore()
+  const confirms = new ConfirmStore({ now, ttlMs: deps.confirmTtlMs })
   let services: { at: number, all: ServiceDescriptions } | undefined
   const guard = new WriteGuard({
     command: async message => await ha.command(message),
     options: deps.options,
     audit,
-    confirms: new ConfirmStore({ now, ttlMs: deps.confirmTtlMs }),
+    confirms,
     undo,
     state: entityId => ha.states.get(entityId),
     changes: listener => ha.states.onChange(change => { listener(change.entityId) }),
@@ -76,6 +79,7 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     guard,
     audit,
     undo,
+    confirms,
     rateLimits: {
       notify: new TargetRateLimiter(NOTIFY_PER_MINUTE, 60_000, now),
       announce: new TargetRateLimiter(ANNOUNCE_PER_MINUTE, 60_000, now)

@@ -3,7 +3,7 @@ import { UserError, type UserErrorCode } from '../errors.ts'
 import type { Options } from '../options.ts'
 import { domainOf } from '../home/entities.ts'
 import { callerErrorOf } from '../ha/service-errors.ts'
-import { callFingerprint, ConfirmStore, stableJson, type ConfirmBase, type RedeemVerdict } from './confirm.ts'
+import { callFingerprint, ConfirmStore, stableJson, type RedeemVerdict, type Shown } from './confirm.ts'
 import { configCalls } from './config-calls.ts'
 import { matchesAny } from './globs.ts'
 import { assertBounded } from './input-checks.ts'
@@ -37,13 +37,15 @@ export interface WriteGuardDeps {
   now?: () => number
 }
 
-const REFUSAL_MESSAGES: Record<Exclude<RedeemVerdict, 'ok'>, string> = {
+const REFUSAL_MESSAGES: Record<Exclude<RedeemVerdict, 'ok' | 'conflict'>, string> = {
   unknown: 'this confirm_token is unknown or was already used (tokens are single use)',
   expired: 'this confirm_token has expired (tokens last 5 minutes)',
   mismatch: 'the call differs from the one this confirm_token was issued for',
-  changed: 'the item was changed in Home Assistant after the preview was shown, so that confirmation no longer applies; nothing was written',
   other_identity: 'this confirm_token was issued to another client token'
 }
+
+/** Most entities whose state a service call's confirmation is bound to. */
+const SHOWN_STATES = 200
 
 /**
  * The one guarded path every write goes through, in this order: service denylist, entity lists,
@@ -87,7 +89,10 @@ export class WriteGuard implements WriteGuardApi {
     const { target, data } = call
     const entities = [...call.entities].sort()
     const indirect = [...call.indirect].sort()
-    const fingerprint = callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, target, data, baseHash: request.config?.baseHash })
+    // The call as asked: what a confirmation approves, together with what its preview showed (`shown` below).
+    const fingerprint = request.asked === undefined
+      ? callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, target, data })
+      : callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, data: { asked: request.asked } })
     const base = { ...early, entities, ...(target ? { target } : {}), ref: fingerprint.slice(0, 12) }
     const refuseWith = (reason: string, problem: { code: UserErrorCode, message: string, hint: string }): never => {
       audit('refused', { reason })
@@ -160,7 +165,7 @@ export class WriteGuard implements WriteGuardApi {
         if (answer !== true) refuse('declined', `The confirmation for ${service} was declined.`, 'Nothing was changed. Ask the user before trying again.')
         via = 'elicitation'
       } else if (request.confirmToken === undefined || request.confirmToken === '') {
-        const token = this.#confirms.issue(identity.id, fingerprint, confirmBase(request))
+        const token = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: this.#shown(request, reach ?? entities, aimsIndirectly), preview })
         audit('confirmation_asked')
         return {
           status: 'confirmation_required',
@@ -170,9 +175,16 @@ export class WriteGuard implements WriteGuardApi {
           how: `Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.${request.config && entities.length >= BULK_ENTITIES ? ` This changes ${entities.length} entities: offer a backup first (ha_manage_config, kind backup).` : ''}`
         }
       } else {
-        const verdict = this.#confirms.redeem(identity.id, request.confirmToken, fingerprint, confirmBase(request))
-        if (verdict !== 'ok') {
-          refuse(`confirm_token_${verdict}`, `Refused: ${REFUSAL_MESSAGES[verdict]}.`, 'Call again without confirm_token to get a fresh one, then confirm with the same arguments.')
+        const shownNow = this.#shown(request, reach ?? entities, aimsIndirectly)
+        const consumed = this.#confirms.consume(identity.id, request.confirmToken, { call: fingerprint, shown: shownNow, preview })
+        if (consumed.verdict === 'conflict') {
+          // Same call, but the preview it was shown with no longer holds: a fresh preview and token, nothing written.
+          audit('refused', { reason: 'confirm_token_conflict' })
+          const token = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: shownNow, preview })
+          throw conflictError(request.config?.subject ?? 'What the preview showed', consumed.changes, preview, token, Math.round(this.#confirms.ttlMs / 1000))
+        }
+        if (consumed.verdict !== 'ok') {
+          refuse(`confirm_token_${consumed.verdict}`, `Refused: ${REFUSAL_MESSAGES[consumed.verdict]}.`, 'Call again without confirm_token to get a fresh one, then confirm with the same arguments.')
         }
         via = 'token'
       }
@@ -221,6 +233,21 @@ export class WriteGuard implements WriteGuardApi {
     return { reached, states: settled.states, unchanged: settled.unchanged }
   }
 
+  /**
+   * What a preview showed, as facts a confirmation is bound to (with its text): the config's hash, what the
+   * tool read to build it (`basis`), the entities an indirect target reaches and, for service calls,
+   * the current state of each entity the call reaches.
+   */
+  #shown (request: WriteRequest, reach: string[], aimsIndirectly: boolean): Shown {
+    const shown: Shown = { ...request.basis }
+    if (request.config?.baseHash !== undefined) shown[`${request.config.subject ?? `${request.domain}.${request.service}`} (config hash)`] = request.config.baseHash.slice(0, 16)
+    if (aimsIndirectly) shown['reached entities'] = reach.join(', ') || 'none'
+    if (request.config === undefined && this.#deps.state) {
+      for (const id of reach.slice(0, SHOWN_STATES)) shown[`${id} state`] = this.#deps.state(id)?.state ?? 'absent'
+    }
+    return shown
+  }
+
   #needsConfirmation (request: WriteRequest, entities: string[], reach: string[] | undefined, confirmDomains: readonly string[]): boolean {
     if (request.config) return true
     if (matchesAny(confirmDomains, request.domain)) return true
@@ -241,9 +268,15 @@ export class WriteGuard implements WriteGuardApi {
   }
 }
 
-function confirmBase (request: WriteRequest): ConfirmBase | undefined {
-  const config = request.config
-  return config?.subject !== undefined && config.baseHash !== undefined ? { subject: config.subject, hash: config.baseHash } : undefined
+/** HAMCP_CONFLICT for a confirmation whose preview no longer holds, carrying the fresh preview and its token. */
+function conflictError (subject: string, changes: string[], preview: string, token: string, expiresInS: number): UserError {
+  const what = `Changed since: ${changes.join('; ')}.`
+  return new UserError(
+    'HAMCP_CONFLICT',
+    `${subject} was changed in Home Assistant after the preview was shown, so that confirmation no longer applies; nothing was written. ${what}\nNew preview:\n${preview}`,
+    `Show the new preview to the user; if they agree, call again with the same arguments and confirm_token ${token} (valid ${expiresInS} s).`,
+    { confirm_token: token, preview, changes, expires_in_seconds: expiresInS }
+  )
 }
 
 /** The entities an indirect target reaches, named for the human who confirms. */
@@ -260,7 +293,7 @@ function refusalCode (reason: string): UserErrorCode {
   if (reason.includes('entity_')) return 'HAMCP_DENIED_ENTITY'
   if (reason === 'indirect_target') return 'HAMCP_DENIED_TARGET'
   if (reason === 'declined') return 'HAMCP_CONFIRMATION_DECLINED'
-  if (reason === 'confirm_token_changed') return 'HAMCP_CONFLICT'
+  if (reason === 'confirm_token_conflict') return 'HAMCP_CONFLICT'
   if (reason.startsWith('confirm_token_')) return 'HAMCP_CONFIRM_TOKEN_INVALID'
   return 'HAMCP_INVALID_ARGUMENT'
 }

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { CREATED_ID, type RestoreCommand } from '../../src/policy/undo.ts'
+import { stableJson } from '../../src/policy/confirm.ts'
 import { effectiveMembers } from '../../src/policy/targets.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 import { relatedConfigs, stringsArg } from './_lookups.ts'
@@ -185,7 +186,11 @@ export default defineTool({
       steps: [step],
       confirm: `Delete ${kind} ${args.id} (${String(item.name)})${inUse ? `, still used by ${inUse}: ${JSON.stringify(uses)}` : ', used by nothing'}.`,
       unrestorable,
-      report: { kind, id: args.id, ...(inUse ? { used_by: uses } : {}), ...(unrestorable.length > 0 ? { undo_notes: unrestorable } : {}) }
+      report: { kind, id: args.id, ...(inUse ? { used_by: uses } : {}), ...(unrestorable.length > 0 ? { undo_notes: unrestorable } : {}) },
+      basis: {
+        [`${kind} ${args.id}`]: stableJson(recreate),
+        ...Object.fromEntries(Object.entries(uses).map(([what, list]) => [`${kind} ${args.id} used by ${what}`, [...list].sort().join(', ')]))
+      }
     })
     return answer
   }

@@ -65,7 +65,8 @@ export default defineTool({
       unrestorable: notes,
       dryRun: args.dry_run,
       confirmToken: args.confirm_token,
-      report: { device_id: device.id, entities: own.length }
+      report: { device_id: device.id, entities: own.length },
+      basis: { [`device ${device.id} entities`]: own.map(e => e.entity_id).sort().join(', ') || 'none' }
     })
   }
 })
