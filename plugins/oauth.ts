@@ -12,7 +12,7 @@ import {
 } from '../src/oauth/metadata.ts'
 import { browserOriginLookup } from '../src/oauth/browser-origin.ts'
 import { AuthorizationPageError, AuthorizationRedirectError, type AuthorizationRequest } from '../src/oauth/requests.ts'
-import { OAUTH_SCOPES, isScope, scopeEnabled } from '../src/oauth/scopes.ts'
+import { chosenScopes, OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
 import type { ClientRecord } from '../src/oauth/store.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 
@@ -142,7 +142,8 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     return authorizationServerMetadata(origin, await browserOrigin(origin))
   })
 
-  fastify.post(ENDPOINTS.register, async (request, reply) => {
+  // Far above any real registration (src/oauth/registration.ts bounds each field and the whole to 16 KB).
+  fastify.post(ENDPOINTS.register, { bodyLimit: 64 * 1024 }, async (request, reply) => {
     try {
       const answer = await server.register(request.body, request.ip, originOf(request))
       request.log.notice({ client: answer.client_name, method: answer.token_endpoint_auth_method, address: request.ip }, 'OAuth client registered')
@@ -198,7 +199,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
       const isOurs = await oursFor(origin)
       const client = params.client_id ? await findClient(params.client_id, request) : undefined
       const issuer = authorizationIssuer({ resource: params.resource, isOurs, registeredAt: client?.issuer, requestOrigin: origin })
-      const pending = server.requests.open({ params, client: id => id === client?.client_id ? client : undefined, isOurs, issuer })
+      const pending = server.requests.open({ params, client: id => id === client?.client_id ? client : undefined, isOurs, issuer, address: request.ip })
       request.log.info({ client: pending.clientName, code: pending.shortCode }, 'OAuth sign-in waiting for approval')
       return showConsent(reply, pending)
     } catch (err) {
@@ -256,7 +257,9 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
       return showConsent(reply, pending, presented ? 'That is not the add-on\'s API token.' : 'Enter the add-on\'s API token, or approve in the panel.', 401)
     }
     backoff.succeed(address)
-    const scopes = list(form.scope).filter(isScope)
+    const choice = chosenScopes({ level: single(form.level), scopes: list(form.scope) }, pending.scopes)
+    if ('error' in choice) return showConsent(reply, pending, `Nothing was granted: ${choice.error}`, 400)
+    const { scopes } = choice
     const redirect = await server.approve(pending, scopes, 'primary token')
     server.requests.close(pending.id)
     audit({ who: 'primary', whoName: 'primary token (consent page)', approved: scopes.length > 0, request: pending, scopes })

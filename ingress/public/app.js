@@ -198,11 +198,16 @@ async function loadSignIns () {
   count.textContent = String(data.waiting.length)
   $('#sign-ins-empty').hidden = data.waiting.length > 0
   $('#sign-in-list tbody').replaceChildren(...data.waiting.map(request => {
-    const boxes = request.scopes.map(scope => el('label', { className: 'scope' },
-      el('input', { type: 'checkbox', value: scope, checked: true }), ` ${scope}${request.scopes_off.includes(scope) ? ' (off in options)' : ''}`))
+    // One level (each includes the ones below) and the camera on top, as on the consent page.
+    const off = scope => request.scopes_off.includes(scope) ? ' (off in options)' : ''
+    const level = el('select', {}, ...request.levels.map(scope => el('option', { value: scope, textContent: `${scope}${off(scope)}` })))
+    level.setAttribute('aria-label', 'level')
+    level.value = [...request.levels].reverse().find(scope => !request.scopes_off.includes(scope)) || request.levels[0] || ''
+    const camera = el('input', { type: 'checkbox', value: 'camera', checked: !request.scopes_off.includes('camera') })
+    const boxes = [...(request.levels.length ? [level] : []), ...(request.camera ? [el('label', { className: 'scope' }, camera, ` camera${off('camera')}`)] : [])]
     const decide = async (action) => {
-      const scopes = boxes.map(label => label.querySelector('input')).filter(box => box.checked).map(box => box.value)
-      await api(`api/sign-ins/${encodeURIComponent(request.id)}`, { method: 'POST', body: JSON.stringify({ action, scopes }) })
+      const choice = { level: request.levels.length ? level.value : 'none', camera: request.camera && camera.checked }
+      await api(`api/sign-ins/${encodeURIComponent(request.id)}`, { method: 'POST', body: JSON.stringify({ action, ...choice }) })
       await loadSignIns()
     }
     const approve = el('button', { type: 'button', textContent: 'Approve' })
