@@ -8,11 +8,12 @@
 export type Args = Record<string, unknown>
 
 /** The heaviest valid request of each tool a model could send; tools not named here get required-only arguments. */
-export function broadestArguments (ids: string[]): Record<string, Args> {
+export function broadestArguments (ids: string[], areas: string[] = ['living_room', 'kitchen', 'bedroom', 'office', 'garage', 'hallway', 'bathroom', 'garden']): Record<string, Args> {
   const of = (domain: string, n = 1): string[] => ids.filter(id => id.startsWith(`${domain}.`)).slice(0, n)
   const first = (domain: string): string => of(domain)[0] ?? `${domain}.missing`
   const sensors = ids.filter(id => /^sensor\..*(temperature|power|energy)/.test(id))
-  const everyArea = ['living_room', 'kitchen', 'bedroom', 'office', 'garage', 'hallway', 'bathroom', 'garden']
+  // The home's own area ids: ha_call_service refuses an unknown one before the call.
+  const everyArea = areas
   return {
     ha_list_entities: { limit: 200 },
     ha_search_entities: { query: 'light', limit: 50 },

@@ -1,6 +1,8 @@
 import { LRUCache } from 'lru-cache'
+import type { Shown } from './confirm.ts'
 import type { ServiceTarget } from './types.ts'
 import { domainOf } from '../home/entities.ts'
+import { describeState, type ReachedState } from './reached.ts'
 
 /** The part of a state that a restore needs. */
 export interface PriorState {
@@ -23,7 +25,32 @@ export interface UndoRecord {
   unrestorable?: string[]
   /** A config change (scene, event, dashboard...): how to put the previous value back. */
   revert?: Revert
+  /**
+   * What the write left, as named facts, and how to read the same facts now. ha_undo compares the two
+   * first: a fact that differs is newer work, which it never overwrites without the user's yes.
+   */
+  wrote?: Shown
+  current?: () => Promise<Shown>
 }
+
+/** An entity as the write left it: changed by the write itself (its context) or not changed at all. */
+export const LEFT_BY_WRITE = 'as the write left it'
+
+/**
+ * The facts of a service call's undo record, read now: each entity is as the write left it when its
+ * state still carries the call's context (or is back to the prior state), else it changed since.
+ */
+export function stateFacts (states: PriorState[], contextId: string, read: (entityId: string) => ReachedState | undefined): Shown {
+  const facts: Shown = {}
+  for (const prior of states) {
+    const now = read(prior.entity_id)
+    const back = now !== undefined && stableKey(priorState(prior.entity_id, now.state, now.attributes)) === stableKey(prior)
+    facts[prior.entity_id] = now === undefined ? 'gone' : now.context?.id === contextId || back ? LEFT_BY_WRITE : `changed since, now ${describeState(prior.entity_id, now)}`
+  }
+  return facts
+}
+
+const stableKey = (prior: PriorState): string => JSON.stringify([prior.state, Object.entries(prior.attributes).sort(([a], [b]) => a < b ? -1 : 1)])
 
 /**
  * The reverse of one config change, built by the tool that made it from the values it read before.
@@ -158,13 +185,16 @@ export function restoreCalls (prior: PriorState): RestoreCall[] {
 /** The last allowed runtime write of each identity, with the states just before it. Bounded. */
 export class UndoStore {
   readonly #records: LRUCache<string, UndoRecord>
+  readonly #now: () => number
 
-  constructor (options: { maxIdentities?: number } = {}) {
+  constructor (options: { maxIdentities?: number, now?: () => number } = {}) {
     this.#records = new LRUCache({ max: options.maxIdentities ?? 100 })
+    this.#now = options.now ?? Date.now
   }
 
-  remember (identityId: string, record: UndoRecord): void {
-    this.#records.set(identityId, record)
+  /** Keeps the identity's last write, stamped with the store's clock unless `at` is given. */
+  remember (identityId: string, record: Omit<UndoRecord, 'at'> & { at?: number }): void {
+    this.#records.set(identityId, { ...record, at: record.at ?? this.#now() })
   }
 
   last (identityId: string): UndoRecord | undefined {
