@@ -272,6 +272,15 @@ $('#copy-token').addEventListener('click', async () => {
   await copyText(data.token)
   flash($('#copy-status'), 'Copied')
 })
+async function regenerateToken () {
+  if (!window.confirm('Make a new API token? The current one stops working at once: every client that uses it must be given the new one.')) return
+  const data = await api('api/token/regenerate', { method: 'POST', body: JSON.stringify({ confirm: true }) })
+  revealed = data
+  showingToken = true
+  renderConnect(data)
+  flash($('#copy-status'), 'New token made: the old one no longer works')
+}
+$('#regenerate-token').addEventListener('click', () => regenerateToken().catch(showError))
 $('#filter-tool').addEventListener('change', () => loadActivity().catch(showError))
 $('#filter-outcome').addEventListener('change', () => loadActivity().catch(showError))
 
