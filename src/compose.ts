@@ -22,6 +22,7 @@ import type { ToolCatalog } from './mcp/registry.ts'
 import type { ToolServices } from './mcp/services.ts'
 import type { McpSurface } from './mcp/surface.ts'
 import { AuthorizationServer } from './oauth/authorization-server.ts'
+import type { ClientDocumentOptions } from './oauth/client-documents.ts'
 import { createPolicy, type PolicyOptions, type PolicyServices } from './policy/create.ts'
 import { requestLimits, type RequestLimits } from './request-limits.ts'
 import { createSessionService, type SessionService, type SessionsOptions } from './sessions/service.ts'
@@ -45,8 +46,8 @@ export interface ServiceDeps {
   sessions?: SessionsOptions
   /** Request rate limits (src/request-limits.ts); the bench and tests pass their own. */
   requestLimits?: Partial<RequestLimits>
-  /** OAuth sign-in: an injected clock (tests) and where browsers reach the add-on. */
-  oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string> }
+  /** OAuth sign-in: an injected clock (tests), where browsers reach the add-on, how client documents are fetched. */
+  oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string>, clientDocuments?: ClientDocumentOptions }
 }
 
 export interface Services {
@@ -92,6 +93,7 @@ export function createServices (deps: ServiceDeps): Services {
   const oauth = new AuthorizationServer({
     dataDir: config.dataDir,
     now: deps.oauth?.now,
+    clientDocuments: deps.oauth?.clientDocuments,
     log: { error: message => log.error(message), warn: message => log.warn(message) }
   })
   const usage = new UsageCounters()

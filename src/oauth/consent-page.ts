@@ -1,4 +1,5 @@
 import type { Scope } from '../auth/identity.ts'
+import { clientDocumentHost } from './client-documents.ts'
 import type { AuthorizationRequest } from './requests.ts'
 import { LEVEL_SCOPES, levelOfScopes, SCOPE_MEANING } from './scopes.ts'
 
@@ -45,6 +46,14 @@ function scopeRows (request: AuthorizationRequest, disabled: Scope[]): string {
   return rows.join('\n')
 }
 
+/** A client known by its metadata document URL: its domain is who it is; the name is its own claim. */
+function clientOrigin (request: AuthorizationRequest): string {
+  const host = clientDocumentHost(request.clientId)
+  if (!host) return ''
+  return `<p class="card">This app is <b data-testid="client-host">${escapeHtml(host)}</b>: the add-on read its description at
+<span class="muted">${escapeHtml(request.clientId)}</span>. The name above is what that site calls itself; the site is what to trust.</p>`
+}
+
 /** The browser step: who asks, where the answer goes, what it may do; approve here or in the panel. */
 export function consentPage ({ request, disabledScopes, nonce, error }: ConsentPageInput): string {
   const minutes = Math.max(1, Math.round((request.expiresAt - request.createdAt) / 60_000))
@@ -53,6 +62,7 @@ export function consentPage ({ request, disabledScopes, nonce, error }: ConsentP
 <meta name="referrer" content="no-referrer"><title>Allow ${escapeHtml(request.clientName)}? · Home Assistant MCP</title><style>${STYLE}</style></head>
 <body>
 <h1>Allow <span data-testid="client-name">${escapeHtml(request.clientName)}</span> to use your home?</h1>
+${clientOrigin(request)}
 <p>It asks to use the MCP server add-on of this Home Assistant. After your answer you go back to
 <b data-testid="redirect-host">${escapeHtml(request.redirectHost)}</b>.</p>
 <div class="card"><div class="muted">Request code</div><div class="code" data-testid="short-code">${escapeHtml(request.shortCode)}</div>

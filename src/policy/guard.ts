@@ -214,7 +214,7 @@ export class WriteGuard implements WriteGuardApi {
 
     // 7. The audit line.
     const revert = request.revert?.(result)
-    const remembered = (before && this.#checked(before, result)) ?? (revert && this.#deps.undo ? { tool: request.tool, call: service, at: this.#now(), states: [], revert } : undefined)
+    const remembered = (before && this.#checked(before, result)) ?? (revert && this.#deps.undo ? { tool: request.tool, call: service, at: this.#now(), states: [], revert, ...(revert.wrote && revert.current ? { wrote: revert.wrote, current: revert.current } : {}) } : undefined)
     if (remembered) this.#deps.undo?.remember(identity.id, remembered)
     // An undoable kind of write that this time cannot be undone: undo must not revert an older one instead.
     else if (request.revert) this.#deps.undo?.forget(identity.id)

@@ -60,8 +60,19 @@ export interface Revert {
   preview: string
   /** Entities the revert writes, checked against the entity lists again. */
   entities?: string[]
-  /** Performs the revert; answers what was restored and, where Home Assistant allows no exact restore, says so. */
-  run: () => Promise<Record<string, unknown>>
+  /** What the change left and how to read it now (see UndoRecord); the record takes them over. */
+  wrote?: Shown
+  current?: () => Promise<Shown>
+  /**
+   * Performs the revert; answers what was restored and, where Home Assistant allows no exact restore, says so.
+   * Refuses (HAMCP_CONFLICT) when the item changed since, unless `force`: the user confirmed overwriting it.
+   */
+  run: (force?: boolean) => Promise<Record<string, unknown>>
+}
+
+/** One config item's fact for an undo record: as the change left it, or changed since. */
+export function configFact (label: string, wroteHash: string, nowHash: string | undefined): Shown {
+  return { [label]: nowHash === wroteHash ? LEFT_BY_WRITE : nowHash === undefined ? 'deleted since' : 'edited since' }
 }
 
 /** Stands in a restore command for the id the previous create answered with (a deleted entry comes back under it). */

@@ -77,6 +77,24 @@ t.test('ha_undo compares what is there now with what the add-on wrote', async t 
     t.equal(home.getState(light)?.state, 'off')
   })
 
+  t.test('a scene the add-on edited, then the owner edited: conflict, the owner\'s edit kept; the confirmation forces', async t => {
+    const stored = async (): Promise<any> => JSON.parse((await server.app.ha.rest.request('GET', '/api/config/scene/config/1700000000101')).body.toString('utf8'))
+    const before = await stored()
+    const args = { kind: 'scene', id: 'scene.movie', action: 'update', config: { icon: 'mdi:filmstrip' } }
+    const asked = await call(client, 'ha_manage_config', args)
+    t.notOk((await call(client, 'ha_manage_config', { ...args, confirm_token: asked.json.confirm_token })).isError)
+    await server.app.ha.rest.request('POST', '/api/config/scene/config/1700000000101', { ...(await stored()), name: 'Owner Cinema' })
+    const writes = home.configWrites.length
+    const undone = await call(client, 'ha_undo')
+    t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
+    t.match(undone.text, /scene .* edited since/)
+    t.equal(home.configWrites.length, writes, 'nothing reached the house')
+    t.equal((await stored()).name, 'Owner Cinema', 'the owner\'s edit is kept')
+    const forced = await call(client, 'ha_undo', { confirm_token: undone.details.confirm_token })
+    t.notOk(forced.isError, forced.text)
+    t.same(await stored(), before, 'confirmed, the config from before the add-on\'s edit is back')
+  })
+
   t.test('after a reconnect, the owner\'s change is still seen as one', async t => {
     const id = [...house.entities.values()].find(e => e.entity_id.startsWith('sensor.'))!.entity_id
     const edited = await call(client, 'ha_update_entities', { entity_ids: [id], icon: 'mdi:addon' })

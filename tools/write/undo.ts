@@ -43,16 +43,20 @@ async function undoWrite (ctx: ToolContext, record: UndoRecord, since: Since | u
 async function revertConfig (ctx: ToolContext, record: UndoRecord & { revert: NonNullable<UndoRecord['revert']> }, args: Guarded): Promise<Record<string, unknown>> {
   if (ctx.options.allow_config_write !== true) throw new UserError('HAMCP_NOT_SUPPORTED', `The last write (${record.call}) was a config change; undoing it needs allow_config_write.`, 'Ask the owner to turn allow_config_write on.')
   const { revert } = record
-  const outcome = await guardedWrite(ctx, {
+  const since = await changedSince(record)
+  const overwrites = since && since.changes.length > 0 ? since.changes : undefined
+  const preview = overwrites ? `${revert.preview}\nThis overwrites what changed in Home Assistant since that write:\n${overwrites.map(c => `- ${c}`).join('\n')}` : revert.preview
+  const outcome = await undoWrite(ctx, record, since, {
     tool: 'ha_undo',
     domain: 'undo',
     service: 'revert',
     data: { call: record.call, at: record.at },
     dryRun: args.dry_run,
     ...(args.confirm_token === undefined ? {} : { confirmToken: args.confirm_token }),
-    config: { preview: revert.preview, entities: revert.entities ?? [] },
+    config: { preview, entities: revert.entities ?? [] },
     undoable: false,
-    execute: revert.run
+    // Confirmed with the changes shown, the revert may overwrite them.
+    execute: async () => await revert.run(overwrites !== undefined)
   })
   if (outcome.status === 'done') ctx.services.undo.forget(ctx.identity.id, record)
   if (outcome.status === 'dry_run') return { dry_run: true, undid: record.call, preview: revert.preview }
