@@ -5,6 +5,7 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import t from 'tap'
 import type { Test } from 'tap'
 import { callTool, startHome, startServer, type TestServer } from '../helper.ts'
+import { startIngress } from '../ingress/_ingress.ts'
 import { startCallback } from './_callback.ts'
 import { documentNetwork, startDocumentServer, type DocumentServer } from './_document-server.ts'
 import { authorizeUrl, openConsent, pkce, postForm, register } from './_oauth.ts'
@@ -73,6 +74,9 @@ t.test('an MCP app signs in with a client ID metadata document, through the cons
   t.match(page.html, /data-testid="client-name">Document App</)
   t.match(page.html, new RegExp(`data-testid="client-host">client\\.test:${documents.port}<`), 'the consent page names the client by its domain')
   t.same(documents.hits, ['/oauth/mcp-client.json'], 'the add-on fetched the document once')
+  const ingress = await startIngress(t, server)
+  const waiting = (await ingress.inject({ method: 'GET', url: '/api/sign-ins' })).json().waiting as Array<Record<string, unknown>>
+  t.match(waiting, [{ short_code: page.shortCode, client_name: 'Document App', client_host: `client.test:${documents.port}` }], 'the Sign-ins tab names it by its domain too')
 
   const arrived = callback.next()
   const decided = await postForm(`${server.url}/oauth/authorize`, { request: page.requestId ?? '', api_token: server.token, action: 'allow', scope: ['read', 'write'] })
