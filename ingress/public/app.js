@@ -150,7 +150,8 @@ function drawLevelChoices (categories) {
       select.append(el('option', { value: level, textContent: off ? `${level} (off in the options)` : level }))
     }
     select.value = category.id === 'camera' ? 'none' : 'read'
-    return el('tr', {}, el('td', {}, category.id), el('td', {}, select))
+    const covers = (category.covers || []).map(c => c.kinds ? `${c.tool} (${c.kinds.join(', ')})` : c.tool).join(', ')
+    return el('tr', {}, el('td', {}, category.id, el('div', { className: 'muted', textContent: covers })), el('td', {}, select))
   }))
 }
 
