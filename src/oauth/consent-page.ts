@@ -11,10 +11,12 @@ const STYLE = `
 body{font:15px/1.45 system-ui,sans-serif;max-width:34rem;margin:2rem auto;padding:0 1rem;color:#1c1c1c;background:#fafafa}
 h1{font-size:1.3rem}.card{background:#fff;border:1px solid #ddd;border-radius:10px;padding:1rem 1.2rem;margin:1rem 0}
 .code{font:600 1.4rem ui-monospace,monospace;letter-spacing:.08em}.muted{color:#666}.error{color:#b00020;font-weight:600}
-label{display:block;margin:.35rem 0}input[type=password]{width:100%;padding:.45rem;font:inherit;box-sizing:border-box}
+label{display:block;margin:.35rem 0}input[type=password]{width:100%;padding:.45rem;font:inherit;box-sizing:border-box;color:inherit;background:#fff;border:1px solid #888;border-radius:6px}
 .row{display:flex;gap:.6rem;margin-top:.8rem}button{font:inherit;padding:.45rem 1.1rem;border-radius:6px;border:1px solid #888;background:#fff;cursor:pointer}
 button.primary{background:#03a9f4;border-color:#0288d1;color:#fff}.off{color:#999}
-@media (prefers-color-scheme:dark){body{background:#111;color:#eee}.card{background:#1d1d1d;border-color:#333}.muted{color:#aaa}button{background:#222;color:#eee}}`
+@media (prefers-color-scheme:dark){body{background:#111;color:#eee}.card{background:#1d1d1d;border-color:#333}.muted{color:#aaa}button{background:#222;color:#eee}
+input[type=password]{background:#111;border-color:#555}.error{color:#ff6b6b}.off{color:#888}}
+:root{color-scheme:light dark}`
 
 export interface ConsentPageInput {
   request: AuthorizationRequest
