@@ -1,23 +1,33 @@
 /**
  * `npm run bench`: SPEC section 15's figures. For each home size, starts a demo home, runs the real
- * server in a child process against it, and drives it with concurrent stateless clients over HTTP.
- * Prints throughput, latency percentiles, the server's peak RSS and the tools/list size; writes
- * bench/results/report.json. A script, not a timed test: machines here are noisy.
- *   npm run bench -- [--sizes 1000,10000] [--clients 16] [--seconds 10]
+ * server in a child process against it (npm start's command line), and
+ *  1. drives the lookups (search, get, list, an HA-style session per call) with concurrent stateless
+ *     clients over HTTP: throughput, latency percentiles, server CPU per call;
+ *  2. calls every tool once with its broadest arguments (bench/broad-requests.ts), one at a time: the
+ *     heavy reads, each with its time, the server's CPU for it and its peak memory above the RSS
+ *     before the call (the kernel's peak-RSS mark is reset before each call);
+ *  3. reports the server's peak RSS over all of it.
+ * Prints the Node version, the machine (CPU, cores, load average) and the concurrency with the
+ * figures, and writes bench/results/report.json. A script, not a timed test: machines here are noisy.
+ *   npm run bench -- [--sizes 1000,10000] [--clients 16] [--seconds 10] [--heavy-only | --no-heavy] [--no-build]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startDemoHome, type DemoHome } from '../demo/index.ts'
+import { broadestArguments, extraHeavyReads, requiredArguments, type Args } from './broad-requests.ts'
 
 const { values } = parseArgs({
   options: {
     sizes: { type: 'string', default: '1000,10000' },
     clients: { type: 'string', default: '16' },
     seconds: { type: 'string', default: '10' },
-    options: { type: 'string', default: '' }
+    options: { type: 'string', default: '' },
+    'heavy-only': { type: 'boolean', default: false },
+    'no-heavy': { type: 'boolean', default: false },
+    'no-build': { type: 'boolean', default: false }
   }
 })
 
@@ -70,11 +80,27 @@ function memoryMb (pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
   }
 }
 
+/** Sets the process's peak-RSS mark (VmHWM) back to its current RSS, so the next peak is one call's. */
+function resetPeak (pid: number): boolean {
+  try {
+    writeFileSync(`/proc/${pid}/clear_refs`, '5')
+    return true
+  } catch {
+    return false
+  }
+}
+
+function machine (): string {
+  const [one, five] = loadavg()
+  return `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, load average ${one?.toFixed(1)} (1 min) ${five?.toFixed(1)} (5 min)`
+}
+
 const BENCH_REQUEST_LIMIT = '100000000'
 
 async function startServer (home: DemoHome, port: number): Promise<ChildProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ha-mcp-bench-'))
-  if (values.options) writeFileSync(join(dataDir, 'options.json'), readFileSync(values.options))
+  // Every tool listed, so the heavy reads cover them all; writes are called with dry_run where they take it.
+  writeFileSync(join(dataDir, 'options.json'), values.options ? readFileSync(values.options) : JSON.stringify({ allow_write: true, allow_config_write: true, allow_camera: true }))
   // BENCH_PROFILE=dir writes a V8 CPU profile of the server there, to see where a call's time goes.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
   // The production build, as the image runs it (tsx would add its compiler to the memory figures).
@@ -83,9 +109,18 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   const child = spawn(process.execPath, [...profile, ...nodeArgs, 'dist/app/server.js'], {
     // 16 clients with one token on loopback far outrun any real client: the request limits stay on
     // (their cost is measured) but so high that they never throttle the bench. RATE_LIMIT_*=0 measures without them.
-    env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
-    stdio: ['ignore', 'inherit', 'inherit']
+    env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
+    stdio: ['ignore', 'pipe', 'pipe']
   })
+  // The server's log, without the audit lines of the heavy reads' dry runs: not the bench's output.
+  for (const stream of [child.stdout, child.stderr]) {
+    let partial = ''
+    stream?.on('data', (chunk: Buffer) => {
+      const lines = (partial + chunk.toString('utf8')).split('\n')
+      partial = lines.pop() ?? ''
+      for (const line of lines) if (!line.includes('"audit":true')) process.stderr.write(`${line}\n`)
+    })
+  }
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
     try {
@@ -154,6 +189,42 @@ async function runScenario (port: number, pid: number, ids: string[], scenario: 
   }
 }
 
+interface HeavyResult { label: string, tool: string, ms: number, server_cpu_ms: number, rss_before_mb: number, peak_above_mb: number, answer_bytes: number, error: string | null }
+
+/**
+ * Every listed tool once with its broadest arguments, then the extra heavy reads, one call at a time:
+ * wall time, the server's CPU time for the call, and how far its RSS rose above where it was before.
+ */
+async function heavyReads (port: number, pid: number, ids: string[], tools: Array<{ name: string, inputSchema: Record<string, unknown> }>, peak: { mb: number }): Promise<HeavyResult[]> {
+  const broad = broadestArguments(ids)
+  const calls: Array<[string, string, Args]> = tools.map(tool => [tool.name, tool.name, broad[tool.name] ?? requiredArguments(tool.inputSchema, ids)])
+  calls.push(...extraHeavyReads(ids))
+  const results: HeavyResult[] = []
+  for (const [label, tool, args] of calls) {
+    peak.mb = Math.max(peak.mb, memoryMb(pid))
+    const before = memoryMb(pid, 'VmRSS')
+    const resettable = resetPeak(pid)
+    const cpuBefore = cpuMs(pid)
+    const started = performance.now()
+    let answer: { status: number, text: string }
+    try {
+      answer = await rpc(port, 'tools/call', { name: tool, arguments: args })
+    } catch (err) {
+      // The server died (out of memory, say): that is the finding; the rest cannot be measured.
+      results.push({ label, tool, ms: Math.round(performance.now() - started), server_cpu_ms: 0, rss_before_mb: before, peak_above_mb: Number.NaN, answer_bytes: 0, error: `no answer: ${(err as Error).message}` })
+      break
+    }
+    const { status, text } = answer
+    const ms = performance.now() - started
+    const after = memoryMb(pid)
+    peak.mb = Math.max(peak.mb, after)
+    let error: string | null = status === 200 ? null : `HTTP ${status}`
+    if (text.includes('"isError":true')) error = (/"code":"([A-Z_]+)"/.exec(text)?.[1]) ?? 'error'
+    results.push({ label, tool, ms: Math.round(ms), server_cpu_ms: cpuMs(pid) - cpuBefore, rss_before_mb: before, peak_above_mb: resettable ? Math.max(0, after - before) : Number.NaN, answer_bytes: Buffer.byteLength(text), error })
+  }
+  return results
+}
+
 async function benchSize (entities: number, port: number): Promise<Record<string, unknown>> {
   const startedHome = performance.now()
   const home = await startDemoHome({ entities, token: 'bench-ha-token' })
@@ -163,16 +234,26 @@ async function benchSize (entities: number, port: number): Promise<Record<string
   const readyMs = Math.round(performance.now() - startedServer)
   try {
     const listing = await rpc(port, 'tools/list', {})
-    const tools = (JSON.parse(listing.text) as { result: { tools: unknown[] } }).result.tools
+    const tools = (JSON.parse(listing.text) as { result: { tools: Array<{ name: string, inputSchema: Record<string, unknown> }> } }).result.tools
     const listBytes = Buffer.byteLength(JSON.stringify({ tools }))
-    const readyRss = memoryMb(server.pid as number, 'VmRSS')
+    const pid = server.pid as number
+    const readyRss = memoryMb(pid, 'VmRSS')
     const ids = home.entityIds()
-    // Warm up: let the JIT and the caches settle.
-    for (const scenario of SCENARIOS) for (let i = 0; i < 50; i++) await rpc(port, 'tools/call', { name: scenario.tool, arguments: scenario.args(ids, i) })
+    const peak = { mb: 0 }
     const results: Record<string, unknown> = {}
-    for (const scenario of SCENARIOS) results[scenario.name] = await runScenario(port, server.pid as number, ids, scenario)
+    const loadAtStart = loadavg()[0]
+    if (values['heavy-only'] !== true) {
+      // Warm up: let the JIT and the caches settle.
+      for (const scenario of SCENARIOS) for (let i = 0; i < 50; i++) await rpc(port, 'tools/call', { name: scenario.tool, arguments: scenario.args(ids, i) })
+      for (const scenario of SCENARIOS) results[scenario.name] = await runScenario(port, pid, ids, scenario)
+    }
+    peak.mb = Math.max(peak.mb, memoryMb(pid))
+    const heavy = values['no-heavy'] === true ? [] : await heavyReads(port, pid, ids, tools, peak)
+    peak.mb = Math.max(peak.mb, memoryMb(pid))
     return {
       entities: ids.length,
+      machine: machine(),
+      load_average_at_start: loadAtStart,
       demo_home_start_ms: homeStartMs,
       server_ready_ms: readyMs,
       clients: CLIENTS,
@@ -181,8 +262,9 @@ async function benchSize (entities: number, port: number): Promise<Record<string
       tools_list_bytes: listBytes,
       tools_list_bytes_per_tool: Math.round(listBytes / Math.max(1, tools.length)),
       scenarios: results,
+      heavy_reads: heavy,
       server_rss_ready_mb: readyRss,
-      server_peak_rss_mb: memoryMb(server.pid as number)
+      server_peak_rss_mb: peak.mb
     }
   } finally {
     server.kill('SIGTERM')
@@ -192,20 +274,32 @@ async function benchSize (entities: number, port: number): Promise<Record<string
 }
 
 async function main (): Promise<void> {
-  process.stdout.write('building (npm run build)...\n')
-  execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
+  if (values['no-build'] !== true) {
+    process.stdout.write('building (npm run build)...\n')
+    execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
+  }
   const sizes = values.sizes.split(',').map(Number).filter(n => n > 0)
-  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, cpus: (await import('node:os')).cpus().length, runs: [] as unknown[] }
+  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, machine: machine(), cpus: cpus().length, server_flags: START_FLAGS.join(' '), runs: [] as unknown[] }
+  process.stdout.write(`Node ${process.version}; ${machine()}\nserver: node ${START_FLAGS.join(' ')} dist/app/server.js (npm start)\n`)
   let port = 19_583
   for (const size of sizes) {
-    process.stdout.write(`\n== ${size} entities, ${CLIENTS} clients, ${SECONDS} s per scenario ==\n`)
+    process.stdout.write(`\n== ${size} entities; lookups: ${CLIENTS} concurrent stateless clients, ${SECONDS} s per scenario; load average ${loadavg()[0]?.toFixed(1)} ==\n`)
     const run = await benchSize(size, port++)
     ;(report.runs as unknown[]).push(run)
     const scenarios = run.scenarios as Record<string, Record<string, number>>
+    const described: Record<string, string> = { search: 'ha_search_entities, mostly distinct two-word queries, limit 20', get: 'ha_get_entity, a different entity each call', list: 'ha_list_entities by domain, limit 50', 'ha-call': 'ha_get_entity in a new MCP session per call, as HA\'s client' }
     for (const [name, r] of Object.entries(scenarios)) {
-      process.stdout.write(`${name.padEnd(8)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  cpu/call ${r.server_cpu_ms_per_call} ms  errors ${r.errors}  max answer ${r.max_answer_bytes} B\n`)
+      process.stdout.write(`${name.padEnd(8)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  cpu/call ${r.server_cpu_ms_per_call} ms  errors ${r.errors}  max answer ${r.max_answer_bytes} B  (${described[name] ?? name})\n`)
     }
-    process.stdout.write(`tools/list: ${run.tools as number} tools, ${run.tools_list_bytes as number} bytes (${run.tools_list_bytes_per_tool as number}/tool)  RSS ready ${run.server_rss_ready_mb as number} MB, peak ${run.server_peak_rss_mb as number} MB  demo start ${run.demo_home_start_ms as number} ms  server ready ${run.server_ready_ms as number} ms\n`)
+    const heavy = run.heavy_reads as HeavyResult[]
+    if (heavy.length > 0) {
+      process.stdout.write(`heavy reads: every tool once with its broadest arguments, one call at a time (load average ${loadavg()[0]?.toFixed(1)}); slowest and largest:\n`)
+      const shown = [...heavy].sort((a, b) => Math.max(b.ms, b.peak_above_mb * 20) - Math.max(a.ms, a.peak_above_mb * 20)).slice(0, 12)
+      for (const h of shown) process.stdout.write(`  ${h.label.padEnd(40)} ${String(h.ms).padStart(6)} ms  server cpu ${String(h.server_cpu_ms).padStart(5)} ms  peak +${h.peak_above_mb} MB  answer ${h.answer_bytes} B${h.error ? `  ${h.error}` : ''}\n`)
+      const worst = (key: 'ms' | 'peak_above_mb'): HeavyResult => heavy.reduce((a, b) => (b[key] > a[key] ? b : a))
+      process.stdout.write(`  ${heavy.length} calls: slowest ${worst('ms').label} ${worst('ms').ms} ms; most memory ${worst('peak_above_mb').label} +${worst('peak_above_mb').peak_above_mb} MB\n`)
+    }
+    process.stdout.write(`tools/list: ${run.tools as number} tools, ${run.tools_list_bytes as number} bytes (${run.tools_list_bytes_per_tool as number}/tool)  RSS ready ${run.server_rss_ready_mb as number} MB, peak over the whole run (lookups and heavy reads) ${run.server_peak_rss_mb as number} MB  demo start ${run.demo_home_start_ms as number} ms  server ready ${run.server_ready_ms as number} ms\n`)
   }
   mkdirSync('bench/results', { recursive: true })
   writeFileSync('bench/results/report.json', JSON.stringify(report, null, 2))

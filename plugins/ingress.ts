@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { TokenStore } from '../src/auth/tokens.ts'
+import { scopesClosed, SCOPES_NOT_CLOSED } from '../src/oauth/scopes.ts'
 import type { Config } from '../src/config.ts'
 import { clientConfigs } from '../src/connect/client-configs.ts'
 import type { HomeAssistant } from '../src/ha/index.ts'
@@ -59,6 +60,8 @@ const createTokenBody = z.object({
   entity_allowlist: globList,
   entity_denylist: globList
 }).refine(body => Object.values(body.levels ?? {}).some(level => level !== 'none') || (body.scopes?.length ?? 0) > 0, 'give at least one category a level')
+  // What is ticked is what the token can do: read+manage cannot be a level, so it is refused, not widened.
+  .refine(body => body.scopes === undefined || scopesClosed(body.scopes), `scopes: ${SCOPES_NOT_CLOSED}`)
 
 /**
  * The status and onboarding page in Home Assistant's sidebar: static files plus a small JSON API

@@ -11,7 +11,7 @@ import {
 } from '../src/oauth/metadata.ts'
 import { browserOriginLookup } from '../src/oauth/browser-origin.ts'
 import { AuthorizationPageError, AuthorizationRedirectError, type AuthorizationRequest } from '../src/oauth/requests.ts'
-import { OAUTH_SCOPES, isScope, scopeEnabled } from '../src/oauth/scopes.ts'
+import { chosenScopes, OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 
 export interface OAuthRouteOptions {
@@ -140,7 +140,8 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     return authorizationServerMetadata(origin, await browserOrigin(origin))
   })
 
-  fastify.post(ENDPOINTS.register, async (request, reply) => {
+  // Far above any real registration (src/oauth/registration.ts bounds each field and the whole to 16 KB).
+  fastify.post(ENDPOINTS.register, { bodyLimit: 64 * 1024 }, async (request, reply) => {
     try {
       const answer = await server.register(request.body, request.ip)
       request.log.notice({ client: answer.client_name, method: answer.token_endpoint_auth_method, address: request.ip }, 'OAuth client registered')
@@ -182,7 +183,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     if (!origin) return await badHost(reply)
     const params = Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, single(v as string | string[])]))
     try {
-      const pending = server.requests.open({ params, client: id => server.client(id), isOurs: await oursFor(origin) })
+      const pending = server.requests.open({ params, client: id => server.client(id), isOurs: await oursFor(origin), address: request.ip })
       request.log.info({ client: pending.clientName, code: pending.shortCode }, 'OAuth sign-in waiting for approval')
       return showConsent(reply, pending)
     } catch (err) {
@@ -240,7 +241,9 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
       return showConsent(reply, pending, presented ? 'That is not the add-on\'s API token.' : 'Enter the add-on\'s API token, or approve in the panel.', 401)
     }
     backoff.succeed(address)
-    const scopes = list(form.scope).filter(isScope)
+    const choice = chosenScopes({ level: single(form.level), scopes: list(form.scope) }, pending.scopes)
+    if ('error' in choice) return showConsent(reply, pending, `Nothing was granted: ${choice.error}`, 400)
+    const { scopes } = choice
     const redirect = await server.approve(pending, scopes, 'primary token')
     server.requests.close(pending.id)
     audit({ who: 'primary', whoName: 'primary token (consent page)', approved: scopes.length > 0, request: pending, scopes })

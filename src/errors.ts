@@ -24,11 +24,12 @@ export const USER_ERROR_CODES = {
   HAMCP_ALREADY_EXISTS: 'The id or name the call would create is already taken.',
   HAMCP_NOT_SUPPORTED: 'This home or this item cannot do that: defined in YAML, not an add-on, no engine or integration for it.',
   HAMCP_CONFIG_REJECTED: 'Home Assistant rejected the configuration the call sent; nothing was written.',
-  HAMCP_CONFLICT: 'The item changed in Home Assistant after the preview was shown; nothing was written.',
+  HAMCP_CONFLICT: 'What a preview showed changed in Home Assistant before the confirmation, or what ha_undo would overwrite changed since the write; nothing was written (details: changes, and a fresh preview and confirm_token).',
   HAMCP_PARTIAL_WRITE: 'Home Assistant refused a step of a change made of several; the steps before it were applied and ha_undo reverts them.',
   HAMCP_DENIED_SERVICE: 'The service is refused by the service_denylist option.',
   HAMCP_DENIED_ENTITY: 'An entity the call names is refused by an allow or deny list.',
   HAMCP_DENIED_TARGET: 'Targeting by area, device, floor or label is refused while entity lists are set.',
+  HAMCP_DENIED_LEVEL: 'The token\'s level for the category this call works on is too low (a multi-kind tool: the category of the kind asked).',
   HAMCP_CONFIRMATION_DECLINED: 'The user said no to the confirmation.',
   HAMCP_CONFIRM_TOKEN_INVALID: 'The confirm_token is unknown, used, expired, for another call or for another client.',
   HAMCP_RATE_LIMITED: 'Too many calls of this kind in a short time; retry after the time the hint gives.',
@@ -46,11 +47,14 @@ export const INTERNAL_ERROR_CODE = 'HAMCP_INTERNAL'
 export class UserError extends Error {
   readonly code: UserErrorCode
   readonly hint: string | undefined
-  constructor (code: UserErrorCode, message: string, hint?: string) {
+  /** Machine-readable extras, sent in `structuredContent.error.details` (a conflict's fresh preview and token). */
+  readonly details: Record<string, unknown> | undefined
+  constructor (code: UserErrorCode, message: string, hint?: string, details?: Record<string, unknown>) {
     super(message)
     this.name = 'UserError'
     this.code = code
     this.hint = hint
+    this.details = details
   }
 }
 

@@ -112,7 +112,7 @@ t.test('the catalogue', async t => {
     t.same(listed.properties, {
       id: { type: 'string', description: 'Lower-case id.' },
       template: { type: 'string', maxLength: 5000, description: 'Jinja.' },
-      data: { description: 'Service data.', type: ['object', 'null'], additionalProperties: true },
+      data: { description: 'Service data.', type: 'object', additionalProperties: true, nullable: true },
       blocks: { minItems: 1, type: 'array', description: 'Actions.' },
       // A description that only repeats the field's name is dropped.
       count: { type: 'integer', minimum: 1, maximum: 50 }

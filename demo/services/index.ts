@@ -92,18 +92,28 @@ export class Services {
     } else if (ids !== 'none') {
       for (const id of ids) wanted.add(id)
     }
-    const devices = new Set(matchIds(target.device_id))
-    const areas = new Set(matchIds(target.area_id))
-    const labels = new Set(matchIds(target.label_id))
-    for (const floor of matchIds(target.floor_id)) for (const area of h.areas.values()) if (area.floor_id === floor) areas.add(area.area_id)
-    for (const label of labels) {
-      for (const area of h.areas.values()) if (area.labels.includes(label)) areas.add(area.area_id)
-      for (const device of h.devices.values()) if (device.labels.includes(label)) devices.add(device.id)
+    // As homeassistant/helpers/target.py: a device brings its child devices; a label its entities, devices
+    // and areas; a floor its areas; an area its devices (whose entities without an area of their own
+    // follow) and the entities set to it. Hidden and config/diagnostic entities are left out of expansion.
+    const devices = new Set<string>()
+    const addDevice = (id: string): void => {
+      devices.add(id)
+      for (const child of h.devices.values()) if (child.parent_device_id === id) devices.add(child.id)
     }
-    if (devices.size > 0 || areas.size > 0 || labels.size > 0) {
+    for (const id of matchIds(target.device_id)) addDevice(id)
+    const areas = new Set(matchIds(target.area_id))
+    for (const label of matchIds(target.label_id)) {
+      for (const entry of h.entities.values()) if (entry.labels.includes(label) && entry.hidden_by === null) wanted.add(entry.entity_id)
+      for (const device of h.devices.values()) if (device.labels.includes(label)) addDevice(device.id)
+      for (const area of h.areas.values()) if (area.labels.includes(label)) areas.add(area.area_id)
+    }
+    for (const floor of matchIds(target.floor_id)) for (const area of h.areas.values()) if (area.floor_id === floor) areas.add(area.area_id)
+    if (devices.size > 0 || areas.size > 0) {
+      const areaDevices = new Set([...h.devices.values()].filter(d => d.area_id !== null && areas.has(d.area_id)).map(d => d.id))
       for (const entry of h.entities.values()) {
-        if (entry.entity_category !== null || entry.hidden_by !== null) continue // HA skips these for area/device/label targets
-        if ((entry.device_id !== null && devices.has(entry.device_id)) || areas.has(h.areaOf(entry.entity_id) ?? '') || entry.labels.some(l => labels.has(l))) wanted.add(entry.entity_id)
+        if (entry.entity_category !== null || entry.hidden_by !== null) continue
+        const device = entry.device_id
+        if ((device !== null && devices.has(device)) || (entry.area_id !== null && areas.has(entry.area_id)) || (entry.area_id === null && device !== null && areaDevices.has(device))) wanted.add(entry.entity_id)
       }
     }
     return [...wanted].filter(id => h.states.has(id) && (domains === undefined || domains.length === 0 || domains.includes(id.split('.')[0] as string)))

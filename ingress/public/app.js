@@ -291,11 +291,16 @@ async function loadSignIns () {
   $('#sign-ins-empty').hidden = data.waiting.length > 0
   $('#sign-in-list').hidden = data.waiting.length === 0
   setRows($('#sign-in-list'), data.waiting.map(request => {
-    const boxes = request.scopes.map(scope => el('label', { className: 'scope' },
-      el('input', { type: 'checkbox', value: scope, checked: true }), ` ${level(scope)}${request.scopes_off.includes(scope) ? ` ${t('signIns.offInOptions')}` : ''}`))
+    // One level (each includes the ones below) and the camera on top, as on the consent page.
+    const off = scope => request.scopes_off.includes(scope) ? ` ${t('signIns.offInOptions')}` : ''
+    const levelSelect = el('select', {}, ...request.levels.map(scope => el('option', { value: scope, textContent: `${level(scope)}${off(scope)}` })))
+    levelSelect.setAttribute('aria-label', t('signIns.levelLabel'))
+    levelSelect.value = [...request.levels].reverse().find(scope => !request.scopes_off.includes(scope)) || request.levels[0] || ''
+    const camera = el('input', { type: 'checkbox', value: 'camera', checked: !request.scopes_off.includes('camera') })
+    const boxes = [...(request.levels.length ? [levelSelect] : []), ...(request.camera ? [el('label', { className: 'scope' }, camera, ` ${level('camera')}${off('camera')}`)] : [])]
     const decide = async (action) => {
-      const scopes = boxes.map(label => label.querySelector('input')).filter(box => box.checked).map(box => box.value)
-      await api(`api/sign-ins/${encodeURIComponent(request.id)}`, { method: 'POST', body: JSON.stringify({ action, scopes }) })
+      const choice = { level: request.levels.length ? levelSelect.value : 'none', camera: request.camera && camera.checked }
+      await api(`api/sign-ins/${encodeURIComponent(request.id)}`, { method: 'POST', body: JSON.stringify({ action, ...choice }) })
       await loadSignIns()
     }
     const approve = el('button', { type: 'button', textContent: t('signIns.approve') })

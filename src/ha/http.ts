@@ -66,6 +66,54 @@ export class HttpClient {
     return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: buffer }
   }
 
+  /**
+   * The first `maxBytes` of an answer, the rest never read: Home Assistant may render megabytes
+   * (a template over every state) of which a caller shows a few KB. `length` is the declared size
+   * when Home Assistant sent one. A non-2xx answer fails with HA's own message, like json().
+   */
+  async prefix (method: 'GET' | 'POST', path: string, body: unknown, maxBytes: number): Promise<{ contentType: string, body: Buffer, complete: boolean, length?: number }> {
+    if (!this.configured) throw new HA_NOT_CONNECTED(': no Home Assistant address configured')
+    this.#log.debug({ http: `${method} ${path}` }, 'http call')
+    let response: Response
+    const signal = AbortSignal.timeout(this.#timeoutMs)
+    try {
+      response = await fetch(`${this.baseUrl}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${this.#token ?? ''}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal
+      })
+    } catch (err) {
+      const name = (err as Error).name
+      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs)
+      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`)
+    }
+    const chunks: Buffer[] = []
+    let size = 0
+    let complete = true
+    const reader = response.body?.getReader()
+    try {
+      for (;;) {
+        if (reader === undefined) break
+        const { done, value } = await reader.read()
+        if (done) break
+        chunks.push(Buffer.from(value))
+        size += value.byteLength
+        if (size > maxBytes) { complete = false; break }
+      }
+    } catch (err) {
+      const name = (err as Error).name
+      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs)
+      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`)
+    } finally {
+      if (!complete) await reader?.cancel().catch(() => {})
+    }
+    const buffer = Buffer.concat(chunks).subarray(0, maxBytes)
+    if (response.status < 200 || response.status >= 300) throw new HA_HTTP_FAILED(`${method} ${path}`, response.status, errorMessage(buffer.toString('utf8')))
+    const declared = Number(response.headers.get('content-length') ?? Number.NaN)
+    return { contentType: response.headers.get('content-type') ?? '', body: buffer, complete, ...(Number.isFinite(declared) ? { length: declared } : {}) }
+  }
+
   /** JSON call that fails with HA's own message on a non-2xx answer. */
   async json<T = unknown>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
     const result = await this.request(method, path, body)

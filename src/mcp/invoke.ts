@@ -1,8 +1,9 @@
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
+import { describeIssues, parseArguments } from './arguments.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
-import type { LoadedTool } from './registry.ts'
+import { argumentRefusal, type LoadedTool } from './registry.ts'
 
 export interface ToolCallResult {
   content: RawToolResult['content']
@@ -27,11 +28,12 @@ export interface ToolErrorData {
   code: UserErrorCode | typeof INTERNAL_ERROR_CODE | `HAMCP_HA_${string}` | 'HAMCP_SUPERVISOR_UNAVAILABLE'
   message: string
   hint?: string
+  details?: Record<string, unknown>
 }
 
-export function errorResult (code: ToolErrorData['code'], message: string, hint?: string): ToolCallResult {
+export function errorResult (code: ToolErrorData['code'], message: string, hint?: string, details?: Record<string, unknown>): ToolCallResult {
   const text = `${message}${hint ? `\nHint: ${hint}` : ''}\nCode: ${code}`
-  const error: ToolErrorData = { code, message, ...(hint ? { hint } : {}) }
+  const error: ToolErrorData = { code, message, ...(hint ? { hint } : {}), ...(details ? { details } : {}) }
   return { content: [{ type: 'text', text }], structuredContent: { error }, isError: true }
 }
 
@@ -76,13 +78,6 @@ function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unkn
   return ctx.home.scrub(text, sentIds(rawArgs))
 }
 
-function describeIssues (issues: ReadonlyArray<{ path: PropertyKey[], message: string }>): string {
-  return issues.slice(0, 5).map(issue => {
-    const where = issue.path.length ? issue.path.map(String).join('.') : 'arguments'
-    return `${where}: ${issue.message}`
-  }).join('; ')
-}
-
 /** Serializes an answer: capped, compact JSON, with hidden entities scrubbed when filter_reads is on. */
 export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult {
   let shaped = value
@@ -114,9 +109,12 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
   let result: ToolCallResult
   ctx.log.debug({ tool: name, identity: ctx.identity.name }, 'tool call')
   if (ctx.log.level === 'trace') ctx.log.trace({ tool: name, args: JSON.stringify(rawArgs ?? {}).slice(0, 300) }, 'tool arguments')
-  const parsed = tool.definition.input.safeParse(rawArgs ?? {})
+  const { parsed, args } = parseArguments(tool.definition.input, rawArgs ?? {})
+  const beyondLevel = parsed.success ? argumentRefusal(tool, parsed.data as Record<string, unknown>, ctx.identity) : undefined
   if (!parsed.success) {
-    result = errorResult('HAMCP_INVALID_ARGUMENT', `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues)}.`, 'Fix the arguments to match the tool\'s input schema and call again.')
+    result = errorResult('HAMCP_INVALID_ARGUMENT', `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues, tool.listing.inputSchema, args)}.`, 'Fix the arguments to match the tool\'s input schema and call again.')
+  } else if (beyondLevel !== undefined) {
+    result = errorResult('HAMCP_DENIED_LEVEL', beyondLevel, 'The owner sets a named token\'s level per category on the Tokens tab of the add-on\'s panel.')
   } else {
     try {
       const running = (async () => {
@@ -136,7 +134,7 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
       }
     } catch (err) {
       if (isUserError(err)) {
-        result = errorResult(err.code, scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs))
+        result = errorResult(err.code, scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs), err.details && JSON.parse(scrubError(ctx, JSON.stringify(err.details), rawArgs)) as Record<string, unknown>)
       } else if (isHomeAssistantError(err)) {
         result = errorResult(err.code as ToolErrorData['code'], scrubError(ctx, err.message, rawArgs))
       } else {

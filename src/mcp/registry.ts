@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import { levelIn, levelRank, levelsKey, type Identity } from '../auth/identity.ts'
-import { categoryOf, levelNeeded } from './categories.ts'
+import { ARGUMENT_CATEGORIES, categoryOf, levelNeeded } from './categories.ts'
 import type { Options } from '../options.ts'
 import { annotationsFor, KIND_GATE, toolEnabled, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
 
@@ -14,6 +14,8 @@ export interface LoadedTool {
   definition: ToolDefinition
   /** The category a named token's level applies to (src/mcp/categories.ts). */
   category: string
+  /** A tool whose argument picks the category of each call (ha_manage_config's kind), else undefined. */
+  byArgument?: { field: string, byValue: Readonly<Record<string, string>> }
   annotations: ToolAnnotations
   /** JSON Schema of the input, computed once. */
   inputSchema: Record<string, unknown>
@@ -24,6 +26,8 @@ export interface LoadedTool {
 const SAFE_INT = Number.MAX_SAFE_INTEGER
 /** Length caps up to this are abuse guards (ids, names, tokens): no real value comes near them. */
 const GUARD_LENGTH = 255
+/** Item caps from this up are abuse guards (a hundred ids in one call): the handler's error names the cap. */
+const GUARD_ITEMS = 100
 
 /** zod's rendering of a record of unknowns: every JSON object key is a string, any value is the default. */
 function isOpenRecordKey (key: string, value: unknown): boolean {
@@ -32,26 +36,21 @@ function isOpenRecordKey (key: string, value: unknown): boolean {
 }
 
 /**
- * Home Assistant's MCP client (voluptuous-openapi) reads these two differently from JSON Schema: an
- * object without `additionalProperties: true` refuses every key it does not list, and `number` is
- * Python's float, which refuses the whole numbers json.loads hands over as ints. Both are spelled out
- * here, meaning the same to every other client.
+ * Home Assistant's MCP client (voluptuous-openapi, Core up to 2026.8) reads an object without
+ * `additionalProperties: true` as refusing every key it does not list: an open record says so.
  */
 function forHomeAssistant (key: string, value: unknown): unknown {
   if (key === 'additionalProperties' && JSON.stringify(value) === '{}') return true
-  if (key === 'type') {
-    const types = Array.isArray(value) ? value : [value]
-    if (types.includes('number') && !types.includes('integer')) return [...types.filter(t => t !== 'null'), 'integer', ...types.filter(t => t === 'null')]
-  }
   return value
 }
 
 /**
  * Shrinks a JSON Schema for the tools/list answer without changing what a client may send: zod's
- * safe-integer bounds and open-record keywords say nothing, a nullable type is one `type` array, and
- * regex patterns and guard-sized length caps stay enforced server-side (the description gives an
- * example instead). Every byte here is paid by the model on every conversation. What Home Assistant's
- * client needs spelled out stays (test/ha-client/tool-schemas.test.ts holds every tool to its rules).
+ * safe-integer bounds and open-record keywords say nothing, and regex patterns and guard-sized length
+ * caps stay enforced server-side (the description gives an example instead). Every byte here is paid
+ * by the model on every conversation. The result is the portable subset (see `portable`), and what
+ * Home Assistant's converters need spelled out stays (test/ha-client/tool-schemas.test.ts holds every
+ * tool to the subset and to both converters).
  */
 export function compactSchema (node: unknown): unknown {
   if (Array.isArray(node)) return node.map(compactSchema)
@@ -60,6 +59,7 @@ export function compactSchema (node: unknown): unknown {
   for (const [key, raw] of Object.entries(node)) {
     if (key === '$schema' || key === 'pattern' || key === 'minLength' || isOpenRecordKey(key, raw)) continue
     if (key === 'maxLength' && typeof raw === 'number' && raw <= GUARD_LENGTH) continue
+    if (key === 'maxItems' && typeof raw === 'number' && raw >= GUARD_ITEMS) continue
     if ((key === 'maximum' && raw === SAFE_INT) || (key === 'minimum' && raw === -SAFE_INT)) continue
     // An absent flag reads as false anyway; true defaults (skip_condition) stay.
     if (key === 'default' && raw === false && (node as { type?: unknown }).type === 'boolean') continue
@@ -69,7 +69,7 @@ export function compactSchema (node: unknown): unknown {
     else if (key === '$defs') out[key] = Object.fromEntries(Object.entries(value as Record<string, unknown>).map(([k, v]) => [k, compactSchema(v)]))
     else out[key] = compactSchema(value)
   }
-  return mergeTypeOnlyBranches(out)
+  return portable(out)
 }
 
 /** Letters only, lower-cased: "Triggers." and `triggers`, "Helper type" and `helper_type` read the same. */
@@ -84,40 +84,69 @@ function withoutEcho (name: string, schema: unknown): unknown {
   return typeof description === 'string' && letters(description) === letters(name) ? rest : schema
 }
 
-/** Keywords that bind one JSON type only, so moving them beside a `type` list changes nothing for the others. */
-const TYPE_KEYWORDS: Record<string, string[]> = {
-  object: ['properties', 'required', 'additionalProperties', 'minProperties', 'maxProperties'],
-  array: ['items', 'minItems', 'maxItems'],
-  string: ['minLength', 'maxLength', 'format'],
-  number: ['minimum', 'maximum'],
-  integer: ['minimum', 'maximum']
-}
+/**
+ * When a field accepts several types, the one it advertises: the widest form the handler reads (a list
+ * over a single id, an object over its string shorthand, a name over an index). The handler still takes
+ * every form (src/mcp/lenient-args.ts and the tool's own union), so a model that sends the narrower one
+ * is not refused; the advertised form is the one every client can express.
+ */
+const TYPE_PREFERENCE = ['array', 'object', 'string', 'number', 'integer', 'boolean']
+
+type JsonSchema = Record<string, unknown>
+const singleTyped = (branch: unknown): branch is JsonSchema & { type: string } =>
+  typeof branch === 'object' && branch !== null && typeof (branch as { type?: unknown }).type === 'string'
 
 /**
- * `anyOf` over branches of distinct single types, each with only its own type's keywords, says the same
- * as one `type` list carrying all of them: `anyOf: [{type: 'object'}, {type: 'null'}]` is
- * `type: ['object', 'null']`, and `anyOf: [{type: 'string'}, {type: 'array', items: {...}}]` is
- * `type: ['string', 'array'], items: {...}` (array keywords bind arrays only). Home Assistant's converter
- * reads a type list as one schema per type.
+ * The portable subset every client accepts: one `type` per schema, no type lists, no `type` beside
+ * `anyOf`. Gemini's function declarations (Gemini CLI, Copilot CLI) refuse a type list or a union of
+ * item types and then disable every tool. So a nullable field is its one type with `nullable: true`
+ * (the OpenAPI keyword Gemini, voluptuous-openapi and probatio read; null still clears where the handler
+ * says so), a union advertises one branch, and a `number` is `anyOf` number or integer: Home Assistant's
+ * voluptuous-openapi reads `number` as Python's float, which refuses the whole numbers json.loads hands
+ * over as ints (`"hours": 24`), and probatio renders the pair back as `number`.
  */
-function mergeTypeOnlyBranches (schema: Record<string, unknown>): Record<string, unknown> {
-  const branches = schema.anyOf
-  if (!Array.isArray(branches) || 'type' in schema) return schema
-  const typed = branches.every(branch => typeof branch === 'object' && branch !== null && typeof (branch as { type?: unknown }).type === 'string')
-  if (!typed) return schema
-  const list = branches as Array<Record<string, unknown> & { type: string }>
-  const types = list.map(branch => branch.type)
-  if (new Set(types).size !== types.length) return schema
-  const { anyOf: _, ...rest } = schema
-  const merged: Record<string, unknown> = { ...rest, type: types }
-  for (const { type, ...keywords } of list) {
-    const own = TYPE_KEYWORDS[type] ?? []
-    for (const [key, value] of Object.entries(keywords)) {
-      if (!own.includes(key) || key in merged) return schema
-      merged[key] = value
+function portable (schema: JsonSchema): JsonSchema {
+  let node = schema
+  const branches = node.anyOf
+  if (Array.isArray(branches) && !('type' in node) && branches.every(singleTyped)) {
+    const { anyOf: _, ...outer } = node
+    const real = branches.filter(branch => branch.type !== 'null')
+    const chosen = pick(real, outer.default)
+    if (chosen !== undefined) {
+      node = { ...chosen, ...outer }
+      if (real.length < branches.length) node.nullable = true
+      if ('default' in node && !matchesType(node.default, node.type as string)) delete node.default
     }
   }
-  return merged
+  if (Array.isArray(node.type)) {
+    // zod writes a nullable primitive as a type list; its keywords bind that one primitive type.
+    const real = (node.type as string[]).filter(type => type !== 'null')
+    if (real.length === 1) node = { ...node, type: real[0], ...(real.length < node.type.length ? { nullable: true } : {}) }
+  }
+  if (node.type === 'number') {
+    const { type: _, ...rest } = node
+    return { anyOf: [{ type: 'number' }, { type: 'integer' }], ...rest }
+  }
+  return node
+}
+
+/** The branch to advertise: the one its default belongs to, else by TYPE_PREFERENCE. */
+function pick (branches: Array<JsonSchema & { type: string }>, fallback: unknown): (JsonSchema & { type: string }) | undefined {
+  const byDefault = fallback === undefined ? undefined : branches.find(branch => matchesType(fallback, branch.type))
+  if (byDefault !== undefined) return byDefault
+  return [...branches].sort((a, b) => TYPE_PREFERENCE.indexOf(a.type) - TYPE_PREFERENCE.indexOf(b.type))[0]
+}
+
+function matchesType (value: unknown, type: string): boolean {
+  switch (type) {
+    case 'array': return Array.isArray(value)
+    case 'object': return typeof value === 'object' && value !== null && !Array.isArray(value)
+    case 'integer': return Number.isInteger(value)
+    case 'number': return typeof value === 'number'
+    case 'string': return typeof value === 'string'
+    case 'boolean': return typeof value === 'boolean'
+    default: return false
+  }
 }
 
 /** The write arguments every write tool shares; the server instructions and each confirmation answer explain them. */
@@ -192,9 +221,16 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
     if (key in inputSchema) fail(`input schema has a top-level ${key}; clients reject that`)
   }
   const annotations = annotationsFor(tool)
+  const byArgument = ARGUMENT_CATEGORIES[tool.name]
+  if (byArgument) {
+    const values = (properties[byArgument.field] as { enum?: unknown[] } | undefined)?.enum ?? []
+    const unfiled = values.filter(value => typeof value !== 'string' || !(value in byArgument.byValue))
+    if (values.length === 0 || unfiled.length > 0) fail(`every value of "${byArgument.field}" needs a category in src/mcp/categories.ts (missing: ${unfiled.join(', ') || 'the field is no enum'})`)
+  }
   return {
     definition: tool,
     category: categoryOf(tool.name, basename(dirname(where))),
+    ...(byArgument ? { byArgument } : {}),
     annotations,
     inputSchema,
     // The title stays in the definition and the tool reference; clients display the name without it, and
@@ -219,9 +255,11 @@ export class ToolCatalog {
     }
   }
 
-  /** Is this tool registered for these options and this caller? */
+  /** Is this tool registered for these options and this caller (for a multi-kind tool: for one of its kinds at least)? */
   allowed (tool: LoadedTool, options: Options, identity: Identity): boolean {
-    return toolEnabled(tool.definition, options) && levelRank(levelIn(identity.levels, tool.category)) >= levelRank(levelNeeded(tool.definition.kind))
+    if (!toolEnabled(tool.definition, options)) return false
+    if (tool.byArgument) return allowedValues(tool, identity).length > 0
+    return levelRank(levelIn(identity.levels, tool.category)) >= levelRank(levelNeeded(tool.definition.kind))
   }
 
   /** The tools/list result for these options and caller, computed once per combination. */
@@ -234,7 +272,7 @@ export class ToolCatalog {
     }
     let listing = byScopes.get(key)
     if (!listing) {
-      listing = { tools: this.tools.filter(t => this.allowed(t, options, identity)).map(t => t.listing) }
+      listing = { tools: this.tools.filter(t => this.allowed(t, options, identity)).map(t => listingFor(t, identity)) }
       byScopes.set(key, listing)
     }
     return listing
@@ -244,6 +282,36 @@ export class ToolCatalog {
     const tool = this.byName.get(name)
     return tool && this.allowed(tool, options, identity) ? tool : undefined
   }
+}
+
+/** The values of a multi-kind tool's argument this caller's levels allow (each value by its own category). */
+export function allowedValues (tool: LoadedTool, identity: Identity): string[] {
+  if (!tool.byArgument) return []
+  const needed = levelRank(levelNeeded(tool.definition.kind))
+  return Object.entries(tool.byArgument.byValue).filter(([, category]) => levelRank(levelIn(identity.levels, category)) >= needed).map(([value]) => value)
+}
+
+/**
+ * Why this call is beyond the caller's level for the category its argument picks (ha_manage_config
+ * with kind dashboard and dashboards at read), or undefined when it is within it.
+ */
+export function argumentRefusal (tool: LoadedTool, args: Record<string, unknown>, identity: Identity): string | undefined {
+  if (!tool.byArgument) return undefined
+  const value = args[tool.byArgument.field]
+  if (typeof value !== 'string' || allowedValues(tool, identity).includes(value)) return undefined
+  const category = tool.byArgument.byValue[value] ?? 'unknown'
+  return `${tool.definition.name} with ${tool.byArgument.field} ${value} needs the ${category} category at ${levelNeeded(tool.definition.kind)}; this token has it at ${levelIn(identity.levels, category)}.`
+}
+
+/** The tools/list entry as this caller may use it: a multi-kind tool lists only the kinds its levels allow. */
+function listingFor (tool: LoadedTool, identity: Identity): LoadedTool['listing'] {
+  if (!tool.byArgument) return tool.listing
+  const allowed = allowedValues(tool, identity)
+  const field = tool.byArgument.field
+  const properties = tool.listing.inputSchema.properties as Record<string, { enum?: unknown[] }> | undefined
+  const property = properties?.[field]
+  if (!properties || !property?.enum || property.enum.length === allowed.length) return tool.listing
+  return { ...tool.listing, inputSchema: { ...tool.listing.inputSchema, properties: { ...properties, [field]: { ...property, enum: property.enum.filter(v => allowed.includes(v as string)) } } } }
 }
 
 /** Loads every tool module under `dir` (folders and files starting with `_` hold shared helpers). */

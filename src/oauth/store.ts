@@ -18,7 +18,9 @@ const clientSchema = z.object({
   application_type: z.string().optional(),
   created_at: z.number(),
   /** Set once a grant was issued; registrations never used expire. */
-  used_at: z.number().nullable()
+  used_at: z.number().nullable(),
+  /** The peer address that registered it: the caps on unused registrations count per peer. */
+  registered_from: z.string().optional()
 })
 export type ClientRecord = z.infer<typeof clientSchema>
 

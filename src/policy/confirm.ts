@@ -1,5 +1,4 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { LRUCache } from 'lru-cache'
 
 /** What a confirmation is bound to: the exact call, never anything the caller may change afterwards. */
 export interface CallFingerprintParts {
@@ -37,73 +36,140 @@ export function shortRef (secret: string): string {
   return createHash('sha256').update(secret).digest('hex').slice(0, 12)
 }
 
-export type RedeemVerdict = 'ok' | 'unknown' | 'expired' | 'mismatch' | 'changed' | 'other_identity'
-
-/** For a config edit: which item the preview was of, and the hash of its config then. */
-export interface ConfirmBase {
-  subject: string
-  hash: string
+/** SHA-256 of the stable JSON of any value: equal values, equal fingerprints. */
+export function fingerprintOf (value: unknown): string {
+  return createHash('sha256').update(stableJson(value)).digest('hex')
 }
+
+/**
+ * What a preview showed, as named facts (`"area kitchen: devices" -> "[\"d1\"]"`, `"lock.front" -> "locked"`).
+ * Its fingerprint binds a confirmation; kept whole, it lets a conflict say which facts changed.
+ */
+export type Shown = Record<string, string>
+
+/** The facts that differ between two previews' `Shown`, worded for a person, at most `limit` of them. */
+export function changedFacts (before: Shown, after: Shown, limit = 10): string[] {
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort()
+  const changed = keys.filter(key => before[key] !== after[key]).map(key =>
+    before[key] === undefined ? `${key}: now ${after[key] ?? ''}` : after[key] === undefined ? `${key}: was ${before[key]}, now gone` : `${key}: was ${before[key]}, now ${after[key] ?? ''}`)
+  return changed.length > limit ? [...changed.slice(0, limit), `and ${changed.length - limit} more`] : changed
+}
+
+/** A confirmation waiting for the human's yes. */
+export interface PendingConfirmation {
+  identityId: string
+  /** Fingerprint of the call as asked: tool and arguments, nothing derived from the house. */
+  call: string
+  /** What the preview showed (see `Shown`); its fingerprint is what the yes approves. */
+  shown: Shown
+  /** The preview text the human saw. */
+  preview: string
+}
+
+/**
+ * The answer of `consume`. `conflict`: same call, but what the preview showed no longer holds (the
+ * caller answers HAMCP_CONFLICT with a fresh preview, listing `changes`); `mismatch`: another call.
+ */
+export type ConsumeResult =
+  | { verdict: 'ok', pending: PendingConfirmation }
+  | { verdict: 'conflict', pending: PendingConfirmation, changes: string[] }
+  | { verdict: 'unknown' | 'expired' | 'other_identity' | 'mismatch' }
+
+export type RedeemVerdict = ConsumeResult['verdict']
 
 export interface ConfirmStoreOptions {
   ttlMs?: number
   now?: () => number
-  /** Pending tokens kept at most; the oldest are dropped beyond it. */
-  maxPending?: number
+  /** Pending confirmations kept per identity; that identity's oldest are dropped beyond it. */
+  maxPerIdentity?: number
 }
 
-interface Pending {
-  identityId: string
-  fingerprint: string
+interface Entry extends PendingConfirmation {
   expiresAt: number
-  base?: ConfirmBase
 }
 
 export const CONFIRM_TTL_MS = 5 * 60_000
+export const MAX_PENDING_PER_IDENTITY = 100
 
 /**
- * Single-use confirm tokens. A token is random, bound to one call fingerprint and one identity, and
- * burnt on its first presentation whatever the verdict, so a refused attempt cannot be retried with it.
+ * Single-use confirmations, shared by confirm tokens (src/policy/guard.ts) and any other way of asking
+ * (MCP `input_required`/`requestState`):
+ *
+ *   const token = store.create({ identityId, call: fingerprintOf(callAsAsked), shown, preview })
+ *   // ...the human says yes; the same call comes back with the token...
+ *   const result = store.consume(identityId, token, { call: fingerprintOf(callAsAsked), shown: freshShown })
+ *   // 'ok' -> write; 'conflict' -> HAMCP_CONFLICT with a new preview; anything else -> HAMCP_CONFIRM_TOKEN_INVALID
+ *
+ * A token is random, bound to one identity, one call and the fingerprint of what its preview showed,
+ * and burnt on its first presentation whatever the verdict, so a refused attempt cannot be retried
+ * with it. Each identity has its own bounded pool: no client can push out another's confirmations.
  */
 export class ConfirmStore {
   readonly ttlMs: number
+  readonly maxPerIdentity: number
   readonly #now: () => number
-  readonly #pending: LRUCache<string, Pending>
+  /** Identity id -> its pending confirmations by token, oldest first. */
+  readonly #pools = new Map<string, Map<string, Entry>>()
 
   constructor (options: ConfirmStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? CONFIRM_TTL_MS
+    this.maxPerIdentity = options.maxPerIdentity ?? MAX_PENDING_PER_IDENTITY
     this.#now = options.now ?? Date.now
-    this.#pending = new LRUCache({ max: options.maxPending ?? 200 })
   }
 
-  /** `base` binds a config edit to the item's config as previewed, so a change meanwhile reads as such. */
-  issue (identityId: string, fingerprint: string, base?: ConfirmBase): string {
+  /** Stores a pending confirmation and returns its token (32 hex characters). */
+  create (pending: PendingConfirmation): string {
     this.#sweep()
     const token = randomBytes(16).toString('hex')
-    this.#pending.set(token, { identityId, fingerprint, expiresAt: this.#now() + this.ttlMs, ...(base ? { base } : {}) })
+    let pool = this.#pools.get(pending.identityId)
+    if (!pool) this.#pools.set(pending.identityId, pool = new Map())
+    pool.set(token, { ...pending, shown: { ...pending.shown }, expiresAt: this.#now() + this.ttlMs })
+    for (const oldest of pool.keys()) {
+      if (pool.size <= this.maxPerIdentity) break
+      pool.delete(oldest)
+    }
     return token
   }
 
-  redeem (identityId: string, token: string, fingerprint: string, base?: ConfirmBase): RedeemVerdict {
-    const pending = this.#pending.get(token)
-    if (!pending) return 'unknown'
-    this.#pending.delete(token)
-    if (pending.expiresAt <= this.#now()) return 'expired'
-    if (pending.identityId !== identityId) return 'other_identity'
-    if (pending.fingerprint !== fingerprint) {
-      return pending.base && base && pending.base.subject === base.subject && pending.base.hash !== base.hash ? 'changed' : 'mismatch'
+  /**
+   * Checks a token against the call as asked now and what its preview would show now; always burns it.
+   * A call rebuilt from what changed (a config edit merged into the current config) differs, yet is the
+   * same item changed: a fact named by both previews with another value makes that a conflict too.
+   */
+  consume (identityId: string, token: string, now: { call: string, shown: Shown, preview?: string }): ConsumeResult {
+    for (const [owner, pool] of this.#pools) {
+      const entry = pool.get(token)
+      if (!entry) continue
+      pool.delete(token)
+      if (pool.size === 0) this.#pools.delete(owner)
+      if (entry.expiresAt <= this.#now()) return { verdict: 'expired' }
+      if (entry.identityId !== identityId) return { verdict: 'other_identity' }
+      const { expiresAt: _expiresAt, ...pending } = entry
+      const changes = changedFacts(entry.shown, now.shown)
+      if (entry.call !== now.call) {
+        const sameItemChanged = Object.keys(entry.shown).some(key => key in now.shown && entry.shown[key] !== now.shown[key])
+        return sameItemChanged ? { verdict: 'conflict', pending, changes } : { verdict: 'mismatch' }
+      }
+      if (changes.length > 0) return { verdict: 'conflict', pending, changes }
+      if (now.preview !== undefined && now.preview !== entry.preview) return { verdict: 'conflict', pending, changes: ['the preview: it reads differently now'] }
+      return { verdict: 'ok', pending }
     }
-    return 'ok'
+    return { verdict: 'unknown' }
   }
 
-  get size (): number {
-    return this.#pending.size
+  /** Pending confirmations of one identity, or of all. */
+  size (identityId?: string): number {
+    if (identityId !== undefined) return this.#pools.get(identityId)?.size ?? 0
+    let total = 0
+    for (const pool of this.#pools.values()) total += pool.size
+    return total
   }
 
   #sweep (): void {
     const now = this.#now()
-    for (const [token, pending] of this.#pending.entries()) {
-      if (pending.expiresAt <= now) this.#pending.delete(token)
+    for (const [owner, pool] of this.#pools) {
+      for (const [token, entry] of pool) if (entry.expiresAt <= now) pool.delete(token)
+      if (pool.size === 0) this.#pools.delete(owner)
     }
   }
 }

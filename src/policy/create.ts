@@ -7,13 +7,18 @@ import { ConfirmStore } from './confirm.ts'
 import { WriteGuard } from './guard.ts'
 import { TargetRateLimiter } from './rate-limit.ts'
 import { UndoStore } from './undo.ts'
+import type { Schedule } from './reached.ts'
+import { serviceDomainsOf, type ServiceDescriptions } from './targets.ts'
 
 export const NOTIFY_PER_MINUTE = 6
 export const ANNOUNCE_PER_MINUTE = 3
+const SERVICES_TTL_MS = 10 * 60_000
 
 export interface PolicyOptions {
   /** Test hooks: a fake clock, a short confirmation TTL, a small rotation size, an audit sink. */
   now?: () => number
+  /** Timers for the bounded wait on the states a write caused. */
+  schedule?: Schedule
   confirmTtlMs?: number
   audit?: Omit<AuditLogOptions, 'file'>
 }
@@ -31,6 +36,8 @@ export interface PolicyServices {
   guard: WriteGuard
   audit: AuditLog
   undo: UndoStore
+  /** Pending confirmations, per identity; the guard's confirm tokens and any other way of asking share it. */
+  confirms: ConfirmStore
   rateLimits: { notify: TargetRateLimiter, announce: TargetRateLimiter }
 }
 
@@ -44,16 +51,27 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     ...deps.audit
   })
   const undo = new UndoStore()
+  const confirms = new ConfirmStore({ now, ttlMs: deps.confirmTtlMs })
+  let services: { at: number, all: ServiceDescriptions } | undefined
   const guard = new WriteGuard({
     command: async message => await ha.command(message),
     options: deps.options,
     audit,
-    confirms: new ConfirmStore({ now, ttlMs: deps.confirmTtlMs }),
+    confirms,
     undo,
     state: entityId => ha.states.get(entityId),
+    changes: listener => ha.states.onChange(change => { listener(change.entityId) }),
+    schedule: deps.schedule,
     house: {
       entityIds: () => ha.states.ids(),
-      registry: async () => ha.registries.peek() ?? await ha.registries.snapshot().catch(() => undefined)
+      registry: async () => ha.registries.peek() ?? await ha.registries.snapshot().catch(() => undefined),
+      state: entityId => ha.states.get(entityId),
+      serviceDomains: async (domain, service) => {
+        // Descriptions are read once and again when a service is not in them (one registered since).
+        const fresh = async (): Promise<ServiceDescriptions> => (services = { at: now(), all: await ha.command<ServiceDescriptions>({ type: 'get_services' }) }).all
+        const all = services && now() - services.at < SERVICES_TTL_MS && services.all[domain]?.[service] !== undefined ? services.all : await fresh()
+        return serviceDomainsOf(all, domain, service)
+      }
     },
     now
   })
@@ -61,6 +79,7 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     guard,
     audit,
     undo,
+    confirms,
     rateLimits: {
       notify: new TargetRateLimiter(NOTIFY_PER_MINUTE, 60_000, now),
       announce: new TargetRateLimiter(ANNOUNCE_PER_MINUTE, 60_000, now)

@@ -2,11 +2,13 @@ import type { Identity } from '../auth/identity.ts'
 import { UserError, type UserErrorCode } from '../errors.ts'
 import type { Options } from '../options.ts'
 import { domainOf } from '../home/entities.ts'
-import { callFingerprint, ConfirmStore, stableJson, type ConfirmBase, type RedeemVerdict } from './confirm.ts'
+import { callerErrorOf } from '../ha/service-errors.ts'
+import { callFingerprint, ConfirmStore, stableJson, type RedeemVerdict, type Shown } from './confirm.ts'
 import { configCalls } from './config-calls.ts'
 import { matchesAny } from './globs.ts'
 import { assertBounded } from './input-checks.ts'
-import { expandTarget, INDIRECT_TARGET_FIELDS, readCall, type CallTargets, type HouseIndex } from './targets.ts'
+import { settle, type ReachedState, type Schedule } from './reached.ts'
+import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
 import type { AuditApi, AuditEntry, ConfirmPreview, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, type UndoRecord, type UndoStore } from './undo.ts'
 
@@ -24,19 +26,26 @@ export interface WriteGuardDeps {
   confirms?: ConfirmStore
   undo?: UndoStore
   /** Current state of an entity, to remember before a write. */
-  state?: (entityId: string) => { state: string, attributes: Record<string, unknown> } | undefined
+  state?: (entityId: string) => ReachedState | undefined
+  /** Calls the listener with the entity id of each state change, so a write can report what it did. */
+  changes?: (listener: (entityId: string) => void) => () => void
+  /** Timers (a fake clock in tests) and how long a write waits for the states it caused. */
+  schedule?: Schedule
+  settleMs?: number
   /** The house's entities and registries: what `all` and area/device/floor/label targets reach. */
   house?: HouseIndex
   now?: () => number
 }
 
-const REFUSAL_MESSAGES: Record<Exclude<RedeemVerdict, 'ok'>, string> = {
+const REFUSAL_MESSAGES: Record<Exclude<RedeemVerdict, 'ok' | 'conflict'>, string> = {
   unknown: 'this confirm_token is unknown or was already used (tokens are single use)',
   expired: 'this confirm_token has expired (tokens last 5 minutes)',
   mismatch: 'the call differs from the one this confirm_token was issued for',
-  changed: 'the item was changed in Home Assistant after the preview was shown, so that confirmation no longer applies; nothing was written',
   other_identity: 'this confirm_token was issued to another client token'
 }
+
+/** Most entities whose state a service call's confirmation is bound to. */
+const SHOWN_STATES = 200
 
 /**
  * The one guarded path every write goes through, in this order: service denylist, entity lists,
@@ -80,8 +89,15 @@ export class WriteGuard implements WriteGuardApi {
     const { target, data } = call
     const entities = [...call.entities].sort()
     const indirect = [...call.indirect].sort()
-    const fingerprint = callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, target, data, baseHash: request.config?.baseHash })
+    // The call as asked: what a confirmation approves, together with what its preview showed (`shown` below).
+    const fingerprint = request.asked === undefined
+      ? callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, target, data })
+      : callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, data: { asked: request.asked } })
     const base = { ...early, entities, ...(target ? { target } : {}), ref: fingerprint.slice(0, 12) }
+    const refuseWith = (reason: string, problem: { code: UserErrorCode, message: string, hint: string }): never => {
+      audit('refused', { reason })
+      throw new UserError(problem.code, problem.message, problem.hint)
+    }
     const audit = (outcome: AuditEntry['outcome'], extra: Partial<AuditEntry> = {}): void => { this.#deps.audit.record({ ...base, outcome, ...extra }) }
     const refuse = (reason: string, message: string, hint: string): never => {
       audit('refused', { reason })
@@ -113,19 +129,28 @@ export class WriteGuard implements WriteGuardApi {
       refuse('indirect_target', `Targeting by ${indirect.join(', ')} is refused while entity allow/deny lists are set.`, 'Target the entities explicitly with entity_id (ha_search_entities finds them).')
     }
 
-    // What the call reaches through indirect targets; undefined while the registries cannot be read.
+    // 4. Every target resolved before the call: what does not exist is refused, never a silent success.
     const aim = call.aim
     const aimsIndirectly = aim !== undefined && (aim.entity_id === 'all' || INDIRECT_TARGET_FIELDS.some(key => aim[key] !== undefined && aim[key] !== 'none'))
-    const reached = !aimsIndirectly ? [] : this.#deps.house ? await expandTarget(this.#deps.house, aim, request.domain) : undefined
-    const reach = reached === undefined ? undefined : [...new Set([...entities, ...reached])].sort()
-
+    const plainCall = request.execute === undefined && request.config === undefined
+    let reach: string[] | undefined = aimsIndirectly ? undefined : entities
+    let reached: string[] | undefined
+    if (plainCall && aim !== undefined && this.#deps.house) {
+      const resolution = await resolveTarget(this.#deps.house, aim, request.domain, request.service)
+      if (resolution.problem) refuseWith(resolution.problem.code === 'HAMCP_WRONG_DOMAIN' ? 'wrong_domain' : 'target_not_found', resolution.problem)
+      if (resolution.complete) {
+        reached = resolution.reached
+        reach = [...new Set([...entities, ...reached])].sort()
+        base.entities = reached
+      }
+    }
     const wouldCall = { domain: request.domain, service: request.service, ...(target ? { target } : {}), ...(data && Object.keys(data).length > 0 ? { data } : {}) }
 
     // 4. A dry run stops here, having checked everything but the confirmation.
     if (request.dryRun === true) {
       audit('dry_run')
       const needs = this.#needsConfirmation(request, entities, reach, options.confirm_domains)
-      return { status: 'dry_run', would_call: wouldCall, ...(aimsIndirectly && reach ? { reaches: reach } : {}), ...(needs ? { notes: ['The real call will need a confirmation.'] } : {}) }
+      return { status: 'dry_run', would_call: wouldCall, ...(reached ? { reaches: reached } : aimsIndirectly && reach ? { reaches: reach } : {}), ...(needs ? { notes: ['The real call will need a confirmation.'] } : {}) }
     }
 
     // 5. Sensitive domains and every config edit need a human's yes: elicitation when the session offers it, else a token.
@@ -140,7 +165,7 @@ export class WriteGuard implements WriteGuardApi {
         if (answer !== true) refuse('declined', `The confirmation for ${service} was declined.`, 'Nothing was changed. Ask the user before trying again.')
         via = 'elicitation'
       } else if (request.confirmToken === undefined || request.confirmToken === '') {
-        const token = this.#confirms.issue(identity.id, fingerprint, confirmBase(request))
+        const token = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: this.#shown(request, reach ?? entities, aimsIndirectly), preview })
         audit('confirmation_asked')
         return {
           status: 'confirmation_required',
@@ -150,9 +175,16 @@ export class WriteGuard implements WriteGuardApi {
           how: `Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.${request.config && entities.length >= BULK_ENTITIES ? ` This changes ${entities.length} entities: offer a backup first (ha_manage_config, kind backup).` : ''}`
         }
       } else {
-        const verdict = this.#confirms.redeem(identity.id, request.confirmToken, fingerprint, confirmBase(request))
-        if (verdict !== 'ok') {
-          refuse(`confirm_token_${verdict}`, `Refused: ${REFUSAL_MESSAGES[verdict]}.`, 'Call again without confirm_token to get a fresh one, then confirm with the same arguments.')
+        const shownNow = this.#shown(request, reach ?? entities, aimsIndirectly)
+        const consumed = this.#confirms.consume(identity.id, request.confirmToken, { call: fingerprint, shown: shownNow, preview })
+        if (consumed.verdict === 'conflict') {
+          // Same call, but the preview it was shown with no longer holds: a fresh preview and token, nothing written.
+          audit('refused', { reason: 'confirm_token_conflict' })
+          const token = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: shownNow, preview })
+          throw conflictError(request.config?.subject ?? 'What the preview showed', consumed.changes, preview, token, Math.round(this.#confirms.ttlMs / 1000))
+        }
+        if (consumed.verdict !== 'ok') {
+          refuse(`confirm_token_${consumed.verdict}`, `Refused: ${REFUSAL_MESSAGES[consumed.verdict]}.`, 'Call again without confirm_token to get a fresh one, then confirm with the same arguments.')
         }
         via = 'token'
       }
@@ -174,8 +206,10 @@ export class WriteGuard implements WriteGuardApi {
           ...(request.returnResponse === true ? { return_response: true } : {})
         })
     } catch (err) {
-      audit('failed', { reason: String((err as Error).message ?? err).slice(0, 300), ...(via ? { via } : {}) })
-      throw err
+      // Home Assistant's validation errors and unknown services are the caller's to fix, and say so.
+      const callers = request.execute ? undefined : callerErrorOf(err, service)
+      audit('failed', { reason: `${callers ? `${callers.code}: ` : ''}${String((err as Error).message ?? err)}`.slice(0, 300), ...(via ? { via } : {}) })
+      throw callers ?? err
     }
 
     // 7. The audit line.
@@ -186,7 +220,32 @@ export class WriteGuard implements WriteGuardApi {
     else if (request.revert) this.#deps.undo?.forget(identity.id)
     if (via) audit('confirmation_given', { via })
     else audit('allowed')
-    return { status: 'done', result, ...(remembered ? { undo_available: true } : {}) }
+    const effect = reached && plainCall ? await this.#effect(reached, result) : undefined
+    return { status: 'done', result, ...(effect ?? {}), ...(remembered ? { undo_available: true } : {}) }
+  }
+
+  /** What the call did to the entities it reached, once Home Assistant reported their states (bounded wait). */
+  async #effect (reached: string[], result: unknown): Promise<{ reached: string[], states?: Record<string, string>, unchanged?: string[] }> {
+    const { state, changes } = this.#deps
+    if (!state || !changes || reached.length === 0) return { reached }
+    const contextId = (result as { context?: { id?: unknown } } | null)?.context?.id
+    const settled = await settle({ state, changes, schedule: this.#deps.schedule, settleMs: this.#deps.settleMs }, reached, typeof contextId === 'string' ? contextId : undefined)
+    return { reached, states: settled.states, unchanged: settled.unchanged }
+  }
+
+  /**
+   * What a preview showed, as facts a confirmation is bound to (with its text): the config's hash, what the
+   * tool read to build it (`basis`), the entities an indirect target reaches and, for service calls,
+   * the current state of each entity the call reaches.
+   */
+  #shown (request: WriteRequest, reach: string[], aimsIndirectly: boolean): Shown {
+    const shown: Shown = { ...request.basis }
+    if (request.config?.baseHash !== undefined) shown[`${request.config.subject ?? `${request.domain}.${request.service}`} (config hash)`] = request.config.baseHash.slice(0, 16)
+    if (aimsIndirectly) shown['reached entities'] = reach.join(', ') || 'none'
+    if (request.config === undefined && this.#deps.state) {
+      for (const id of reach.slice(0, SHOWN_STATES)) shown[`${id} state`] = this.#deps.state(id)?.state ?? 'absent'
+    }
+    return shown
   }
 
   #needsConfirmation (request: WriteRequest, entities: string[], reach: string[] | undefined, confirmDomains: readonly string[]): boolean {
@@ -209,9 +268,15 @@ export class WriteGuard implements WriteGuardApi {
   }
 }
 
-function confirmBase (request: WriteRequest): ConfirmBase | undefined {
-  const config = request.config
-  return config?.subject !== undefined && config.baseHash !== undefined ? { subject: config.subject, hash: config.baseHash } : undefined
+/** HAMCP_CONFLICT for a confirmation whose preview no longer holds, carrying the fresh preview and its token. */
+function conflictError (subject: string, changes: string[], preview: string, token: string, expiresInS: number): UserError {
+  const what = `Changed since: ${changes.join('; ')}.`
+  return new UserError(
+    'HAMCP_CONFLICT',
+    `${subject} was changed in Home Assistant after the preview was shown, so that confirmation no longer applies; nothing was written. ${what}\nNew preview:\n${preview}`,
+    `Show the new preview to the user; if they agree, call again with the same arguments and confirm_token ${token} (valid ${expiresInS} s).`,
+    { confirm_token: token, preview, changes, expires_in_seconds: expiresInS }
+  )
 }
 
 /** The entities an indirect target reaches, named for the human who confirms. */
@@ -228,7 +293,7 @@ function refusalCode (reason: string): UserErrorCode {
   if (reason.includes('entity_')) return 'HAMCP_DENIED_ENTITY'
   if (reason === 'indirect_target') return 'HAMCP_DENIED_TARGET'
   if (reason === 'declined') return 'HAMCP_CONFIRMATION_DECLINED'
-  if (reason === 'confirm_token_changed') return 'HAMCP_CONFLICT'
+  if (reason === 'confirm_token_conflict') return 'HAMCP_CONFLICT'
   if (reason.startsWith('confirm_token_')) return 'HAMCP_CONFIRM_TOKEN_INVALID'
   return 'HAMCP_INVALID_ARGUMENT'
 }

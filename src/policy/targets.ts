@@ -151,44 +151,198 @@ export function readCall (request: Pick<WriteRequest, 'target' | 'data' | 'confi
   return into
 }
 
+/** The registries as target resolution reads them; a RegistrySnapshot fits. */
+export interface MembershipRegistry {
+  areas: ReadonlyMap<string, { area_id: string, name: string, floor_id?: string | null, labels?: readonly string[], aliases?: readonly string[] }>
+  floors: ReadonlyMap<string, { floor_id: string, name: string, aliases?: readonly string[] }>
+  labels: ReadonlyMap<string, { label_id: string, name: string }>
+  devices: ReadonlyMap<string, { id: string, name?: string | null, name_by_user?: string | null, area_id?: string | null, labels?: readonly string[], parent_device_id?: string | null }>
+  entities: ReadonlyMap<string, { entity_id: string, device_id?: string | null, area_id?: string | null, labels?: readonly string[], hidden_by?: string | null, entity_category?: string | null }>
+}
+
+/** Ids of an indirect selection (target fields other than entity_id). */
+export interface Selection { device_id?: readonly string[], area_id?: readonly string[], floor_id?: readonly string[], label_id?: readonly string[] }
+
+/**
+ * Effective membership, the one function every rule reads it through: the entities an area, device,
+ * floor or label selection reaches, as Home Assistant's target resolution finds them
+ * (homeassistant/helpers/target.py, async_extract_referenced_entity_ids). A device reaches its entities
+ * and its child devices' ones; an area its devices' entities that have no area of their own, and the
+ * entities set to it; a floor its areas; a label the entities, devices and areas carrying it.
+ * `primaryOnly` (service calls) leaves out hidden and config/diagnostic entities as Home Assistant does
+ * when it expands a target; deletes read every member (`primaryOnly: false`).
+ */
+export function effectiveMembers (registry: MembershipRegistry, selection: Selection, { primaryOnly }: { primaryOnly: boolean }): Set<string> {
+  const out = new Set<string>()
+  const devices = new Set<string>()
+  const areas = new Set<string>(selection.area_id ?? [])
+  const addDevice = (id: string): void => {
+    devices.add(id)
+    for (const child of registry.devices.values()) if (child.parent_device_id === id) devices.add(child.id)
+  }
+  for (const id of selection.device_id ?? []) addDevice(id)
+  const labels = new Set(selection.label_id ?? [])
+  if (labels.size > 0) {
+    for (const entry of registry.entities.values()) {
+      if ((entry.labels ?? []).some(l => labels.has(l)) && (!primaryOnly || !entry.hidden_by)) out.add(entry.entity_id)
+    }
+    for (const device of registry.devices.values()) if ((device.labels ?? []).some(l => labels.has(l))) addDevice(device.id)
+    for (const area of registry.areas.values()) if ((area.labels ?? []).some(l => labels.has(l))) areas.add(area.area_id)
+  }
+  const floors = new Set(selection.floor_id ?? [])
+  if (floors.size > 0) for (const area of registry.areas.values()) if (area.floor_id && floors.has(area.floor_id)) areas.add(area.area_id)
+  if (devices.size === 0 && areas.size === 0) return out
+  const areaDevices = new Set<string>()
+  for (const device of registry.devices.values()) if (device.area_id && areas.has(device.area_id)) areaDevices.add(device.id)
+  for (const entry of registry.entities.values()) {
+    if (primaryOnly && (entry.hidden_by || entry.entity_category)) continue
+    const device = entry.device_id ?? undefined
+    if ((device !== undefined && devices.has(device)) || (entry.area_id && areas.has(entry.area_id)) || (!entry.area_id && device !== undefined && areaDevices.has(device))) out.add(entry.entity_id)
+  }
+  return out
+}
+
+/** The area an entity sits in by effective membership: its own, else its device's. */
+export function effectiveArea (registry: MembershipRegistry, entityId: string): string | null {
+  const entry = registry.entities.get(entityId)
+  if (!entry) return null
+  if (entry.area_id) return entry.area_id
+  return entry.device_id ? registry.devices.get(entry.device_id)?.area_id ?? null : null
+}
+
 /** What expansion needs from the house: the registries and the entity ids that have a state. */
 export interface HouseIndex {
   entityIds: () => Iterable<string>
-  registry: () => Promise<RegistryIndex | undefined>
+  registry: () => Promise<MembershipRegistry | undefined>
+  /** The state of an entity (old-style groups list their members in `attributes.entity_id`). */
+  state?: (entityId: string) => { state: string, attributes: Record<string, unknown> } | undefined
+  /** Which entity domains a service acts on: a list, 'any', 'none' (not an entity service), or undefined when unknown. */
+  serviceDomains?: (domain: string, service: string) => Promise<string[] | 'any' | 'none' | undefined>
 }
 
-export interface RegistryIndex {
-  entities: Map<string, { entity_id: string, device_id?: string | null, labels?: string[] }>
-  entityArea: (entityId: string) => string | null | undefined
-  entityFloor: (entityId: string) => string | null | undefined
+export type ServiceDescriptions = Record<string, Record<string, { target?: { entity?: unknown } } | undefined> | undefined>
+
+/**
+ * The entity domains a service acts on, from its get_services description: the domains its target's
+ * entity filters name, 'any' for a target without a domain filter, 'none' for a service without a
+ * target (not an entity service), undefined for a service the descriptions do not know.
+ */
+export function serviceDomainsOf (all: ServiceDescriptions, domain: string, service: string): string[] | 'any' | 'none' | undefined {
+  const description = all[domain]?.[service]
+  if (description === undefined) return undefined
+  if (description.target === undefined || description.target === null) return 'none'
+  const filters = description.target.entity
+  const entries = Array.isArray(filters) ? filters : filters === undefined || filters === null ? [] : [filters]
+  const domains = new Set<string>()
+  for (const entry of entries) {
+    const named = (entry as { domain?: unknown } | null)?.domain
+    if (named === undefined || named === null) return 'any'
+    for (const d of Array.isArray(named) ? named : [named]) if (typeof d === 'string') domains.add(d)
+  }
+  return domains.size === 0 ? 'any' : [...domains]
 }
 
 const list = (value: string | string[] | undefined): string[] => value === undefined || value === 'none' ? [] : Array.isArray(value) ? value : [value]
 
+/** Names compared the way people type them: case, accents, spaces and punctuation ignored. */
+export function nameKey (name: string): string {
+  return name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '')
+}
+
+type IndirectField = typeof INDIRECT_TARGET_FIELDS[number]
+const FIELD_WHAT: Record<IndirectField, string> = { device_id: 'device', area_id: 'area', floor_id: 'floor', label_id: 'label' }
+
+/** Registry items of one field with their names, for ids and for the suggestion when a name was passed. */
+function namedItems (registry: MembershipRegistry, field: IndirectField): Array<{ id: string, names: string[] }> {
+  switch (field) {
+    case 'area_id': return [...registry.areas.values()].map(a => ({ id: a.area_id, names: [a.name, ...(a.aliases ?? [])] }))
+    case 'floor_id': return [...registry.floors.values()].map(f => ({ id: f.floor_id, names: [f.name, ...(f.aliases ?? [])] }))
+    case 'label_id': return [...registry.labels.values()].map(l => ({ id: l.label_id, names: [l.name] }))
+    case 'device_id': return [...registry.devices.values()].map(d => ({ id: d.id, names: [d.name_by_user ?? '', d.name ?? ''].filter(n => n !== '') }))
+  }
+}
+
+export interface TargetProblem {
+  code: 'HAMCP_ENTITY_NOT_FOUND' | 'HAMCP_NOT_FOUND' | 'HAMCP_WRONG_DOMAIN'
+  message: string
+  hint: string
+}
+
+export interface Resolution {
+  /** Every entity the call acts on: named ones (groups expanded) and those indirect targets reach, in the service's domains. */
+  reached: string[]
+  /** False when the registries could not be read: indirect targets were not resolved. */
+  complete: boolean
+  problem?: TargetProblem
+}
+
 /**
- * Entities an indirect target reaches, limited to the service's domain unless it is the generic
- * `homeassistant` one (which dispatches to every domain); undefined when the registries are not known yet.
+ * Resolves a call's target before it is sent, so that nothing "succeeds" on a target that does not exist:
+ * every named entity must have a state, every device, area, floor and label id must be in its registry
+ * (a name where an id belongs is answered with the id), and an entity service must reach at least one
+ * entity of the domains it acts on (from its get_services description).
  */
-export async function expandTarget (house: HouseIndex, target: ServiceTarget, domain: string): Promise<string[] | undefined> {
-  const anyDomain = domain === 'homeassistant'
-  const inDomain = (id: string): boolean => anyDomain || domainOf(id) === domain
-  const out = new Set<string>()
-  if (target.entity_id === 'all') for (const id of house.entityIds()) if (inDomain(id)) out.add(id)
-  const areas = new Set(list(target.area_id))
-  const devices = new Set(list(target.device_id))
-  const floors = new Set(list(target.floor_id))
-  const labels = new Set(list(target.label_id))
-  if (areas.size + devices.size + floors.size + labels.size > 0) {
+export async function resolveTarget (house: HouseIndex, aim: ServiceTarget, domain: string, service: string): Promise<Resolution> {
+  const known = new Set(house.entityIds())
+  const domains = (await house.serviceDomains?.(domain, service).catch(() => undefined)) ?? (domain === 'homeassistant' ? 'any' : [domain])
+  const inDomain = (id: string): boolean => domains === 'any' || domains === 'none' || domains.includes(domainOf(id))
+  const reached = new Set<string>()
+  const named = Array.isArray(aim.entity_id) ? aim.entity_id : []
+  for (const id of named) {
+    if (!known.has(id)) return { reached: [], complete: true, problem: { code: 'HAMCP_ENTITY_NOT_FOUND', message: `No entity ${id} in this home.`, hint: entityHint(id, known) } }
+    const members = domainOf(id) === 'group' ? house.state?.(id)?.attributes.entity_id : undefined
+    if (Array.isArray(members) && !inDomain(id)) for (const member of members) { if (typeof member === 'string') reached.add(member) } else reached.add(id)
+  }
+  if (aim.entity_id === 'all') for (const id of known) reached.add(id)
+  const selection: Selection = { device_id: list(aim.device_id), area_id: list(aim.area_id), floor_id: list(aim.floor_id), label_id: list(aim.label_id) }
+  const indirect = INDIRECT_TARGET_FIELDS.some(field => (selection[field]?.length ?? 0) > 0)
+  let complete = true
+  if (indirect) {
     const registry = await house.registry()
-    if (!registry) return undefined
-    for (const entry of registry.entities.values()) {
-      if (!inDomain(entry.entity_id)) continue
-      const area = registry.entityArea(entry.entity_id)
-      const floor = registry.entityFloor(entry.entity_id)
-      if ((area && areas.has(area)) || (entry.device_id && devices.has(entry.device_id)) || (floor && floors.has(floor)) || (entry.labels ?? []).some(l => labels.has(l))) {
-        out.add(entry.entity_id)
+    if (!registry) complete = false
+    else {
+      for (const field of INDIRECT_TARGET_FIELDS) {
+        const items = namedItems(registry, field)
+        const ids = new Set(items.map(item => item.id))
+        for (const id of selection[field] ?? []) {
+          if (ids.has(id)) continue
+          const key = nameKey(id)
+          const match = items.find(item => item.names.some(name => nameKey(name) === key)) ?? items.find(item => nameKey(item.id) === key)
+          const what = FIELD_WHAT[field]
+          return {
+            reached: [],
+            complete: true,
+            problem: {
+              code: 'HAMCP_NOT_FOUND',
+              message: `No ${what} with ${field} "${id}".`,
+              hint: match ? `Did you mean ${field} "${match.id}"${match.names[0] ? ` (named "${match.names[0]}")` : ''}? Targets take ids, not names.` : `List them with ha_list_${what === 'device' ? 'devices' : `${what}s`}; targets take ids, not names.`
+            }
+          }
+        }
+      }
+      for (const id of effectiveMembers(registry, selection, { primaryOnly: true })) if (known.has(id)) reached.add(id)
+    }
+  }
+  const out = [...reached].filter(inDomain).sort()
+  if (domains !== 'none' && complete && out.length === 0 && (named.length > 0 || indirect || aim.entity_id === 'all')) {
+    const what = domains === 'any' ? 'entity' : `${domains.join(' or ')} entity`
+    const hadOthers = reached.size > 0
+    return {
+      reached: [],
+      complete,
+      problem: {
+        code: named.length > 0 && !indirect ? 'HAMCP_WRONG_DOMAIN' : 'HAMCP_ENTITY_NOT_FOUND',
+        message: `${domain}.${service} acts on ${what === 'entity' ? 'entities' : `${domains === 'any' ? '' : domains.join(' and ')} entities`}, and the target reaches no ${what}${hadOthers ? ` (it reaches ${[...reached].sort().slice(0, 5).join(', ')}${reached.size > 5 ? ', ...' : ''})` : ''}.`,
+        hint: hadOthers ? `Use a service of the entities' own domain (e.g. ${domainOf([...reached][0] as string)}.${service}), or target ${what}s.` : `Nothing there for ${domain}.${service}; ha_search_entities finds ${what}s.`
       }
     }
   }
-  return [...out].sort()
+  return { reached: out, complete }
+}
+
+function entityHint (id: string, known: Set<string>): string {
+  const object = id.slice(id.indexOf('.') + 1)
+  const domain = domainOf(id)
+  const close = [...known].filter(other => domainOf(other) === domain && (other.includes(object) || object.includes(other.slice(other.indexOf('.') + 1)))).slice(0, 3)
+  return close.length > 0 ? `Did you mean ${close.join(', ')}?` : 'ha_search_entities finds entity ids by name, area or domain.'
 }

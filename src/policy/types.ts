@@ -35,6 +35,16 @@ export interface WriteRequest {
     /** Entities the new config touches, checked against the lists like targets. */
     entities?: string[]
   }
+  /**
+   * The call as the caller asked for it, when `target`/`data` carry values the tool derived from the
+   * house (a registry edit's affected entities): the confirmation is bound to this instead of them.
+   */
+  asked?: unknown
+  /**
+   * What the tool read to build the preview, as named facts (`"area x used by devices" -> "d1, d2"`). A
+   * confirmation holds only while these are unchanged; otherwise the answer is HAMCP_CONFLICT with a new preview.
+   */
+  basis?: Record<string, string>
   /** Performs the write when it is not a plain call_service (config writes through REST). */
   execute?: () => Promise<unknown>
   /** Remember prior states for ha_undo; defaults to true for plain service calls, false with `execute`. */
@@ -62,7 +72,17 @@ export interface WriteRunContext {
 }
 
 export type WriteOutcome =
-  | { status: 'done', result: unknown, undo_available?: boolean }
+  | {
+    status: 'done'
+    result: unknown
+    undo_available?: boolean
+    /** Entities the call acted on (named ones in the service's domains and those its indirect targets reach). */
+    reached?: string[]
+    /** Each reached entity's state afterwards, in words ("on, brightness 77 %"). */
+    states?: Record<string, string>
+    /** Reached entities whose state the call did not change. */
+    unchanged?: string[]
+  }
   | { status: 'dry_run', would_call: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }, reaches?: string[], notes?: string[] }
   | { status: 'confirmation_required', confirm_token: string, expires_in_s: number, preview: string, how: string }
 

@@ -53,22 +53,52 @@ export class SessionRegistry<T> {
   }
 
   /**
-   * Makes room for one more session. Below the cap nothing happens; at the cap the least recently
-   * used session idle for longer than `evictableAfterMs` is removed and returned so the caller can
-   * close it. Refused only when every session is in use.
+   * Makes room for one more session of `owner`. Below the cap nothing happens. At the cap, each owner
+   * is owed a fair share (the cap divided among the owners holding sessions, this one included): an
+   * owner below its share takes the least recently used session, not busy, of the owner furthest over
+   * its share, however recently used. Otherwise the least recently used session idle for longer than
+   * `evictableAfterMs` makes room. The session removed is returned so the caller can close it; refused
+   * when none qualifies.
    */
-  admit (): Admission<T> {
+  admit (owner?: string): Admission<T> {
     if (this.#entries.size < this.max) return { ok: true }
     const now = this.#now()
+    const victim = (owner === undefined ? undefined : this.#overShare(owner)) ??
+      this.#leastRecent(entry => now - entry.lastUsed > this.evictableAfterMs)
+    if (!victim) return { ok: false }
+    this.#entries.delete(victim[0])
+    return { ok: true, evicted: { id: victim[0], value: victim[1].value } }
+  }
+
+  /** Sessions held per owner. */
+  counts (): Map<string, number> {
+    const counts = new Map<string, number>()
+    for (const entry of this.#entries.values()) counts.set(entry.owner, (counts.get(entry.owner) ?? 0) + 1)
+    return counts
+  }
+
+  /** For an owner below its fair share: the least recently used idle-or-listening session of the owner furthest over its share. */
+  #overShare (owner: string): [string, Entry<T>] | undefined {
+    const counts = this.counts()
+    const owners = new Set([...counts.keys(), owner]).size
+    const share = Math.max(1, Math.floor(this.max / owners))
+    if ((counts.get(owner) ?? 0) >= share) return undefined
+    const over = [...counts].filter(([who, count]) => who !== owner && count > share).sort((a, b) => b[1] - a[1])
+    for (const [who] of over) {
+      const found = this.#leastRecent(entry => entry.owner === who)
+      if (found) return found
+    }
+    return undefined
+  }
+
+  #leastRecent (eligible: (entry: Entry<T>) => boolean): [string, Entry<T>] | undefined {
     let oldest: [string, Entry<T>] | undefined
     for (const pair of this.#entries) {
       const entry = pair[1]
-      if (entry.inFlight > 0 || now - entry.lastUsed <= this.evictableAfterMs) continue
+      if (entry.inFlight > 0 || !eligible(entry)) continue
       if (!oldest || entry.lastUsed < oldest[1].lastUsed) oldest = pair
     }
-    if (!oldest) return { ok: false }
-    this.#entries.delete(oldest[0])
-    return { ok: true, evicted: { id: oldest[0], value: oldest[1].value } }
+    return oldest
   }
 
   /** Records a new session; call `admit()` first. */

@@ -100,7 +100,7 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
   }
 
   const open = async (request: SessionRequest): Promise<SessionRefusal | undefined> => {
-    const admission = registry.admit()
+    const admission = registry.admit(request.identity.id)
     if (!admission.ok) {
       return { status: 503, rpcCode: -32000, message: `All ${registry.max} MCP sessions are in use; retry shortly, or send requests without a session.`, code: 'HAMCP_LIMIT_REACHED' }
     }

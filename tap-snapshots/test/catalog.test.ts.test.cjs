@@ -34,10 +34,7 @@ Array [
           "default": 0,
           "description": "View index, path or title.",
           "minimum": 0,
-          "type": Array [
-            "integer",
-            "string",
-          ],
+          "type": "integer",
         },
       },
       "required": Array [
@@ -115,51 +112,31 @@ Array [
               "items": Object {
                 "type": "string",
               },
-              "maxItems": 100,
-              "type": Array [
-                "string",
-                "array",
-              ],
+              "type": "array",
             },
             "device_id": Object {
               "items": Object {
                 "type": "string",
               },
-              "maxItems": 100,
-              "type": Array [
-                "string",
-                "array",
-              ],
+              "type": "array",
             },
             "entity_id": Object {
               "items": Object {
                 "type": "string",
               },
-              "maxItems": 100,
-              "type": Array [
-                "string",
-                "array",
-              ],
+              "type": "array",
             },
             "floor_id": Object {
               "items": Object {
                 "type": "string",
               },
-              "maxItems": 100,
-              "type": Array [
-                "string",
-                "array",
-              ],
+              "type": "array",
             },
             "label_id": Object {
               "items": Object {
                 "type": "string",
               },
-              "maxItems": 100,
-              "type": Array [
-                "string",
-                "array",
-              ],
+              "type": "array",
             },
           },
           "type": "object",
@@ -195,10 +172,7 @@ Array [
         "conditions": Object {
           "items": Object {
             "additionalProperties": true,
-            "type": Array [
-              "object",
-              "string",
-            ],
+            "type": "object",
           },
           "type": "array",
         },
@@ -573,10 +547,7 @@ Array [
           "description": "Window width in hours.",
           "maximum": 720,
           "minimum": 1,
-          "type": Array [
-            "number",
-            "integer",
-          ],
+          "type": "integer",
         },
         "start": Object {
           "description": "ISO start (default now).",
@@ -721,25 +692,26 @@ Array [
           "type": "string",
         },
         "entity_id": Object {
-          "description": "Entity id, or a list.",
+          "description": "Entity ids.",
           "items": Object {
             "type": "string",
           },
           "maxItems": 5,
           "minItems": 1,
-          "type": Array [
-            "string",
-            "array",
-          ],
+          "type": "array",
         },
         "hours": Object {
+          "anyOf": Array [
+            Object {
+              "type": "number",
+            },
+            Object {
+              "type": "integer",
+            },
+          ],
           "description": "Hours back (default 24).",
           "maximum": 168,
           "minimum": 0.25,
-          "type": Array [
-            "number",
-            "integer",
-          ],
         },
         "start": Object {
           "description": "ISO start, instead of hours.",
@@ -778,13 +750,17 @@ Array [
           "type": "string",
         },
         "hours": Object {
+          "anyOf": Array [
+            Object {
+              "type": "number",
+            },
+            Object {
+              "type": "integer",
+            },
+          ],
           "description": "Hours back (default 24).",
           "maximum": 168,
           "minimum": 0.25,
-          "type": Array [
-            "number",
-            "integer",
-          ],
         },
         "start": Object {
           "description": "ISO start, instead of hours.",
@@ -808,10 +784,7 @@ Array [
           "description": "Hours of zone changes.",
           "maximum": 168,
           "minimum": 1,
-          "type": Array [
-            "number",
-            "integer",
-          ],
+          "type": "integer",
         },
       },
       "type": "object",
@@ -843,13 +816,17 @@ Array [
           "type": "string",
         },
         "hours": Object {
+          "anyOf": Array [
+            Object {
+              "type": "number",
+            },
+            Object {
+              "type": "integer",
+            },
+          ],
           "description": "Hours back (default 24).",
           "maximum": 8760,
           "minimum": 1,
-          "type": Array [
-            "number",
-            "integer",
-          ],
         },
         "period": Object {
           "default": "hour",
@@ -868,16 +845,13 @@ Array [
           "type": "string",
         },
         "statistic_id": Object {
-          "description": "Usually the sensor's entity id; or a list.",
+          "description": "Usually sensor entity ids.",
           "items": Object {
             "type": "string",
           },
           "maxItems": 10,
           "minItems": 1,
-          "type": Array [
-            "string",
-            "array",
-          ],
+          "type": "array",
         },
       },
       "required": Array [
@@ -1263,10 +1237,8 @@ Array [
         },
         "color": Object {
           "description": "Label, e.g. red",
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "confirm_token": Object {
           "type": "string",
@@ -1276,17 +1248,13 @@ Array [
         },
         "floor_id": Object {
           "description": "Area.",
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "icon": Object {
           "description": "e.g. mdi:sofa",
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "id": Object {
           "description": "Update/delete.",
@@ -1304,25 +1272,34 @@ Array [
           "type": "string",
         },
         "latitude": Object {
-          "description": "Zone.",
-          "type": Array [
-            "number",
-            "integer",
+          "anyOf": Array [
+            Object {
+              "type": "number",
+            },
+            Object {
+              "type": "integer",
+            },
           ],
+          "maximum": 90,
+          "minimum": -90,
         },
         "level": Object {
-          "description": "Floor.",
-          "type": Array [
-            "integer",
-            "null",
-          ],
+          "maximum": 200,
+          "minimum": -100,
+          "nullable": true,
+          "type": "integer",
         },
         "longitude": Object {
-          "description": "Zone.",
-          "type": Array [
-            "number",
-            "integer",
+          "anyOf": Array [
+            Object {
+              "type": "number",
+            },
+            Object {
+              "type": "integer",
+            },
           ],
+          "maximum": 180,
+          "minimum": -180,
         },
         "name": Object {
           "type": "string",
@@ -1333,10 +1310,8 @@ Array [
         },
         "radius": Object {
           "description": "Zone, m.",
-          "type": Array [
-            "number",
-            "integer",
-          ],
+          "minimum": 1,
+          "type": "integer",
         },
         "scope": Object {
           "description": "Category, e.g. script",
@@ -1652,10 +1627,7 @@ Array [
         "conditions": Object {
           "items": Object {
             "additionalProperties": true,
-            "type": Array [
-              "object",
-              "string",
-            ],
+            "type": "object",
           },
           "type": "array",
         },
@@ -1663,10 +1635,8 @@ Array [
           "type": "string",
         },
         "description": Object {
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "dry_run": Object {
           "type": "boolean",
@@ -1677,10 +1647,8 @@ Array [
         },
         "initial_state": Object {
           "description": "Enabled at startup.",
-          "type": Array [
-            "boolean",
-            "null",
-          ],
+          "nullable": true,
+          "type": "boolean",
         },
         "inputs": Object {
           "additionalProperties": true,
@@ -1689,10 +1657,8 @@ Array [
         },
         "max_exceeded": Object {
           "description": "Log level past max runs, e.g. silent.",
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "mode": Object {
           "description": "Run mode (default single).",
@@ -1707,10 +1673,8 @@ Array [
         "trace": Object {
           "additionalProperties": true,
           "description": "e.g. {\\"stored_traces\\":5}, max 100.",
-          "type": Array [
-            "object",
-            "null",
-          ],
+          "nullable": true,
+          "type": "object",
         },
         "triggers": Object {
           "items": Object {
@@ -1722,10 +1686,8 @@ Array [
         },
         "variables": Object {
           "additionalProperties": true,
-          "type": Array [
-            "object",
-            "null",
-          ],
+          "nullable": true,
+          "type": "object",
         },
       },
       "required": Array [
@@ -1744,10 +1706,8 @@ Array [
       "properties": Object {
         "area_id": Object {
           "description": "Area.",
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "confirm_token": Object {
           "type": "string",
@@ -1777,10 +1737,8 @@ Array [
         },
         "name": Object {
           "description": "null: default.",
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
       },
       "required": Array [
@@ -1806,10 +1764,8 @@ Array [
         },
         "area_id": Object {
           "description": "null: device's.",
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "confirm_token": Object {
           "type": "string",
@@ -1838,10 +1794,8 @@ Array [
         },
         "icon": Object {
           "description": "mdi:x",
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "labels": Object {
           "description": "Label ids.",
@@ -1852,10 +1806,8 @@ Array [
         },
         "name": Object {
           "description": "null: default.",
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "new_entity_id": Object {
           "description": "Rename (one entity).",
@@ -1884,10 +1836,8 @@ Array [
           "type": "string",
         },
         "description": Object {
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "dry_run": Object {
           "type": "boolean",
@@ -1903,10 +1853,8 @@ Array [
         },
         "max_exceeded": Object {
           "description": "Log level past max runs, e.g. silent.",
-          "type": Array [
-            "string",
-            "null",
-          ],
+          "nullable": true,
+          "type": "string",
         },
         "mode": Object {
           "description": "Run mode (default single).",
@@ -1930,17 +1878,13 @@ Array [
         "trace": Object {
           "additionalProperties": true,
           "description": "e.g. {\\"stored_traces\\":5}, max 100.",
-          "type": Array [
-            "object",
-            "null",
-          ],
+          "nullable": true,
+          "type": "object",
         },
         "variables": Object {
           "additionalProperties": true,
-          "type": Array [
-            "object",
-            "null",
-          ],
+          "nullable": true,
+          "type": "object",
         },
       },
       "required": Array [

@@ -1,12 +1,18 @@
-// Home Assistant's own MCP client converts every tool's inputSchema with voluptuous-openapi and fails
-// the WHOLE tool list when one schema does not convert; the converted schema then validates every
-// argument object before the call reaches us. This file holds that guarantee for every tool the
-// catalogue can list, under every option set, new tools included (the catalogue is read, not a list).
+// Home Assistant's own MCP client converts every tool's inputSchema (voluptuous-openapi up to Core
+// 2026.8, probatio after) and fails the WHOLE tool list when one schema does not convert; the converted
+// schema then validates every argument object before the call reaches us, and with probatio it is
+// written back (to_openapi) for the model, checked as draft 2020-12 by the Anthropic API. Gemini's
+// function declarations refuse anything outside the portable subset and disable every tool. This file
+// holds all of that for every tool the catalogue can list, under every option set, new tools included
+// (the catalogue is read, not a list).
+import { Ajv2020 } from 'ajv/dist/2020.js'
 import t from 'tap'
 import { ALL_LEVELS, type Identity } from '../../src/auth/identity.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { optionsSchema, type Options } from '../../src/options.ts'
 import { connectClient, startHome, startServer } from '../helper.ts'
+import { portableProblems } from './portable.ts'
+import { fromOpenapi, toOpenapi, validate } from './probatio.ts'
 import { conversionProblem, convertToVoluptuous, pythonRegexProblem } from './voluptuous-openapi.ts'
 
 type Schema = Record<string, unknown>
@@ -69,6 +75,8 @@ t.test('the model follows the library: what its own tests say converts, refuses 
   check({ type: 'object' }, [{}], [{ brightness_pct: 50 }])
   check({ type: 'number' }, [2.5], [24])
   check({ type: ['number', 'integer'], minimum: 0.25 }, [24, 2.5], [0, 'x'])
+  // anyOf returns before the bounds beside it are read: only the branches' own keywords count.
+  check({ anyOf: [{ type: 'number' }, { type: 'integer' }], minimum: 0.25 }, [24, 2.5, 0], ['x', null])
   check({ type: 'string', format: 'date-time' }, [], ['2025-01-01T12:32:55Z', '2025-01-01T12:32:55.110+01:00'])
 
   t.equal(pythonRegexProblem('^[a-z_]+\\.[a-z0-9_]+$'), undefined)
@@ -96,7 +104,10 @@ function broadArguments (schema: unknown): unknown {
   if (!isDict(schema)) return null
   if (Array.isArray(schema.enum)) return schema.enum[0]
   const branch = schema.oneOf ?? schema.anyOf
-  if (Array.isArray(branch) && schema.type === undefined) return broadArguments(branch[0])
+  if (Array.isArray(branch) && schema.type === undefined) {
+    const { anyOf: _a, oneOf: _o, ...beside } = schema
+    return broadArguments({ ...(branch[0] as Schema), ...beside })
+  }
   const type = Array.isArray(schema.type) ? schema.type.find(t => t !== 'null') : schema.type
   switch (type) {
     case 'string': return schema.format === 'date-time' ? '2026-12-01T08:00:00Z' : 'light.kitchen'
@@ -135,21 +146,54 @@ function validationHazards (schema: unknown, path: string, out: string[]): void 
   if (isDict(schema.properties)) for (const [key, sub] of Object.entries(schema.properties)) validationHazards(sub, `${path}.${key}`, out)
 }
 
-t.test('every tool schema passes Home Assistant\'s converter under every option set', async t => {
+const draft2020 = new Ajv2020({ strict: false, validateFormats: false })
+
+/** What Core 2026.9+ does with one inputSchema, and what goes wrong, if anything. */
+function probatioProblems (schema: Schema): string[] {
+  let decoded
+  try {
+    decoded = fromOpenapi(schema)
+  } catch (err) {
+    return [`from_openapi: ${(err as Error).name}: ${(err as Error).message}`]
+  }
+  const problems: string[] = []
+  const typical = broadArguments(schema)
+  const refusal = validate(decoded, typical)
+  if (refusal !== undefined) problems.push(`refuses typical arguments ${JSON.stringify(typical)}: ${refusal}`)
+  const written = toOpenapi(decoded)
+  if (!draft2020.validateSchema(written)) problems.push(`to_openapi output is not draft 2020-12: ${draft2020.errorsText(draft2020.errors)}`)
+  // The model reads the written-back schema: what it then sends must pass the validator HA built.
+  const fromWritten = broadArguments(written)
+  const refused = validate(decoded, fromWritten)
+  if (refused !== undefined) problems.push(`refuses what the written-back schema asks for, ${JSON.stringify(fromWritten)}: ${refused}`)
+  return problems
+}
+
+t.test('every tool schema is portable and passes both of Home Assistant\'s converters under every option set', async t => {
   const catalog = await loadToolCatalog()
   const primary: Identity = { id: 'primary', name: 'primary', levels: ALL_LEVELS }
   const seen = new Set<string>()
   for (const set of optionSets()) {
     const options = optionsSchema.parse(set)
     const listed = catalog.listFor(options, primary).tools
-    const failures = listed.flatMap(tool => {
-      const problem = conversionProblem(tool.inputSchema)
-      return problem === undefined ? [] : [`${tool.name}: ${problem}`]
-    })
-    t.same(failures, [], `converts: ${JSON.stringify(set)}`)
+    const failures = (check: (schema: Schema) => string[]): string[] => listed.flatMap(tool => check(tool.inputSchema).map(problem => `${tool.name}: ${problem}`))
+    t.same(failures(portableProblems), [], `portable subset: ${JSON.stringify(set)}`)
+    t.same(failures(schema => { const problem = conversionProblem(schema); return problem === undefined ? [] : [problem] }), [], `voluptuous-openapi converts: ${JSON.stringify(set)}`)
+    t.same(failures(probatioProblems), [], `probatio round trip: ${JSON.stringify(set)}`)
     for (const tool of listed) seen.add(tool.name)
   }
   t.equal(seen.size, catalog.tools.length, 'every tool of the catalogue was listed under some option set and checked')
+})
+
+t.test('the checks above catch what they are for', async t => {
+  t.match(portableProblems({ type: 'object', properties: { hours: { type: ['number', 'integer'] } } }), [/hours: type must be one of/])
+  t.match(portableProblems({ type: 'object', properties: { ids: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'object' }] } } } }), [/items: items of one type/])
+  t.match(portableProblems({ type: 'object', properties: { x: { type: 'string', anyOf: [{ type: 'string' }] } } }), [/type beside anyOf/])
+  t.match(portableProblems({ type: 'object', properties: { n: { type: 'integer', enum: [1, 2] } } }), [/enum of strings only/, /an enum is a string/])
+  t.match(probatioProblems({ type: 'object', properties: { limit: { type: 'integer', description: 'Count.' } } }), [/written-back schema asks for/], 'an unbounded integer reaches the model as a string')
+  t.same(probatioProblems({ type: 'object', properties: { limit: { type: 'integer', minimum: 1 } } }), [])
+  t.match(probatioProblems({ type: 'object', properties: { gap: { type: 'integer', exclusiveMinimum: 0 } } }).join('\n'), /not draft 2020-12/, 'an exclusive bound comes back in the Draft-4 form')
+  t.match(probatioProblems({ type: 'object', patternProperties: {} }), [/from_openapi: SchemaError/])
 })
 
 t.test('Home Assistant\'s validator lets typical arguments of every tool through', async t => {
@@ -167,24 +211,26 @@ t.test('Home Assistant\'s validator lets typical arguments of every tool through
 
 t.test('arguments a user would ask for pass Home Assistant\'s validator', async t => {
   const catalog = await loadToolCatalog()
-  const validate = (name: string, args: Schema): string | undefined => {
+  const haValidates = (name: string, args: Schema): string | undefined => {
     const tool = catalog.byName.get(name)
     if (tool === undefined) return `no tool ${name}`
-    return convertToVoluptuous(tool.listing.inputSchema)(args)
+    // Both converters: Core up to 2026.8, then 2026.9+.
+    return convertToVoluptuous(tool.listing.inputSchema)(args) ?? validate(fromOpenapi(tool.listing.inputSchema), args)
   }
-  t.equal(validate('ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: 'light.kitchen' }, data: { brightness_pct: 50, transition: 2 } }), undefined, 'service data keys and whole numbers')
-  t.equal(validate('ha_get_history', { entity_id: 'sensor.living_room_temperature', hours: 24 }), undefined, 'hours: 24')
-  t.equal(validate('ha_get_history', { entity_id: ['sensor.a', 'sensor.b'], hours: 0.5 }), undefined, 'hours: 0.5')
-  t.equal(validate('ha_create_automation', {
+  t.equal(haValidates('ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: ['light.kitchen'] }, data: { brightness_pct: 50, transition: 2 } }), undefined, 'service data keys and whole numbers')
+  t.equal(haValidates('ha_get_history', { entity_id: ['sensor.living_room_temperature'], hours: 24 }), undefined, 'hours: 24')
+  t.equal(haValidates('ha_get_history', { entity_id: ['sensor.a', 'sensor.b'], hours: 0.5 }), undefined, 'hours: 0.5')
+  t.equal(haValidates('ha_create_automation', {
     alias: 'Hall light at sunset',
     triggers: [{ trigger: 'sun', event: 'sunset' }],
-    conditions: [{ condition: 'state', entity_id: 'binary_sensor.hall_motion', state: 'on' }, '{{ is_state("person.anna", "home") }}'],
+    // The template shorthand ("{{ ... }}") is a string: advertised as objects, it is sent as one.
+    conditions: [{ condition: 'state', entity_id: 'binary_sensor.hall_motion', state: 'on' }, { condition: 'template', value_template: '{{ is_state("person.anna", "home") }}' }],
     actions: [{ action: 'light.turn_on', target: { entity_id: 'light.hall' }, data: { brightness_pct: 40 } }],
     variables: { level: 40 }
   }), undefined, 'an automation as a model writes it')
-  t.equal(validate('ha_create_script', { alias: 'Movie', sequence: [{ action: 'scene.turn_on', target: { entity_id: 'scene.movie' } }] }), undefined, 'a script sequence')
-  t.equal(validate('ha_run_script', { entity_id: 'script.movie', variables: { volume: 0.3 } }), undefined, 'script variables')
-  t.equal(validate('ha_create_helper', { helper_type: 'input_number', name: 'Level', options: { min: 0, max: 9 } }), undefined, 'helper options')
+  t.equal(haValidates('ha_create_script', { alias: 'Movie', sequence: [{ action: 'scene.turn_on', target: { entity_id: 'scene.movie' } }] }), undefined, 'a script sequence')
+  t.equal(haValidates('ha_run_script', { entity_id: 'script.movie', variables: { volume: 0.3 } }), undefined, 'script variables')
+  t.equal(haValidates('ha_create_helper', { helper_type: 'input_number', name: 'Level', options: { min: 0, max: 9 } }), undefined, 'helper options')
 })
 
 t.test('what tools/list sends over HTTP is what was checked', async t => {

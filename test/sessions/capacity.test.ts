@@ -63,3 +63,33 @@ t.test('sessions idle for 30 minutes are swept, unless their client is listening
   t.equal(await server.app.sessions.sweep(), 1, 'once its client stops listening it expires too')
   t.equal(server.app.sessions.registry.size, 0)
 })
+
+t.test('one token that never closes its sessions cannot take every session: each identity gets a fair share', async t => {
+  const clock = 9_000_000
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { enable_sessions: true }, app: { sessions: { now: () => clock } } })
+  const { token: other } = await server.app.services.tokens.create({ name: 'tablet', scopes: ['read'] })
+
+  const hog: string[] = []
+  for (let i = 0; i < 16; i++) hog.push(await openRawSession(server.url, server.token))
+  const refused = await rpc(server.url, INITIALIZE, auth(server.token))
+  t.equal(refused.status, 503, 'the token holding all 16 gets no 17th')
+  await refused.text()
+
+  // No time passes: every session was used within the last minute, yet the other client gets in.
+  const mine: string[] = []
+  for (let i = 0; i < 8; i++) mine.push(await openRawSession(server.url, other))
+  t.equal(server.app.sessions.registry.size, 16, 'still at most 16')
+  t.same(Object.fromEntries(server.app.sessions.registry.counts()), { primary: 8, [server.app.sessions.registry.owner(mine[0]!)!]: 8 }, 'an even split')
+  const works = await listTools(server.url, other, mine[0])
+  t.equal(works.status, 200, 'the other client\'s session answers')
+  await works.text()
+  t.equal((await listTools(server.url, server.token, hog[0])).status, 404, 'the hog\'s least recently used session made room')
+  const kept = await listTools(server.url, server.token, hog[15])
+  t.equal(kept.status, 200, 'the hog keeps its fair share')
+  await kept.text()
+
+  const beyond = await rpc(server.url, INITIALIZE, auth(other))
+  t.equal(beyond.status, 503, 'past its own share, the other client cannot take the hog\'s share in turn')
+  await beyond.text()
+})

@@ -94,18 +94,18 @@ t.test('the one config reader: keys, reads, and a source cache aged by the injec
   t.equal(await reader.source('automation', undefined), 'yaml')
 })
 
-t.test('the one confirm store: a config changed since the preview is its own verdict', async t => {
+t.test('the one confirm store: what the preview showed changed is its own verdict, saying what changed', async t => {
   let now = 0
   const store = new ConfirmStore({ now: () => now, ttlMs: 1000 })
-  const base = { subject: 'automation.wake_up', hash: 'aaa' }
-  const token = store.issue('primary', 'fp-1', base)
-  t.equal(store.redeem('primary', token, 'fp-2', { subject: 'automation.wake_up', hash: 'bbb' }), 'changed')
-  const other = store.issue('primary', 'fp-1', base)
-  t.equal(store.redeem('primary', other, 'fp-2', { subject: 'automation.other', hash: 'bbb' }), 'mismatch', 'another item is another call')
-  const same = store.issue('primary', 'fp-1', base)
-  t.equal(store.redeem('primary', same, 'fp-2', base), 'mismatch', 'same base, different call')
-  const late = store.issue('primary', 'fp-1', base)
+  const shown = { 'automation.wake_up (config hash)': 'aaa' }
+  const token = store.create({ identityId: 'primary', call: 'fp-1', shown, preview: 'p' })
+  t.match(store.consume('primary', token, { call: 'fp-1', shown: { 'automation.wake_up (config hash)': 'bbb' } }), { verdict: 'conflict', changes: ['automation.wake_up (config hash): was aaa, now bbb'], pending: { preview: 'p' } })
+  const other = store.create({ identityId: 'primary', call: 'fp-1', shown, preview: 'p' })
+  t.same(store.consume('primary', other, { call: 'fp-2', shown }), { verdict: 'mismatch' }, 'another call')
+  const same = store.create({ identityId: 'primary', call: 'fp-1', shown, preview: 'p' })
+  t.match(store.consume('primary', same, { call: 'fp-1', shown: { ...shown } }), { verdict: 'ok' })
+  const late = store.create({ identityId: 'primary', call: 'fp-1', shown, preview: 'p' })
   now += 1000
-  t.equal(store.redeem('primary', late, 'fp-1', base), 'expired')
-  t.equal(store.redeem('primary', late, 'fp-1', base), 'unknown', 'single use')
+  t.same(store.consume('primary', late, { call: 'fp-1', shown }), { verdict: 'expired' })
+  t.same(store.consume('primary', late, { call: 'fp-1', shown }), { verdict: 'unknown' }, 'single use')
 })

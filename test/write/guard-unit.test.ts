@@ -8,7 +8,7 @@ import { WriteGuard } from '../../src/policy/guard.ts'
 import type { AuditEntry, WriteRequest } from '../../src/policy/types.ts'
 import { restoreCalls, UndoStore } from '../../src/policy/undo.ts'
 
-const HOUSE = [{ entity_id: 'light.kitchen', area: 'kitchen' }, { entity_id: 'lock.door', area: 'hall' }]
+const HOUSE = [{ entity_id: 'light.kitchen', area: 'kitchen' }, { entity_id: 'light.hall', area: 'hall' }, { entity_id: 'lock.door', area: 'hall' }]
 
 function setup (overrides: Partial<Options> = {}, clock = { now: 1_000_000 }) {
   const sent: Array<Record<string, unknown>> = []
@@ -24,7 +24,13 @@ function setup (overrides: Partial<Options> = {}, clock = { now: 1_000_000 }) {
     state: id => ({ state: 'on', attributes: { brightness: 100, color_mode: 'hs', hs_color: [10, 20], friendly_name: id } }),
     house: {
       entityIds: () => HOUSE.map(e => e.entity_id),
-      registry: async () => ({ entities: new Map(HOUSE.map(e => [e.entity_id, e])), entityArea: id => HOUSE.find(e => e.entity_id === id)?.area, entityFloor: () => null })
+      registry: async () => ({
+        entities: new Map(HOUSE.map(e => [e.entity_id, { entity_id: e.entity_id, area_id: e.area }])),
+        areas: new Map(['kitchen', 'hall'].map(id => [id, { area_id: id, name: id }])),
+        floors: new Map(),
+        labels: new Map(),
+        devices: new Map()
+      })
     },
     now: () => clock.now
   })
@@ -117,7 +123,7 @@ t.test('config requests always need a confirmation and bind the base hash', asyn
   const asked = await guard.run(PRIMARY_IDENTITY, request('hash-1'))
   if (asked.status !== 'confirmation_required') throw new Error('expected a confirmation')
   t.equal(asked.preview, '--- diff', 'the preview is the config diff')
-  t.match(await refusal(guard.run(PRIMARY_IDENTITY, { ...request('hash-2'), confirmToken: asked.confirm_token })), /differs/, 'changed base refused')
+  t.match(await refusal(guard.run(PRIMARY_IDENTITY, { ...request('hash-2'), confirmToken: asked.confirm_token })), /changed in Home Assistant after the preview/, 'changed base refused as a conflict')
   const again = await guard.run(PRIMARY_IDENTITY, request('hash-1'))
   if (again.status !== 'confirmation_required') throw new Error('expected a confirmation')
   const done = await guard.run(PRIMARY_IDENTITY, { ...request('hash-1'), confirmToken: again.confirm_token })
@@ -156,19 +162,22 @@ t.test('a failed call is audited as failed and leaves no undo record', async t =
   t.equal(undo.last('primary'), undefined)
 })
 
-t.test('confirm store: expiry, identity, bounded memory', async t => {
+t.test('confirm store: expiry, identity, bounded memory per identity', async t => {
   const clock = { now: 0 }
-  const store = new ConfirmStore({ now: () => clock.now, maxPending: 3 })
-  const first = store.issue('a', 'fp')
-  for (let i = 0; i < 5; i++) store.issue('a', `fp${i}`)
-  t.equal(store.size, 3, 'oldest dropped beyond the cap')
-  t.equal(store.redeem('a', first, 'fp'), 'unknown')
-  const token = store.issue('a', 'fp')
-  t.equal(store.redeem('b', token, 'fp'), 'other_identity')
-  t.equal(store.redeem('a', token, 'fp'), 'unknown', 'burnt by the failed attempt')
-  const late = store.issue('a', 'fp')
+  const store = new ConfirmStore({ now: () => clock.now, maxPerIdentity: 3 })
+  const pending = (identityId: string, call: string) => ({ identityId, call, shown: {}, preview: call })
+  const first = store.create(pending('a', 'fp'))
+  const others = store.create(pending('b', 'fp'))
+  for (let i = 0; i < 5; i++) store.create(pending('a', `fp${i}`))
+  t.equal(store.size('a'), 3, 'oldest dropped beyond the cap')
+  t.same(store.consume('a', first, { call: 'fp', shown: {} }), { verdict: 'unknown' })
+  t.match(store.consume('b', others, { call: 'fp', shown: {} }), { verdict: 'ok' }, 'another identity\'s pool is untouched')
+  const token = store.create(pending('a', 'fp'))
+  t.same(store.consume('b', token, { call: 'fp', shown: {} }), { verdict: 'other_identity' })
+  t.same(store.consume('a', token, { call: 'fp', shown: {} }), { verdict: 'unknown' }, 'burnt by the failed attempt')
+  const late = store.create(pending('a', 'fp'))
   clock.now += store.ttlMs
-  t.equal(store.redeem('a', late, 'fp'), 'expired')
+  t.same(store.consume('a', late, { call: 'fp', shown: {} }), { verdict: 'expired' })
   t.equal(stableJson({ b: 1, a: [{ d: 2, c: 3 }] }), stableJson({ a: [{ c: 3, d: 2 }], b: 1 }), 'fingerprints ignore key order')
 })
 

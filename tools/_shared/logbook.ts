@@ -1,4 +1,5 @@
 import type { HomeAssistant } from '../../src/ha/index.ts'
+import { PIECE_READ_BUDGET_MS, walkPieces, type PieceWalk } from '../../src/ha/pieces.ts'
 import type { HomeView } from '../../src/home/view.ts'
 import { toMillis } from './window.ts'
 
@@ -32,13 +33,17 @@ export interface LogbookQuery {
 
 /** Fetches logbook rows, oldest first, with `when` in milliseconds and rows without a time dropped. */
 export async function fetchLogbook (ha: HomeAssistant, query: LogbookQuery): Promise<LogbookRow[]> {
-  const result = await ha.command<unknown>({
+  return toRows(await ha.command<unknown>({
     type: 'logbook/get_events',
     start_time: query.start.toISOString(),
     end_time: query.end.toISOString(),
-    ...(query.entityIds ? { entity_ids: query.entityIds } : {}),
+    // An empty entity_ids means the whole home to Home Assistant: never sent.
+    ...(query.entityIds?.length ? { entity_ids: query.entityIds } : {}),
     ...(query.contextId ? { context_id: query.contextId } : {})
-  })
+  }))
+}
+
+function toRows (result: unknown): LogbookRow[] {
   if (!Array.isArray(result)) return []
   const rows: LogbookRow[] = []
   for (const raw of result as Array<Record<string, unknown>>) {
@@ -68,6 +73,39 @@ export function visibleRows (home: HomeView, rows: LogbookRow[]): LogbookRow[] {
     }
   }
   return out
+}
+
+/** Rows a logbook piece should hold: a few hundred KB from Home Assistant, whatever the home. */
+export const LOGBOOK_PIECE_ROWS = 1000
+const QUARTER_HOUR = 15 * 60_000
+
+export interface RecentLogbook extends PieceWalk {
+  /** The newest `want` rows that `keep` kept, oldest first. */
+  rows: LogbookRow[]
+  /** Rows kept in the part of the window that was read. */
+  seen: number
+}
+
+/**
+ * The newest `want` logbook rows of a window that `keep` keeps (visibility, say), read newest piece
+ * first and no further back than needed: a week of a whole home is never held at once.
+ */
+export async function recentLogbook (ha: HomeAssistant, query: LogbookQuery, want: number, keep: (row: LogbookRow) => boolean, budgetMs = PIECE_READ_BUDGET_MS): Promise<RecentLogbook> {
+  let kept: LogbookRow[] = []
+  let seen = 0
+  const entities = query.entityIds?.length
+  // A whole home starts with a quarter of an hour; a few entities with a day, shared between them.
+  const firstMs = entities === undefined ? QUARTER_HOUR : Math.max(QUARTER_HOUR, 24 * 3_600_000 / entities)
+  const walk = await walkPieces<LogbookRow>('backward', query.start.getTime(), query.end.getTime(), row => row.when,
+    async (from, to) => await fetchLogbook(ha, { ...query, start: new Date(from), end: new Date(to) }),
+    rows => {
+      const visible = rows.filter(keep)
+      seen += visible.length
+      kept = visible.slice(Math.max(0, visible.length - (want - kept.length))).concat(kept)
+      return kept.length >= want
+    },
+    { targetRows: LOGBOOK_PIECE_ROWS, firstMs, deadline: Date.now() + budgetMs })
+  return { ...walk, rows: kept, seen }
 }
 
 export interface Person { entity_id: string, name: string }

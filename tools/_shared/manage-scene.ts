@@ -2,6 +2,7 @@ import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import { isRecord } from '../../src/shape.ts'
 import type { Revert } from '../../src/policy/undo.ts'
+import { assertName } from '../../src/policy/input-checks.ts'
 import { configPath, restMessage } from '../../src/home/configs.ts'
 import { applyChanges, deleteConfig, entityForConfigId, waitForEntity, writeConfig, type ConfigRecord } from './config-store.ts'
 import { runConfigWrite } from './config-write.ts'
@@ -53,6 +54,7 @@ async function resolveScene (ctx: ToolContext, ref: string | undefined): Promise
 
 function checkScene (config: ConfigRecord): string[] {
   if (typeof config.name !== 'string' || config.name.trim() === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'A scene needs a name.', 'config: {"name":"Movie","entities":{"light.tv":{"state":"on","brightness":80}}}')
+  assertName(config.name, 'config.name')
   const entities = config.entities
   if (entities === null || typeof entities !== 'object' || Array.isArray(entities) || Object.keys(entities).length === 0) {
     throw new UserError('HAMCP_INVALID_ARGUMENT', 'A scene needs entities: an object of entity id to state.', 'E.g. {"light.tv":{"state":"on","brightness":80},"cover.blind":"closed"}')

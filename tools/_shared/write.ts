@@ -23,7 +23,7 @@ export async function guardedWrite (ctx: Pick<ToolContext, 'services' | 'identit
 export function formatOutcome (outcome: WriteOutcome, done: (result: unknown) => Record<string, unknown> = serviceResponse): Record<string, unknown> {
   switch (outcome.status) {
     case 'done':
-      return { success: true, ...done(outcome.result), ...(outcome.undo_available ? { undo_available: true } : {}) }
+      return { success: true, ...done(outcome.result), ...effectOf(outcome), ...(outcome.undo_available ? { undo_available: true } : {}) }
     case 'dry_run':
       return { dry_run: true, would_call: outcome.would_call, ...(outcome.reaches ? { reaches: outcome.reaches } : {}), ...(outcome.notes ? { notes: outcome.notes } : {}) }
     case 'confirmation_required':
@@ -35,6 +35,19 @@ export function formatOutcome (outcome: WriteOutcome, done: (result: unknown) =>
         how: outcome.how
       }
   }
+}
+
+/** What a service call did, as the answer says it: the entities reached, their states, and whether anything changed. */
+function effectOf (outcome: Extract<WriteOutcome, { status: 'done' }>): Record<string, unknown> {
+  if (outcome.reached === undefined) return {}
+  const out: Record<string, unknown> = { entities: outcome.reached }
+  if (outcome.states) out.states = outcome.states
+  const unchanged = outcome.unchanged ?? []
+  if (outcome.states && unchanged.length > 0) {
+    out.unchanged = unchanged
+    if (unchanged.length >= Object.keys(outcome.states).length) out.note = `Nothing changed: Home Assistant reported no new state for ${unchanged.length === 1 ? unchanged[0] as string : `any of the ${unchanged.length} entities`} (already so, or the device did not answer).`
+  }
+  return out
 }
 
 /** call_service answers `{context, response?}`: only the response is worth showing. */

@@ -37,7 +37,7 @@ export default defineTool({
   kind: 'read',
   input: z.object({
     entity_id: z.string().trim().regex(/^calendar\.[a-z0-9_]+$/, 'must be a calendar entity, e.g. calendar.family').optional().describe('e.g. calendar.family'),
-    hours: z.number().min(1).max(720).default(24).describe('Window width in hours.'),
+    hours: z.number().int().min(1).max(720).default(24).describe('Window width in hours.'),
     start: z.string().trim().optional().describe('ISO start (default now).')
   }),
   async handler ({ ha, home }, args) {

@@ -2,8 +2,13 @@ import { z } from 'zod'
 import type { HomeView } from '../../src/home/view.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { HOUR_MS } from '../_shared/read-calls.ts'
+import { batches, PIECE_READ_BUDGET_MS, walkPieces } from '../../src/ha/pieces.ts'
+import type { HomeAssistant } from '../../src/ha/index.ts'
 
 const CHANGES_PER_ENTITY = 20
+/** People per history request, and rows a piece should hold. */
+const PEOPLE_PER_BATCH = 20
+const PIECE_ROWS = 1000
 
 interface Point { s?: string, state?: string, lu?: number, lc?: number, last_changed?: string, last_updated?: string }
 
@@ -17,10 +22,51 @@ function zoneName (home: HomeView, state: string): string {
   return state
 }
 
-function pointTime (p: Point): string | undefined {
+function pointMs (p: Point): number {
   const seconds = p.lc ?? p.lu
-  if (typeof seconds === 'number') return new Date(seconds * 1000).toISOString()
-  return p.last_changed ?? p.last_updated
+  if (typeof seconds === 'number') return seconds * 1000
+  return Date.parse(p.last_changed ?? p.last_updated ?? '')
+}
+
+/**
+ * The last CHANGES_PER_ENTITY zone changes of each person, newest piece of the window first and no
+ * further back than that, a batch of people at a time: a week of many trackers is never held at once.
+ */
+async function zoneChanges (ha: HomeAssistant, people: string[], start: number, end: number): Promise<{ changes: Map<string, Point[]>, complete: boolean }> {
+  const changes = new Map<string, Point[]>(people.map(id => [id, []]))
+  const deadline = Date.now() + PIECE_READ_BUDGET_MS
+  let complete = true
+  const all = batches(people, PEOPLE_PER_BATCH)
+  for (const [i, batch] of all.entries()) {
+    let wanted = batch
+    const walk = await walkPieces<{ id: string, p: Point }>('backward', start, end, row => pointMs(row.p),
+      async (from, to) => {
+        const history = await ha.command<Record<string, Point[]>>({
+          type: 'history/history_during_period',
+          start_time: new Date(from).toISOString(),
+          end_time: new Date(to).toISOString(),
+          entity_ids: wanted,
+          minimal_response: true,
+          no_attributes: true,
+          include_start_time_state: false,
+          significant_changes_only: false
+        })
+        return wanted.flatMap(id => (Array.isArray(history?.[id]) ? history[id] : []).map(p => ({ id, p })))
+      },
+      rows => {
+        for (const id of wanted) {
+          const own = rows.filter(row => row.id === id).map(row => row.p)
+          const list = changes.get(id) as Point[]
+          list.unshift(...own.slice(Math.max(0, own.length - (CHANGES_PER_ENTITY - list.length))))
+        }
+        wanted = wanted.filter(id => (changes.get(id) as Point[]).length < CHANGES_PER_ENTITY)
+        return wanted.length === 0
+      },
+      { targetRows: PIECE_ROWS, firstMs: 24 * HOUR_MS, deadline })
+    if (walk.stoppedBy === 'deadline' || walk.stoppedBy === 'pieces') complete = false
+    if (Date.now() >= deadline && i < all.length - 1) { complete = false; break }
+  }
+  return { changes, complete }
 }
 
 export default defineTool({
@@ -29,7 +75,7 @@ export default defineTool({
   description: 'People and trackers by zone name (never coordinates), zone occupancy, recent zone changes.',
   kind: 'read',
   input: z.object({
-    hours: z.number().min(1).max(168).default(24).describe('Hours of zone changes.')
+    hours: z.number().int().min(1).max(168).default(24).describe('Hours of zone changes.')
   }),
   async handler ({ ha, home }, { hours }) {
     const rows = home.entities()
@@ -50,19 +96,9 @@ export default defineTool({
     const people = trackers.filter(row => row.domain === 'person').map(row => row.entity_id)
     if (people.length) {
       try {
-        const history = await ha.command<Record<string, Point[]>>({
-          type: 'history/history_during_period',
-          start_time: new Date(end - hours * HOUR_MS).toISOString(),
-          end_time: new Date(end).toISOString(),
-          entity_ids: people,
-          minimal_response: true,
-          no_attributes: true,
-          significant_changes_only: false
-        })
-        for (const id of people) {
-          const points = (history?.[id] ?? []).map(p => ({ t: pointTime(p), zone: zoneName(home, p.s ?? p.state ?? 'unknown') }))
-          changes[id] = points.slice(-CHANGES_PER_ENTITY)
-        }
+        const read = await zoneChanges(ha, people, end - hours * HOUR_MS, end)
+        for (const id of people) changes[id] = (read.changes.get(id) ?? []).map(p => ({ t: new Date(pointMs(p)).toISOString(), zone: zoneName(home, p.s ?? p.state ?? 'unknown') }))
+        if (!read.complete) note = 'Home Assistant was slow to answer: zone changes are shown for the most recent part of the window only; ask for fewer hours.'
       } catch (err) {
         note = `Zone history unavailable: ${(err as Error).message}`
       }

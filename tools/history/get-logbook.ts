@@ -5,7 +5,7 @@ import { byteLength } from '../../src/shape.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../../src/home/entities.ts'
 import { resolveArea, resolveFloor } from '../_shared/entities.ts'
-import { fetchLogbook, peopleByUser, visibleRows, type LogbookRow, type Person } from '../_shared/logbook.ts'
+import { peopleByUser, recentLogbook, visibleRows, type LogbookRow, type Person } from '../_shared/logbook.ts'
 import { isoSeconds, resolveWindow, windowShape } from '../_shared/window.ts'
 import type { HomeView } from '../../src/home/view.ts'
 
@@ -62,20 +62,34 @@ export default defineTool({
       if (inScope.length > LOGBOOK_MAX_SCOPE_ENTITIES) scopeNote = `The scope has ${inScope.length} entities; only the first ${LOGBOOK_MAX_SCOPE_ENTITIES} by id were queried. Use entity_id for the others.`
     }
     const people = peopleByUser(home)
-    const rows = visibleRows(home, await fetchLogbook(ha, { start: window.start, end: window.end, ...(entityIds ? { entityIds } : {}) }))
-    const events = rows.slice(-LOGBOOK_MAX_EVENTS).map(row => shapeRow(home, people, row))
+    // Newest first, in pieces, and no further back than the answer can show.
+    const read = await recentLogbook(ha, { start: window.start, end: window.end, ...(entityIds ? { entityIds } : {}) }, LOGBOOK_MAX_EVENTS, row => !row.entity_id || home.visible(row.entity_id))
+    const rows = visibleRows(home, read.rows)
+    const events = rows.map(row => shapeRow(home, people, row))
     // Keep the newest events that fit the answer budget: the oldest ones go first.
     let bytes = byteLength(events)
     while (events.length > 1 && bytes > EVENTS_BYTE_BUDGET) bytes -= byteLength(events.shift()) + 1
     const kept = events
     const notes: string[] = []
-    if (kept.length < rows.length) notes.push(`${rows.length} events; only the last ${kept.length} are shown. Narrow the window or the scope for earlier ones.`)
+    // What was left out: events older than the oldest shown, read and dropped, or never read.
+    const oldestShown = rows[rows.length - kept.length]?.when
+    const hasMore = !read.complete || kept.length < read.seen
+    const olderBefore = oldestShown ?? (read.complete ? undefined : read.reached)
+    if (hasMore) {
+      const next = olderBefore === undefined ? 'Narrow the window or the scope.' : `For the ones before, call again with end "${new Date(olderBefore).toISOString()}", or narrow the window or the scope.`
+      const why = read.stoppedBy === 'deadline' ? ' (Home Assistant was slow to answer, so the rest of the window was not read)' : ''
+      notes.push(read.complete
+        ? `${read.seen} events; only the last ${kept.length} are shown. ${next}`
+        : `Only the last ${kept.length} events are shown; older ones in the window were not read${why}. ${next}`)
+    }
     if (scopeNote) notes.push(scopeNote)
-    if (rows.length === 0) notes.push('No events in this window (numeric sensors are not in the logbook: use ha_get_history).')
+    if (read.complete && read.seen === 0) notes.push('No events in this window (numeric sensors are not in the logbook: use ha_get_history).')
     return {
       window: { start: isoSeconds(window.start), end: isoSeconds(window.end) },
-      total: rows.length,
+      ...(read.complete ? { total: read.seen } : {}),
       returned: kept.length,
+      has_more: hasMore,
+      ...(hasMore && olderBefore !== undefined ? { older_before: new Date(olderBefore).toISOString() } : {}),
       events: kept,
       ...(notes.length ? { note: notes.join(' ') } : {})
     }

@@ -31,7 +31,7 @@ export default defineTool({
   description: 'Long-term statistics (mean/min/max or sum/change) up to a year back; better than history for long windows.',
   kind: 'read',
   input: z.object({
-    statistic_id: z.union([statisticId, z.array(statisticId).min(1).max(10)]).describe('Usually the sensor\'s entity id; or a list.'),
+    statistic_id: z.union([statisticId, z.array(statisticId).min(1).max(10)]).describe('Usually sensor entity ids.'),
     period: z.enum(PERIODS).default('hour').describe('Bucket size; coarsened for long windows.'),
     ...windowShape(LIMITS)
   }),

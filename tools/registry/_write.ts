@@ -28,6 +28,27 @@ export interface RegistryWrite {
   confirmToken: string | undefined
   /** Extra fields for the answer (what a rename breaks, what a delete affects). */
   report?: Record<string, unknown>
+  /** What the preview was built from beyond the current values the steps replace (what uses a deleted entry). */
+  basis?: Record<string, string>
+}
+
+const ID_KEYS: Array<[string, string]> = [['entity_id', ''], ['device_id', 'device '], ['area_id', 'area '], ['floor_id', 'floor '], ['label_id', 'label '], ['category_id', 'category '], ['zone_id', 'zone ']]
+
+/**
+ * The values an edit replaces, as the preview read them, e.g. `"light.x name" -> "\"Desk\""`: taken from
+ * the steps' restore commands, which carry exactly the current value of every field the edit changes.
+ */
+function currentValues (steps: Step[]): Record<string, string> {
+  const facts: Record<string, string> = {}
+  for (const command of steps.flatMap(step => step.undo(undefined))) {
+    const id = ID_KEYS.find(([key]) => typeof command[key] === 'string')
+    if (!id || command.type.endsWith('/create')) continue
+    const subject = `${id[1]}${String(command[id[0]])}`
+    for (const [field, value] of Object.entries(command)) {
+      if (field !== 'type' && field !== id[0] && field !== 'new_entity_id') facts[`${subject} ${field}`] = stableJson(value)
+    }
+  }
+  return facts
 }
 
 const SHOWN_STEPS = 5
@@ -59,6 +80,10 @@ export async function runRegistryWrite (ctx: ToolContext, write: RegistryWrite):
     ...(write.entities.length > 0 ? { target: { entity_id: write.entities } } : {}),
     // As text: registry values name areas, floors and labels, which are not service targets.
     data: { change: stableJson(write.change) },
+    // The entities are derived from the house: the confirmation approves the change as asked, and
+    // holds only while what its preview was built from (current values, what uses the entry) is unchanged.
+    asked: write.change,
+    basis: { ...currentValues(write.steps), ...write.basis },
     dryRun: write.dryRun,
     ...(write.confirmToken === undefined ? {} : { confirmToken: write.confirmToken }),
     ...(write.confirm === undefined ? {} : { config: { preview: write.confirm, entities: write.entities } }),

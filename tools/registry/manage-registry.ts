@@ -2,6 +2,9 @@ import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { CREATED_ID, type RestoreCommand } from '../../src/policy/undo.ts'
+import { stableJson } from '../../src/policy/confirm.ts'
+import { nameArg } from '../../src/policy/input-checks.ts'
+import { effectiveMembers } from '../../src/policy/targets.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 import { relatedConfigs, stringsArg } from './_lookups.ts'
 import { isRecord, runRegistryWrite, type Step } from './_write.ts'
@@ -43,7 +46,7 @@ async function currentItems (ctx: ToolContext, kind: Kind, scope: string): Promi
 }
 
 /** What a deleted entry leaves behind, and the commands that relink it to a recreated one. */
-async function usage (ctx: ToolContext, kind: Kind, id: string, scope: string): Promise<{ uses: Record<string, string[]>, relink: RestoreCommand[], entities: string[] }> {
+async function usage (ctx: ToolContext, kind: Kind, id: string, scope: string): Promise<{ uses: Record<string, string[]>, relink: RestoreCommand[], entities: string[], members: string[] }> {
   const snapshot = await ctx.ha.registries.snapshot()
   const uses: Record<string, string[]> = {}
   const relink: RestoreCommand[] = []
@@ -73,8 +76,13 @@ async function usage (ctx: ToolContext, kind: Kind, id: string, scope: string): 
     }
   }
   if (kind === 'zone') entities.push(`zone.${id}`)
+  // The entity lists read effective membership: an entity without an area of its own sits in its device's,
+  // a floor holds its areas' entities, a label its devices' and areas' ones too.
+  const members = kind === 'area' || kind === 'floor' || kind === 'label'
+    ? effectiveMembers(snapshot, { [`${kind}_id`]: [id] }, { primaryOnly: false })
+    : new Set<string>()
   if (kind !== 'category') Object.assign(uses, await relatedConfigs(ctx, kind === 'zone' ? 'entity' : kind, kind === 'zone' ? `zone.${id}` : id))
-  return { uses, relink, entities }
+  return { uses, relink, entities, members: [...new Set([...entities, ...members])].sort() }
 }
 
 export default defineTool({
@@ -86,16 +94,16 @@ export default defineTool({
     kind: z.enum(['area', 'floor', 'label', 'category', 'zone']).describe('Registry.'),
     action: z.enum(['create', 'update', 'delete']).describe('Action.'),
     id: z.string().trim().min(1).max(255).optional().describe('Update/delete.'),
-    name: z.string().trim().min(1).max(255).optional().describe('Name.'),
+    name: nameArg(255).optional().describe('Name.'),
     icon: z.string().trim().max(100).nullable().optional().describe('e.g. mdi:sofa'),
     aliases: stringsArg().optional().describe('Other names.'),
     floor_id: z.string().trim().max(255).nullable().optional().describe('Area.'),
-    level: z.number().int().nullable().optional().describe('Floor.'),
+    level: z.number().int().min(-100).max(200).nullable().optional().describe('Level.'),
     color: z.string().trim().max(50).nullable().optional().describe('Label, e.g. red'),
     scope: z.string().trim().min(1).max(50).optional().describe('Category, e.g. script'),
-    latitude: z.number().optional().describe('Zone.'),
-    longitude: z.number().optional().describe('Zone.'),
-    radius: z.number().optional().describe('Zone, m.'),
+    latitude: z.number().min(-90).max(90).optional().describe('Latitude.'),
+    longitude: z.number().min(-180).max(180).optional().describe('Longitude.'),
+    radius: z.number().int().min(1).optional().describe('Zone, m.'),
     passive: z.boolean().optional().describe('Zone.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
@@ -162,7 +170,7 @@ export default defineTool({
       return answer.success === true ? { ...answer, kind, id: args.id } : answer
     }
 
-    const { uses, relink, entities } = await usage(ctx, kind, args.id, scope)
+    const { uses, relink, members } = await usage(ctx, kind, args.id, scope)
     const recreate: RestoreCommand = { type: `${spec.prefix}/create`, ...scoped }
     for (const field of spec.kept) if (item[field] !== undefined && item[field] !== null) recreate[field] = item[field]
     // Home Assistant derives ids itself: a name that no longer slugs to the id (renamed since) gives a new one.
@@ -174,12 +182,16 @@ export default defineTool({
     const step: Step = { command: { type: `${spec.prefix}/delete`, ...key }, undo: () => [recreate, ...relink] }
     const answer = await runRegistryWrite(ctx, {
       ...base,
-      entities,
+      entities: members,
       change: { kind, ...key },
       steps: [step],
       confirm: `Delete ${kind} ${args.id} (${String(item.name)})${inUse ? `, still used by ${inUse}: ${JSON.stringify(uses)}` : ', used by nothing'}.`,
       unrestorable,
-      report: { kind, id: args.id, ...(inUse ? { used_by: uses } : {}), ...(unrestorable.length > 0 ? { undo_notes: unrestorable } : {}) }
+      report: { kind, id: args.id, ...(inUse ? { used_by: uses } : {}), ...(unrestorable.length > 0 ? { undo_notes: unrestorable } : {}) },
+      basis: {
+        [`${kind} ${args.id}`]: stableJson(recreate),
+        ...Object.fromEntries(Object.entries(uses).map(([what, list]) => [`${kind} ${args.id} used by ${what}`, [...list].sort().join(', ')]))
+      }
     })
     return answer
   }

@@ -3,6 +3,8 @@ import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 
 const OUTPUT_MAX_CHARS = 5000
+/** Bytes read from Home Assistant's answer: 5000 characters are at most 20,000 bytes of UTF-8. */
+const OUTPUT_READ_BYTES = 4 * OUTPUT_MAX_CHARS
 
 export default defineTool({
   name: 'ha_render_template',
@@ -15,9 +17,10 @@ export default defineTool({
     template: z.string().min(1).max(5000).describe('Jinja template.')
   }),
   async handler ({ ha }, { template }) {
-    let rendered: unknown
+    // Only the start of the output is read: a template over every state renders megabytes.
+    let answer: Awaited<ReturnType<typeof ha.rest.prefix>>
     try {
-      rendered = await ha.rest.json('POST', '/api/template', { template })
+      answer = await ha.rest.prefix('POST', '/api/template', { template }, OUTPUT_READ_BYTES)
     } catch (err) {
       const message = (err as Error).message
       if (/HTTP 400/.test(message)) {
@@ -25,8 +28,15 @@ export default defineTool({
       }
       throw err
     }
-    const text = typeof rendered === 'string' ? rendered : JSON.stringify(rendered) ?? ''
-    if (text.length <= OUTPUT_MAX_CHARS) return { result: text }
-    return { result: text.slice(0, OUTPUT_MAX_CHARS), truncated: true, length: text.length, note: 'Output cut at 5000 characters; render a narrower template.' }
+    // A cut may fall inside a character: the decoder drops the partial one at the end.
+    const text = new TextDecoder().decode(answer.body, { stream: !answer.complete })
+    if (answer.complete && text.length <= OUTPUT_MAX_CHARS) return { result: text }
+    const length = answer.complete ? text.length : answer.length
+    return {
+      result: text.slice(0, OUTPUT_MAX_CHARS),
+      truncated: true,
+      ...(length !== undefined ? { length } : { length_at_least: OUTPUT_READ_BYTES }),
+      note: 'Output cut at 5000 characters; render a narrower template.'
+    }
   }
 })

@@ -1,0 +1,130 @@
+import t from 'tap'
+import { callTool, connectClient, eventually, fakeClock, startHome, startServer } from '../helper.ts'
+import type { DemoHome } from '../../demo/index.ts'
+import { SETTLE_MS } from '../../src/policy/reached.ts'
+import { writeCatalog } from './catalog.ts'
+
+const LIGHT = 'light.living_room_ceiling_light'
+const LOCK = 'lock.front_door_lock'
+
+const registryTypes = (home: DemoHome): string[] => home.registryWrites.map(w => String(w.type))
+
+t.test('no silent success: every target is resolved before the call', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  const turnOff = (target: Record<string, unknown>, extra: Record<string, unknown> = {}): Promise<Awaited<ReturnType<typeof callTool>>> =>
+    callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target, ...extra })
+
+  t.test('an entity that does not exist is refused, with a suggestion when one is close', async t => {
+    home.clearServiceCalls()
+    const nope = await turnOff({ entity_id: 'light.nope' })
+    t.ok(nope.isError, nope.text)
+    t.equal(nope.code, 'HAMCP_ENTITY_NOT_FOUND')
+    const close = await turnOff({ entity_id: 'light.living_room_ceiling' })
+    t.equal(close.code, 'HAMCP_ENTITY_NOT_FOUND')
+    t.match(close.text, LIGHT, 'the hint names the entity meant')
+    const dry = await turnOff({ entity_id: 'light.nope' }, { dry_run: true })
+    t.equal(dry.code, 'HAMCP_ENTITY_NOT_FOUND', 'a dry run says so too')
+    t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+  })
+
+  t.test('an unknown area, and an area name where the id belongs, are refused', async t => {
+    home.clearServiceCalls()
+    const atlantis = await turnOff({ area_id: 'atlantis' })
+    t.equal(atlantis.code, 'HAMCP_NOT_FOUND', atlantis.text)
+    const byName = await turnOff({ area_id: 'Living Room' })
+    t.equal(byName.code, 'HAMCP_NOT_FOUND')
+    t.match(byName.text, /living_room/, 'the hint gives the id of the area so named')
+    for (const field of ['device_id', 'floor_id', 'label_id']) {
+      const unknown = await turnOff({ [field]: 'nowhere' })
+      t.equal(unknown.code, 'HAMCP_NOT_FOUND', `unknown ${field}`)
+    }
+    t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+  })
+
+  t.test('a target that reaches no entity of the service\'s domain is refused', async t => {
+    home.clearServiceCalls()
+    const noLock = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'lock', target: { area_id: 'garden' } })
+    t.equal(noLock.code, 'HAMCP_ENTITY_NOT_FOUND', noLock.text)
+    const wrongDomain = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: 'switch.irrigation' } })
+    t.equal(wrongDomain.code, 'HAMCP_WRONG_DOMAIN', wrongDomain.text)
+    t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+  })
+
+  t.test('the answer and the audit list the entities an area target reached', async t => {
+    home.clearServiceCalls()
+    const done = await turnOff({ area_id: 'living_room' })
+    t.notOk(done.isError, done.text)
+    t.same(done.json.entities, [LIGHT], 'the answer names the light it turned off')
+    t.equal(home.serviceCalls.length, 1)
+    t.same(home.serviceCalls[0]?.target, { area_id: ['living_room'] }, 'the house got the area target')
+    const line = server.app.audit.recent(1)[0]
+    t.same(line?.entities, [LIGHT], 'the audit line lists the light, not []')
+  })
+})
+
+t.test('write answers say what happened', async t => {
+  const clock = fakeClock()
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog(), policy: { schedule: clock.schedule } } })
+  const client = await connectClient(t, server)
+
+  const on = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: LIGHT }, data: { brightness_pct: 77 } })
+  t.notOk(on.isError, on.text)
+  t.equal(on.json.states?.[LIGHT], 'on, brightness 77 %', 'the state the light reached, in words')
+  t.notOk(on.json.note, 'no "nothing changed" note')
+  t.equal(home.getState(LIGHT)?.attributes.brightness, 196, 'the house has it')
+
+  // The same call again changes nothing: Home Assistant writes no new state, the bounded wait runs out.
+  const again = callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: LIGHT }, data: { brightness_pct: 77 } })
+  await eventually(() => clock.pending().length > 0, 5000, 'the settle timer')
+  t.same(clock.pending(), [SETTLE_MS], 'one bounded wait')
+  clock.advance(SETTLE_MS)
+  const same = await again
+  t.notOk(same.isError, same.text)
+  t.match(same.json.note, /Nothing changed/)
+  t.same(same.json.unchanged, [LIGHT])
+  t.equal(same.json.states?.[LIGHT], 'on, brightness 77 %')
+  t.equal(home.serviceCalls.filter(c => c.service === 'turn_on').length, 2, 'both calls reached the house')
+})
+
+t.test('Home Assistant\'s validation errors and unknown services are the caller\'s to fix', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  home.clearServiceCalls()
+  const lots = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: LIGHT }, data: { brightness_pct: 'lots' } })
+  t.equal(lots.code, 'HAMCP_INVALID_ARGUMENT', lots.text)
+  t.match(lots.text, /brightness_pct/, 'says which field')
+  const explode = await callTool(client, 'ha_call_service', { domain: 'light', service: 'explode', target: { entity_id: LIGHT } })
+  t.equal(explode.code, 'HAMCP_NOT_FOUND', explode.text)
+  t.equal(home.serviceCalls.length, 1, 'the invalid data reached Home Assistant, which refused it; the unknown service never recorded a call')
+  t.equal(home.getState(LIGHT)?.attributes.brightness, 60, 'the light did not change')
+  t.same(server.app.audit.recent(2).map(e => e.outcome), ['failed', 'failed'])
+})
+
+t.test('entity lists read effective membership: an entity sits in its device\'s area', async t => {
+  const home = await startHome(t)
+  // The lock has no area of its own: its device is in the hallway, on the ground floor; the device carries a label.
+  const lockEntry = home.house.entities.get(LOCK)
+  const device = home.house.devices.get(lockEntry?.device_id ?? '')
+  t.equal(lockEntry?.area_id, null)
+  t.equal(device?.area_id, 'hallway')
+  // Only this device carries the label, so only membership through the device can reach a lock.
+  for (const item of [...home.house.devices.values(), ...home.house.entities.values(), ...home.house.areas.values()]) item.labels = item.labels.filter(l => l !== 'critical')
+  device?.labels.push('critical')
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, entity_denylist: ['lock.*'] } })
+  const client = await connectClient(t, server)
+  home.registryWrites.length = 0
+  for (const [kind, id] of [['area', 'hallway'], ['floor', 'ground_floor'], ['label', 'critical']]) {
+    const deleted = await callTool(client, 'ha_manage_registry', { kind, action: 'delete', id })
+    t.equal(deleted.code, 'HAMCP_DENIED_ENTITY', `deleting ${kind} ${id}: ${deleted.text}`)
+    t.match(deleted.text, LOCK)
+  }
+  t.same(registryTypes(home), [], 'no delete reached the house')
+  t.ok(home.house.areas.has('hallway'), 'the hallway is still there')
+
+  const elsewhere = await callTool(client, 'ha_manage_registry', { kind: 'area', action: 'delete', id: 'garden', dry_run: true })
+  t.notOk(elsewhere.isError, `an area without a denied entity can still be deleted: ${elsewhere.text}`)
+})
