@@ -175,7 +175,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   const disabledScopes = OAUTH_SCOPES.filter(s => !scopeEnabled(s, options))
   const showConsent = (reply: FastifyReply, request: AuthorizationRequest, error?: string, status = 200): FastifyReply => {
     const nonce = randomBytes(16).toString('base64')
-    return pageHeaders(reply, { nonce, redirectUri: request.redirectUri }).code(status).send(consentPage({ request, disabledScopes, nonce, error }))
+    return pageHeaders(reply, { nonce, redirectUri: request.redirectUri }).code(status).send(consentPage({ request, disabledScopes, nonce, error, acceptLanguage: reply.request.headers['accept-language'] }))
   }
 
   fastify.get<{ Querystring: Record<string, string> }>(ENDPOINTS.authorize, async (request, reply) => {
