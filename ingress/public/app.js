@@ -308,7 +308,7 @@ async function loadSignIns () {
     const deny = el('button', { type: 'button', className: 'danger', textContent: t('signIns.deny') })
     deny.addEventListener('click', () => decide('deny').catch(showError))
     return el('tr', {},
-      el('td', {}, el('code', { className: 'short-code' }, request.short_code)), el('td', {}, request.client_name), el('td', {}, request.redirect_host),
+      el('td', {}, el('code', { className: 'short-code' }, request.short_code)), el('td', {}, request.client_name, request.client_host ? el('div', { className: 'muted' }, request.client_host) : ''), el('td', {}, request.redirect_host),
       el('td', {}, ...boxes), el('td', {}, duration(request.expires_in_s)), el('td', {}, el('div', { className: 'row' }, approve, deny)))
   }))
 }
@@ -365,6 +365,15 @@ $('#copy-token').addEventListener('click', async () => {
   await copyText(data.token)
   flash($('#copy-status'), t('common.copied'))
 })
+async function regenerateToken () {
+  if (!confirm(t('connect.confirmRegenerate'))) return
+  const data = await api('api/token/regenerate', { method: 'POST', body: JSON.stringify({ confirm: true }) })
+  revealed = data
+  showingToken = true
+  renderConnect(data)
+  flash($('#copy-status'), t('connect.regenerated'))
+}
+$('#regenerate-token').addEventListener('click', () => regenerateToken().catch(showError))
 $('#filter-tool').addEventListener('change', () => loadActivity().catch(showError))
 $('#filter-outcome').addEventListener('change', () => loadActivity().catch(showError))
 

@@ -19,6 +19,7 @@ import type { ToolContext } from './define-tool.ts'
 import { invokeTool, type CallReport } from './invoke.ts'
 import type { ToolCatalog } from './registry.ts'
 import { ResourceNotFound, type McpSurface } from './surface.ts'
+import { modernConfirmation, type ModernConfirmations } from './confirm-rounds.ts'
 
 /** The 2026-07-28 revision, the one modern revision this server speaks. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28'
@@ -98,16 +99,18 @@ export interface BuildOptions {
   era: Era
   /** A session adds subscriptions and elicitation (2025 era only). */
   session?: (server: Server) => SessionExtras
+  /** Confirmations by `input_required` rounds (2026 era). */
+  confirmations?: ModernConfirmations
 }
 
 /** One low-level SDK Server with every handler wired, for one era; a session adds subscriptions and elicitation. */
 export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
-  const { era, session } = build
+  const { era, session, confirmations } = build
   const server = new Server({ name: deps.name, version: deps.version, title: 'Home Assistant' }, {
     capabilities: { tools: { listChanged: false }, resources: session ? { subscribe: true } : {}, prompts: {}, completions: {} },
     instructions: deps.instructions,
     ...(era === 'modern'
-      ? { supportedProtocolVersions: [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS], cacheHints: CACHE_HINTS }
+      ? { supportedProtocolVersions: [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS], cacheHints: CACHE_HINTS, ...(confirmations ? { requestState: { verify: confirmations.verify } } : {}) }
       : { supportedProtocolVersions: [...LEGACY_PROTOCOL_VERSIONS], inputRequired: { legacyShim: false } })
   })
   const extras = session?.(server)
@@ -117,6 +120,10 @@ export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
     const tool = deps.catalog.find(request.params.name, deps.options, identity)
     if (!tool) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools this token may use.`, { code: 'HAMCP_NOT_FOUND' })
+    }
+    if (confirmations) {
+      return await modernConfirmation(confirmations, extra, identity, request.params.name, request.params.arguments, async (args, confirmer) =>
+        await invokeTool(tool, args, deps.context(identity, extra.mcpReq.signal, confirmer), deps.onCall)) as never
     }
     return await invokeTool(tool, request.params.arguments, deps.context(identity, extra.mcpReq.signal, extras?.confirmerFor(extra)), deps.onCall) as never
   })

@@ -16,6 +16,7 @@ import {
   PerRequestHTTPServerTransport, ProtocolErrorCode, type JSONRPCMessage, type MessageExtraInfo
 } from '@modelcontextprotocol/server'
 import type { Identity } from '../auth/identity.ts'
+import { createModernConfirmations, type ModernConfirmations } from './confirm-rounds.ts'
 import { authInfoOf, buildServer, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
 
 export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION }
@@ -155,8 +156,8 @@ export interface McpEndpoint {
   close: () => Promise<void>
 }
 
-export async function createMcpEndpoint (deps: McpServerDeps): Promise<McpEndpoint> {
-  const servers = { legacy: buildServer(deps, { era: 'legacy' }), modern: buildServer(deps, { era: 'modern' }) }
+export async function createMcpEndpoint (deps: McpServerDeps, confirmations: ModernConfirmations = createModernConfirmations()): Promise<McpEndpoint> {
+  const servers = { legacy: buildServer(deps, { era: 'legacy' }), modern: buildServer(deps, { era: 'modern', confirmations }) }
   const muxes = { legacy: new StatelessMux('legacy'), modern: new StatelessMux('modern') }
   await servers.legacy.connect(muxes.legacy)
   await servers.modern.connect(muxes.modern)

@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Identity, Scope } from '../auth/identity.ts'
 import { identityForScopes } from '../auth/identity.ts'
 import { generateToken, hashToken } from '../auth/tokens.ts'
+import { ClientDocuments, isClientDocumentId, type ClientDocumentOptions } from './client-documents.ts'
 import { OAuthError } from './errors.ts'
 import { verifierMatches } from './pkce.ts'
 import { AuthorizationRequests, type AuthorizationRequest } from './requests.ts'
@@ -25,6 +26,8 @@ export interface AuthorizationServerOptions {
   log: { error: (message: string) => void, warn: (message: string) => void }
   /** Injected clock: every expiry reads it. */
   now?: () => number
+  /** How client ID metadata documents are fetched (tests inject the address check and TLS trust). */
+  clientDocuments?: ClientDocumentOptions
 }
 
 export interface TokenAnswer {
@@ -77,6 +80,8 @@ export function sameResource (a: string, b: string): boolean {
  */
 export class AuthorizationServer {
   readonly requests: AuthorizationRequests
+  /** Clients whose client_id is the https URL of their metadata document. */
+  readonly documents: ClientDocuments
   #file: OAuthFile
   #now: () => number
   #log: AuthorizationServerOptions['log']
@@ -92,6 +97,7 @@ export class AuthorizationServer {
     this.#log = options.log
     this.#file = new OAuthFile({ dataDir: options.dataDir, log: options.log, now: this.#now })
     this.requests = new AuthorizationRequests({ now: this.#now })
+    this.documents = new ClientDocuments({ now: this.#now, ...options.clientDocuments })
     for (const grant of this.#file.grants.values()) {
       // Grants from before levels were enforced: only what their levels really hold (read+manage is read).
       grant.scopes = scopesForLevel(levelOfScopes(grant.scopes), grant.scopes.includes('camera'))
@@ -105,7 +111,7 @@ export class AuthorizationServer {
 
   // Registration ---------------------------------------------------------------------------------
 
-  async register (body: unknown, address: string): Promise<Record<string, unknown>> {
+  async register (body: unknown, address: string, issuer?: string): Promise<Record<string, unknown>> {
     const now = this.#now()
     this.#expireUnused(now)
     const recent = (this.#registrations.get(address) ?? []).filter(at => now - at < REGISTRATION_LIMIT.windowMs)
@@ -129,6 +135,7 @@ export class AuthorizationServer {
       grant_types: metadata.grant_types,
       scope: formatScope(metadata.scopes),
       ...(metadata.application_type ? { application_type: metadata.application_type } : {}),
+      ...(issuer ? { issuer } : {}),
       created_at: now,
       used_at: null,
       registered_from: address
@@ -154,9 +161,17 @@ export class AuthorizationServer {
     return this.#file.clients.get(clientId)
   }
 
+  /**
+   * A registered client, or the one an https client_id's metadata document describes (fetched or
+   * cached; a document that cannot be used throws a ClientDocumentError saying why).
+   */
+  async findClient (clientId: string, peer: string): Promise<ClientRecord | undefined> {
+    return isClientDocumentId(clientId) ? await this.documents.client(clientId, peer) : this.client(clientId)
+  }
+
   /** RFC 6749 section 2.3: a public client names itself; a confidential one proves its secret. */
-  authenticateClient (credentials: ClientCredentials): ClientRecord {
-    const client = credentials.clientId ? this.client(credentials.clientId) : undefined
+  async authenticateClient (credentials: ClientCredentials, peer = 'local'): Promise<ClientRecord> {
+    const client = credentials.clientId ? await this.findClient(credentials.clientId, peer) : undefined
     if (!client) throw new OAuthError('invalid_client', 'unknown client: register first', 401)
     if (client.auth_method !== 'none') {
       if (!credentials.clientSecret || !client.secret_hash || !sameSecret(credentials.clientSecret, client.secret_hash)) {
@@ -323,6 +338,7 @@ export class AuthorizationServer {
     const now = this.#now()
     for (const [key, code] of this.#codes) if (code.expiresAt + CODE_TTL_MS <= now) this.#codes.delete(key)
     this.requests.sweep()
+    this.documents.sweep()
     for (const [address, times] of this.#registrations) {
       if (times.every(at => now - at >= REGISTRATION_LIMIT.windowMs)) this.#registrations.delete(address)
     }

@@ -1,4 +1,5 @@
 import type { Scope } from '../auth/identity.ts'
+import { clientDocumentHost } from './client-documents.ts'
 import type { AuthorizationRequest } from './requests.ts'
 import { CONSENT_STRINGS, consentLanguage, type ConsentStrings } from './consent-strings.ts'
 import { LEVEL_SCOPES, levelOfScopes } from './scopes.ts'
@@ -54,6 +55,13 @@ function scopeRows (request: AuthorizationRequest, disabled: Scope[], words: Con
   return rows.join('\n')
 }
 
+/** A client known by its metadata document URL: its domain is who it is; the name is its own claim. */
+function clientOrigin (request: AuthorizationRequest, words: ConsentStrings): string {
+  const host = clientDocumentHost(request.clientId)
+  if (!host) return ''
+  return `<p class="card">${fill(words.clientOrigin, { host: `<b data-testid="client-host">${escapeHtml(host)}</b>`, url: `<span class="muted">${escapeHtml(request.clientId)}</span>` })}</p>`
+}
+
 /** The browser step: who asks, where the answer goes, what it may do; approve here or in the panel. */
 export function consentPage ({ request, disabledScopes, nonce, error, acceptLanguage }: ConsentPageInput): string {
   const minutes = Math.max(1, Math.round((request.expiresAt - request.createdAt) / 60_000))
@@ -65,6 +73,7 @@ export function consentPage ({ request, disabledScopes, nonce, error, acceptLang
 <meta name="referrer" content="no-referrer"><title>${fill(words.title, { client })}</title><style>${STYLE}</style></head>
 <body>
 <h1>${fill(words.heading, { client: `<span data-testid="client-name">${client}</span>` })}</h1>
+${clientOrigin(request, words)}
 <p>${fill(words.intro, { host: `<b data-testid="redirect-host">${escapeHtml(request.redirectHost)}</b>` })}</p>
 <div class="card"><div class="muted">${words.requestCode}</div><div class="code" data-testid="short-code">${escapeHtml(request.shortCode)}</div>
 <div class="muted">${fill(words.checkCode, { minutes: String(minutes) })}</div></div>

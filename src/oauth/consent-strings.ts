@@ -10,6 +10,8 @@ export interface ConsentStrings {
   title: string
   heading: string
   intro: string
+  /** A client known by its metadata document URL: {host} is its domain, {url} the document. */
+  clientOrigin: string
   requestCode: string
   checkCode: string
   mayHeading: string
@@ -38,6 +40,7 @@ export const CONSENT_STRINGS: Record<string, ConsentStrings> = {
     title: 'Allow {client}? · Home Assistant MCP',
     heading: 'Allow {client} to use your home?',
     intro: 'It asks to use the MCP server add-on of this Home Assistant. After your answer you go back to {host}.',
+    clientOrigin: 'This app is {host}: the add-on read its description at\n{url}. The name above is what that site calls itself; the site is what to trust.',
     requestCode: 'Request code',
     checkCode: 'Check that the MCP Server panel in Home Assistant\'s sidebar shows the same code. The request expires in {minutes} minutes.',
     mayHeading: 'It may (one level: each includes the ones above it in this list)',
@@ -60,6 +63,7 @@ export const CONSENT_STRINGS: Record<string, ConsentStrings> = {
     title: '{client} erlauben? · Home Assistant MCP',
     heading: '{client} Zugriff auf dein Zuhause erlauben?',
     intro: 'Die App möchte das MCP-Server-Add-on dieses Home Assistant nutzen. Nach deiner Antwort geht es zurück zu {host}.',
+    clientOrigin: 'Diese App ist {host}: Das Add-on hat ihre Beschreibung unter {url} gelesen. Der Name oben ist das, was diese Website über sich sagt; vertrauen solltest du der Website.',
     requestCode: 'Anfragecode',
     checkCode: 'Prüfe, ob das Panel MCP-Server in der Seitenleiste von Home Assistant denselben Code zeigt. Die Anfrage läuft in {minutes} Minuten ab.',
     mayHeading: 'Sie darf (eine Stufe: jede schließt die darüber in dieser Liste ein)',
@@ -87,6 +91,7 @@ export const CONSENT_STRINGS: Record<string, ConsentStrings> = {
     title: 'Autoriser {client} ? · Home Assistant MCP',
     heading: 'Autoriser {client} à utiliser votre maison ?',
     intro: 'L\'application demande à utiliser le module serveur MCP de ce Home Assistant. Après votre réponse, vous revenez à {host}.',
+    clientOrigin: 'Cette application est {host} : le module a lu sa description à l\'adresse {url}. Le nom ci-dessus est celui que ce site se donne ; c\'est au site qu\'il faut se fier.',
     requestCode: 'Code de la demande',
     checkCode: 'Vérifiez que le panneau Serveur MCP de la barre latérale de Home Assistant affiche le même code. La demande expire dans {minutes} minutes.',
     mayHeading: 'Elle peut (un seul niveau : chacun inclut ceux qui le précèdent dans cette liste)',
@@ -114,6 +119,7 @@ export const CONSENT_STRINGS: Record<string, ConsentStrings> = {
     title: '¿Permitir {client}? · Home Assistant MCP',
     heading: '¿Permitir que {client} use tu casa?',
     intro: 'Pide usar el complemento de servidor MCP de este Home Assistant. Después de tu respuesta vuelves a {host}.',
+    clientOrigin: 'Esta aplicación es {host}: el complemento leyó su descripción en {url}. El nombre de arriba es como se llama ese sitio a sí mismo; en quien hay que confiar es en el sitio.',
     requestCode: 'Código de la solicitud',
     checkCode: 'Comprueba que el panel Servidor MCP de la barra lateral de Home Assistant muestra el mismo código. La solicitud caduca en {minutes} minutos.',
     mayHeading: 'Puede (un solo nivel: cada uno incluye los anteriores de esta lista)',
@@ -141,6 +147,7 @@ export const CONSENT_STRINGS: Record<string, ConsentStrings> = {
     title: '{client} toestaan? · Home Assistant MCP',
     heading: '{client} toegang geven tot je huis?',
     intro: 'De app wil de MCP-server-add-on van deze Home Assistant gebruiken. Na je antwoord ga je terug naar {host}.',
+    clientOrigin: 'Deze app is {host}: de add-on las haar beschrijving op {url}. De naam hierboven is hoe die site zichzelf noemt; de site is wat je moet vertrouwen.',
     requestCode: 'Aanvraagcode',
     checkCode: 'Controleer of het paneel MCP-server in de zijbalk van Home Assistant dezelfde code toont. De aanvraag verloopt over {minutes} minuten.',
     mayHeading: 'Hij mag (één niveau: elk omvat de niveaus erboven in deze lijst)',

@@ -72,6 +72,11 @@ export function readClientMetadata (body: unknown): ClientMetadata {
   if (applicationType !== undefined && applicationType !== 'web' && applicationType !== 'native') {
     throw new OAuthError('invalid_client_metadata', 'application_type must be "web" or "native"')
   }
+  const webMismatch = applicationType === 'web' ? redirectUris.find(uri => !uri.startsWith('https://')) : undefined
+  if (webMismatch !== undefined) {
+    // OpenID Connect Registration: loopback and app-scheme redirects are a native app's, not a web site's.
+    throw new OAuthError('invalid_redirect_uri', `${webMismatch}: a "web" application redirects to https; loopback and app schemes need application_type "native"`)
+  }
   return {
     redirect_uris: [...new Set(redirectUris)],
     token_endpoint_auth_method: method as ClientAuthMethod,

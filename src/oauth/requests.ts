@@ -26,6 +26,8 @@ export interface AuthorizationRequest {
   codeChallenge: string
   scopes: Scope[]
   resource: string | null
+  /** RFC 9207: sent as `iss` with the answer, so the client knows which server answered. */
+  issuer?: string
   /** The peer address that opened it: caps count per peer. */
   address: string
   /** The authorization request's parameters: a reload of the same URL finds its request again. */
@@ -63,6 +65,8 @@ export interface AuthorizeInput {
   params: Record<string, string | undefined>
   client: (clientId: string) => ClientRecord | undefined
   isOurs: (resource: string) => boolean
+  /** The issuer identifier the client knows this server by (RFC 9207 `iss` on every answer). */
+  issuer?: string
   /** The peer address the request came from (caps are per peer). */
   address?: string
 }
@@ -81,7 +85,7 @@ export class AuthorizationRequests {
    * and keeps it for the user's decision. Problems with the client or its redirect are shown to the
    * user; every other problem goes back to the client.
    */
-  open ({ params, client: lookup, isOurs, address = 'unknown' }: AuthorizeInput): AuthorizationRequest {
+  open ({ params, client: lookup, isOurs, issuer, address = 'unknown' }: AuthorizeInput): AuthorizationRequest {
     const clientId = params.client_id
     if (!clientId) throw new AuthorizationPageError('The request names no client (client_id is missing).')
     const client = lookup(clientId)
@@ -91,7 +95,7 @@ export class AuthorizationRequests {
       throw new AuthorizationPageError('The redirect_uri does not match one the client registered, so the answer cannot be sent back safely.')
     }
     const refuse = (error: string, description: string): never => {
-      throw new AuthorizationRedirectError(redirectWith(redirectUri, { error, error_description: description, state: params.state }), description)
+      throw new AuthorizationRedirectError(redirectWith(redirectUri, { error, error_description: description, state: params.state, iss: issuer }), description)
     }
     if (params.response_type !== 'code') refuse('unsupported_response_type', 'response_type must be code')
     if (!params.code_challenge) refuse('invalid_request', 'code_challenge is required (PKCE S256)')
@@ -126,6 +130,7 @@ export class AuthorizationRequests {
       codeChallenge: params.code_challenge as string,
       scopes: asked.scopes,
       resource,
+      ...(issuer !== undefined ? { issuer } : {}),
       address,
       key,
       createdAt: now,
@@ -154,7 +159,7 @@ export class AuthorizationRequests {
 
   /** Records the decision; the consent page then sends the browser to the returned URL. */
   settle (request: AuthorizationRequest, params: Record<string, string>): string {
-    const redirect = redirectWith(request.redirectUri, { ...params, state: request.state })
+    const redirect = redirectWith(request.redirectUri, { ...params, state: request.state, iss: request.issuer })
     request.outcome = { redirect, approved: 'code' in params }
     return redirect
   }
