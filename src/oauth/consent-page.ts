@@ -92,13 +92,14 @@ ${error ? `<p class="error" role="alert" data-testid="consent-error">${escapeHtm
 <script nonce="${nonce}">
 (function () {
   var id = ${JSON.stringify(request.id)};
-  var words = ${JSON.stringify({ approved: words.approved, denied: words.denied, expired: words.expired }).replace(/</g, '\\u003c')};
+  var words = ${JSON.stringify({ approved: words.approved, denied: words.denied, expired: words.expired, finished: words.finished }).replace(/</g, '\\u003c')};
   function poll () {
     fetch('authorize/status?request=' + encodeURIComponent(id), { headers: { accept: 'application/json' } })
       .then(function (r) { return r.json() })
       .then(function (s) {
         if (s.redirect) { document.getElementById('waiting').textContent = s.approved ? words.approved : words.denied; location.replace(s.redirect); return }
         if (s.status === 'expired') { document.getElementById('waiting').textContent = words.expired; return }
+        if (s.status === 'finished') { document.getElementById('waiting').textContent = words.finished; return }
         setTimeout(poll, 1500)
       }, function () { setTimeout(poll, 3000) })
   }

@@ -26,6 +26,7 @@ export interface ConsentStrings {
   approved: string
   denied: string
   expired: string
+  finished: string
   level: Record<Scope, string>
   meaning: Record<Scope, string>
   /** The fixed error sentences of plugins/oauth.ts, by their English text. */
@@ -55,6 +56,7 @@ export const CONSENT_STRINGS: Record<string, ConsentStrings> = {
     approved: 'Approved, returning to the app…',
     denied: 'Denied.',
     expired: 'This request expired: start again from the app.',
+    finished: 'The app finished signing in from another window: you can close this one.',
     level: { read: 'read', write: 'write', manage: 'manage', camera: 'camera' },
     meaning: SCOPE_MEANING,
     errors: {}
@@ -78,6 +80,7 @@ export const CONSENT_STRINGS: Record<string, ConsentStrings> = {
     approved: 'Freigegeben, zurück zur App…',
     denied: 'Abgelehnt.',
     expired: 'Diese Anfrage ist abgelaufen: Starte noch einmal in der App.',
+    finished: 'Die App hat die Anmeldung in einem anderen Fenster abgeschlossen: Du kannst dieses schließen.',
     level: { read: 'lesen', write: 'schreiben', manage: 'verwalten', camera: 'Kamera' },
     meaning: {
       read: 'das Zuhause lesen: Zustände, Verlauf, Bereiche, Geräte, Automationen',
@@ -106,6 +109,7 @@ export const CONSENT_STRINGS: Record<string, ConsentStrings> = {
     approved: 'Accepté, retour à l\'application…',
     denied: 'Refusé.',
     expired: 'Cette demande a expiré : recommencez depuis l\'application.',
+    finished: 'L\'application a terminé sa connexion dans une autre fenêtre : vous pouvez fermer celle-ci.',
     level: { read: 'lecture', write: 'écriture', manage: 'gestion', camera: 'caméra' },
     meaning: {
       read: 'consulter la maison : états, historique, pièces, appareils, automatisations',
@@ -134,6 +138,7 @@ export const CONSENT_STRINGS: Record<string, ConsentStrings> = {
     approved: 'Aprobado, volviendo a la aplicación…',
     denied: 'Rechazado.',
     expired: 'Esta solicitud caducó: empieza de nuevo desde la aplicación.',
+    finished: 'La aplicación terminó de iniciar sesión en otra ventana: puedes cerrar esta.',
     level: { read: 'lectura', write: 'escritura', manage: 'gestión', camera: 'cámara' },
     meaning: {
       read: 'consultar la casa: estados, historial, áreas, dispositivos, automatizaciones',
@@ -162,6 +167,7 @@ export const CONSENT_STRINGS: Record<string, ConsentStrings> = {
     approved: 'Goedgekeurd, terug naar de app…',
     denied: 'Geweigerd.',
     expired: 'Deze aanvraag is verlopen: begin opnieuw vanuit de app.',
+    finished: 'De app heeft het aanmelden in een ander venster afgerond: je kunt dit venster sluiten.',
     level: { read: 'lezen', write: 'schrijven', manage: 'beheren', camera: 'camera' },
     meaning: {
       read: 'het huis bekijken: toestanden, geschiedenis, ruimtes, apparaten, automatiseringen',
