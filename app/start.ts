@@ -57,7 +57,7 @@ export async function startServer (opts: StartOptions): Promise<RunningServer> {
   const limits = requestLimitsFromEnv(env)
   for (const message of limits.errors) logger.warning(message)
 
-  const app = await buildApp({ config, primaryToken: primary.token, logger, healthDegradedAfterMs: healthThresholdMs(env), requestLimits: limits.limits })
+  const app = await buildApp({ config, primaryToken: primary.token, primarySource: primary.source, secrets: scrubber, logger, healthDegradedAfterMs: healthThresholdMs(env), requestLimits: limits.limits })
   const host = opts.listen?.host ?? config.host
   await app.listen({ port: opts.listen?.mcpPort ?? config.mcpPort, host })
   logger.info({ port: portOf(app), version: config.version, haMode: config.homeAssistant.mode }, 'MCP server listening on /mcp')

@@ -7,12 +7,13 @@
 
 export type Args = Record<string, unknown>
 
-/** The heaviest valid request of each tool a model could send (`areaIds`: the home's area ids); tools not named here get required-only arguments. */
-export function broadestArguments (ids: string[], areaIds: string[]): Record<string, Args> {
+/** The heaviest valid request of each tool a model could send; tools not named here get required-only arguments. */
+export function broadestArguments (ids: string[], areas: string[] = ['living_room', 'kitchen', 'bedroom', 'office', 'garage', 'hallway', 'bathroom', 'garden']): Record<string, Args> {
   const of = (domain: string, n = 1): string[] => ids.filter(id => id.startsWith(`${domain}.`)).slice(0, n)
   const first = (domain: string): string => of(domain)[0] ?? `${domain}.missing`
   const sensors = ids.filter(id => /^sensor\..*(temperature|power|energy)/.test(id))
-  const everyArea = areaIds.slice(0, 8)
+  // The home's own area ids: ha_call_service refuses an unknown one before the call.
+  const everyArea = areas
   return {
     ha_list_entities: { limit: 200 },
     ha_search_entities: { query: 'light', limit: 50 },

@@ -56,13 +56,19 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
     const identity = presented ? tokens.verify(presented) ?? opts.oauth?.verifyAccess(presented, request.headers.host) : undefined
     if (!identity) {
       backoff.fail(address)
-      request.log.notice({ address, reason: header ? 'wrong token' : 'no token' }, 'authentication failed')
+      request.log.notice({ address, reason: header ? (presented !== undefined && tokens.retiredAt(presented) !== undefined ? 'regenerated token' : 'wrong token') : 'no token' }, 'authentication failed')
       // RFC 9728: the challenge says where to find the metadata, so OAuth clients can sign in.
       // Same origin as the metadata documents it names (a TLS proxy's scheme through public_url).
       const origin = requestOrigin(request.headers.host, fastify.config.options.public_url || undefined)
-      const error = header ? { code: 'invalid_token' as const, description: 'the token is unknown, expired or revoked' } : undefined
+      // A primary token regenerated on the page: say where the new one is, so the user is not left guessing.
+      const replaced = presented !== undefined && tokens.retiredAt(presented) !== undefined
+      const description = replaced ? 'the API token was regenerated; get the new one from the add-on panel (MCP Server, Connect tab)' : 'the token is unknown, expired or revoked'
+      const error = header ? { code: 'invalid_token' as const, description } : undefined
       reply.header('www-authenticate', origin ? bearerChallenge(origin, error) : header ? 'Bearer error="invalid_token"' : 'Bearer')
-      return await reply.code(401).send(rpcErrorBody(-32001, header ? 'Invalid bearer token.' : 'Missing bearer token: send Authorization: Bearer <token>.'))
+      const message = replaced
+        ? 'Invalid bearer token: this API token was regenerated and no longer works. Get the new one from Home Assistant: sidebar, MCP Server, Connect tab.'
+        : header ? 'Invalid bearer token.' : 'Missing bearer token: send Authorization: Bearer <token>.'
+      return await reply.code(401).send(rpcErrorBody(-32001, message))
     }
     backoff.succeed(address)
     request.identity = identity

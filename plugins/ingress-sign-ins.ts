@@ -1,8 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
-import { OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
+import { clientDocumentHost } from '../src/oauth/client-documents.ts'
+import { chosenScopes, LEVEL_SCOPES, OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
 import type { Options } from '../src/options.ts'
+import type { Scope } from '../src/auth/identity.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 
 export interface IngressSignInOptions {
@@ -15,6 +17,10 @@ export interface IngressSignInOptions {
 
 const decisionBody = z.object({
   action: z.enum(['approve', 'deny']),
+  /** One level (each includes the ones below) and camera on top, as the consent page offers. */
+  level: z.enum(['none', 'read', 'write', 'manage']).optional(),
+  camera: z.boolean().optional(),
+  /** The older form: a list of scopes, which must already be a level (read+manage is refused). */
   scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])).optional()
 })
 
@@ -45,9 +51,14 @@ export default async function ingressSignIns (fastify: FastifyInstance, opts: In
         id: r.id,
         short_code: r.shortCode,
         client_name: r.clientName,
+        // A client known by its metadata document URL: its domain is its identity (src/oauth/client-documents.ts).
+        client_host: clientDocumentHost(r.clientId) ?? null,
         redirect_host: r.redirectHost,
         scopes: r.scopes,
         scopes_off: r.scopes.filter(s => !scopeEnabled(s, options)),
+        /** The levels to choose from (each includes the ones below) and whether camera is asked on top. */
+        levels: LEVEL_SCOPES.filter(s => r.scopes.includes(s)),
+        camera: r.scopes.includes('camera'),
         expires_in_s: Math.max(0, Math.round((r.expiresAt - r.createdAt - (now - r.createdAt)) / 1000))
       })),
       scopes: OAUTH_SCOPES
@@ -56,12 +67,18 @@ export default async function ingressSignIns (fastify: FastifyInstance, opts: In
 
   fastify.post<{ Params: { id: string } }>('/api/sign-ins/:id', { onRequest: opts.sameOriginOnly }, async (request, reply) => {
     const parsed = decisionBody.safeParse(request.body)
-    if (!parsed.success) return await reply.code(400).send({ error: 'Bad Request', message: 'send {"action": "approve"|"deny", "scopes": [...]}' })
+    if (!parsed.success) return await reply.code(400).send({ error: 'Bad Request', message: 'send {"action": "approve"|"deny", "level": "read"|"write"|"manage", "camera": true|false}' })
     const pending = oauth.requests.get(request.params.id)
     if (!pending || pending.outcome) return await reply.code(404).send({ error: 'Not Found', message: 'this sign-in request expired or was already answered' })
     const user = ingressUser(request)
     const approve = parsed.data.action === 'approve'
-    const scopes = approve ? (parsed.data.scopes ?? pending.scopes) : []
+    let scopes: Scope[] = []
+    if (approve) {
+      const { level, camera, scopes: listed } = parsed.data
+      const choice = level === undefined && listed === undefined ? { scopes: pending.scopes } : chosenScopes({ level, camera, scopes: listed }, pending.scopes)
+      if ('error' in choice) return await reply.code(400).send({ error: 'Bad Request', message: `nothing was granted: ${choice.error}` })
+      scopes = choice.scopes
+    }
     if (approve) await oauth.approve(pending, scopes, user.name)
     else oauth.deny(pending)
     const granted = approve && pending.scopes.some(s => scopes.includes(s))
@@ -75,6 +92,6 @@ export default async function ingressSignIns (fastify: FastifyInstance, opts: In
         ? `signed in "${pending.clientName}" (${pending.redirectHost}) with ${pending.scopes.filter(s => scopes.includes(s)).join(' ')}`
         : `denied the sign-in of "${pending.clientName}" (${pending.redirectHost})`
     })
-    return { approved: granted }
+    return { approved: granted, scopes: granted ? scopes : [] }
   })
 }

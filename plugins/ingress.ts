@@ -3,7 +3,9 @@ import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { PrimaryTokenLocked, regeneratePrimaryToken } from '../src/auth/bootstrap.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
+import { scopesClosed, SCOPES_NOT_CLOSED } from '../src/oauth/scopes.ts'
 import type { Config } from '../src/config.ts'
 import { clientConfigs } from '../src/connect/client-configs.ts'
 import type { HomeAssistant } from '../src/ha/index.ts'
@@ -18,7 +20,7 @@ import type { AuditApi } from '../src/policy/types.ts'
 import type { RequestLimits } from '../src/request-limits.ts'
 import type { UsageCounters } from '../src/usage.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
-import ingressSignIns from './ingress-sign-ins.ts'
+import ingressSignIns, { ingressUser } from './ingress-sign-ins.ts'
 
 /** The services of the MCP app the ingress page reads; shared, never duplicated. */
 export interface IngressServices {
@@ -28,8 +30,10 @@ export interface IngressServices {
   tokens: TokenStore
   usage: UsageCounters
   catalog: ToolCatalog
-  /** The primary token, shown on the page only when the user asks to reveal or copy it. */
+  /** The primary token at start (the page reads the current one from `tokens`, which regenerate replaces). */
   primaryToken: string
+  /** The logger's secret scrubber: a regenerated token is masked in every line too. */
+  secrets?: { add: (secret: string) => void }
   audit?: AuditApi
   /** OAuth sign-ins (consent in the panel, grants on the Tokens tab), when the app runs them. */
   oauth?: AuthorizationServer | null
@@ -59,13 +63,15 @@ const createTokenBody = z.object({
   entity_allowlist: globList,
   entity_denylist: globList
 }).refine(body => Object.values(body.levels ?? {}).some(level => level !== 'none') || (body.scopes?.length ?? 0) > 0, 'give at least one category a level')
+  // What is ticked is what the token can do: read+manage cannot be a level, so it is refused, not widened.
+  .refine(body => body.scopes === undefined || scopesClosed(body.scopes), `scopes: ${SCOPES_NOT_CLOSED}`)
 
 /**
  * The status and onboarding page in Home Assistant's sidebar: static files plus a small JSON API
  * under api/. Every URL is relative so it works under the X-Ingress-Path prefix.
  */
 export default async function ingressRoutes (fastify: FastifyInstance, opts: IngressOptions): Promise<void> {
-  const { config, ha, home, tokens, usage, catalog, primaryToken, audit, oauth } = opts.services
+  const { config, ha, home, tokens, usage, catalog, audit, oauth } = opts.services
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const address = request.socket.remoteAddress ?? ''
@@ -134,12 +140,47 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
 
   fastify.get<{ Querystring: { reveal?: string } }>('/api/connect', async request => {
     const reveal = request.query.reveal === '1'
+    const primaryToken = tokens.primary()
     const token = reveal ? primaryToken : maskSecret(primaryToken)
     const { port } = await hostPort()
     const url = mcpUrlFor(request.headers, port ?? config.mcpPort, config.addonMode)
     if (reveal) request.log.notice('the API token was revealed on the ingress page')
     const note = port === null ? 'The MCP port is disabled in the add-on\'s Network section: give it a host port to connect from your network.' : null
     return { url, token, revealed: reveal, port_disabled: port === null, note, clients: clientConfigs(url, token) }
+  })
+
+  // Regenerate: a new primary token at once; the old one gets 401 saying where the new one is.
+  fastify.post('/api/token/regenerate', { onRequest: sameOriginOnly }, async (request, reply) => {
+    if ((request.body as { confirm?: unknown } | null)?.confirm !== true) {
+      return await reply.code(400).send({ error: 'Bad Request', message: 'send {"confirm": true}: every client using the current token stops working at once' })
+    }
+    const user = ingressUser(request)
+    let result: { token: string, optionsWritten: boolean }
+    try {
+      result = await regeneratePrimaryToken({
+        tokens,
+        dataDir: config.dataDir,
+        ...(config.addonMode && ha.supervisor.available ? { supervisor: ha.supervisor } : {}),
+        ...(opts.services.secrets ? { secrets: opts.services.secrets } : {})
+      })
+    } catch (err) {
+      if (err instanceof PrimaryTokenLocked) return await reply.code(409).send({ error: 'Conflict', message: err.message })
+      request.log.error({ err }, 'the API token could not be regenerated; the old one stays')
+      return await reply.code(503).send({ error: 'Service Unavailable', message: `The new token could not be saved in the add-on options (${(err as Error).message}); nothing changed, the current token still works.` })
+    }
+    request.log.notice({ user: user.name, apiToken: maskSecret(result.token), optionsWritten: result.optionsWritten }, 'the API token was regenerated on the ingress page; the old one no longer works')
+    audit?.record({ tool: 'api_token_regenerated', identity: user.id, identity_name: user.name, outcome: 'allowed', reason: 'regenerated the primary API token on the ingress page; the old one stopped working' })
+    const { port } = await hostPort()
+    const url = mcpUrlFor(request.headers, port ?? config.mcpPort, config.addonMode)
+    return {
+      regenerated: true,
+      url,
+      token: result.token,
+      revealed: true,
+      options_written: result.optionsWritten,
+      note: 'The old token stopped working. Give every client that used it the new one (the snippets below carry it).',
+      clients: clientConfigs(url, result.token)
+    }
   })
 
   fastify.get<{ Querystring: { tool?: string, outcome?: string } }>('/api/activity', async request => {

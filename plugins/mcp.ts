@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Identity } from '../src/auth/identity.ts'
 import type { Services } from '../src/compose.ts'
-import { rpcError, rpcErrorBody } from '../src/mcp/rpc-error.ts'
-import { checkBody, createMcpEndpoint, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
+import { rpcError, rpcErrorBody, rpcRefusal } from '../src/mcp/rpc-error.ts'
+import { checkBody, createMcpEndpoint, decideEra, LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
 
 export interface McpRouteOptions {
   services: Pick<Services, 'mcp' | 'sessions' | 'requestLimits'>
@@ -30,8 +30,12 @@ export function originAllowed (origin: string, hostHeader: string | undefined): 
   return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[') || hostname.endsWith('.local') || hostname === 'homeassistant'
 }
 
+const header = (value: string | string[] | undefined): string | undefined => Array.isArray(value) ? value.join(',') : value
+
 /**
- * The `/mcp` routes. POST is stateless Streamable HTTP (src/mcp/stateless.ts). With enable_sessions,
+ * The `/mcp` routes. POST is stateless Streamable HTTP (src/mcp/stateless.ts), in the era each request
+ * asks for: a request with the 2026-07-28 `_meta` envelope is served by that revision's rules, anything
+ * else (an `initialize`, an envelope-less request) by the 2025 ones. With enable_sessions,
  * an initialize and anything naming a session go to the sessions (src/sessions/service.ts), as do
  * GET and DELETE; without it those two answer 405. Every request passes the Origin check, the
  * per-address request limit, the bearer check and the per-token request limit, in that order.
@@ -105,17 +109,20 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   fastify.addHook('onClose', async () => { await endpoint.close() })
 
   fastify.post('/mcp', { onRequest: guarded, bodyLimit: BODY_LIMIT }, async (request, reply) => {
-    const version = request.headers['mcp-protocol-version']
-    if (typeof version === 'string' && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) {
-      return rpcError(reply, 400, -32000, `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`)
-    }
+    const version = header(request.headers['mcp-protocol-version'])
     const accept = request.headers.accept
     if (accept && !/application\/json|\*\/\*|application\/\*/i.test(accept)) {
       return rpcError(reply, 406, -32000, 'Not Acceptable: this server answers with application/json')
     }
     const checked = checkBody(request.body)
     if (!checked.ok) return rpcError(reply, 400, -32600, checked.message)
-    if (sessions.claims(request.headers['mcp-session-id'], checked.messages as Array<{ method?: string }>)) return await toSession(request, reply)
+    const decision = decideEra(request.body, { protocolVersion: version, method: header(request.headers['mcp-method']), name: header(request.headers['mcp-name']) })
+    if (decision.era === 'reject') return rpcRefusal(reply, decision.status, decision.code, decision.message, decision.data, (request.body as { id?: unknown }).id)
+    if (decision.era === 'legacy' && version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
+      return rpcError(reply, 400, -32000, `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`)
+    }
+    // The 2026-07-28 revision has no sessions: a modern request's Mcp-Session-Id is ignored.
+    if (decision.era === 'legacy' && sessions.claims(request.headers['mcp-session-id'], checked.messages as Array<{ method?: string }>)) return await toSession(request, reply)
     if (request.log.level === 'debug' || request.log.level === 'trace') {
       request.log.debug({ mcp: checked.messages.map(m => 'method' in m ? m.method : 'response').join(','), identity: request.identity?.name }, 'mcp request')
     }
@@ -123,7 +130,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     const gone = new AbortController()
     const onClose = (): void => { if (!reply.raw.writableFinished) gone.abort() }
     reply.raw.once('close', onClose)
-    const answers = await endpoint.handle(checked.messages, request.identity as Identity, gone.signal)
+    const answers = await endpoint.handle(checked.messages, request.identity as Identity, gone.signal, decision.era)
     reply.raw.off('close', onClose)
     if (answers.length === 0) return await reply.code(202).send()
     return await reply.code(200).type('application/json').send(checked.batch ? answers : answers[0])

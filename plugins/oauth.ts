@@ -3,15 +3,17 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthBackoff } from '../src/auth/backoff.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import { sameResource, type AuthorizationServer, type ClientCredentials } from '../src/oauth/authorization-server.ts'
+import { ClientDocumentError } from '../src/oauth/client-documents.ts'
 import { consentPage, problemPage } from '../src/oauth/consent-page.ts'
 import { OAuthError } from '../src/oauth/errors.ts'
 import {
-  AUTHORIZATION_SERVER_PATH, authorizationServerMetadata, ENDPOINTS, MCP_PATH, PROTECTED_RESOURCE_PATH,
+  AUTHORIZATION_SERVER_PATH, authorizationIssuer, authorizationServerMetadata, ENDPOINTS, MCP_PATH, PROTECTED_RESOURCE_PATH,
   protectedResourceMetadata, requestOrigin
 } from '../src/oauth/metadata.ts'
 import { browserOriginLookup } from '../src/oauth/browser-origin.ts'
 import { AuthorizationPageError, AuthorizationRedirectError, type AuthorizationRequest } from '../src/oauth/requests.ts'
-import { OAUTH_SCOPES, isScope, scopeEnabled } from '../src/oauth/scopes.ts'
+import { chosenScopes, OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
+import type { ClientRecord } from '../src/oauth/store.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 
 export interface OAuthRouteOptions {
@@ -140,9 +142,10 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     return authorizationServerMetadata(origin, await browserOrigin(origin))
   })
 
-  fastify.post(ENDPOINTS.register, async (request, reply) => {
+  // Far above any real registration (src/oauth/registration.ts bounds each field and the whole to 16 KB).
+  fastify.post(ENDPOINTS.register, { bodyLimit: 64 * 1024 }, async (request, reply) => {
     try {
-      const answer = await server.register(request.body, request.ip)
+      const answer = await server.register(request.body, request.ip, originOf(request))
       request.log.notice({ client: answer.client_name, method: answer.token_endpoint_auth_method, address: request.ip }, 'OAuth client registered')
       return await reply.code(201).header('cache-control', 'no-store').send(answer)
     } catch (err) {
@@ -177,12 +180,26 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     return pageHeaders(reply, { nonce, redirectUri: request.redirectUri }).code(status).send(consentPage({ request, disabledScopes, nonce, error }))
   }
 
+  /** A registered client, or a metadata document client (fetched now): a document refused is shown to the user. */
+  const findClient = async (clientId: string, request: FastifyRequest): Promise<ClientRecord | undefined> => {
+    try {
+      return await server.findClient(clientId, request.ip)
+    } catch (err) {
+      if (!(err instanceof ClientDocumentError)) throw err
+      request.log.notice({ client_id: clientId, reason: err.reason, address: request.ip }, 'OAuth client metadata document refused')
+      throw new AuthorizationPageError(`The app's client metadata document could not be used, so this sign-in cannot continue: ${err.message}.`)
+    }
+  }
+
   fastify.get<{ Querystring: Record<string, string> }>(ENDPOINTS.authorize, async (request, reply) => {
     const origin = originOf(request)
     if (!origin) return await badHost(reply)
     const params = Object.fromEntries(Object.entries(request.query).map(([k, v]) => [k, single(v as string | string[])]))
     try {
-      const pending = server.requests.open({ params, client: id => server.client(id), isOurs: await oursFor(origin) })
+      const isOurs = await oursFor(origin)
+      const client = params.client_id ? await findClient(params.client_id, request) : undefined
+      const issuer = authorizationIssuer({ resource: params.resource, isOurs, registeredAt: client?.issuer, requestOrigin: origin })
+      const pending = server.requests.open({ params, client: id => id === client?.client_id ? client : undefined, isOurs, issuer, address: request.ip })
       request.log.info({ client: pending.clientName, code: pending.shortCode }, 'OAuth sign-in waiting for approval')
       return showConsent(reply, pending)
     } catch (err) {
@@ -240,7 +257,9 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
       return showConsent(reply, pending, presented ? 'That is not the add-on\'s API token.' : 'Enter the add-on\'s API token, or approve in the panel.', 401)
     }
     backoff.succeed(address)
-    const scopes = list(form.scope).filter(isScope)
+    const choice = chosenScopes({ level: single(form.level), scopes: list(form.scope) }, pending.scopes)
+    if ('error' in choice) return showConsent(reply, pending, `Nothing was granted: ${choice.error}`, 400)
+    const { scopes } = choice
     const redirect = await server.approve(pending, scopes, 'primary token')
     server.requests.close(pending.id)
     audit({ who: 'primary', whoName: 'primary token (consent page)', approved: scopes.length > 0, request: pending, scopes })
@@ -255,7 +274,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     try {
       const origin = originOf(request)
       if (!origin) throw new OAuthError('invalid_request', 'the Host header is not a host name')
-      const client = server.authenticateClient(clientCredentials(request, form))
+      const client = await server.authenticateClient(clientCredentials(request, form), request.ip)
       const grantType = single(form.grant_type)
       const isOurs = await oursFor(origin)
       if (grantType === 'authorization_code') {
@@ -277,7 +296,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   fastify.post(ENDPOINTS.revoke, async (request, reply) => {
     const form = formOf(request.body)
     try {
-      const client = server.authenticateClient(clientCredentials(request, form))
+      const client = await server.authenticateClient(clientCredentials(request, form), request.ip)
       const presented = single(form.token)
       if (!presented) throw new OAuthError('invalid_request', 'token is required')
       await server.revokeToken(client, presented)

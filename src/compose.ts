@@ -6,6 +6,7 @@
  */
 import { AuthBackoff, type BackoffOptions } from './auth/backoff.ts'
 import type { Identity } from './auth/identity.ts'
+import type { TokenSource } from './auth/bootstrap.ts'
 import { TokenStore } from './auth/tokens.ts'
 import type { Config } from './config.ts'
 import { HomeAssistant, type HomeAssistantOptions } from './ha/index.ts'
@@ -21,6 +22,7 @@ import type { ToolCatalog } from './mcp/registry.ts'
 import type { ToolServices } from './mcp/services.ts'
 import type { McpSurface } from './mcp/surface.ts'
 import { AuthorizationServer } from './oauth/authorization-server.ts'
+import type { ClientDocumentOptions } from './oauth/client-documents.ts'
 import { createPolicy, type PolicyOptions, type PolicyServices } from './policy/create.ts'
 import { requestLimits, type RequestLimits } from './request-limits.ts'
 import { createSessionService, type SessionService, type SessionsOptions } from './sessions/service.ts'
@@ -29,6 +31,10 @@ import { UsageCounters } from './usage.ts'
 export interface ServiceDeps {
   config: Config
   primaryToken: string
+  /** Where it came from (src/auth/bootstrap.ts): a token from MCP_API_TOKEN cannot be regenerated on the page. */
+  primarySource?: TokenSource
+  /** The logger's secret scrubber: a regenerated primary token is masked in every line too. */
+  secrets?: { add: (secret: string) => void }
   log: AppLogger
   catalog: ToolCatalog
   /** Resources, prompts and completions; the home's by default. */
@@ -40,8 +46,8 @@ export interface ServiceDeps {
   sessions?: SessionsOptions
   /** Request rate limits (src/request-limits.ts); the bench and tests pass their own. */
   requestLimits?: Partial<RequestLimits>
-  /** OAuth sign-in: an injected clock (tests) and where browsers reach the add-on. */
-  oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string> }
+  /** OAuth sign-in: an injected clock (tests), where browsers reach the add-on, how client documents are fetched. */
+  oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string>, clientDocuments?: ClientDocumentOptions }
 }
 
 export interface Services {
@@ -49,6 +55,8 @@ export interface Services {
   catalog: ToolCatalog
   /** Shown on the ingress page only when the user asks to reveal or copy it. */
   primaryToken: string
+  /** The logger's secret scrubber, when the caller passed it (a regenerated token is added). */
+  secrets?: { add: (secret: string) => void }
   /** The one connection to Home Assistant (started by plugins/home-assistant.ts). */
   ha: HomeAssistant
   /** The filtered read view over it (filter_reads applied). */
@@ -81,10 +89,11 @@ export function createServices (deps: ServiceDeps): Services {
     connection: deps.homeAssistant?.connection
   })
   const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options), { now: deps.policy?.now })
-  const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, onError: message => log.error(message) })
+  const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, primarySource: deps.primarySource, onError: message => log.error(message) })
   const oauth = new AuthorizationServer({
     dataDir: config.dataDir,
     now: deps.oauth?.now,
+    clientDocuments: deps.oauth?.clientDocuments,
     log: { error: message => log.error(message), warn: message => log.warn(message) }
   })
   const usage = new UsageCounters()
@@ -127,6 +136,7 @@ export function createServices (deps: ServiceDeps): Services {
     config,
     catalog: deps.catalog,
     primaryToken: deps.primaryToken,
+    ...(deps.secrets ? { secrets: deps.secrets } : {}),
     ha,
     home,
     tokens,

@@ -29,6 +29,7 @@ export const USER_ERROR_CODES = {
   HAMCP_DENIED_SERVICE: 'The service is refused by the service_denylist option.',
   HAMCP_DENIED_ENTITY: 'An entity the call names is refused by an allow or deny list.',
   HAMCP_DENIED_TARGET: 'Targeting by area, device, floor or label is refused while entity lists are set.',
+  HAMCP_DENIED_LEVEL: 'The token\'s level for the category this call works on is too low (a multi-kind tool: the category of the kind asked).',
   HAMCP_CONFIRMATION_DECLINED: 'The user said no to the confirmation.',
   HAMCP_CONFIRM_TOKEN_INVALID: 'The confirm_token is unknown, used, expired, for another call or for another client.',
   HAMCP_RATE_LIMITED: 'Too many calls of this kind in a short time; retry after the time the hint gives.',

@@ -92,8 +92,13 @@ export interface ToolAnswer {
 }
 
 /** Calls a tool and parses its JSON text (or keeps the text for errors). */
-export async function callTool (client: Client, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
-  const result = await client.callTool({ name, arguments: args })
+/** Any MCP client that calls tools: the v1 SDK's, or the v2 `@modelcontextprotocol/client`. */
+export interface ToolCaller {
+  callTool: (request: { name: string, arguments: Record<string, unknown> }) => Promise<object>
+}
+
+export async function callTool (client: ToolCaller, name: string, args: Record<string, unknown> = {}): Promise<ToolAnswer> {
+  const result = await client.callTool({ name, arguments: args }) as { content?: unknown, structuredContent?: unknown, isError?: unknown }
   const content = result.content as Array<{ type: string, text?: string }>
   const text = content.filter(c => c.type === 'text').map(c => c.text ?? '').join('\n')
   let json: unknown

@@ -150,7 +150,8 @@ function drawLevelChoices (categories) {
       select.append(el('option', { value: level, textContent: off ? `${level} (off in the options)` : level }))
     }
     select.value = category.id === 'camera' ? 'none' : 'read'
-    return el('tr', {}, el('td', {}, category.id), el('td', {}, select))
+    const covers = (category.covers || []).map(c => c.kinds ? `${c.tool} (${c.kinds.join(', ')})` : c.tool).join(', ')
+    return el('tr', {}, el('td', {}, category.id, el('div', { className: 'muted', textContent: covers })), el('td', {}, select))
   }))
 }
 
@@ -198,11 +199,16 @@ async function loadSignIns () {
   count.textContent = String(data.waiting.length)
   $('#sign-ins-empty').hidden = data.waiting.length > 0
   $('#sign-in-list tbody').replaceChildren(...data.waiting.map(request => {
-    const boxes = request.scopes.map(scope => el('label', { className: 'scope' },
-      el('input', { type: 'checkbox', value: scope, checked: true }), ` ${scope}${request.scopes_off.includes(scope) ? ' (off in options)' : ''}`))
+    // One level (each includes the ones below) and the camera on top, as on the consent page.
+    const off = scope => request.scopes_off.includes(scope) ? ' (off in options)' : ''
+    const level = el('select', {}, ...request.levels.map(scope => el('option', { value: scope, textContent: `${scope}${off(scope)}` })))
+    level.setAttribute('aria-label', 'level')
+    level.value = [...request.levels].reverse().find(scope => !request.scopes_off.includes(scope)) || request.levels[0] || ''
+    const camera = el('input', { type: 'checkbox', value: 'camera', checked: !request.scopes_off.includes('camera') })
+    const boxes = [...(request.levels.length ? [level] : []), ...(request.camera ? [el('label', { className: 'scope' }, camera, ` camera${off('camera')}`)] : [])]
     const decide = async (action) => {
-      const scopes = boxes.map(label => label.querySelector('input')).filter(box => box.checked).map(box => box.value)
-      await api(`api/sign-ins/${encodeURIComponent(request.id)}`, { method: 'POST', body: JSON.stringify({ action, scopes }) })
+      const choice = { level: request.levels.length ? level.value : 'none', camera: request.camera && camera.checked }
+      await api(`api/sign-ins/${encodeURIComponent(request.id)}`, { method: 'POST', body: JSON.stringify({ action, ...choice }) })
       await loadSignIns()
     }
     const approve = el('button', { type: 'button', textContent: 'Approve' })
@@ -210,7 +216,7 @@ async function loadSignIns () {
     const deny = el('button', { type: 'button', className: 'danger', textContent: 'Deny' })
     deny.addEventListener('click', () => decide('deny').catch(showError))
     return el('tr', {},
-      el('td', {}, el('code', {}, request.short_code)), el('td', {}, request.client_name), el('td', {}, request.redirect_host),
+      el('td', {}, el('code', {}, request.short_code)), el('td', {}, request.client_name, request.client_host ? el('div', { className: 'muted' }, request.client_host) : ''), el('td', {}, request.redirect_host),
       el('td', {}, ...boxes), el('td', {}, duration(request.expires_in_s)), el('td', {}, el('div', { className: 'row' }, approve, deny)))
   }))
 }
@@ -267,6 +273,15 @@ $('#copy-token').addEventListener('click', async () => {
   await copyText(data.token)
   flash($('#copy-status'), 'Copied')
 })
+async function regenerateToken () {
+  if (!window.confirm('Make a new API token? The current one stops working at once: every client that uses it must be given the new one.')) return
+  const data = await api('api/token/regenerate', { method: 'POST', body: JSON.stringify({ confirm: true }) })
+  revealed = data
+  showingToken = true
+  renderConnect(data)
+  flash($('#copy-status'), 'New token made: the old one no longer works')
+}
+$('#regenerate-token').addEventListener('click', () => regenerateToken().catch(showError))
 $('#filter-tool').addEventListener('change', () => loadActivity().catch(showError))
 $('#filter-outcome').addEventListener('change', () => loadActivity().catch(showError))
 

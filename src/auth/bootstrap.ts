@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../files.ts'
 import { maskSecret, type AppLogger } from '../logger.ts'
-import { generateToken } from './tokens.ts'
+import { generateToken, type TokenStore } from './tokens.ts'
 
 export type TokenSource = 'option' | 'env' | 'file' | 'generated'
 
@@ -37,4 +37,40 @@ export async function resolvePrimaryToken (input: { option: string, envToken: st
   }
   log.info({ apiToken: maskSecret(result.token), source: result.source }, 'API token ready')
   return result
+}
+
+/** A primary token this add-on cannot replace: it is set where the add-on does not write. */
+export class PrimaryTokenLocked extends Error {}
+
+export interface RegenerateInput {
+  tokens: TokenStore
+  dataDir: string
+  /** The Supervisor in add-on mode: the new token is written into the add-on options, like the first one. */
+  supervisor?: { call: <T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown) => Promise<T> }
+  /** The logger's secret scrubber, so the new token is masked in every line too. */
+  secrets?: { add: (secret: string) => void }
+}
+
+/**
+ * A new random primary token, in effect at once (the old one gets 401 with the next request) and
+ * kept where the next start reads it: the add-on options (add-on mode; written first, so a failed
+ * write changes nothing) and DATA_DIR/token. A token from MCP_API_TOKEN, or from api_token outside
+ * the add-on, is the user's to change: refused.
+ */
+export async function regeneratePrimaryToken (input: RegenerateInput): Promise<{ token: string, optionsWritten: boolean }> {
+  const { tokens, dataDir, supervisor } = input
+  if (tokens.primarySource === 'env') throw new PrimaryTokenLocked('The API token comes from the MCP_API_TOKEN environment variable: change it there and restart.')
+  if (tokens.primarySource === 'option' && !supervisor) throw new PrimaryTokenLocked('The API token comes from the api_token option: change it there and restart.')
+  const token = generateToken()
+  input.secrets?.add(token)
+  let optionsWritten = false
+  if (supervisor) {
+    const info = await supervisor.call<{ options?: unknown }>('GET', '/addons/self/info')
+    const stored = info.options !== null && typeof info.options === 'object' && !Array.isArray(info.options) ? info.options as Record<string, unknown> : {}
+    await supervisor.call('POST', '/addons/self/options', { options: { ...stored, api_token: token } })
+    optionsWritten = true
+  }
+  await writeFileAtomic(join(dataDir, 'token'), `${token}\n`, 0o600)
+  tokens.replacePrimary(token, supervisor ? 'option' : 'file')
+  return { token, optionsWritten }
 }

@@ -40,9 +40,16 @@ export function levelIn (levels: Levels, category: string): Level {
   return levels[category] ?? (category === 'camera' ? 'none' : levels['*'] ?? 'none')
 }
 
-/** Flat scopes as levels: read/write/manage for every category, camera for the camera. */
+/**
+ * Flat scopes as levels: read/write/manage for every category, camera for the camera. A level counts
+ * only with every level below it (read+manage is read): never more than what was granted.
+ */
 export function levelsFromScopes (scopes: readonly Scope[]): Levels {
-  const top = (['manage', 'write', 'read'] as const).find(level => scopes.includes(level)) ?? 'none'
+  let top: Level = 'none'
+  for (const level of ['read', 'write', 'manage'] as const) {
+    if (!scopes.includes(level)) break
+    top = level
+  }
   return { '*': top, ...(scopes.includes('camera') ? { camera: 'read' } : {}) }
 }
 

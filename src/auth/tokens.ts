@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../files.ts'
+import type { TokenSource } from './bootstrap.ts'
 import { isLevel, levelsFromScopes, PRIMARY_IDENTITY, type Identity, type Level, type Levels, type Scope } from './identity.ts'
 
 export function hashToken (token: string): Buffer {
@@ -54,6 +55,8 @@ function cleanLevels (levels: Levels): Record<string, Level> {
 export interface TokenStoreOptions {
   dataDir: string
   primary: string
+  /** Where the primary token came from (src/auth/bootstrap.ts); decides whether it can be regenerated here. */
+  primarySource?: TokenSource
   onError?: (message: string) => void
   onInfo?: (message: string) => void
 }
@@ -64,11 +67,17 @@ export interface TokenStoreOptions {
  */
 export class TokenStore {
   #primaryHash: Buffer
+  #primary: string
+  /** Primary tokens replaced since start: presenting one gets a 401 that says where the new one is. */
+  #retired: Array<{ hash: Buffer, at: number }> = []
   #named: NamedToken[] = []
   #file: string
+  primarySource: TokenSource
 
   constructor (options: TokenStoreOptions) {
     this.#primaryHash = hashToken(options.primary)
+    this.#primary = options.primary
+    this.primarySource = options.primarySource ?? 'file'
     this.#file = join(options.dataDir, 'tokens.json')
     try {
       const parsed = storeSchema.safeParse(JSON.parse(readFileSync(this.#file, 'utf8')))
@@ -93,6 +102,25 @@ export class TokenStore {
       if (timingSafeEqual(hash, Buffer.from(token.hash, 'hex')) && !found) found = identityOf(token)
     }
     return found
+  }
+
+  /** The primary token in clear, for the ingress page's Connect tab (shown only when asked). */
+  primary (): string {
+    return this.#primary
+  }
+
+  /** Replaces the primary token: the old one stops working with the next request. */
+  replacePrimary (token: string, source: TokenSource): void {
+    this.#retired = [...this.#retired, { hash: this.#primaryHash, at: Date.now() }].slice(-5)
+    this.#primaryHash = hashToken(token)
+    this.#primary = token
+    this.primarySource = source
+  }
+
+  /** When this token was the primary one and got replaced (since start), or undefined. */
+  retiredAt (presented: string): number | undefined {
+    const hash = hashToken(presented)
+    return this.#retired.find(r => timingSafeEqual(r.hash, hash))?.at
   }
 
   list (): Array<Omit<NamedToken, 'hash'>> {

@@ -3,7 +3,7 @@
  * so the three never disagree.
  */
 export interface ClientConfig {
-  id: 'claude-code' | 'claude-desktop' | 'gemini-cli' | 'opencode' | 'generic'
+  id: 'claude-code' | 'claude-desktop' | 'cursor' | 'vscode' | 'gemini-cli' | 'opencode' | 'generic'
   title: string
   /** Where it goes (a file or a shell). */
   where: string
@@ -36,6 +36,18 @@ export function clientConfigs (mcpUrl: string, token: string): ClientConfig[] {
           }
         }
       })
+    },
+    {
+      id: 'cursor',
+      title: 'Cursor',
+      where: '~/.cursor/mcp.json (or .cursor/mcp.json in a project)',
+      text: json({ mcpServers: { 'home-assistant': { url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } } })
+    },
+    {
+      id: 'vscode',
+      title: 'VS Code',
+      where: '.vscode/mcp.json (or MCP: Open User Configuration)',
+      text: json({ servers: { 'home-assistant': { type: 'http', url: mcpUrl, headers: { Authorization: `Bearer ${token}` } } } })
     },
     {
       id: 'gemini-cli',

@@ -54,6 +54,8 @@ export function filterAudit (entries: AuditEntry[], filter: AuditFilter): AuditE
 export interface CategoryRow {
   id: string
   tools: number
+  /** The tools a level in this category gates, with the level each needs (a multi-kind tool: the kinds filed here). */
+  covers: Array<{ tool: string, level: Level, kinds?: string[] }>
   /** The highest level any tool of the category needs. */
   top: Level
   /** The highest level the add-on options let a token use today (the cap). */
@@ -65,12 +67,19 @@ export function tokenCategories (catalog: ToolCatalog, options: Options): Catego
   const rows = new Map<string, CategoryRow>()
   const higher = (a: Level, b: Level): Level => levelRank(a) >= levelRank(b) ? a : b
   for (const tool of catalog.tools) {
-    const row = rows.get(tool.category) ?? { id: tool.category, tools: 0, top: 'none', enabled: 'none' }
     const needed = levelNeeded(tool.definition.kind)
-    row.tools++
-    row.top = higher(row.top, needed)
-    if (toolEnabled(tool.definition, options)) row.enabled = higher(row.enabled, needed)
-    rows.set(tool.category, row)
+    // A multi-kind tool is gated kind by kind: it belongs to the category of each of its kinds.
+    const filed = tool.byArgument
+      ? Object.entries(tool.byArgument.byValue).reduce((byCategory, [value, category]) => byCategory.set(category, [...(byCategory.get(category) ?? []), value]), new Map<string, string[]>())
+      : new Map<string, string[] | undefined>([[tool.category, undefined]])
+    for (const [category, kinds] of filed) {
+      const row = rows.get(category) ?? { id: category, tools: 0, covers: [], top: 'none', enabled: 'none' }
+      row.tools++
+      row.covers.push({ tool: tool.definition.name, level: needed, ...(kinds ? { kinds } : {}) })
+      row.top = higher(row.top, needed)
+      if (toolEnabled(tool.definition, options)) row.enabled = higher(row.enabled, needed)
+      rows.set(category, row)
+    }
   }
   return [...rows.values()].sort((a, b) => a.id.localeCompare(b.id))
 }

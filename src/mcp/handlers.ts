@@ -1,17 +1,15 @@
 /**
  * The MCP request handlers, shared by the stateless endpoint (stateless.ts) and sessions (session.ts).
- * These three files are the only ones that touch the MCP SDK (v1 line), so a move to SDK v2 stays
- * contained here. The handlers only wire cached answers: tool listings and JSON Schemas are computed
- * once at start, so nothing is rebuilt per request. The caller's identity travels with each message.
+ * These files (with rpc-error.ts) are the only ones that touch the MCP SDK (v2 line,
+ * `@modelcontextprotocol/server`). The handlers only wire cached answers: tool listings and JSON
+ * Schemas are computed once at start, so nothing is rebuilt per request. The caller's identity
+ * travels with each message.
+ *
+ * One handler set serves both protocol eras: `legacy` (2024-11-05 .. 2025-11-25, opened by
+ * `initialize`) and `modern` (2026-07-28: no handshake, a `_meta` envelope on every request,
+ * `resultType`, cache hints, confirmations as `input_required` results).
  */
-import { Server } from '@modelcontextprotocol/sdk/server/index.js'
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
-import { AjvJsonSchemaValidator } from '@modelcontextprotocol/sdk/validation/ajv-provider.js'
-import {
-  CallToolRequestSchema, CompleteRequestSchema, ErrorCode, GetPromptRequestSchema,
-  ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema, ListToolsRequestSchema,
-  McpError, ReadResourceRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema
-} from '@modelcontextprotocol/sdk/types.js'
+import { ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type CacheHint, type ServerContext } from '@modelcontextprotocol/server'
 import type { Identity } from '../auth/identity.ts'
 import { isUserError } from '../errors.ts'
 import { userMcpError } from './rpc-error.ts'
@@ -21,9 +19,46 @@ import type { ToolContext } from './define-tool.ts'
 import { invokeTool, type CallReport } from './invoke.ts'
 import type { ToolCatalog } from './registry.ts'
 import { ResourceNotFound, type McpSurface } from './surface.ts'
+import { modernConfirmation, type ModernConfirmations } from './confirm-rounds.ts'
 
-/** -32002 is "resource not found" in protocol 2025-11-25. */
-const RESOURCE_NOT_FOUND = -32002
+/** The 2026-07-28 revision, the one modern revision this server speaks. */
+export const MODERN_PROTOCOL_VERSION = '2026-07-28'
+/** The 2025-era revisions, negotiated by `initialize`. */
+export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS.filter(v => v < MODERN_PROTOCOL_VERSION)
+
+export type Era = 'legacy' | 'modern'
+
+/**
+ * -32002 is "resource not found" in protocol 2025-11-25; 2026-07-28 (SEP-2164) answers -32602, with
+ * the URI in `data`. The SDK encodes -32602 in both eras; `legacyErrorCodes` puts the 2025 code back on
+ * the way out to a 2025-era client, so those clients see exactly what they saw before.
+ */
+const RESOURCE_NOT_FOUND = ProtocolErrorCode.ResourceNotFound
+
+/** Restores -32002 on a 2025-era "resource not found" answer (see RESOURCE_NOT_FOUND). */
+export function legacyErrorCodes<M> (message: M): M {
+  const error = (message as { error?: { code: number, message: string, data?: { uri?: unknown } } }).error
+  if (error?.code === ProtocolErrorCode.InvalidParams && typeof error.data?.uri === 'string' && error.message.startsWith('Resource not found')) {
+    return { ...message, error: { ...error, code: RESOURCE_NOT_FOUND } }
+  }
+  return message
+}
+
+/**
+ * How long a 2026-07-28 client may reuse a list (`ttlMs`, `cacheScope`). Every list is private: the
+ * tools, resources and prompts a client sees depend on its token (tools/list filters by the token's
+ * category levels), so a shared cache must never hand one client's list to another. Tools and
+ * prompts change only with the add-on's options (a restart); resources follow the home's areas.
+ */
+export const CACHE_HINTS: Record<'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read' | 'server/discover', CacheHint> = {
+  'server/discover': { ttlMs: 300_000, cacheScope: 'private' },
+  'tools/list': { ttlMs: 300_000, cacheScope: 'private' },
+  'prompts/list': { ttlMs: 300_000, cacheScope: 'private' },
+  'resources/templates/list': { ttlMs: 300_000, cacheScope: 'private' },
+  'resources/list': { ttlMs: 60_000, cacheScope: 'private' },
+  // Live state: read it again every time.
+  'resources/read': { ttlMs: 0, cacheScope: 'private' }
+}
 
 export interface McpServerDeps {
   name: string
@@ -38,7 +73,7 @@ export interface McpServerDeps {
 }
 
 export type Confirmer = NonNullable<WriteRunContext['confirmer']>
-export type Extra = { authInfo?: { extra?: Record<string, unknown> }, signal: AbortSignal, requestId: string | number }
+export type Extra = ServerContext
 
 /** What a session server adds to the shared handlers. */
 export interface SessionExtras {
@@ -48,56 +83,69 @@ export interface SessionExtras {
 }
 
 function identityOf (extra: Extra): Identity {
-  const identity = extra.authInfo?.extra?.identity as Identity | undefined
+  const identity = extra.http?.authInfo?.extra?.identity as Identity | undefined
   // The route authenticates every request before it gets here; reaching this is a wiring bug.
   if (!identity) throw new Error('MCP request without an authenticated identity')
   return identity
 }
 
 function resourceError (err: unknown, uri: string): unknown {
-  if (err instanceof ResourceNotFound) return new McpError(RESOURCE_NOT_FOUND, err.message, { uri })
+  if (err instanceof ResourceNotFound) return new ProtocolError(RESOURCE_NOT_FOUND, err.message, { uri })
   if (isUserError(err)) return userMcpError(err)
   return err
 }
 
-/** One low-level SDK Server with every handler wired; a session adds subscriptions and elicitation. */
-export function buildServer (deps: McpServerDeps, session?: (server: Server) => SessionExtras): Server {
+export interface BuildOptions {
+  era: Era
+  /** A session adds subscriptions and elicitation (2025 era only). */
+  session?: (server: Server) => SessionExtras
+  /** Confirmations by `input_required` rounds (2026 era). */
+  confirmations?: ModernConfirmations
+}
+
+/** One low-level SDK Server with every handler wired, for one era; a session adds subscriptions and elicitation. */
+export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
+  const { era, session, confirmations } = build
   const server = new Server({ name: deps.name, version: deps.version, title: 'Home Assistant' }, {
     capabilities: { tools: { listChanged: false }, resources: session ? { subscribe: true } : {}, prompts: {}, completions: {} },
     instructions: deps.instructions,
-    jsonSchemaValidator: new AjvJsonSchemaValidator()
+    ...(era === 'modern'
+      ? { supportedProtocolVersions: [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS], cacheHints: CACHE_HINTS, ...(confirmations ? { requestState: { verify: confirmations.verify } } : {}) }
+      : { supportedProtocolVersions: [...LEGACY_PROTOCOL_VERSIONS], inputRequired: { legacyShim: false } })
   })
   const extras = session?.(server)
-  server.setRequestHandler(ListToolsRequestSchema, (_request, extra) => deps.catalog.listFor(deps.options, identityOf(extra)))
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra) => {
+  server.setRequestHandler('tools/list', (_request, extra) => deps.catalog.listFor(deps.options, identityOf(extra)) as never)
+  server.setRequestHandler('tools/call', async (request, extra) => {
     const identity = identityOf(extra)
     const tool = deps.catalog.find(request.params.name, deps.options, identity)
     if (!tool) {
-      throw new McpError(ErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools this token may use.`, { code: 'HAMCP_NOT_FOUND' })
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools this token may use.`, { code: 'HAMCP_NOT_FOUND' })
     }
-    return await invokeTool(tool, request.params.arguments, deps.context(identity, extra.signal, extras?.confirmerFor(extra)), deps.onCall)
+    if (confirmations) {
+      return await modernConfirmation(confirmations, extra, identity, request.params.name, request.params.arguments, async (args, confirmer) =>
+        await invokeTool(tool, args, deps.context(identity, extra.mcpReq.signal, confirmer), deps.onCall)) as never
+    }
+    return await invokeTool(tool, request.params.arguments, deps.context(identity, extra.mcpReq.signal, extras?.confirmerFor(extra)), deps.onCall) as never
   })
-  server.setRequestHandler(ListResourcesRequestSchema, (_request, extra) => ({ resources: deps.surface.resources(deps.context(identityOf(extra))) }))
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => ({ resourceTemplates: deps.surface.resourceTemplates() }))
-  server.setRequestHandler(ReadResourceRequestSchema, async (request, extra) => {
+  server.setRequestHandler('resources/list', (_request, extra) => ({ resources: deps.surface.resources(deps.context(identityOf(extra))) }))
+  server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: deps.surface.resourceTemplates() }))
+  server.setRequestHandler('resources/read', async (request, extra) => {
     try {
-      return await deps.surface.readResource(request.params.uri, deps.context(identityOf(extra), extra.signal))
+      return await deps.surface.readResource(request.params.uri, deps.context(identityOf(extra), extra.mcpReq.signal))
     } catch (err) {
-      if (err instanceof ResourceNotFound) throw new McpError(RESOURCE_NOT_FOUND, err.message, { uri: request.params.uri })
-      if (isUserError(err)) throw userMcpError(err)
-      throw err
+      throw resourceError(err, request.params.uri)
     }
   })
   if (extras) {
-    server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+    server.setRequestHandler('resources/subscribe', async (request, extra) => {
       try {
-        await extras.subscribe(request.params.uri, deps.context(identityOf(extra), extra.signal))
+        await extras.subscribe(request.params.uri, deps.context(identityOf(extra), extra.mcpReq.signal))
         return {}
       } catch (err) {
         throw resourceError(err, request.params.uri)
       }
     })
-    server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    server.setRequestHandler('resources/unsubscribe', (request) => {
       try {
         extras.unsubscribe(request.params.uri)
         return {}
@@ -106,17 +154,17 @@ export function buildServer (deps: McpServerDeps, session?: (server: Server) => 
       }
     })
   }
-  server.setRequestHandler(ListPromptsRequestSchema, () => ({ prompts: deps.surface.prompts() }))
-  server.setRequestHandler(GetPromptRequestSchema, async (request, extra) => {
+  server.setRequestHandler('prompts/list', () => ({ prompts: deps.surface.prompts() }))
+  server.setRequestHandler('prompts/get', async (request, extra) => {
     try {
-      return await deps.surface.getPrompt(request.params.name, request.params.arguments ?? {}, deps.context(identityOf(extra), extra.signal))
+      return await deps.surface.getPrompt(request.params.name, request.params.arguments ?? {}, deps.context(identityOf(extra), extra.mcpReq.signal))
     } catch (err) {
       if (isUserError(err)) throw userMcpError(err)
       throw err
     }
   })
-  server.setRequestHandler(CompleteRequestSchema, async (request, extra) => {
-    const values = await deps.surface.complete(request.params.ref, request.params.argument, deps.context(identityOf(extra), extra.signal), request.params.context?.arguments)
+  server.setRequestHandler('completion/complete', async (request, extra) => {
+    const values = await deps.surface.complete(request.params.ref, request.params.argument, deps.context(identityOf(extra), extra.mcpReq.signal), request.params.context?.arguments)
     const capped = values.slice(0, 50)
     return { completion: { values: capped, total: values.length, hasMore: values.length > capped.length } }
   })

@@ -3,7 +3,7 @@ import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
-import type { LoadedTool } from './registry.ts'
+import { argumentRefusal, type LoadedTool } from './registry.ts'
 
 export interface ToolCallResult {
   content: RawToolResult['content']
@@ -110,8 +110,11 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
   ctx.log.debug({ tool: name, identity: ctx.identity.name }, 'tool call')
   if (ctx.log.level === 'trace') ctx.log.trace({ tool: name, args: JSON.stringify(rawArgs ?? {}).slice(0, 300) }, 'tool arguments')
   const { parsed, args } = parseArguments(tool.definition.input, rawArgs ?? {})
+  const beyondLevel = parsed.success ? argumentRefusal(tool, parsed.data as Record<string, unknown>, ctx.identity) : undefined
   if (!parsed.success) {
     result = errorResult('HAMCP_INVALID_ARGUMENT', `Invalid arguments for ${name}: ${describeIssues(parsed.error.issues, tool.listing.inputSchema, args)}.`, 'Fix the arguments to match the tool\'s input schema and call again.')
+  } else if (beyondLevel !== undefined) {
+    result = errorResult('HAMCP_DENIED_LEVEL', beyondLevel, 'The owner sets a named token\'s level per category on the Tokens tab of the add-on\'s panel.')
   } else {
     try {
       const running = (async () => {

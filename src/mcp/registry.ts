@@ -3,7 +3,7 @@ import { basename, dirname, join } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import { levelIn, levelRank, levelsKey, type Identity } from '../auth/identity.ts'
-import { categoryOf, levelNeeded } from './categories.ts'
+import { ARGUMENT_CATEGORIES, categoryOf, levelNeeded } from './categories.ts'
 import type { Options } from '../options.ts'
 import { annotationsFor, KIND_GATE, toolEnabled, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
 
@@ -14,6 +14,8 @@ export interface LoadedTool {
   definition: ToolDefinition
   /** The category a named token's level applies to (src/mcp/categories.ts). */
   category: string
+  /** A tool whose argument picks the category of each call (ha_manage_config's kind), else undefined. */
+  byArgument?: { field: string, byValue: Readonly<Record<string, string>> }
   annotations: ToolAnnotations
   /** JSON Schema of the input, computed once. */
   inputSchema: Record<string, unknown>
@@ -219,9 +221,16 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
     if (key in inputSchema) fail(`input schema has a top-level ${key}; clients reject that`)
   }
   const annotations = annotationsFor(tool)
+  const byArgument = ARGUMENT_CATEGORIES[tool.name]
+  if (byArgument) {
+    const values = (properties[byArgument.field] as { enum?: unknown[] } | undefined)?.enum ?? []
+    const unfiled = values.filter(value => typeof value !== 'string' || !(value in byArgument.byValue))
+    if (values.length === 0 || unfiled.length > 0) fail(`every value of "${byArgument.field}" needs a category in src/mcp/categories.ts (missing: ${unfiled.join(', ') || 'the field is no enum'})`)
+  }
   return {
     definition: tool,
     category: categoryOf(tool.name, basename(dirname(where))),
+    ...(byArgument ? { byArgument } : {}),
     annotations,
     inputSchema,
     // The title stays in the definition and the tool reference; clients display the name without it, and
@@ -246,9 +255,11 @@ export class ToolCatalog {
     }
   }
 
-  /** Is this tool registered for these options and this caller? */
+  /** Is this tool registered for these options and this caller (for a multi-kind tool: for one of its kinds at least)? */
   allowed (tool: LoadedTool, options: Options, identity: Identity): boolean {
-    return toolEnabled(tool.definition, options) && levelRank(levelIn(identity.levels, tool.category)) >= levelRank(levelNeeded(tool.definition.kind))
+    if (!toolEnabled(tool.definition, options)) return false
+    if (tool.byArgument) return allowedValues(tool, identity).length > 0
+    return levelRank(levelIn(identity.levels, tool.category)) >= levelRank(levelNeeded(tool.definition.kind))
   }
 
   /** The tools/list result for these options and caller, computed once per combination. */
@@ -261,7 +272,7 @@ export class ToolCatalog {
     }
     let listing = byScopes.get(key)
     if (!listing) {
-      listing = { tools: this.tools.filter(t => this.allowed(t, options, identity)).map(t => t.listing) }
+      listing = { tools: this.tools.filter(t => this.allowed(t, options, identity)).map(t => listingFor(t, identity)) }
       byScopes.set(key, listing)
     }
     return listing
@@ -271,6 +282,36 @@ export class ToolCatalog {
     const tool = this.byName.get(name)
     return tool && this.allowed(tool, options, identity) ? tool : undefined
   }
+}
+
+/** The values of a multi-kind tool's argument this caller's levels allow (each value by its own category). */
+export function allowedValues (tool: LoadedTool, identity: Identity): string[] {
+  if (!tool.byArgument) return []
+  const needed = levelRank(levelNeeded(tool.definition.kind))
+  return Object.entries(tool.byArgument.byValue).filter(([, category]) => levelRank(levelIn(identity.levels, category)) >= needed).map(([value]) => value)
+}
+
+/**
+ * Why this call is beyond the caller's level for the category its argument picks (ha_manage_config
+ * with kind dashboard and dashboards at read), or undefined when it is within it.
+ */
+export function argumentRefusal (tool: LoadedTool, args: Record<string, unknown>, identity: Identity): string | undefined {
+  if (!tool.byArgument) return undefined
+  const value = args[tool.byArgument.field]
+  if (typeof value !== 'string' || allowedValues(tool, identity).includes(value)) return undefined
+  const category = tool.byArgument.byValue[value] ?? 'unknown'
+  return `${tool.definition.name} with ${tool.byArgument.field} ${value} needs the ${category} category at ${levelNeeded(tool.definition.kind)}; this token has it at ${levelIn(identity.levels, category)}.`
+}
+
+/** The tools/list entry as this caller may use it: a multi-kind tool lists only the kinds its levels allow. */
+function listingFor (tool: LoadedTool, identity: Identity): LoadedTool['listing'] {
+  if (!tool.byArgument) return tool.listing
+  const allowed = allowedValues(tool, identity)
+  const field = tool.byArgument.field
+  const properties = tool.listing.inputSchema.properties as Record<string, { enum?: unknown[] }> | undefined
+  const property = properties?.[field]
+  if (!properties || !property?.enum || property.enum.length === allowed.length) return tool.listing
+  return { ...tool.listing, inputSchema: { ...tool.listing.inputSchema, properties: { ...properties, [field]: { ...property, enum: property.enum.filter(v => allowed.includes(v as string)) } } } }
 }
 
 /** Loads every tool module under `dir` (folders and files starting with `_` hold shared helpers). */

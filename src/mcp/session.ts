@@ -1,15 +1,14 @@
 /**
  * One long-lived MCP session (enable_sessions): its own SDK Server, with the same cached handlers as
  * the stateless endpoint plus subscriptions and confirmations by elicitation, behind the SDK's
- * Streamable HTTP transport.
+ * Streamable HTTP transport (2025 era only: the 2026-07-28 revision has no sessions).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js'
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js'
+import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
+import { ProtocolErrorCode, SdkError, SdkErrorCode, type AuthInfo } from '@modelcontextprotocol/server'
 import type { Identity } from '../auth/identity.ts'
 import type { ToolContext } from './define-tool.ts'
-import { authInfoOf, buildServer, type McpServerDeps } from './handlers.ts'
+import { authInfoOf, buildServer, legacyErrorCodes, type McpServerDeps } from './handlers.ts'
 import { rpcErrorBody } from './rpc-error.ts'
 
 /** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */
@@ -51,31 +50,36 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
   let initialized = false
   // A client that declared elicitation but fails to answer gets confirm tokens from then on.
   let elicitationBroken = false
-  const server = buildServer(deps, session => ({
-    confirmerFor: extra => {
-      if (elicitationBroken || session.getClientCapabilities()?.elicitation?.form === undefined) return undefined
-      return async preview => {
-        try {
-          const answer = await session.elicitInput(
-            { mode: 'form', message: `Confirm this action? ${preview.preview}`, requestedSchema: CONFIRM_SCHEMA },
-            { relatedRequestId: extra.requestId, signal: extra.signal, timeout: CONFIRM_TIMEOUT_MS }
-          )
-          return answer.action === 'accept' && answer.content?.confirm === true
-        } catch (err) {
+  const server = buildServer(deps, {
+    era: 'legacy',
+    session: session => ({
+      confirmerFor: extra => {
+        if (elicitationBroken || session.getClientCapabilities()?.elicitation?.form === undefined) return undefined
+        return async preview => {
+          try {
+            const answer = await session.elicitInput(
+              { mode: 'form', message: `Confirm this action? ${preview.preview}`, requestedSchema: CONFIRM_SCHEMA },
+              { relatedRequestId: extra.mcpReq.id, signal: extra.mcpReq.signal, timeout: CONFIRM_TIMEOUT_MS }
+            )
+            return answer.action === 'accept' && answer.content?.confirm === true
+          } catch (err) {
           // No answer in time is a refusal; a client that cannot be asked falls back to a confirm token.
-          if (err instanceof McpError && (err.code === ErrorCode.RequestTimeout || err.code === ErrorCode.ConnectionClosed)) return false
-          elicitationBroken = true
-          return 'unavailable'
+            if (err instanceof SdkError && (err.code === SdkErrorCode.RequestTimeout || err.code === SdkErrorCode.ConnectionClosed)) return false
+            elicitationBroken = true
+            return 'unavailable'
+          }
         }
-      }
-    },
-    subscribe: hooks.subscribe,
-    unsubscribe: hooks.unsubscribe
-  }))
-  const transport = new StreamableHTTPServerTransport({
+      },
+      subscribe: hooks.subscribe,
+      unsubscribe: hooks.unsubscribe
+    })
+  })
+  const transport = new NodeStreamableHTTPServerTransport({
     sessionIdGenerator: () => id,
     onsessioninitialized: () => { initialized = true }
   })
+  const send = transport.send.bind(transport)
+  transport.send = async (message, options) => { await send(legacyErrorCodes(message), options) }
   server.onclose = hooks.onClosed
   await server.connect(transport)
   return {
@@ -89,7 +93,7 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
         // The transport gave up mid-way: never leave the client hanging on a half-written response.
         if (!res.headersSent) {
           res.writeHead(500, { 'content-type': 'application/json' })
-          res.end(JSON.stringify(rpcErrorBody(ErrorCode.InternalError, 'Internal error')))
+          res.end(JSON.stringify(rpcErrorBody(ProtocolErrorCode.InternalError, 'Internal error')))
         } else {
           res.destroy(err as Error)
         }

@@ -1,43 +1,60 @@
 /**
- * Stateless Streamable HTTP without per-request construction: one SDK Server lives as long as the
- * app, and each HTTP POST hands its JSON-RPC messages to a small in-process transport that gives each
- * a private id, lets the Server answer, and routes the answer back to that HTTP response. Concurrent
- * clients reusing the same JSON-RPC ids never collide, and nothing is rebuilt per request: that is
- * what keeps a call's cost flat (SPEC section 15).
+ * Stateless Streamable HTTP without per-request construction: one SDK Server per protocol era lives
+ * as long as the app, and each HTTP POST hands its JSON-RPC messages to a small in-process transport
+ * that gives each a private id, lets the Server answer, and routes the answer back to that HTTP
+ * response. Concurrent clients reusing the same JSON-RPC ids never collide, and nothing is rebuilt
+ * per request: that is what keeps a call's cost flat (SPEC section 15).
+ *
+ * The SDK's own HTTP entry (`createMcpHandler`) builds a fresh server per request instead; we keep
+ * its classification step (`classifyInboundRequest`), so the era decision and the header/body
+ * checks are the SDK's, and serve both eras from the two long-lived servers. The in-process
+ * transport extends the SDK's per-request transport only so that connecting the modern server binds
+ * it to 2026-07-28 the way the SDK's entry does; everything it sends goes through our routing.
  */
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js'
-import { ErrorCode, JSONRPCMessageSchema, SUPPORTED_PROTOCOL_VERSIONS, type JSONRPCMessage, type MessageExtraInfo } from '@modelcontextprotocol/sdk/types.js'
+import {
+  classifyInboundRequest, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse,
+  PerRequestHTTPServerTransport, ProtocolErrorCode, type JSONRPCMessage, type MessageExtraInfo
+} from '@modelcontextprotocol/server'
 import type { Identity } from '../auth/identity.ts'
-import { authInfoOf, buildServer, type McpServerDeps } from './handlers.ts'
+import { createModernConfirmations, type ModernConfirmations } from './confirm-rounds.ts'
+import { authInfoOf, buildServer, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
 
-export { SUPPORTED_PROTOCOL_VERSIONS }
+export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION }
+/** Every revision the endpoint speaks, newest first. */
+export const SUPPORTED_PROTOCOL_VERSIONS: readonly string[] = [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS]
+
+/** -32020: the request's headers and body disagree (2026-07-28 Streamable HTTP). */
+export const HEADER_MISMATCH = -32020
 
 /** Routes each request's answer back to whoever asked, under a private id. */
-class StatelessMux implements Transport {
-  onmessage?: (message: JSONRPCMessage, extra?: MessageExtraInfo) => void
-  onclose?: () => void
-  onerror?: (error: Error) => void
+class StatelessMux extends PerRequestHTTPServerTransport {
   #pending = new Map<number, (message: JSONRPCMessage) => void>()
   #nextId = 1
+  readonly #era: Era
 
-  async start (): Promise<void> {}
+  constructor (era: Era) {
+    super({ classification: era === 'modern' ? { era: 'modern', revision: MODERN_PROTOCOL_VERSION } : { era: 'legacy' } } as ConstructorParameters<typeof PerRequestHTTPServerTransport>[0])
+    this.#era = era
+  }
 
-  async close (): Promise<void> {
+  override async start (): Promise<void> {}
+
+  override async close (): Promise<void> {
     for (const resolve of this.#pending.values()) {
-      resolve({ jsonrpc: '2.0', id: 0, error: { code: ErrorCode.InternalError, message: 'Server shutting down' } })
+      resolve({ jsonrpc: '2.0', id: 0, error: { code: ProtocolErrorCode.InternalError, message: 'Server shutting down' } })
     }
     this.#pending.clear()
     this.onclose?.()
   }
 
-  async send (message: JSONRPCMessage): Promise<void> {
+  override async send (message: JSONRPCMessage): Promise<void> {
     // Only answers have a destination; notifications about a request (progress, logs) have no
     // stream to travel on in stateless JSON mode and are dropped.
     if ('id' in message && ('result' in message || 'error' in message)) {
       const resolve = this.#pending.get(message.id as number)
       if (resolve) {
         this.#pending.delete(message.id as number)
-        resolve(message)
+        resolve(this.#era === 'legacy' ? legacyErrorCodes(message) : message)
       }
     }
   }
@@ -65,38 +82,94 @@ class StatelessMux implements Transport {
 
 export type McpBodyCheck = { ok: true, messages: JSONRPCMessage[], batch: boolean } | { ok: false, message: string }
 
+function isMessage (item: unknown): item is JSONRPCMessage {
+  return isJSONRPCRequest(item) || isJSONRPCNotification(item) || isJSONRPCResultResponse(item) || isJSONRPCErrorResponse(item)
+}
+
 /** Checks that a parsed body is one JSON-RPC message (or a batch of them, which older clients send). */
 export function checkBody (body: unknown): McpBodyCheck {
   const batch = Array.isArray(body)
-  const items = batch ? body : [body]
+  const items: unknown[] = batch ? body : [body]
   if (items.length === 0) return { ok: false, message: 'Invalid Request: empty batch' }
-  const messages: JSONRPCMessage[] = []
   for (const item of items) {
-    const parsed = JSONRPCMessageSchema.safeParse(item)
-    if (!parsed.success) return { ok: false, message: 'Invalid Request: not a JSON-RPC 2.0 message' }
-    messages.push(parsed.data)
+    if (!isMessage(item)) return { ok: false, message: 'Invalid Request: not a JSON-RPC 2.0 message' }
   }
-  return { ok: true, messages, batch }
+  return { ok: true, messages: items as JSONRPCMessage[], batch }
+}
+
+/** The MCP headers of one POST, as received. */
+export interface McpHeaders {
+  protocolVersion?: string
+  method?: string
+  name?: string
+}
+
+export type EraDecision =
+  | { era: 'legacy' }
+  | { era: 'modern', method: string | undefined }
+  | { era: 'reject', status: number, code: number, message: string, data?: unknown }
+
+const NAME_SOURCE: Record<string, string> = { 'tools/call': 'name', 'prompts/get': 'name', 'resources/read': 'uri' }
+const BASE64_VALUE = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/
+
+/** The `Mcp-Name` header's value: as is, or decoded from its `=?base64?…?=` form (undefined when that is malformed). */
+function decodeName (value: string): string | undefined {
+  const match = BASE64_VALUE.exec(value)
+  if (!match) return value.startsWith('=?base64?') ? undefined : value
+  const text = Buffer.from(match[1] as string, 'base64')
+  return text.toString('base64') === match[1] ? text.toString('utf8') : undefined
+}
+
+/**
+ * Which era serves a POST, as the spec's dual-era rules decide it (the SDK's own classification):
+ * a request carrying the 2026-07-28 `_meta` envelope is modern, `initialize` and envelope-less
+ * requests are legacy. A modern request must also carry `MCP-Protocol-Version`, `Mcp-Method` and,
+ * for the methods that name something, `Mcp-Name`, each equal to the body.
+ */
+export function decideEra (body: unknown, headers: McpHeaders): EraDecision {
+  const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: headers.protocolVersion, mcpMethodHeader: headers.method, mcpNameHeader: headers.name, body })
+  if (outcome.kind === 'reject') return { era: 'reject', status: outcome.httpStatus, code: outcome.code, message: outcome.message, ...(outcome.data !== undefined ? { data: outcome.data } : {}) }
+  if (outcome.kind === 'legacy') return { era: 'legacy' }
+  const revision = outcome.classification.revision
+  if (revision !== MODERN_PROTOCOL_VERSION) {
+    return { era: 'reject', status: 400, code: ProtocolErrorCode.UnsupportedProtocolVersion, message: `Unsupported protocol version: ${revision ?? 'unknown'}`, data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: revision ?? 'unknown' } }
+  }
+  if (outcome.messageKind !== 'request') return { era: 'modern', method: undefined }
+  const message = outcome.message as { method: string, params?: Record<string, unknown> }
+  const mismatch = (header: string, detail: string): EraDecision => ({ era: 'reject', status: 400, code: HEADER_MISMATCH, message: `Bad Request: the request headers and body disagree: ${detail}`, data: { mismatch: { header, body: detail } } })
+  if (headers.protocolVersion === undefined) return mismatch('(missing)', `the body envelope names protocol version ${revision} but the required MCP-Protocol-Version header is absent`)
+  if (headers.method === undefined) return mismatch('(missing)', `the body names method ${message.method} but the required Mcp-Method header is absent`)
+  const field = NAME_SOURCE[message.method]
+  const bodyName = field ? message.params?.[field] : undefined
+  if (field && typeof bodyName === 'string') {
+    if (headers.name === undefined) return mismatch('(missing)', `the body carries params.${field}="${bodyName}" but the required Mcp-Name header is absent`)
+    const decoded = decodeName(headers.name.trim())
+    if (decoded === undefined) return mismatch(headers.name, 'the Mcp-Name header carries an invalid Base64 sentinel value')
+    if (decoded !== bodyName) return mismatch(headers.name, `the body carries params.${field}="${bodyName}" but the Mcp-Name header names "${decoded}"`)
+  }
+  return { era: 'modern', method: message.method }
 }
 
 export interface McpEndpoint {
   /** Answers the messages of one POST: the answers to its requests, in order (empty: 202). */
-  handle: (messages: JSONRPCMessage[], identity: Identity, cancelled: AbortSignal) => Promise<JSONRPCMessage[]>
+  handle: (messages: JSONRPCMessage[], identity: Identity, cancelled: AbortSignal, era?: Era) => Promise<JSONRPCMessage[]>
   close: () => Promise<void>
 }
 
-export async function createMcpEndpoint (deps: McpServerDeps): Promise<McpEndpoint> {
-  const server = buildServer(deps)
-  const mux = new StatelessMux()
-  await server.connect(mux)
+export async function createMcpEndpoint (deps: McpServerDeps, confirmations: ModernConfirmations = createModernConfirmations()): Promise<McpEndpoint> {
+  const servers = { legacy: buildServer(deps, { era: 'legacy' }), modern: buildServer(deps, { era: 'modern', confirmations }) }
+  const muxes = { legacy: new StatelessMux('legacy'), modern: new StatelessMux('modern') }
+  await servers.legacy.connect(muxes.legacy)
+  await servers.modern.connect(muxes.modern)
   return {
-    async handle (messages, identity, cancelled) {
+    async handle (messages, identity, cancelled, era = 'legacy') {
       const extra: MessageExtraInfo = { authInfo: authInfoOf(identity) }
+      const mux = muxes[era]
       const answers = await Promise.all(messages.map(message => mux.dispatch(message, extra, cancelled)))
       return answers.filter((answer): answer is JSONRPCMessage => answer !== undefined)
     },
     async close () {
-      await server.close()
+      await Promise.all([servers.legacy.close(), servers.modern.close()])
     }
   }
 }

@@ -2,25 +2,32 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Identity, Scope } from '../auth/identity.ts'
 import { identityForScopes } from '../auth/identity.ts'
 import { generateToken, hashToken } from '../auth/tokens.ts'
+import { ClientDocuments, isClientDocumentId, type ClientDocumentOptions } from './client-documents.ts'
 import { OAuthError } from './errors.ts'
 import { verifierMatches } from './pkce.ts'
 import { AuthorizationRequests, type AuthorizationRequest } from './requests.ts'
 import { readClientMetadata } from './registration.ts'
-import { formatScope, parseScope } from './scopes.ts'
+import { formatScope, levelOfScopes, parseScope, scopesClosed, scopesForLevel, SCOPES_NOT_CLOSED } from './scopes.ts'
 import { hashSecret, OAuthFile, type ClientRecord, type GrantRecord } from './store.ts'
 
 export const ACCESS_TTL_MS = 60 * 60_000
 export const REFRESH_TTL_MS = 90 * 24 * 60 * 60_000
 export const CODE_TTL_MS = 60_000
-export const UNUSED_CLIENT_TTL_MS = 24 * 60 * 60_000
-/** Registrations per address per window, and registrations never used, at most. */
-export const REGISTRATION_LIMIT = { perWindow: 10, windowMs: 10 * 60_000, maxUnused: 100 }
+/** A registration no sign-in used is forgotten after this. */
+export const UNUSED_CLIENT_TTL_MS = 60 * 60_000
+/**
+ * Registrations per peer address per window, registrations never used per peer, and never used in
+ * all (past that the oldest unused one of the busiest peer is dropped: no peer can lock out another).
+ */
+export const REGISTRATION_LIMIT = { perWindow: 10, windowMs: 10 * 60_000, unusedPerPeer: 20, maxUnused: 200 }
 
 export interface AuthorizationServerOptions {
   dataDir: string
   log: { error: (message: string) => void, warn: (message: string) => void }
   /** Injected clock: every expiry reads it. */
   now?: () => number
+  /** How client ID metadata documents are fetched (tests inject the address check and TLS trust). */
+  clientDocuments?: ClientDocumentOptions
 }
 
 export interface TokenAnswer {
@@ -73,6 +80,8 @@ export function sameResource (a: string, b: string): boolean {
  */
 export class AuthorizationServer {
   readonly requests: AuthorizationRequests
+  /** Clients whose client_id is the https URL of their metadata document. */
+  readonly documents: ClientDocuments
   #file: OAuthFile
   #now: () => number
   #log: AuthorizationServerOptions['log']
@@ -88,7 +97,12 @@ export class AuthorizationServer {
     this.#log = options.log
     this.#file = new OAuthFile({ dataDir: options.dataDir, log: options.log, now: this.#now })
     this.requests = new AuthorizationRequests({ now: this.#now })
-    for (const grant of this.#file.grants.values()) this.#index(grant)
+    this.documents = new ClientDocuments({ now: this.#now, ...options.clientDocuments })
+    for (const grant of this.#file.grants.values()) {
+      // Grants from before levels were enforced: only what their levels really hold (read+manage is read).
+      grant.scopes = scopesForLevel(levelOfScopes(grant.scopes), grant.scopes.includes('camera'))
+      this.#index(grant)
+    }
   }
 
   get file (): string {
@@ -97,16 +111,19 @@ export class AuthorizationServer {
 
   // Registration ---------------------------------------------------------------------------------
 
-  async register (body: unknown, address: string): Promise<Record<string, unknown>> {
+  async register (body: unknown, address: string, issuer?: string): Promise<Record<string, unknown>> {
     const now = this.#now()
+    this.#expireUnused(now)
     const recent = (this.#registrations.get(address) ?? []).filter(at => now - at < REGISTRATION_LIMIT.windowMs)
-    const unused = [...this.#file.clients.values()].filter(c => c.used_at === null).length
-    if (recent.length >= REGISTRATION_LIMIT.perWindow || unused >= REGISTRATION_LIMIT.maxUnused) {
-      throw new OAuthError('temporarily_unavailable', 'too many client registrations; retry in a few minutes', 429)
+    const unused = [...this.#file.clients.values()].filter(c => c.used_at === null)
+    const unusedHere = unused.filter(c => c.registered_from === address).length
+    if (recent.length >= REGISTRATION_LIMIT.perWindow || unusedHere >= REGISTRATION_LIMIT.unusedPerPeer) {
+      throw new OAuthError('temporarily_unavailable', 'too many client registrations from this address; retry in a few minutes', 429)
     }
     const metadata = readClientMetadata(body)
     recent.push(now)
     this.#registrations.set(address, recent)
+    if (unused.length >= REGISTRATION_LIMIT.maxUnused) this.#dropBusiestUnused(unused)
     const clientId = `ha-mcp-${randomBytes(12).toString('base64url')}`
     const secret = metadata.token_endpoint_auth_method === 'none' ? undefined : generateToken()
     const record: ClientRecord = {
@@ -118,8 +135,10 @@ export class AuthorizationServer {
       grant_types: metadata.grant_types,
       scope: formatScope(metadata.scopes),
       ...(metadata.application_type ? { application_type: metadata.application_type } : {}),
+      ...(issuer ? { issuer } : {}),
       created_at: now,
-      used_at: null
+      used_at: null,
+      registered_from: address
     }
     this.#file.clients.set(clientId, record)
     await this.#file.save()
@@ -142,9 +161,17 @@ export class AuthorizationServer {
     return this.#file.clients.get(clientId)
   }
 
+  /**
+   * A registered client, or the one an https client_id's metadata document describes (fetched or
+   * cached; a document that cannot be used throws a ClientDocumentError saying why).
+   */
+  async findClient (clientId: string, peer: string): Promise<ClientRecord | undefined> {
+    return isClientDocumentId(clientId) ? await this.documents.client(clientId, peer) : this.client(clientId)
+  }
+
   /** RFC 6749 section 2.3: a public client names itself; a confidential one proves its secret. */
-  authenticateClient (credentials: ClientCredentials): ClientRecord {
-    const client = credentials.clientId ? this.client(credentials.clientId) : undefined
+  async authenticateClient (credentials: ClientCredentials, peer = 'local'): Promise<ClientRecord> {
+    const client = credentials.clientId ? await this.findClient(credentials.clientId, peer) : undefined
     if (!client) throw new OAuthError('invalid_client', 'unknown client: register first', 401)
     if (client.auth_method !== 'none') {
       if (!credentials.clientSecret || !client.secret_hash || !sameSecret(credentials.clientSecret, client.secret_hash)) {
@@ -158,7 +185,9 @@ export class AuthorizationServer {
 
   /** Issues the code for an approved request and returns the URL to send the browser to. */
   async approve (request: AuthorizationRequest, scopes: Scope[], approvedBy: string): Promise<string> {
-    const granted = request.scopes.filter(s => scopes.includes(s))
+    const ticked = request.scopes.filter(s => scopes.includes(s))
+    // Never more than ticked: a level counts only with the ones below it (read+manage is read).
+    const granted = scopesForLevel(levelOfScopes(ticked), ticked.includes('camera'))
     if (granted.length === 0) return this.deny(request)
     const code = generateToken()
     this.#codes.set(hashSecret(code), {
@@ -214,6 +243,7 @@ export class AuthorizationServer {
     }
     code.grantId = grant.id
     client.used_at = now
+    this.requests.closeClient(client.client_id)
     const answer = this.#issue(grant, client.grant_types.includes('refresh_token'))
     this.#file.grants.set(grant.id, grant)
     await this.#file.save()
@@ -235,6 +265,7 @@ export class AuthorizationServer {
     if (params.scope !== undefined && (unknown.length > 0 || scopes.some(s => !grant.scopes.includes(s)))) {
       throw new OAuthError('invalid_scope', `a refresh may only keep or narrow the granted scopes (${formatScope(grant.scopes)})`)
     }
+    if (params.scope !== undefined && !scopesClosed(scopes)) throw new OAuthError('invalid_scope', SCOPES_NOT_CLOSED)
     this.#resourceFor(params.resource, grant.resource, isOurs)
     this.#refreshIndex.delete(hash)
     grant.spent_refresh = [...grant.spent_refresh, hash].slice(-50)
@@ -307,16 +338,11 @@ export class AuthorizationServer {
     const now = this.#now()
     for (const [key, code] of this.#codes) if (code.expiresAt + CODE_TTL_MS <= now) this.#codes.delete(key)
     this.requests.sweep()
+    this.documents.sweep()
     for (const [address, times] of this.#registrations) {
       if (times.every(at => now - at >= REGISTRATION_LIMIT.windowMs)) this.#registrations.delete(address)
     }
-    let changed = this.#dirty
-    for (const client of this.#file.clients.values()) {
-      if (client.used_at === null && now - client.created_at > UNUSED_CLIENT_TTL_MS) {
-        this.#file.clients.delete(client.client_id)
-        changed = true
-      }
-    }
+    let changed = this.#expireUnused(now) || this.#dirty
     for (const grant of this.#file.grants.values()) {
       const live = grant.access.filter(a => a.expires_at > now)
       if (live.length !== grant.access.length) {
@@ -338,6 +364,27 @@ export class AuthorizationServer {
   }
 
   // Internals ------------------------------------------------------------------------------------
+
+  /** Forgets registrations no sign-in used within UNUSED_CLIENT_TTL_MS; true when one went. */
+  #expireUnused (now: number): boolean {
+    let changed = false
+    for (const client of this.#file.clients.values()) {
+      if (client.used_at === null && now - client.created_at > UNUSED_CLIENT_TTL_MS) {
+        this.#file.clients.delete(client.client_id)
+        changed = true
+      }
+    }
+    return changed
+  }
+
+  /** The store is full of unused registrations: the busiest peer's oldest one makes room. */
+  #dropBusiestUnused (unused: ClientRecord[]): void {
+    const byPeer = new Map<string, ClientRecord[]>()
+    for (const client of unused) byPeer.set(client.registered_from ?? '', [...(byPeer.get(client.registered_from ?? '') ?? []), client])
+    const busiest = [...byPeer.values()].sort((a, b) => b.length - a.length)[0] ?? []
+    const oldest = busiest.sort((a, b) => a.created_at - b.created_at)[0]
+    if (oldest) this.#file.clients.delete(oldest.client_id)
+  }
 
   #resourceFor (presented: string | undefined, bound: string | null, isOurs: (resource: string) => boolean): string | null {
     if (presented === undefined || presented === '') return bound

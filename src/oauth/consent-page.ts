@@ -1,6 +1,7 @@
 import type { Scope } from '../auth/identity.ts'
+import { clientDocumentHost } from './client-documents.ts'
 import type { AuthorizationRequest } from './requests.ts'
-import { OAUTH_SCOPES, SCOPE_MEANING } from './scopes.ts'
+import { LEVEL_SCOPES, levelOfScopes, SCOPE_MEANING } from './scopes.ts'
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' }
 export function escapeHtml (text: string): string {
@@ -24,11 +25,33 @@ export interface ConsentPageInput {
   error?: string
 }
 
+const OFF_NOTE = ' <span class="off">(switched off in the add-on options: does nothing until switched on there)</span>'
+
+/**
+ * One level (each includes the ones below, as on the Tokens tab) and camera on top. The preselected
+ * level is the highest one asked that the add-on options allow; a switched-off scope is never pre-ticked.
+ */
 function scopeRows (request: AuthorizationRequest, disabled: Scope[]): string {
-  return OAUTH_SCOPES.filter(s => request.scopes.includes(s)).map(scope => {
-    const off = disabled.includes(scope) ? ' <span class="off">(switched off in the add-on options)</span>' : ''
-    return `<label><input type="checkbox" name="scope" value="${scope}" checked> <b>${scope}</b>: ${escapeHtml(SCOPE_MEANING[scope])}${off}</label>`
-  }).join('\n')
+  const asked = levelOfScopes(request.scopes)
+  const levels = asked === null ? [] : LEVEL_SCOPES.slice(0, LEVEL_SCOPES.indexOf(asked) + 1)
+  const preselected = [...levels].reverse().find(level => !disabled.includes(level)) ?? levels[0]
+  const rows = levels.map(level => {
+    const off = disabled.includes(level) ? OFF_NOTE : ''
+    return `<label><input type="radio" name="level" value="${level}"${level === preselected ? ' checked' : ''} data-testid="level-${level}"> <b>${level}</b>: ${escapeHtml(SCOPE_MEANING[level])}${off}</label>`
+  })
+  if (request.scopes.includes('camera')) {
+    const off = disabled.includes('camera')
+    rows.push(`<label><input type="checkbox" name="scope" value="camera"${off ? '' : ' checked'} data-testid="scope-camera"> <b>camera</b>: ${escapeHtml(SCOPE_MEANING.camera)}${off ? OFF_NOTE : ''}</label>`)
+  }
+  return rows.join('\n')
+}
+
+/** A client known by its metadata document URL: its domain is who it is; the name is its own claim. */
+function clientOrigin (request: AuthorizationRequest): string {
+  const host = clientDocumentHost(request.clientId)
+  if (!host) return ''
+  return `<p class="card">This app is <b data-testid="client-host">${escapeHtml(host)}</b>: the add-on read its description at
+<span class="muted">${escapeHtml(request.clientId)}</span>. The name above is what that site calls itself; the site is what to trust.</p>`
 }
 
 /** The browser step: who asks, where the answer goes, what it may do; approve here or in the panel. */
@@ -39,15 +62,16 @@ export function consentPage ({ request, disabledScopes, nonce, error }: ConsentP
 <meta name="referrer" content="no-referrer"><title>Allow ${escapeHtml(request.clientName)}? · Home Assistant MCP</title><style>${STYLE}</style></head>
 <body>
 <h1>Allow <span data-testid="client-name">${escapeHtml(request.clientName)}</span> to use your home?</h1>
+${clientOrigin(request)}
 <p>It asks to use the MCP server add-on of this Home Assistant. After your answer you go back to
 <b data-testid="redirect-host">${escapeHtml(request.redirectHost)}</b>.</p>
 <div class="card"><div class="muted">Request code</div><div class="code" data-testid="short-code">${escapeHtml(request.shortCode)}</div>
 <div class="muted">Check that the MCP Server panel in Home Assistant's sidebar shows the same code. The request expires in ${minutes} minutes.</div></div>
 <form method="post" class="card" id="consent">
 <input type="hidden" name="request" value="${escapeHtml(request.id)}">
-<div class="muted">It may</div>
+<div class="muted">It may (one level: each includes the ones above it in this list)</div>
 ${scopeRows(request, disabledScopes)}
-<p class="muted">Untick what it should not get. The add-on options still cap everything.</p>
+<p class="muted">Choose the lowest level it needs. The add-on options still cap everything.</p>
 <p><b>Approve in Home Assistant:</b> open <i>MCP Server</i> in the sidebar, tab <i>Sign-ins</i>, and press <i>Approve</i> next to this code. This page continues by itself.
 <span id="waiting" class="muted" role="status" data-testid="waiting">Waiting for approval…</span></p>
 <p><b>Or approve here</b> with the add-on's API token (MCP Server panel, Connect tab):</p>

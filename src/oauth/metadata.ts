@@ -35,8 +35,26 @@ export function authorizationServerMetadata (origin: string, browserOrigin: stri
     grant_types_supported: [...GRANT_TYPES],
     code_challenge_methods_supported: ['S256'],
     token_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
-    revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS]
+    revocation_endpoint_auth_methods_supported: [...CLIENT_AUTH_METHODS],
+    // An https client_id names the client's metadata document (src/oauth/client-documents.ts).
+    client_id_metadata_document_supported: true,
+    authorization_response_iss_parameter_supported: true
   }
+}
+
+/**
+ * RFC 9207: the issuer a client knows this server by, for the `iss` of an authorization answer. The
+ * issuer is the origin the client fetched the metadata from, which the browser's request does not
+ * show: the origin of the client's `resource` (this server's /mcp) says it, else the origin the
+ * client registered at, else the origin of the request itself.
+ */
+export function authorizationIssuer (input: { resource?: string, isOurs: (resource: string) => boolean, registeredAt?: string, requestOrigin: string }): string {
+  if (input.resource && input.isOurs(input.resource)) {
+    try {
+      return new URL(input.resource).origin
+    } catch {}
+  }
+  return input.registeredAt ?? input.requestOrigin
 }
 
 function quoted (value: string): string {

@@ -21,24 +21,29 @@ export function redirectProblem (uri: string): string | undefined {
   const url = parse(uri)
   if (!url) return `${JSON.stringify(uri)} is not an absolute URL`
   if (url.hash || uri.includes('#')) return `${uri} has a fragment, which OAuth forbids`
+  if (url.username || url.password || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(uri)) return `${uri} carries a user name or password, which a redirect URI may not`
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `${url.protocol} redirects are not allowed`
   if (url.protocol === 'http:' && !isLoopbackRedirect(url)) return `${uri}: plain http is only allowed to the loopback interface (127.0.0.1, [::1], localhost); use https`
   return undefined
 }
 
+/** A loopback redirect with its port taken out, or undefined when it is not one written plainly. */
+function withoutPort (uri: string): string | undefined {
+  const match = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::\d{1,5})?([/?].*)?$/.exec(uri)
+  return match ? `http://${match[1] as string}${match[2] ?? ''}` : undefined
+}
+
 /**
  * Exact string match against the registered URIs, except that a loopback redirect may use any port
- * (RFC 8252 section 7.3: native apps pick a free port at run time).
+ * (RFC 8252 section 7.3: native apps pick a free port at run time). Only the port: the rest must be
+ * the registered text character for character, and a fragment or user info is never accepted.
  */
 export function redirectMatches (registered: readonly string[], presented: string): boolean {
+  if (redirectProblem(presented)) return false
   if (registered.includes(presented)) return true
-  const url = parse(presented)
-  if (!url || !isLoopbackRedirect(url)) return false
-  return registered.some(uri => {
-    const candidate = parse(uri)
-    if (!candidate || !isLoopbackRedirect(candidate)) return false
-    return candidate.hostname === url.hostname && candidate.pathname === url.pathname && candidate.search === url.search
-  })
+  const bare = withoutPort(presented)
+  if (bare === undefined) return false
+  return registered.some(uri => withoutPort(uri) === bare)
 }
 
 /** The host shown to the user on the consent page ("my.home-assistant.io", "127.0.0.1 (this computer)"). */

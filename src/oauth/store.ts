@@ -16,9 +16,13 @@ const clientSchema = z.object({
   grant_types: z.array(z.string()),
   scope: z.string(),
   application_type: z.string().optional(),
+  /** The issuer (origin) it registered at: the `iss` its authorization answers carry (RFC 9207). */
+  issuer: z.string().optional(),
   created_at: z.number(),
   /** Set once a grant was issued; registrations never used expire. */
-  used_at: z.number().nullable()
+  used_at: z.number().nullable(),
+  /** The peer address that registered it: the caps on unused registrations count per peer. */
+  registered_from: z.string().optional()
 })
 export type ClientRecord = z.infer<typeof clientSchema>
 

@@ -10,7 +10,7 @@ import { assertBounded } from './input-checks.ts'
 import { settle, type ReachedState, type Schedule } from './reached.ts'
 import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
 import type { AuditApi, AuditEntry, ConfirmPreview, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
-import { priorState, type UndoRecord, type UndoStore } from './undo.ts'
+import { LEFT_BY_WRITE, priorState, stateFacts, type UndoRecord, type UndoStore } from './undo.ts'
 
 type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
 
@@ -156,7 +156,7 @@ export class WriteGuard implements WriteGuardApi {
     // 5. Sensitive domains and every config edit need a human's yes: elicitation when the session offers it, else a token.
     let via: AuditEntry['via']
     if (this.#needsConfirmation(request, entities, reach, options.confirm_domains)) {
-      const preview = request.config?.preview ?? `${service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}`
+      const preview = request.config?.preview ?? request.confirmPreview ?? `${service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}`
       const shown: ConfirmPreview = { tool: request.tool, domain: request.domain, service: request.service, entities: reach ?? entities, preview }
       const answer = context.confirmer && !request.confirmToken
         ? await context.confirmer(shown).catch(() => 'unavailable' as const)
@@ -214,7 +214,7 @@ export class WriteGuard implements WriteGuardApi {
 
     // 7. The audit line.
     const revert = request.revert?.(result)
-    const remembered = before ?? (revert && this.#deps.undo ? { tool: request.tool, call: service, at: this.#now(), states: [], revert } : undefined)
+    const remembered = (before && this.#checked(before, result)) ?? (revert && this.#deps.undo ? { tool: request.tool, call: service, at: this.#now(), states: [], revert, ...(revert.wrote && revert.current ? { wrote: revert.wrote, current: revert.current } : {}) } : undefined)
     if (remembered) this.#deps.undo?.remember(identity.id, remembered)
     // An undoable kind of write that this time cannot be undone: undo must not revert an older one instead.
     else if (request.revert) this.#deps.undo?.forget(identity.id)
@@ -249,11 +249,20 @@ export class WriteGuard implements WriteGuardApi {
   }
 
   #needsConfirmation (request: WriteRequest, entities: string[], reach: string[] | undefined, confirmDomains: readonly string[]): boolean {
-    if (request.config) return true
+    if (request.config || request.confirmPreview !== undefined) return true
     if (matchesAny(confirmDomains, request.domain)) return true
     // Reach unknown (registries unavailable): an indirect target might reach a sensitive domain.
     if (reach === undefined) return confirmDomains.length > 0
     return [...entities, ...reach].some(entityId => matchesAny(confirmDomains, domainOf(entityId)))
+  }
+
+  /** A service call's undo record, told how to see what changed since: states carrying another context than the call's. */
+  #checked (record: UndoRecord, result: unknown): UndoRecord {
+    const contextId = (result as { context?: { id?: unknown } } | null)?.context?.id
+    const { state } = this.#deps
+    if (typeof contextId !== 'string' || !state) return record
+    const wrote = Object.fromEntries(record.states.map(prior => [prior.entity_id, LEFT_BY_WRITE]))
+    return { ...record, wrote, current: async () => stateFacts(record.states, contextId, state) }
   }
 
   #statesBefore (request: WriteRequest, ids: string[]): UndoRecord | undefined {

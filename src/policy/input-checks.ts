@@ -1,3 +1,4 @@
+import { z } from 'zod'
 import { UserError } from '../errors.ts'
 
 /**
@@ -17,14 +18,68 @@ const CONTROL = /[\u0000-\u001f\u007f-\u009f]/
 const FORMAT = /[\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
-/** What is wrong with an id string, if anything. */
-export function idProblem (value: unknown): string | undefined {
+/** The character rules every id and every name obeys, and a length bound: what is wrong, if anything. */
+function textProblem (value: unknown, max: number): string | undefined {
   if (typeof value !== 'string') return `must be a string, got ${value === null ? 'null' : Array.isArray(value) ? 'a list' : typeof value}`
   if (value.trim() === '') return 'is empty'
-  if (value.length > ID_MAX_LENGTH) return `is ${value.length} characters long (at most ${ID_MAX_LENGTH})`
+  if (value.length > max) return `is ${value.length} characters long (at most ${max})`
   if (CONTROL.test(value)) return 'contains a control character (NUL, escape...)'
   if (LONE_SURROGATE.test(value)) return 'contains a lone surrogate (broken UTF-16)'
   if (FORMAT.test(value)) return 'contains an invisible formatting mark (bidi or zero-width)'
+  return undefined
+}
+
+/** What is wrong with an id string, if anything. */
+export function idProblem (value: unknown): string | undefined {
+  return textProblem(value, ID_MAX_LENGTH)
+}
+
+/** Longest free-text name the add-on writes (Home Assistant's registries take 255 too). */
+export const NAME_MAX_LENGTH = 255
+
+/**
+ * What is wrong with a free-text name the add-on writes (area, floor, label, zone, helper, scene,
+ * entity, device names, aliases, to-do items...), if anything: the id checks' character rules and a
+ * length bound.
+ */
+export function nameProblem (value: unknown, max: number = NAME_MAX_LENGTH): string | undefined {
+  return textProblem(value, max)
+}
+
+export function assertName (value: unknown, field: string, max: number = NAME_MAX_LENGTH): string {
+  const problem = nameProblem(value, max)
+  if (problem !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `Invalid ${field}: ${problem}.`, 'Names are plain text: letters, digits, spaces and punctuation, no control or invisible characters.')
+  return value as string
+}
+
+/** A tool argument holding a name: trimmed, then the name rules (as a schema issue, so the answer names the field). */
+export const nameArg = (max: number = NAME_MAX_LENGTH) => z.string().trim().min(1).max(max).superRefine(nameIssue(max))
+
+/** The name rules as a schema refinement, for fields where an empty string means "the default name". */
+export function nameIssue (max: number = NAME_MAX_LENGTH): (value: string, ctx: z.RefinementCtx) => void {
+  return (value, ctx) => {
+    const problem = value === '' ? undefined : nameProblem(value, max)
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem })
+  }
+}
+
+/** A Supervisor add-on slug: lower-case letters, digits, `_` and `-`, as the Supervisor makes them. */
+const ADDON_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
+
+export function addonSlugProblem (value: unknown): string | undefined {
+  if (typeof value !== 'string') return `must be a string, got ${value === null ? 'null' : typeof value}`
+  if (!ADDON_SLUG.test(value)) return `"${value.slice(0, 40)}" is not an add-on slug (lower-case letters, digits, _ and -, e.g. core_mosquitto)`
+  return undefined
+}
+
+export const BACKUP_NAME_MAX_LENGTH = 100
+
+/** A backup name: a name that is no path (no / or \\, no .., not starting with a dot). */
+export function backupNameProblem (value: unknown): string | undefined {
+  const problem = nameProblem(value, BACKUP_NAME_MAX_LENGTH)
+  if (problem !== undefined) return problem
+  const name = value as string
+  if (/[/\\]/.test(name) || name.includes('..') || name.trim().startsWith('.')) return 'looks like a path (no /, \\, .. or leading dot in a backup name)'
   return undefined
 }
 

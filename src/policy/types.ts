@@ -45,6 +45,8 @@ export interface WriteRequest {
    * confirmation holds only while these are unchanged; otherwise the answer is HAMCP_CONFLICT with a new preview.
    */
   basis?: Record<string, string>
+  /** Always ask for a confirmation, showing this preview (ha_undo forcing over newer work). */
+  confirmPreview?: string
   /** Performs the write when it is not a plain call_service (config writes through REST). */
   execute?: () => Promise<unknown>
   /** Remember prior states for ha_undo; defaults to true for plain service calls, false with `execute`. */

@@ -1,6 +1,8 @@
 import { LRUCache } from 'lru-cache'
+import type { Shown } from './confirm.ts'
 import type { ServiceTarget } from './types.ts'
 import { domainOf } from '../home/entities.ts'
+import { describeState, type ReachedState } from './reached.ts'
 
 /** The part of a state that a restore needs. */
 export interface PriorState {
@@ -23,7 +25,32 @@ export interface UndoRecord {
   unrestorable?: string[]
   /** A config change (scene, event, dashboard...): how to put the previous value back. */
   revert?: Revert
+  /**
+   * What the write left, as named facts, and how to read the same facts now. ha_undo compares the two
+   * first: a fact that differs is newer work, which it never overwrites without the user's yes.
+   */
+  wrote?: Shown
+  current?: () => Promise<Shown>
 }
+
+/** An entity as the write left it: changed by the write itself (its context) or not changed at all. */
+export const LEFT_BY_WRITE = 'as the write left it'
+
+/**
+ * The facts of a service call's undo record, read now: each entity is as the write left it when its
+ * state still carries the call's context (or is back to the prior state), else it changed since.
+ */
+export function stateFacts (states: PriorState[], contextId: string, read: (entityId: string) => ReachedState | undefined): Shown {
+  const facts: Shown = {}
+  for (const prior of states) {
+    const now = read(prior.entity_id)
+    const back = now !== undefined && stableKey(priorState(prior.entity_id, now.state, now.attributes)) === stableKey(prior)
+    facts[prior.entity_id] = now === undefined ? 'gone' : now.context?.id === contextId || back ? LEFT_BY_WRITE : `changed since, now ${describeState(prior.entity_id, now)}`
+  }
+  return facts
+}
+
+const stableKey = (prior: PriorState): string => JSON.stringify([prior.state, Object.entries(prior.attributes).sort(([a], [b]) => a < b ? -1 : 1)])
 
 /**
  * The reverse of one config change, built by the tool that made it from the values it read before.
@@ -33,8 +60,19 @@ export interface Revert {
   preview: string
   /** Entities the revert writes, checked against the entity lists again. */
   entities?: string[]
-  /** Performs the revert; answers what was restored and, where Home Assistant allows no exact restore, says so. */
-  run: () => Promise<Record<string, unknown>>
+  /** What the change left and how to read it now (see UndoRecord); the record takes them over. */
+  wrote?: Shown
+  current?: () => Promise<Shown>
+  /**
+   * Performs the revert; answers what was restored and, where Home Assistant allows no exact restore, says so.
+   * Refuses (HAMCP_CONFLICT) when the item changed since, unless `force`: the user confirmed overwriting it.
+   */
+  run: (force?: boolean) => Promise<Record<string, unknown>>
+}
+
+/** One config item's fact for an undo record: as the change left it, or changed since. */
+export function configFact (label: string, wroteHash: string, nowHash: string | undefined): Shown {
+  return { [label]: nowHash === wroteHash ? LEFT_BY_WRITE : nowHash === undefined ? 'deleted since' : 'edited since' }
 }
 
 /** Stands in a restore command for the id the previous create answered with (a deleted entry comes back under it). */
@@ -158,13 +196,16 @@ export function restoreCalls (prior: PriorState): RestoreCall[] {
 /** The last allowed runtime write of each identity, with the states just before it. Bounded. */
 export class UndoStore {
   readonly #records: LRUCache<string, UndoRecord>
+  readonly #now: () => number
 
-  constructor (options: { maxIdentities?: number } = {}) {
+  constructor (options: { maxIdentities?: number, now?: () => number } = {}) {
     this.#records = new LRUCache({ max: options.maxIdentities ?? 100 })
+    this.#now = options.now ?? Date.now
   }
 
-  remember (identityId: string, record: UndoRecord): void {
-    this.#records.set(identityId, record)
+  /** Keeps the identity's last write, stamped with the store's clock unless `at` is given. */
+  remember (identityId: string, record: Omit<UndoRecord, 'at'> & { at?: number }): void {
+    this.#records.set(identityId, { ...record, at: record.at ?? this.#now() })
   }
 
   last (identityId: string): UndoRecord | undefined {

@@ -58,7 +58,7 @@ t.test('connect: the token is masked until revealed; internal hosts become HA_IP
   t.equal(body.url, `http://192.168.1.20:${server.app.config.mcpPort}/mcp`)
   t.notOk(masked.body.includes(server.token), 'the full token is not in the masked answer')
   t.equal(body.token, `${server.token.slice(0, 8)}********`)
-  t.same(body.clients.map((c: { id: string }) => c.id), ['claude-code', 'claude-desktop', 'gemini-cli', 'opencode', 'generic'])
+  t.same(body.clients.map((c: { id: string }) => c.id), ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'gemini-cli', 'opencode', 'generic'])
   const revealed = (await ingress.inject({ url: '/api/connect?reveal=1', headers: { 'x-forwarded-host': 'homeassistant:8123' } })).json()
   t.equal(revealed.token, server.token)
   t.ok(revealed.clients.every((c: { text: string }) => c.text.includes(server.token)), 'every config carries the real token')

@@ -103,6 +103,7 @@ for (const method of ['none', 'client_secret_post'] as const) {
     const back = new URL(String(decided.headers.location))
     t.equal(`${back.origin}${back.pathname}`, HA_REDIRECT)
     t.equal(back.searchParams.get('state'), state, 'state unchanged')
+    t.equal(back.searchParams.get('iss'), issuer, 'RFC 9207 iss is the issuer HA discovered (it registered there; it sends no resource)')
     const code = back.searchParams.get('code') ?? ''
 
     // 7. The code exchange on the internal hostname (HA sends no resource).

@@ -96,7 +96,8 @@ t.test('the MCP SDK client signs in with the consent page and the API token fiel
   t.match(await page.getByTestId('consent-error').textContent(), /not the add-on's API token/)
 
   // Narrowed to read only, then allowed with the real token.
-  for (const scope of ['write', 'manage', 'camera']) await page.locator(`input[name=scope][value=${scope}]`).uncheck()
+  t.notOk(await page.getByTestId('scope-camera').isChecked(), 'the camera is switched off in the options, so not pre-ticked')
+  await page.getByTestId('level-read').check()
   await page.getByTestId('api-token').fill(server.token)
   await page.getByRole('button', { name: 'Allow' }).click()
   const query = await arrived

@@ -20,7 +20,7 @@ async function signIn (server: AuthorizationServer, method: 'none' | 'client_sec
   const request = server.requests.open({ params: { client_id: clientId, redirect_uri: 'http://127.0.0.1:7000/cb', response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's' }, client: id => server.client(id), isOurs: ours })
   const redirect = await server.approve(request, ['read', 'write'], 'Alice')
   const code = new URL(redirect).searchParams.get('code') ?? ''
-  const client = server.authenticateClient({ clientId, clientSecret: secret })
+  const client = await server.authenticateClient({ clientId, clientSecret: secret })
   const answer = await server.exchangeCode(client, { code, redirect_uri: 'http://127.0.0.1:7000/cb', code_verifier: verifier }, ours)
   return { clientId, secret, access: answer.access_token, refresh: answer.refresh_token ?? '' }
 }
@@ -40,7 +40,7 @@ t.test('grants survive a restart, hashed at rest', async t => {
 
   const second = serverAt(dataDir, clock)
   t.ok(second.verifyAccess(tokens.access, HOST), 'the access token works after a restart')
-  const client = second.authenticateClient({ clientId: tokens.clientId, clientSecret: tokens.secret })
+  const client = await second.authenticateClient({ clientId: tokens.clientId, clientSecret: tokens.secret })
   const rotated = await second.refresh(client, { refresh_token: tokens.refresh }, ours)
   t.equal(rotated.expires_in, 3600)
   t.match(second.grants(), [{ client_name: 'Kitchen tablet', scopes: ['read', 'write'], approved_by: 'Alice', last_used_at: /^2026-/ }])

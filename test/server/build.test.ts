@@ -105,7 +105,7 @@ t.test('npm start\'s command line on a 10,000-entity home: every tool\'s broades
   const { tools } = await client.listTools()
   t.ok(tools.length >= 40, `every tool listed (${tools.length})`)
   const ids = home.entityIds()
-  const broad = broadestArguments(ids, [...home.house.areas.keys()])
+  const broad = broadestArguments(ids, [...home.house.areas.keys()].slice(0, 50))
   // What the server does right after connecting (registries, catalogue, add-on tasks) is not a call's work.
   for (const id of ids.slice(0, 10)) await callTool(client, 'ha_get_entity', { entity_id: id })
   for (let quiet = 0, tries = 0; quiet < 2 && tries < 60; tries++) {

@@ -1,5 +1,6 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { addonSlugProblem, backupNameProblem } from '../../src/policy/input-checks.ts'
 import { toYaml } from './config-yaml.ts'
 import type { ManageArgs } from './manage-args.ts'
 import { formatOutcome, guardedWrite } from './write.ts'
@@ -31,13 +32,18 @@ function requireSupervisor (ctx: ToolContext): void {
 function backupBody (config: Record<string, unknown>): { kind: 'full' | 'partial', body: Record<string, unknown> } {
   const known = ['name', 'addons', 'folders', 'homeassistant', 'password']
   for (const key of Object.keys(config)) if (!known.includes(key)) throw new UserError('HAMCP_INVALID_ARGUMENT', `Unknown backup field ${key}.`, `Backup fields: ${known.join(', ')}; none of addons, folders, homeassistant means a full backup.`)
-  const name = typeof config.name === 'string' && config.name.trim() !== '' ? config.name.trim().slice(0, 100) : `MCP backup ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`
+  const given = typeof config.name === 'string' && config.name.trim() !== '' ? config.name.trim() : undefined
+  const nameProblem = given === undefined ? undefined : backupNameProblem(given)
+  if (nameProblem !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `Invalid backup name: ${nameProblem}.`, 'A backup name is plain text, e.g. "Before the heating change".')
+  const name = given ?? `MCP backup ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`
   const partial = config.addons !== undefined || config.folders !== undefined || config.homeassistant !== undefined
   const body: Record<string, unknown> = { name, background: true }
   if (typeof config.password === 'string' && config.password !== '') body.password = config.password
   if (!partial) return { kind: 'full', body }
   if (config.addons !== undefined) {
     if (config.addons !== 'ALL' && (!Array.isArray(config.addons) || config.addons.some(a => typeof a !== 'string'))) throw new UserError('HAMCP_INVALID_ARGUMENT', 'addons is a list of add-on slugs, or "ALL".', 'ha_get_addons lists the slugs.')
+    const badSlug = Array.isArray(config.addons) ? config.addons.map(addonSlugProblem).find(problem => problem !== undefined) : undefined
+    if (badSlug !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `Invalid addons entry: ${badSlug}.`, 'ha_get_addons lists the slugs.')
     body.addons = config.addons
   }
   if (config.folders !== undefined) {

@@ -1,6 +1,6 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
-import type { Revert } from '../../src/policy/undo.ts'
+import { configFact, type Revert } from '../../src/policy/undo.ts'
 import { applyChanges } from './config-store.ts'
 import { configHash, toYaml } from './config-yaml.ts'
 import type { ManageArgs } from './manage-args.ts'
@@ -89,13 +89,19 @@ function wsEvent (event: Event): Event {
 
 /** The revert checks the event is still as this write left it before it touches anything. */
 function revertOf (ctx: ToolContext, calendar: string, label: string, preview: string, run: () => Promise<Record<string, unknown>>, expect?: { uid: string, recurrence_id?: string, event: Event }): Revert {
+  const wroteHash = expect ? configHash(wsEvent(expect.event)) : undefined
+  const nowHash = async (): Promise<string | undefined> => {
+    if (!expect) return undefined
+    const now = await findEvent(ctx, calendar, expect.uid, expect.recurrence_id).catch(() => undefined)
+    return now ? configHash(wsEvent(now.event)) : undefined
+  }
   return {
     preview,
     entities: [calendar],
-    run: async () => {
-      if (expect) {
-        const now = await findEvent(ctx, calendar, expect.uid, expect.recurrence_id).catch(() => undefined)
-        if (!now || configHash(wsEvent(now.event)) !== configHash(wsEvent(expect.event))) {
+    ...(wroteHash === undefined ? {} : { wrote: configFact(label, wroteHash, wroteHash), current: async () => configFact(label, wroteHash, await nowHash()) }),
+    run: async force => {
+      if (expect && force !== true) {
+        if (await nowHash() !== wroteHash) {
           throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Change it with ha_manage_config instead.')
         }
       }

@@ -1,6 +1,6 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
-import type { Revert } from '../../src/policy/undo.ts'
+import { configFact, type Revert } from '../../src/policy/undo.ts'
 import { isRecord } from '../../src/shape.ts'
 import { referencedEntities } from './config-store.ts'
 import { runConfigWrite } from './config-write.ts'
@@ -18,12 +18,15 @@ const TOOL = 'ha_manage_config'
 
 function dashboardRevert (ctx: ToolContext, urlPath: string | null, name: string, written: Record_, previous: Record_): Revert {
   const label = `dashboard ${name}`
+  const wroteHash = configHash(written)
   return {
     preview: ctx.home.scrub(unifiedDiff(toYaml(written), toYaml(previous), { from: `${label} (now)`, to: `${label} (restored)` })),
     entities: referencedEntities(previous),
-    run: async () => {
+    wrote: configFact(label, wroteHash, wroteHash),
+    current: async () => configFact(label, wroteHash, configHash(await loadDashboard(ctx, urlPath, name))),
+    run: async force => {
       const now = await loadDashboard(ctx, urlPath, name)
-      if (configHash(now) !== configHash(written)) {
+      if (force !== true && configHash(now) !== wroteHash) {
         throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Edit it with ha_manage_config instead.')
       }
       await ctx.ha.command({ type: 'lovelace/config/save', url_path: urlPath, config: previous })

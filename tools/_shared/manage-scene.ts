@@ -1,7 +1,8 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import { isRecord } from '../../src/shape.ts'
-import type { Revert } from '../../src/policy/undo.ts'
+import { configFact, type Revert } from '../../src/policy/undo.ts'
+import { assertName } from '../../src/policy/input-checks.ts'
 import { configPath, restMessage } from '../../src/home/configs.ts'
 import { applyChanges, deleteConfig, entityForConfigId, waitForEntity, writeConfig, type ConfigRecord } from './config-store.ts'
 import { runConfigWrite } from './config-write.ts'
@@ -53,6 +54,7 @@ async function resolveScene (ctx: ToolContext, ref: string | undefined): Promise
 
 function checkScene (config: ConfigRecord): string[] {
   if (typeof config.name !== 'string' || config.name.trim() === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'A scene needs a name.', 'config: {"name":"Movie","entities":{"light.tv":{"state":"on","brightness":80}}}')
+  assertName(config.name, 'config.name')
   const entities = config.entities
   if (entities === null || typeof entities !== 'object' || Array.isArray(entities) || Object.keys(entities).length === 0) {
     throw new UserError('HAMCP_INVALID_ARGUMENT', 'A scene needs entities: an object of entity id to state.', 'E.g. {"light.tv":{"state":"on","brightness":80},"cover.blind":"closed"}')
@@ -70,9 +72,15 @@ function sceneRevert (ctx: ToolContext, id: string, written: ConfigRecord | unde
         ? `# ${label} will be recreated with the same id:\n${toYaml(previous)}`
         : unifiedDiff(toYaml(written), toYaml(previous), { from: `${label} (now)`, to: `${label} (restored)` }),
     entities: Object.keys((previous ?? written)?.entities as Record<string, unknown> ?? {}),
-    run: async () => {
+    wrote: configFact(label, configHash(written), configHash(written)),
+    current: async () => {
       const now = await readScene(ctx, id)
-      if (configHash(now) !== configHash(written)) {
+      // A scene deleted by this write and still absent is as the write left it.
+      return configFact(label, configHash(written), now === undefined && written !== undefined ? undefined : configHash(now))
+    },
+    run: async force => {
+      const now = await readScene(ctx, id)
+      if (force !== true && configHash(now) !== configHash(written)) {
         throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Edit it with ha_manage_config instead.')
       }
       if (previous === undefined) {

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { ENTITY_ID } from '../../src/home/entities.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { nameArg } from '../../src/policy/input-checks.ts'
 import { isRecord } from './_write.ts'
 
 export const entityIdsArg = () =>
@@ -9,7 +10,7 @@ export const entityIdsArg = () =>
 
 /** A list of names or ids; its bounds are checked on the server only (they cost bytes in every listing). */
 export const stringsArg = () =>
-  z.array(z.string().trim().min(1).max(255)).refine(list => list.length <= 50, 'at most 50 items')
+  z.array(nameArg(255)).refine(list => list.length <= 50, 'at most 50 items')
 
 function unknown (kind: string, missing: string[], known: string[]): UserError {
   return new UserError('HAMCP_NOT_FOUND', `Unknown ${kind}: ${missing.join(', ')}.`, `Known: ${known.slice(0, 30).join(', ')}${known.length > 30 ? ', ...' : ''}; create it first with ha_manage_registry.`)

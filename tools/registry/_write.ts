@@ -3,6 +3,7 @@ import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import type { RestoreCommand } from '../../src/policy/undo.ts'
 import { formatOutcome, guardedWrite } from '../_shared/write.ts'
+import { undoFacts } from './_undo-facts.ts'
 
 /** One WebSocket command of a registry edit and the commands that take it back (given its answer). */
 export interface Step {
@@ -59,18 +60,22 @@ const SHOWN_STEPS = 5
  */
 export async function runRegistryWrite (ctx: ToolContext, write: RegistryWrite): Promise<Record<string, unknown>> {
   const results: unknown[] = []
-  const remember = (done: number): void => {
+  const remember = async (done: number): Promise<void> => {
     // Steps are taken back last first; each step's own restore commands keep their order.
     const undo = write.steps.slice(0, done).map((step, i) => step.undo(results[i])).reverse().flat()
     if (undo.length === 0) return
+    // What the edit left, read back at once: ha_undo compares it with what is there then.
+    const forward = write.steps.slice(0, done).map(step => step.command)
+    const read = async (): Promise<Record<string, string>> => await undoFacts(ctx, undo, forward)
+    const wrote = await read().catch(() => undefined)
     ctx.services.undo.remember(ctx.identity.id, {
       tool: write.tool,
       call: `${write.domain}.${write.service}`,
-      at: Date.now(),
       states: [],
       commands: undo,
       entities: write.entities,
-      ...(write.unrestorable && write.unrestorable.length > 0 ? { unrestorable: write.unrestorable } : {})
+      ...(write.unrestorable && write.unrestorable.length > 0 ? { unrestorable: write.unrestorable } : {}),
+      ...(wrote ? { wrote, current: read } : {})
     })
   }
   const outcome = await guardedWrite(ctx, {
@@ -93,12 +98,12 @@ export async function runRegistryWrite (ctx: ToolContext, write: RegistryWrite):
         try {
           results.push(await ctx.ha.command(step.command))
         } catch (err) {
-          remember(i)
+          await remember(i)
           if (i === 0) throw err
           throw new UserError('HAMCP_PARTIAL_WRITE', `Home Assistant refused step ${i + 1} of ${write.steps.length} (${(err as Error).message}); the ${i} before it were applied.`, 'ha_undo reverts the applied part.')
         }
       }
-      remember(write.steps.length)
+      await remember(write.steps.length)
       return results
     }
   })

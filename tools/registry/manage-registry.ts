@@ -3,6 +3,7 @@ import { UserError } from '../../src/errors.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { CREATED_ID, type RestoreCommand } from '../../src/policy/undo.ts'
 import { stableJson } from '../../src/policy/confirm.ts'
+import { nameArg } from '../../src/policy/input-checks.ts'
 import { effectiveMembers } from '../../src/policy/targets.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 import { relatedConfigs, stringsArg } from './_lookups.ts'
@@ -93,7 +94,7 @@ export default defineTool({
     kind: z.enum(['area', 'floor', 'label', 'category', 'zone']).describe('Registry.'),
     action: z.enum(['create', 'update', 'delete']).describe('Action.'),
     id: z.string().trim().min(1).max(255).optional().describe('Update/delete.'),
-    name: z.string().trim().min(1).max(255).optional().describe('Name.'),
+    name: nameArg(255).optional().describe('Name.'),
     icon: z.string().trim().max(100).nullable().optional().describe('e.g. mdi:sofa'),
     aliases: stringsArg().optional().describe('Other names.'),
     floor_id: z.string().trim().max(255).nullable().optional().describe('Area.'),

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
+import { nameIssue } from '../../src/policy/input-checks.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import type { RestoreCommand } from '../../src/policy/undo.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
@@ -13,7 +14,7 @@ export default defineTool({
   kind: 'manage',
   input: z.object({
     device_id: z.string().trim().min(1).max(255).describe('From ha_list_devices.'),
-    name: z.string().trim().max(255).nullable().optional().describe('null: default.'),
+    name: z.string().trim().max(255).superRefine(nameIssue(255)).nullable().optional().describe('null: default.'),
     area_id: z.string().trim().max(255).nullable().optional().describe('Area.'),
     follow: z.boolean().default(true).describe('Entities follow the area.'),
     labels: stringsArg().optional().describe('Label ids; +x adds, -x removes.'),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { domainOf, isEntityId } from '../../src/home/entities.ts'
+import { nameIssue } from '../../src/policy/input-checks.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import type { RestoreCommand } from '../../src/policy/undo.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
@@ -27,7 +28,7 @@ export default defineTool({
   kind: 'manage',
   input: z.object({
     entity_ids: entityIdsArg().describe('Up to 500.'),
-    name: z.string().trim().max(255).nullable().optional().describe('null: default.'),
+    name: z.string().trim().max(255).superRefine(nameIssue(255)).nullable().optional().describe('null: default.'),
     icon: z.string().trim().max(100).nullable().optional().describe('mdi:x'),
     area_id: z.string().trim().max(255).nullable().optional().describe('null: device\'s.'),
     labels: stringsArg().optional().describe('Label ids.'),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
+import { nameArg } from '../../src/policy/input-checks.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { HELPER_TYPES } from './_helpers.ts'
 
@@ -12,7 +13,7 @@ export default defineTool({
   hints: { destructiveHint: false },
   input: z.object({
     helper_type: z.enum(HELPER_TYPES).describe('Type.'),
-    name: z.string().trim().min(1).max(100).describe('Name.'),
+    name: nameArg(100).describe('Name.'),
     options: freeFormArg().optional().describe('Type options, e.g. {"min":0,"max":9}.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
+import { nameArg } from '../../src/policy/input-checks.ts'
 import { requireEntity } from '../../src/home/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { domainEntityArg } from '../_shared/args.ts'
@@ -21,8 +22,8 @@ export default defineTool({
   input: z.object({
     entity_id: domainEntityArg('todo'),
     action: z.enum(['add', 'complete', 'uncomplete', 'remove', 'rename']).describe('Action.'),
-    item: z.string().trim().min(1).describe('Item text or uid.'),
-    new_name: z.string().trim().optional().describe('New text (rename).'),
+    item: nameArg().describe('Item text or uid.'),
+    new_name: nameArg().optional().describe('New text (rename).'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { fold } from '../../src/home/text.ts'
+import { nameArg } from '../../src/policy/input-checks.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { requireEntity } from '../../src/home/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
@@ -12,7 +13,7 @@ export default defineTool({
   kind: 'write',
   hints: { destructiveHint: false },
   input: z.object({
-    name: z.string().trim().min(1).max(100).describe('Scene name.'),
+    name: nameArg(100).describe('Scene name.'),
     entities: z.array(z.string().trim()).min(1).max(50).describe('Entity ids.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()

@@ -1,0 +1,144 @@
+/**
+ * Confirmations as multi-round-trip results (MCP 2026-07-28). A write that needs a human's yes
+ * answers `input_required` with one elicitation ("Confirm this action? …") and a `requestState`;
+ * the client asks its user and retries the same call with the answer and the state, and the write
+ * runs inside that one tool call. No confirm token ever reaches the model.
+ *
+ * It is the confirm-token flow underneath, so both eras share one store and one audit: the first
+ * round lets the guard issue its token (bound to the identity, the call and what the preview showed),
+ * which stays here, server-side, under a random nonce; the retry redeems it, and the guard checks
+ * again that the call and what it would change are the ones previewed. The `requestState` names only
+ * the nonce, the identity, the tool and a hash of the arguments, sealed with an HMAC under a key that
+ * lives as long as the process, and expires with the token. A tampered, expired, foreign or replayed
+ * state is refused before the tool runs (-32602 "Invalid or expired requestState").
+ */
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
+import { inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server'
+import { LRUCache } from 'lru-cache'
+import type { Identity } from '../auth/identity.ts'
+import { stableJson } from '../policy/confirm.ts'
+import type { ConfirmPreview } from '../policy/types.ts'
+import type { ToolCallResult } from './invoke.ts'
+
+/** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */
+export const CONFIRM_SCHEMA = {
+  type: 'object' as const,
+  properties: {
+    confirm: { type: 'boolean' as const, title: 'Confirm', description: 'Yes to let the assistant do this now; anything else refuses it.' }
+  },
+  required: ['confirm']
+}
+
+/** As long as a confirm token lives. */
+export const ROUND_TTL_MS = 5 * 60_000
+
+interface Sealed { n: string, i: string, t: string, a: string, e: number }
+interface Pending { token: string, identityId: string, expiresAt: number }
+
+export interface ModernConfirmations {
+  /** The SDK's `requestState.verify` hook: returns the sealed payload, or throws to refuse the round. */
+  verify: (state: string, ctx: ServerContext) => Sealed
+  mint: (identityId: string, tool: string, args: unknown, token: string) => string
+  /** Takes the token a sealed state stands for; undefined once taken (single use) or expired. */
+  take: (payload: Sealed) => string | undefined
+  readonly size: number
+}
+
+export interface ModernConfirmationsOptions {
+  now?: () => number
+  ttlMs?: number
+  /** The HMAC key; a fresh random one per process unless a test brings its own. */
+  key?: Buffer
+  maxPending?: number
+}
+
+const b64 = (buffer: Buffer): string => buffer.toString('base64url')
+
+/** Hash of the arguments a confirmation is for, without the token the retry may carry. */
+function argsHash (args: unknown): string {
+  const { confirm_token: _token, ...rest } = (args ?? {}) as Record<string, unknown>
+  return createHash('sha256').update(stableJson(rest)).digest('hex')
+}
+
+function identityIdOf (ctx: ServerContext): string | undefined {
+  return (ctx.http?.authInfo?.extra?.identity as Identity | undefined)?.id
+}
+
+export function createModernConfirmations (options: ModernConfirmationsOptions = {}): ModernConfirmations {
+  const now = options.now ?? Date.now
+  const ttlMs = options.ttlMs ?? ROUND_TTL_MS
+  const key = options.key ?? randomBytes(32)
+  const pending = new LRUCache<string, Pending>({ max: options.maxPending ?? 500 })
+  const sign = (body: string): Buffer => createHmac('sha256', key).update(body).digest()
+
+  return {
+    get size () { return pending.size },
+    mint (identityId, tool, args, token) {
+      const nonce = b64(randomBytes(16))
+      const expiresAt = now() + ttlMs
+      pending.set(nonce, { token, identityId, expiresAt })
+      const body = b64(Buffer.from(JSON.stringify({ n: nonce, i: identityId, t: tool, a: argsHash(args), e: expiresAt } satisfies Sealed)))
+      return `${body}.${b64(sign(body))}`
+    },
+    verify (state, ctx) {
+      const [body, mac, extra] = state.split('.')
+      if (body === undefined || mac === undefined || extra !== undefined) throw new Error('malformed state')
+      const expected = sign(body)
+      const given = Buffer.from(mac, 'base64url')
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw new Error('bad signature')
+      const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Sealed
+      if (!(payload.e > now())) throw new Error('expired')
+      if (payload.i !== identityIdOf(ctx)) throw new Error('issued to another identity')
+      if (!pending.has(payload.n)) throw new Error('already used')
+      return payload
+    },
+    take (payload) {
+      const entry = pending.get(payload.n)
+      pending.delete(payload.n)
+      if (!entry || entry.expiresAt <= now() || entry.identityId !== payload.i) return undefined
+      return entry.token
+    }
+  }
+}
+
+/** Whether the request's `_meta` envelope declares form elicitation. */
+function canElicit (ctx: ServerContext): boolean {
+  const envelope = ctx.mcpReq.envelope as Record<string, { elicitation?: { form?: unknown, url?: unknown } } | undefined> | undefined
+  const elicitation = envelope?.['io.modelcontextprotocol/clientCapabilities']?.elicitation
+  if (elicitation === undefined || elicitation === null) return false
+  return elicitation.form !== undefined || elicitation.url === undefined
+}
+
+export type RunWith = (args: unknown, confirmer?: (preview: ConfirmPreview) => Promise<boolean | 'unavailable'>) => Promise<ToolCallResult>
+
+/**
+ * One round of a tools/call on the 2026-07-28 era. Without state: run the call; a write that needs a
+ * confirmation comes back with the guard's token, which becomes an `input_required` round (when the
+ * client can be asked). With state (already verified by the SDK's hook): the user's answer decides;
+ * yes redeems the token, anything else is the guard's audited refusal.
+ */
+export async function modernConfirmation (confirmations: ModernConfirmations, ctx: ServerContext, identity: Identity, tool: string, args: unknown, run: RunWith): Promise<ToolCallResult | ReturnType<typeof inputRequired>> {
+  const payload = ctx.mcpReq.requestState<Sealed>()
+  if (payload === undefined) {
+    let shown: ConfirmPreview | undefined
+    const result = await run(args, canElicit(ctx) ? async preview => { shown = preview; return 'unavailable' } : undefined)
+    const structured = result.structuredContent as { confirmation_required?: unknown, confirm_token?: unknown, preview?: unknown } | undefined
+    if (shown === undefined || structured?.confirmation_required !== true || typeof structured.confirm_token !== 'string') return result
+    return inputRequired({
+      inputRequests: {
+        confirm: inputRequired.elicit({ message: `Confirm this action? ${shown.preview}`, requestedSchema: CONFIRM_SCHEMA })
+      },
+      requestState: confirmations.mint(identity.id, tool, args, structured.confirm_token)
+    })
+  }
+  // Spent on its first presentation whatever the verdict, like the token it stands for.
+  const token = confirmations.take(payload)
+  if (token === undefined || payload.t !== tool || payload.a !== argsHash(args)) {
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' })
+  }
+  const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm') as { kind: string, action?: string, content?: { confirm?: unknown } }
+  const yes = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true
+  if (yes) return await run({ ...(args as Record<string, unknown>), confirm_token: token })
+  // No, cancelled or no answer: the guard refuses and audits it, exactly like a declined elicitation.
+  return await run(args, async () => false)
+}

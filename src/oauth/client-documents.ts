@@ -1,0 +1,316 @@
+import { lookup as dnsLookup } from 'node:dns/promises'
+import type { ClientRequest, IncomingMessage } from 'node:http'
+import { request } from 'node:https'
+import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { rootCertificates } from 'node:tls'
+import { LRUCache } from 'lru-cache'
+import { OAuthError } from './errors.ts'
+import { GRANT_TYPES, readClientMetadata } from './registration.ts'
+import { OAUTH_SCOPES, formatScope } from './scopes.ts'
+import type { ClientRecord } from './store.ts'
+
+/**
+ * What the add-on allows itself when it fetches a client ID metadata document
+ * (draft-ietf-oauth-client-id-metadata-document): the request is made on a stranger's behalf from
+ * inside the home network, so it is small, short and only ever to a public address.
+ */
+export const CLIENT_DOCUMENT_LIMITS = {
+  /** The draft recommends 5 KB; a real document (claude.ai, VS Code) is well under 1 KB. */
+  maxBytes: 5 * 1024,
+  /** Until the response headers: DNS, TCP, TLS and the server's first answer. */
+  connectMs: 3_000,
+  /** Until the whole body. */
+  totalMs: 5_000,
+  /** Cache lifetime bounds around the document's own Cache-Control max-age. */
+  minTtlMs: 60_000,
+  defaultTtlMs: 10 * 60_000,
+  maxTtlMs: 24 * 60 * 60_000,
+  cacheEntries: 100,
+  /** Fetches under way at once, and new fetches per peer address per window. */
+  inFlight: 8,
+  perPeer: { fetches: 10, windowMs: 10 * 60_000 },
+  urlLength: 2000
+}
+
+/** Why a document was refused: stable, for tests and logs (docs/security.md lists them). */
+export type ClientDocumentRefusal =
+  | 'invalid_url' | 'address_refused' | 'unreachable' | 'timeout' | 'redirect_refused' | 'http_status'
+  | 'too_large' | 'not_json' | 'client_id_mismatch' | 'invalid_metadata' | 'too_many_fetches'
+
+export class ClientDocumentError extends OAuthError {
+  readonly reason: ClientDocumentRefusal
+  constructor (reason: ClientDocumentRefusal, clientId: string, detail: string) {
+    const busy = reason === 'too_many_fetches'
+    super(busy ? 'temporarily_unavailable' : 'invalid_client', `client metadata document ${clientId}: ${detail}`, busy ? 429 : 401)
+    this.reason = reason
+  }
+}
+
+/** A client_id that names a metadata document (this server's own client ids never start so). */
+export function isClientDocumentId (clientId: string): boolean {
+  return clientId.startsWith('https://')
+}
+
+/** The host shown to the user for a document client: the only identity it has is its domain. */
+export function clientDocumentHost (clientId: string): string | undefined {
+  if (!isClientDocumentId(clientId)) return undefined
+  try {
+    return new URL(clientId).host
+  } catch {
+    return undefined
+  }
+}
+
+/** The draft's rules for the URL itself (section 3), or undefined when it may be fetched. */
+export function clientIdUrlProblem (clientId: string): string | undefined {
+  if (clientId.length > CLIENT_DOCUMENT_LIMITS.urlLength) return `longer than ${CLIENT_DOCUMENT_LIMITS.urlLength} characters`
+  let url: URL
+  try {
+    url = new URL(clientId)
+  } catch {
+    return 'not a URL'
+  }
+  if (url.protocol !== 'https:') return 'must be https'
+  if (url.username || url.password || /^https:\/\/[^/?#]*@/i.test(clientId)) return 'must not carry a user name or password'
+  if (clientId.includes('#')) return 'must not have a fragment'
+  const path = /^https:\/\/[^/?#]*(\/[^?#]*)?/i.exec(clientId)?.[1] ?? ''
+  if (path === '' || path === '/') return 'must have a path (https://host/path)'
+  if (path.split('/').some(segment => segment === '.' || segment === '..' || /^%2e(%2e)?$/i.test(segment) || /^\.%2e$|^%2e\.$/i.test(segment))) return 'must not have . or .. path segments'
+  return undefined
+}
+
+// RFC 6890 special-use ranges and their kin: none of them is a client's public web site.
+const SPECIAL_USE = new BlockList()
+for (const [net, bits] of [
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
+  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
+  ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4]
+] as const) SPECIAL_USE.addSubnet(net, bits, 'ipv4')
+// IPv6: only global unicast (2000::/3), which leaves out loopback, unspecified, IPv4-mapped and
+// -compatible, NAT64 (64:ff9b::/96), unique local (fc00::/7), link-local, site-local and multicast;
+// and within it Teredo and the IETF block (2001::/23), documentation and 6to4 (which embeds an IPv4).
+const GLOBAL_UNICAST = new BlockList()
+GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6')
+for (const [net, bits] of [['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['3fff::', 20]] as const) SPECIAL_USE.addSubnet(net, bits, 'ipv6')
+
+/** True for an address the add-on may fetch a document from: public unicast only. */
+export function publicAddress (address: string): boolean {
+  const family = isIP(address)
+  if (family === 4) return !SPECIAL_USE.check(address, 'ipv4')
+  if (family === 6) return GLOBAL_UNICAST.check(address, 'ipv6') && !SPECIAL_USE.check(address, 'ipv6')
+  return false
+}
+
+export interface ClientDocumentOptions {
+  now?: () => number
+  /** Every address a host name resolves to (default: the system resolver, all families). */
+  resolve?: (hostname: string) => Promise<string[]>
+  /** Which resolved addresses may be connected to (default: publicAddress). Tests allow 127.0.0.1. */
+  addressAllowed?: (address: string) => boolean
+  /** Extra certificate authorities to trust besides the system's (tests: a self-signed one). */
+  ca?: string
+  limits?: Partial<Omit<typeof CLIENT_DOCUMENT_LIMITS, 'perPeer'>>
+}
+
+interface Fetched { body: Buffer, cacheControl: string | undefined }
+
+async function systemResolve (hostname: string): Promise<string[]> {
+  return (await dnsLookup(hostname, { all: true, order: 'verbatim' })).map(a => a.address)
+}
+
+/** Seconds of Cache-Control max-age, within the bounds; no-store and no-cache mean the lower bound. */
+export function cacheLifetime (cacheControl: string | undefined, limits: Pick<typeof CLIENT_DOCUMENT_LIMITS, 'minTtlMs' | 'defaultTtlMs' | 'maxTtlMs'>): number {
+  const directives = (cacheControl ?? '').toLowerCase()
+  if (/(^|[\s,])(no-store|no-cache)([\s,=]|$)/.test(directives)) return limits.minTtlMs
+  const maxAge = /(?:^|[\s,])max-age\s*=\s*"?(\d+)/.exec(directives)?.[1]
+  const ms = maxAge === undefined ? limits.defaultTtlMs : Number(maxAge) * 1000
+  return Math.min(limits.maxTtlMs, Math.max(limits.minTtlMs, ms))
+}
+
+/**
+ * Client ID metadata documents: fetched on first use with every bound above, validated like a
+ * registration, and cached (only valid documents, for their bounded lifetime, LRU-bounded).
+ */
+export class ClientDocuments {
+  #now: () => number
+  #resolve: (hostname: string) => Promise<string[]>
+  #allowed: (address: string) => boolean
+  #ca: string[] | undefined
+  #limits: typeof CLIENT_DOCUMENT_LIMITS
+  #cache: LRUCache<string, { record: ClientRecord, expiresAt: number }>
+  #inFlight = new Map<string, Promise<ClientRecord>>()
+  #peers = new Map<string, number[]>()
+
+  constructor (options: ClientDocumentOptions = {}) {
+    this.#now = options.now ?? Date.now
+    this.#resolve = options.resolve ?? systemResolve
+    this.#allowed = options.addressAllowed ?? publicAddress
+    this.#ca = options.ca ? [...rootCertificates, options.ca] : undefined
+    this.#limits = { ...CLIENT_DOCUMENT_LIMITS, ...options.limits }
+    this.#cache = new LRUCache({ max: this.#limits.cacheEntries })
+  }
+
+  /** The client a document URL describes, from the cache or fetched now; refusals are ClientDocumentError. */
+  async client (clientId: string, peer: string): Promise<ClientRecord> {
+    const cached = this.#cache.get(clientId)
+    if (cached && cached.expiresAt > this.#now()) return cached.record
+    const running = this.#inFlight.get(clientId)
+    if (running) return await running
+    const problem = clientIdUrlProblem(clientId)
+    if (problem) throw new ClientDocumentError('invalid_url', clientId, `the client_id URL ${problem}`)
+    this.#countFetch(clientId, peer)
+    const fetching = this.#fetchClient(clientId).finally(() => this.#inFlight.delete(clientId))
+    this.#inFlight.set(clientId, fetching)
+    return await fetching
+  }
+
+  /** Forgets per-peer counts that ran out (the OAuth sweep calls it). */
+  sweep (): void {
+    const now = this.#now()
+    const { windowMs } = CLIENT_DOCUMENT_LIMITS.perPeer
+    for (const [peer, times] of this.#peers) if (times.every(at => now - at >= windowMs)) this.#peers.delete(peer)
+  }
+
+  #countFetch (clientId: string, peer: string): void {
+    const now = this.#now()
+    const { fetches, windowMs } = CLIENT_DOCUMENT_LIMITS.perPeer
+    const recent = (this.#peers.get(peer) ?? []).filter(at => now - at < windowMs)
+    if (recent.length >= fetches || this.#inFlight.size >= this.#limits.inFlight) {
+      throw new ClientDocumentError('too_many_fetches', clientId, 'too many client metadata documents fetched for this address; retry in a few minutes')
+    }
+    recent.push(now)
+    this.#peers.set(peer, recent)
+  }
+
+  async #fetchClient (clientId: string): Promise<ClientRecord> {
+    const fetched = await this.#fetch(clientId)
+    const record = this.#validate(clientId, fetched.body)
+    this.#cache.set(clientId, { record, expiresAt: this.#now() + cacheLifetime(fetched.cacheControl, this.#limits) })
+    return record
+  }
+
+  /** Every address the host resolves to must be allowed; the connection then goes to the one checked. */
+  async #pinnedAddress (clientId: string, hostname: string): Promise<{ address: string, family: number }> {
+    const literal = hostname.replace(/^\[|\]$/g, '')
+    let addresses: string[]
+    if (isIP(literal)) addresses = [literal]
+    else {
+      try {
+        addresses = await this.#resolve(hostname)
+      } catch (err) {
+        throw new ClientDocumentError('unreachable', clientId, `${hostname} does not resolve (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`)
+      }
+    }
+    if (addresses.length === 0) throw new ClientDocumentError('unreachable', clientId, `${hostname} does not resolve`)
+    const refused = addresses.find(a => !this.#allowed(a))
+    if (refused !== undefined) throw new ClientDocumentError('address_refused', clientId, `${hostname} resolves to ${refused}, a private, loopback or other special-use address; the add-on only fetches documents from public addresses`)
+    const address = addresses[0] as string
+    return { address, family: isIP(address) }
+  }
+
+  /** One GET, bounded in time (DNS included) and size; no redirect is followed. */
+  async #fetch (clientId: string): Promise<Fetched> {
+    const url = new URL(clientId)
+    const limits = this.#limits
+    const host = url.hostname.replace(/^\[|\]$/g, '')
+    return await new Promise<Fetched>((resolve, reject) => {
+      let settled = false
+      let outgoing: ClientRequest | undefined
+      const finish = (): boolean => {
+        if (settled) return false
+        settled = true
+        clearTimeout(connectTimer)
+        clearTimeout(totalTimer)
+        return true
+      }
+      const fail = (error: unknown): void => {
+        if (!finish()) return
+        outgoing?.destroy()
+        reject(error)
+      }
+      const refuse = (reason: ClientDocumentRefusal, detail: string): void => { fail(new ClientDocumentError(reason, clientId, detail)) }
+      const connectTimer = setTimeout(() => { refuse('timeout', `no answer within ${limits.connectMs / 1000} s`) }, limits.connectMs)
+      const totalTimer = setTimeout(() => { refuse('timeout', `not complete within ${limits.totalMs / 1000} s`) }, limits.totalMs)
+      connectTimer.unref()
+      totalTimer.unref()
+      this.#pinnedAddress(clientId, url.hostname).then(pinned => {
+        if (settled) return
+        // The lookup answers only the checked address: a second resolution (a DNS rebind) never happens.
+        const lookup: LookupFunction = (_hostname, options, callback) => {
+          if (options.all) callback(null, [pinned])
+          else callback(null, pinned.address, pinned.family)
+        }
+        outgoing = request({
+          host,
+          port: url.port || 443,
+          path: `${url.pathname}${url.search}`,
+          method: 'GET',
+          headers: { accept: 'application/json', 'user-agent': 'ha-mcp-addon (client ID metadata document fetch)' },
+          lookup,
+          ...(isIP(host) ? {} : { servername: host }),
+          ...(this.#ca ? { ca: this.#ca } : {}),
+          agent: false
+        }, (response: IncomingMessage) => {
+          clearTimeout(connectTimer)
+          const status = response.statusCode ?? 0
+          if (status >= 300 && status < 400) return refuse('redirect_refused', `answered ${status} (a redirect); redirects are not followed`)
+          if (status !== 200) return refuse('http_status', `answered HTTP ${status}, not 200`)
+          const type = String(response.headers['content-type'] ?? '')
+          if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) return refuse('not_json', `content type is ${type ? JSON.stringify(type) : 'missing'}, not application/json`)
+          const declared = Number(response.headers['content-length'])
+          if (Number.isFinite(declared) && declared > limits.maxBytes) return refuse('too_large', `${declared} bytes, more than ${limits.maxBytes}`)
+          const chunks: Buffer[] = []
+          let size = 0
+          response.on('data', (chunk: Buffer) => {
+            size += chunk.length
+            if (size > limits.maxBytes) return refuse('too_large', `more than ${limits.maxBytes} bytes`)
+            chunks.push(chunk)
+          })
+          response.on('end', () => {
+            if (finish()) resolve({ body: Buffer.concat(chunks), cacheControl: response.headers['cache-control'] })
+          })
+          response.on('error', err => { refuse('unreachable', err.message) })
+        })
+        outgoing.on('error', err => { refuse('unreachable', `${(err as NodeJS.ErrnoException).code ?? ''} ${err.message}`.trim()) })
+        outgoing.end()
+      }, fail)
+    })
+  }
+
+  #validate (clientId: string, body: Buffer): ClientRecord {
+    let document: unknown
+    try {
+      document = JSON.parse(body.toString('utf8'))
+    } catch {
+      throw new ClientDocumentError('not_json', clientId, 'the body is not JSON')
+    }
+    if (!document || typeof document !== 'object' || Array.isArray(document)) throw new ClientDocumentError('not_json', clientId, 'the body is not a JSON object')
+    const input = document as Record<string, unknown>
+    if (input.client_id !== clientId) throw new ClientDocumentError('client_id_mismatch', clientId, `its client_id ${JSON.stringify(input.client_id)} is not the URL it was fetched from`)
+    if (input.client_secret !== undefined || input.client_secret_expires_at !== undefined) throw new ClientDocumentError('invalid_metadata', clientId, 'a metadata document cannot carry a client secret')
+    const method = input.token_endpoint_auth_method ?? 'none'
+    if (method !== 'none') throw new ClientDocumentError('invalid_metadata', clientId, `token_endpoint_auth_method ${JSON.stringify(method)} is not supported here; a document client is public ("none")`)
+    // One document serves every server the client talks to: its scope names others' scopes (ours are
+    // asked at authorize), and grants we do not offer (VS Code lists device_code) are simply not used.
+    const { scope: _scope, ...rest } = input
+    const grantTypes = Array.isArray(input.grant_types) ? input.grant_types.filter(g => (GRANT_TYPES as readonly unknown[]).includes(g)) : undefined
+    let metadata
+    try {
+      metadata = readClientMetadata({ ...rest, token_endpoint_auth_method: 'none', ...(grantTypes ? { grant_types: grantTypes } : {}) })
+    } catch (err) {
+      if (err instanceof OAuthError) throw new ClientDocumentError('invalid_metadata', clientId, err.message)
+      throw err
+    }
+    return {
+      client_id: clientId,
+      auth_method: 'none',
+      client_name: metadata.client_name,
+      redirect_uris: metadata.redirect_uris,
+      grant_types: metadata.grant_types,
+      scope: formatScope([...OAUTH_SCOPES]),
+      ...(metadata.application_type ? { application_type: metadata.application_type } : {}),
+      created_at: this.#now(),
+      used_at: null
+    }
+  }
+}

@@ -1,0 +1,135 @@
+// Confirmations as multi-round-trip results for 2026-07-28 clients: the write completes inside the
+// same tool call (input_required, then the client's retry with the answer), with no confirm token
+// for the model to carry; the state is sealed, bound to the identity and the call, single use.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import t, { type Test } from 'tap'
+import { createModernConfirmations } from '../../src/mcp/confirm-rounds.ts'
+import { callTool, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+
+const MODERN = '2026-07-28'
+const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' } }
+type Answer = { action: 'accept' | 'decline' | 'cancel', content?: Record<string, boolean> }
+
+async function modernClient (t: Test, server: TestServer, answer?: (message: string) => Answer): Promise<{ client: Client, asked: string[] }> {
+  const client = new Client({ name: 'v2-askable', version: '1.0.0' }, {
+    versionNegotiation: { mode: { pin: MODERN } },
+    ...(answer ? { capabilities: { elicitation: { form: {} } } } : {})
+  })
+  const asked: string[] = []
+  if (answer) {
+    client.setRequestHandler('elicitation/create', request => {
+      const message = (request.params as { message: string }).message
+      asked.push(message)
+      return answer(message)
+    })
+  }
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TEST_TOKEN}` } } }))
+  t.teardown(() => client.close())
+  return { client, asked }
+}
+
+/** A raw 2026-07-28 tools/call, for the rounds a well-behaved client never sends. */
+async function rawCall (server: TestServer, args: Record<string, unknown>, extra: Record<string, unknown> = {}, token = TEST_TOKEN): Promise<any> {
+  const meta = {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }
+  }
+  const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_call_service', arguments: args, ...extra, _meta: meta } }, {
+    authorization: `Bearer ${token}`, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'ha_call_service'
+  })
+  return await res.json()
+}
+
+const YES = { confirm: { action: 'accept', content: { confirm: true } } }
+
+t.test('confirmations by input_required rounds', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true } })
+  const unlocks = (): number => home.serviceCalls.filter(call => call.domain === 'lock' && call.service === 'unlock').length
+
+  t.test('yes: the unlock runs inside the same tool call, no confirm token anywhere', async t => {
+    home.clearServiceCalls()
+    const { client, asked } = await modernClient(t, server, () => ({ action: 'accept', content: { confirm: true } }))
+    const result = await callTool(client, 'ha_call_service', UNLOCK)
+    t.notOk(result.isError, result.text)
+    t.equal(result.json.success, true)
+    t.notMatch(result.text, /confirm_token/, 'the model never sees a token')
+    t.equal(asked.length, 1, 'the human was asked once')
+    t.match(asked[0], /lock\.unlock/, 'the question shows the call')
+    t.equal(unlocks(), 1, 'the unlock reached the house exactly once')
+    t.match(server.app.audit.recent(1)[0], { outcome: 'confirmation_given' }, 'audited like any confirmation')
+  })
+
+  for (const [what, answer] of [['decline', { action: 'decline' }], ['cancel', { action: 'cancel' }], ['accept with confirm false', { action: 'accept', content: { confirm: false } }]] as Array<[string, Answer]>) {
+    t.test(`${what}: refused, audited, nothing reaches the house`, async t => {
+      home.clearServiceCalls()
+      const { client, asked } = await modernClient(t, server, () => answer)
+      const result = await callTool(client, 'ha_call_service', UNLOCK)
+      t.equal(result.isError, true)
+      t.equal(result.code, 'HAMCP_CONFIRMATION_DECLINED')
+      t.equal(asked.length, 1)
+      t.equal(unlocks(), 0)
+      t.match(server.app.audit.recent(1)[0], { outcome: 'refused', reason: 'declined' })
+    })
+  }
+
+  t.test('a 2026 client that cannot be asked gets the confirm-token flow', async t => {
+    home.clearServiceCalls()
+    const { client } = await modernClient(t, server)
+    const asked = await callTool(client, 'ha_call_service', UNLOCK)
+    t.equal(asked.json.confirmation_required, true)
+    t.equal(unlocks(), 0)
+    const confirmed = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+    t.equal(confirmed.json.success, true)
+    t.equal(unlocks(), 1)
+  })
+
+  t.test('tampered, replayed, foreign or re-aimed state is refused before anything runs', async t => {
+    home.clearServiceCalls()
+    const first = await rawCall(server, UNLOCK)
+    t.equal(first.result.resultType, 'input_required')
+    t.equal(first.result.inputRequests.confirm.method, 'elicitation/create')
+    const state: string = first.result.requestState
+    t.type(state, 'string')
+    t.notMatch(JSON.stringify(first.result), /confirm_token/)
+
+    const [body, mac] = state.split('.') as [string, string]
+    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), i: 'someone-else' })).toString('base64url')
+    for (const bad of [`${forged}.${mac}`, `${body}.${mac.slice(0, -2)}AA`, 'not-a-state']) {
+      const refused = await rawCall(server, UNLOCK, { requestState: bad, inputResponses: YES })
+      t.equal(refused.error?.code, -32602, 'tampered state refused')
+    }
+
+    const { token: otherToken } = await server.app.tokens.create({ name: 'other tablet', scopes: ['read', 'write'] })
+    const foreign = await rawCall(server, UNLOCK, { requestState: state, inputResponses: YES }, otherToken)
+    t.equal(foreign.error?.code, -32602, 'another identity cannot use it')
+
+    const reaimed = await rawCall(server, { ...UNLOCK, target: { entity_id: 'lock.back_door' } }, { requestState: state, inputResponses: YES })
+    t.equal(reaimed.error?.code, -32602, 'state for one call does not confirm another')
+    t.equal(unlocks(), 0, 'nothing ran so far')
+
+    // The re-aimed attempt spent it: state is single use, whatever the outcome.
+    const spent = await rawCall(server, UNLOCK, { requestState: state, inputResponses: YES })
+    t.equal(spent.error?.code, -32602)
+
+    const fresh = (await rawCall(server, UNLOCK)).result.requestState as string
+    const done = await rawCall(server, UNLOCK, { requestState: fresh, inputResponses: YES })
+    t.equal(done.result.resultType, 'complete')
+    t.equal(done.result.structuredContent.success, true)
+    t.equal(unlocks(), 1)
+    const replayed = await rawCall(server, UNLOCK, { requestState: fresh, inputResponses: YES })
+    t.equal(replayed.error?.code, -32602, 'a replay is refused')
+    t.equal(unlocks(), 1, 'the replay did not unlock again')
+  })
+})
+
+t.test('a sealed state expires with the token it stands for', async t => {
+  let clock = 1_000_000
+  const rounds = createModernConfirmations({ now: () => clock, ttlMs: 1000 })
+  const ctx = { http: { authInfo: { extra: { identity: { id: 'me' } } } } } as never
+  const state = rounds.mint('me', 'ha_call_service', { a: 1 }, 'tok')
+  t.ok(rounds.verify(state, ctx), 'valid while fresh')
+  clock += 1000
+  t.throws(() => rounds.verify(state, ctx), /expired/)
+})

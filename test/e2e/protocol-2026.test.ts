@@ -1,0 +1,135 @@
+// MCP 2026-07-28 on /mcp beside the 2025-era protocol: the era is chosen per request, the SDK's v2
+// client connects pinned and in auto mode, and the v1 client keeps the 2025 handshake.
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import t, { type Test } from 'tap'
+import { connectClient, rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
+
+const MODERN = '2026-07-28'
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': {},
+  'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' }
+}
+const auth = { authorization: `Bearer ${TEST_TOKEN}` }
+
+/** A 2026-07-28 request over raw HTTP, with the headers that revision requires unless overridden. */
+async function modern (url: string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<{ status: number, body: any }> {
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined
+  const res = await rpc(url, { jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: META } }, {
+    ...auth,
+    'mcp-protocol-version': MODERN,
+    'mcp-method': method,
+    ...(name !== undefined ? { 'mcp-name': name } : {}),
+    ...headers
+  })
+  return { status: res.status, body: await res.json() }
+}
+
+async function v2Client (t: Test, url: string, mode: 'auto' | { pin: string }): Promise<Client> {
+  const client = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode } })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: auth } }))
+  t.teardown(() => client.close())
+  return client
+}
+
+t.test('MCP 2026-07-28 beside the 2025 era', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+
+  t.test('server/discover names 2026-07-28 and carries resultType and cache hints', async t => {
+    const { status, body } = await modern(server.url, 'server/discover')
+    t.equal(status, 200)
+    t.same(body.result.supportedVersions, [MODERN])
+    t.equal(body.result.resultType, 'complete')
+    t.equal(body.result.cacheScope, 'private')
+    t.equal(body.result._meta['io.modelcontextprotocol/serverInfo'].name, 'ha-mcp')
+    t.ok(body.result.capabilities.tools)
+  })
+
+  t.test('tools/list: resultType, a private cache hint (the list depends on the token), a stable order', async t => {
+    const first = await modern(server.url, 'tools/list')
+    t.equal(first.status, 200)
+    t.equal(first.body.result.resultType, 'complete')
+    t.equal(first.body.result.cacheScope, 'private')
+    t.ok(first.body.result.ttlMs > 0)
+    const names = first.body.result.tools.map((tool: { name: string }) => tool.name)
+    t.ok(names.includes('ha_search_entities'))
+    const again = await modern(server.url, 'tools/list')
+    t.same(again.body.result.tools.map((tool: { name: string }) => tool.name), names, 'same order every time')
+  })
+
+  t.test('tools/call answers with resultType complete', async t => {
+    const { status, body } = await modern(server.url, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'kitchen' } })
+    t.equal(status, 200)
+    t.equal(body.result.resultType, 'complete')
+    t.notOk(body.result.isError)
+  })
+
+  t.test('Mcp-Method and Mcp-Name must match the body', async t => {
+    const wrongMethod = await modern(server.url, 'tools/list', {}, { 'mcp-method': 'prompts/list' })
+    t.equal(wrongMethod.status, 400)
+    t.equal(wrongMethod.body.error.code, -32020)
+    t.equal(wrongMethod.body.id, 7, 'the error echoes the request id')
+
+    const noMethod = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }, { ...auth, 'mcp-protocol-version': MODERN })
+    t.equal(noMethod.status, 400)
+    t.equal((await noMethod.json() as any).error.code, -32020)
+
+    const wrongName = await modern(server.url, 'tools/call', { name: 'ha_search_entities', arguments: {} }, { 'mcp-name': 'ha_call_service' })
+    t.equal(wrongName.status, 400)
+    t.equal(wrongName.body.error.code, -32020)
+
+    const encoded = `=?base64?${Buffer.from('ha_search_entities').toString('base64')}?=`
+    const base64 = await modern(server.url, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'x' } }, { 'mcp-name': encoded })
+    t.equal(base64.status, 200, 'a base64-encoded Mcp-Name is decoded')
+
+    const badBase64 = await modern(server.url, 'tools/call', { name: 'ha_search_entities', arguments: {} }, { 'mcp-name': '=?base64?***?=' })
+    t.equal(badBase64.status, 400)
+
+    const versionMismatch = await modern(server.url, 'tools/list', {}, { 'mcp-protocol-version': '2025-11-25' })
+    t.equal(versionMismatch.status, 400)
+    t.equal(versionMismatch.body.error.code, -32020)
+  })
+
+  t.test('a 2026-07-28 header without the _meta envelope is invalid params, not an unsupported version', async t => {
+    const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { ...auth, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' })
+    t.equal(res.status, 400)
+    t.equal((await res.json() as any).error.code, -32602)
+  })
+
+  t.test('an unknown resource is -32602 in 2026-07-28 and still -32002 for 2025 clients', async t => {
+    const uri = 'ha://entity/light.does_not_exist'
+    const now = await modern(server.url, 'resources/read', { uri })
+    t.equal(now.body.error.code, -32602)
+    t.equal(now.body.error.data.uri, uri)
+    const before = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }, auth)
+    t.equal((await before.json() as any).error.code, -32002)
+  })
+
+  t.test('initialize is still the 2025 handshake', async t => {
+    const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }, auth)
+    const body = await res.json() as any
+    t.equal(body.result.protocolVersion, '2025-06-18')
+    t.notOk('resultType' in body.result, '2025 results carry no resultType')
+  })
+
+  for (const [label, mode] of [['pinned to 2026-07-28', { pin: MODERN }], ['in auto mode', 'auto']] as const) {
+    t.test(`the v2 client ${label} lists and calls tools`, async t => {
+      const client = await v2Client(t, server.url, mode)
+      t.equal(client.getProtocolEra(), 'modern')
+      const { tools } = await client.listTools()
+      t.ok(tools.some(tool => tool.name === 'ha_search_entities'))
+      const result = await client.callTool({ name: 'ha_search_entities', arguments: { query: 'kitchen' } })
+      t.notOk(result.isError)
+    })
+  }
+
+  t.test('the v1 client lists and calls tools over the 2025 handshake', async t => {
+    const client = await connectClient(t, server)
+    t.equal(client.getServerVersion()?.name, 'ha-mcp')
+    const { tools } = await client.listTools()
+    t.ok(tools.some(tool => tool.name === 'ha_search_entities'))
+    const result = await client.callTool({ name: 'ha_search_entities', arguments: { query: 'kitchen' } })
+    t.notOk(result.isError)
+  })
+})

@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs'
+import { join } from 'node:path'
+import t from 'tap'
+import { resolvePrimaryToken } from '../../src/auth/bootstrap.ts'
+import { createLogger, SecretScrubber } from '../../src/logger.ts'
+import { callTool, connectClient, rpc, startHome, startServer } from '../helper.ts'
+import { startIngress } from './_ingress.ts'
+
+/** The primary token can be rotated on the ingress page (issue 15 item 14). */
+
+const UI = { 'x-ha-mcp-ui': '1', 'content-type': 'application/json' }
+const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
+const quiet = createLogger({ level: 'error', scrubber: new SecretScrubber(), write: () => {} })
+
+t.test('regenerate: confirmed, the old token stops at once and is told where the new one is; the next start keeps the new one', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true } })
+  const ingress = await startIngress(t, server)
+  const before = await connectClient(t, server, server.token)
+  t.notOk((await callTool(before, 'ha_search_entities', { query: 'kitchen' })).isError)
+
+  const unconfirmed = await ingress.inject({ method: 'POST', url: '/api/token/regenerate', headers: UI, payload: {} })
+  t.equal(unconfirmed.statusCode, 400, 'nothing happens without the confirmation')
+  t.equal((await rpc(server.url, LIST, { authorization: `Bearer ${server.token}` })).status, 200, 'the token still works')
+  t.equal((await ingress.inject({ method: 'POST', url: '/api/token/regenerate', payload: { confirm: true } })).statusCode, 403, 'a foreign page cannot do it')
+
+  const done = await ingress.inject({ method: 'POST', url: '/api/token/regenerate', headers: { ...UI, 'x-remote-user-id': 'u1', 'x-remote-user-display-name': 'Alice' }, payload: { confirm: true } })
+  t.equal(done.statusCode, 200, done.body)
+  const answer = done.json()
+  t.match(answer, { regenerated: true, revealed: true, options_written: false, note: /old token stopped working/ })
+  t.not(answer.token, server.token)
+  t.ok(answer.clients.some((c: { text: string }) => c.text.includes(answer.token)), 'the client snippets carry the new token')
+
+  // The old token: refused with the next request, saying where the new one is.
+  const old = await rpc(server.url, LIST, { authorization: `Bearer ${server.token}` })
+  t.equal(old.status, 401)
+  t.match(old.headers.get('www-authenticate'), /error="invalid_token", error_description="the API token was regenerated; get the new one from the add-on panel/)
+  t.match((await old.json() as { error: { message: string } }).error.message, /regenerated and no longer works\. Get the new one from Home Assistant: sidebar, MCP Server, Connect tab/)
+  await t.rejects(callTool(before, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: 'switch.irrigation' } }), 'a client still holding the old token is cut off at once')
+  t.equal(home.getState('switch.irrigation')?.state, 'off', 'and its call did not reach the house')
+  t.same(home.serviceCalls, [])
+
+  // The new token works, the page shows it, and the consent page takes only it.
+  const after = await connectClient(t, server, answer.token)
+  t.notOk((await callTool(after, 'ha_search_entities', { query: 'kitchen' })).isError)
+  t.equal((await ingress.inject({ method: 'GET', url: '/api/connect?reveal=1' })).json().token, answer.token)
+  t.match(server.app.audit.recent(5).find(e => e.tool === 'api_token_regenerated'), { identity_name: 'Alice', outcome: 'allowed' })
+
+  // What the next start reads: DATA_DIR/token holds the new token (the api_token option being empty).
+  t.equal(readFileSync(join(server.dataDir, 'token'), 'utf8').trim(), answer.token)
+  const next = await resolvePrimaryToken({ option: '', envToken: undefined, dataDir: server.dataDir, log: quiet })
+  t.same(next, { token: answer.token, source: 'file' }, 'a restart keeps the new token, not the old one')
+})
+
+t.test('in the add-on the new token is written back to the add-on options; a token from MCP_API_TOKEN is refused', async t => {
+  const home = await startHome(t)
+  home.setAddonOptions({ ...home.addonOptions(), api_token: 'the-token-in-the-options-0123456789' })
+  const server = await startServer(t, { home, env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl }, app: { primaryToken: 'the-token-in-the-options-0123456789', primarySource: 'option' } })
+  const ingress = await startIngress(t, server)
+  // In the add-on only the Supervisor's ingress proxy reaches the page.
+  const done = await ingress.inject({ method: 'POST', url: '/api/token/regenerate', remoteAddress: '172.30.32.2', headers: UI, payload: { confirm: true } })
+  t.equal(done.statusCode, 200, done.body)
+  t.equal(done.json().options_written, true)
+  t.equal(home.addonOptions().api_token, done.json().token, 'the Configuration tab shows the new token, as the bootstrap does')
+  t.equal((await rpc(server.url, LIST, { authorization: 'Bearer the-token-in-the-options-0123456789' })).status, 401)
+  const next = await resolvePrimaryToken({ option: String(home.addonOptions().api_token), envToken: undefined, dataDir: server.dataDir, log: quiet })
+  t.equal(next.token, done.json().token, 'the next start reads the new token from the options')
+
+  const envHome = await startHome(t)
+  const fromEnv = await startServer(t, { home: envHome, app: { primarySource: 'env' } })
+  const envIngress = await startIngress(t, fromEnv)
+  const refused = await envIngress.inject({ method: 'POST', url: '/api/token/regenerate', headers: UI, payload: { confirm: true } })
+  t.equal(refused.statusCode, 409)
+  t.match(refused.json().message, /MCP_API_TOKEN/)
+  t.equal((await rpc(fromEnv.url, LIST, { authorization: `Bearer ${fromEnv.token}` })).status, 200, 'the token from the environment still works')
+})

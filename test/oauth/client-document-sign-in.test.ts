@@ -1,0 +1,152 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import t from 'tap'
+import type { Test } from 'tap'
+import { callTool, startHome, startServer, type TestServer } from '../helper.ts'
+import { startIngress } from '../ingress/_ingress.ts'
+import { startCallback } from './_callback.ts'
+import { documentNetwork, startDocumentServer, type DocumentServer } from './_document-server.ts'
+import { authorizeUrl, openConsent, pkce, postForm, register } from './_oauth.ts'
+
+/** A 2026-style MCP app: no registration, its client_id is the URL of its metadata document. */
+class DocumentClientProvider implements OAuthClientProvider {
+  readonly redirectUrl: string
+  readonly clientMetadataUrl: string
+  information?: OAuthClientInformationMixed
+  saved?: OAuthTokens
+  verifier = ''
+  authorizationUrl?: URL
+
+  constructor (redirectUrl: string, clientMetadataUrl: string) {
+    this.redirectUrl = redirectUrl
+    this.clientMetadataUrl = clientMetadataUrl
+  }
+
+  get clientMetadata (): OAuthClientMetadata {
+    return { client_name: 'Document App', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
+  }
+
+  clientInformation (): OAuthClientInformationMixed | undefined { return this.information }
+  saveClientInformation (information: OAuthClientInformationMixed): void { this.information = information }
+  tokens (): OAuthTokens | undefined { return this.saved }
+  saveTokens (tokens: OAuthTokens): void { this.saved = tokens }
+  redirectToAuthorization (url: URL): void { this.authorizationUrl = url }
+  saveCodeVerifier (verifier: string): void { this.verifier = verifier }
+  codeVerifier (): string { return this.verifier }
+}
+
+async function setup (t: Test): Promise<{ server: TestServer, documents: DocumentServer }> {
+  const documents = await startDocumentServer(t)
+  const network = documentNetwork(documents)
+  const home = await startHome(t)
+  // The one injection: client.test resolves to the loopback document server, which the check lets through.
+  const server = await startServer(t, { home, app: { oauth: { clientDocuments: { resolve: network.resolve, addressAllowed: network.addressAllowed, ca: network.ca } } } })
+  return { server, documents }
+}
+
+t.test('an MCP app signs in with a client ID metadata document, through the consent page, to a tool call', async t => {
+  const { server, documents } = await setup(t)
+  const callback = await startCallback(t)
+  const clientId = documents.url('/oauth/mcp-client.json')
+  documents.json('/oauth/mcp-client.json', {
+    client_id: clientId,
+    client_name: 'Document App',
+    client_uri: documents.url('/'),
+    redirect_uris: [callback.url],
+    grant_types: ['authorization_code', 'refresh_token'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'none',
+    application_type: 'native'
+  }, { 'cache-control': 'max-age=600' })
+
+  const metadata = await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json() as Record<string, unknown>
+  t.match(metadata, { client_id_metadata_document_supported: true, authorization_response_iss_parameter_supported: true, registration_endpoint: /\/oauth\/register$/ }, 'both ways in are advertised')
+
+  const provider = new DocumentClientProvider(callback.url, clientId)
+  const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider })
+  await t.rejects(new Client({ name: 'doc-client', version: '1.0.0' }).connect(transport), { message: /Unauthorized/ })
+  t.equal(provider.authorizationUrl?.searchParams.get('client_id'), clientId, 'the SDK used the document URL as client_id, without registering')
+
+  const page = await openConsent(provider.authorizationUrl?.href ?? '')
+  t.equal(page.status, 200, page.html.slice(0, 300))
+  t.match(page.html, /data-testid="client-name">Document App</)
+  t.match(page.html, new RegExp(`data-testid="client-host">client\\.test:${documents.port}<`), 'the consent page names the client by its domain')
+  t.same(documents.hits, ['/oauth/mcp-client.json'], 'the add-on fetched the document once')
+  const ingress = await startIngress(t, server)
+  const waiting = (await ingress.inject({ method: 'GET', url: '/api/sign-ins' })).json().waiting as Array<Record<string, unknown>>
+  t.match(waiting, [{ short_code: page.shortCode, client_name: 'Document App', client_host: `client.test:${documents.port}` }], 'the Sign-ins tab names it by its domain too')
+
+  const arrived = callback.next()
+  const decided = await postForm(`${server.url}/oauth/authorize`, { request: page.requestId ?? '', api_token: server.token, action: 'allow', scope: ['read', 'write'] })
+  t.equal(decided.status, 303)
+  const location = new URL(decided.headers.get('location') ?? '')
+  t.equal(location.searchParams.get('iss'), server.url, 'RFC 9207: the answer names the issuer the client discovered')
+  await fetch(location)
+  const query = await arrived
+  await transport.finishAuth(query.get('code') ?? '')
+  t.match(provider.saved, { access_token: /.+/, refresh_token: /.+/, scope: 'read write' })
+  t.same(documents.hits, ['/oauth/mcp-client.json'], 'the token exchange used the cached document')
+
+  const client = new Client({ name: 'doc-client', version: '1.0.0' })
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider }))
+  t.teardown(() => client.close())
+  const found = await callTool(client, 'ha_search_entities', { query: 'kitchen' })
+  t.notOk(found.isError, 'the resulting token calls a tool')
+  t.match(server.app.oauth?.grants(), [{ client_id: clientId, client_name: 'Document App', scopes: ['read', 'write'] }])
+})
+
+t.test('a document that cannot be used stops the sign-in on the page: nothing goes to its redirect', async t => {
+  const { server, documents } = await setup(t)
+  const clientId = documents.url('/missing.json')
+  const page = await openConsent(authorizeUrl(server.url, { clientId, redirectUri: 'https://app.example/cb', pkce: pkce() }))
+  t.equal(page.status, 400)
+  t.equal(page.location, null, 'no redirect to a URI nobody vouched for')
+  t.match(page.html, /client metadata document .*HTTP 404/)
+
+  const privateId = 'https://192.168.1.1/router.json'
+  const refused = await openConsent(authorizeUrl(server.url, { clientId: privateId, redirectUri: 'https://app.example/cb', pkce: pkce() }))
+  t.equal(refused.status, 400)
+  t.match(refused.html, /special-use address/, 'a private address in the client_id is refused before any request')
+})
+
+t.test('the redirect_uri must be one the document lists; refusals and a denial carry iss too', async t => {
+  const { server, documents } = await setup(t)
+  const clientId = documents.url('/app.json')
+  documents.json('/app.json', { client_id: clientId, client_name: 'App', redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'none' })
+  const sign = { clientId, redirectUri: 'https://app.example/cb', pkce: pkce() }
+  const other = await openConsent(authorizeUrl(server.url, { ...sign, redirectUri: 'https://evil.example/cb' }))
+  t.equal(other.status, 400, 'a redirect the document does not list is refused on the page')
+
+  const bad = await openConsent(authorizeUrl(server.url, sign, { code_challenge_method: 'plain' }))
+  t.equal(bad.status, 303)
+  const error = new URL(bad.location ?? '')
+  t.equal(error.searchParams.get('error'), 'invalid_request')
+  t.equal(error.searchParams.get('iss'), server.url, 'an error redirect names the issuer')
+
+  const page = await openConsent(authorizeUrl(server.url, sign, { resource: `${server.url}/mcp` }))
+  const denied = await postForm(`${server.url}/oauth/authorize`, { request: page.requestId ?? '', action: 'deny' })
+  const back = new URL(denied.headers.get('location') ?? '')
+  t.equal(back.searchParams.get('error'), 'access_denied')
+  t.equal(back.searchParams.get('iss'), server.url, 'a denial names the issuer')
+})
+
+t.test('registration reads application_type: web redirects to https, native may use loopback and app schemes', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  const web = await register(server.url, { redirect_uris: ['https://app.example/cb'], application_type: 'web', token_endpoint_auth_method: 'none' })
+  t.equal(web.status, 201)
+  t.match(await web.json(), { application_type: 'web' })
+  const webLoopback = await register(server.url, { redirect_uris: ['http://127.0.0.1:5000/cb'], application_type: 'web', token_endpoint_auth_method: 'none' })
+  t.equal(webLoopback.status, 400)
+  t.match(await webLoopback.json(), { error: 'invalid_redirect_uri' })
+  const native = await register(server.url, { redirect_uris: ['http://127.0.0.1:5000/cb', 'com.example.app:/oauth'], application_type: 'native', token_endpoint_auth_method: 'none' })
+  t.equal(native.status, 201)
+  t.match(await native.json(), { application_type: 'native' })
+  const unknown = await register(server.url, { redirect_uris: ['https://app.example/cb'], application_type: 'desktop' })
+  t.equal(unknown.status, 400)
+  t.match(await unknown.json(), { error: 'invalid_client_metadata' })
+  const unsaid = await register(server.url, { redirect_uris: ['http://127.0.0.1:5000/cb'], token_endpoint_auth_method: 'none' })
+  t.equal(unsaid.status, 201, 'without application_type a loopback redirect stays allowed (mcp-remote, the SDK)')
+})

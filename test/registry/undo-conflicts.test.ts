@@ -1,0 +1,110 @@
+import t from 'tap'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { ownerCommand } from './_owner.ts'
+
+/** A tool call's error code, text and machine-readable details. */
+async function call (client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean, code?: string, text: string, json: any, details: any }> {
+  const result = await client.callTool({ name, arguments: args })
+  const text = (result.content as Array<{ type: string, text?: string }>).map(c => c.text ?? '').join('\n')
+  const error = (result.structuredContent as { error?: { code?: string, details?: unknown } } | undefined)?.error
+  let json: unknown
+  try { json = JSON.parse(text) } catch { json = undefined }
+  return { isError: result.isError === true, code: result.isError === true ? error?.code : undefined, text, json, details: error?.details }
+}
+
+// Undo never overwrites newer work: what changed since the add-on's write is a conflict, said as
+// such, and only a confirmation of that conflict forces the older values back.
+t.test('ha_undo compares what is there now with what the add-on wrote', async t => {
+  const home = await startHome(t, { entities: 200 })
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true } })
+  const client = await connectClient(t, server)
+  const house = home.house
+
+  t.test('an entity renamed again by the owner: conflict, the owner\'s name kept; the confirmation forces', async t => {
+    const id = [...house.entities.values()].find(e => e.entity_id.startsWith('switch.'))!.entity_id
+    const original = house.entities.get(id)!.name
+    const renamed = await call(client, 'ha_update_entities', { entity_ids: [id], name: 'Add-on Name' })
+    t.notOk(renamed.isError, renamed.text)
+    t.equal(house.entities.get(id)?.name, 'Add-on Name')
+    await ownerCommand(home, { type: 'config/entity_registry/update', entity_id: id, name: 'Owner Name' })
+    const writes = home.registryWrites.length
+    const undone = await call(client, 'ha_undo')
+    t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
+    t.match(undone.text, new RegExp(`${id.replace('.', '\\.')} name: was "Add-on Name", now "Owner Name"`), 'says what changed')
+    t.equal(house.entities.get(id)?.name, 'Owner Name', 'the owner\'s name is kept')
+    t.equal(home.registryWrites.length, writes, 'nothing reached the house')
+    t.ok(undone.details?.confirm_token, 'offers a confirmation to force')
+    const forced = await call(client, 'ha_undo', { confirm_token: undone.details.confirm_token })
+    t.notOk(forced.isError, forced.text)
+    t.equal(house.entities.get(id)?.name, original, 'confirmed, undo puts the older name back')
+    t.same(forced.json.overwrites, undone.details.changes, 'and says what it overwrote')
+  })
+
+  t.test('an area the add-on created, then the owner put an entity in it: conflict, the area stays', async t => {
+    const created = await call(client, 'ha_manage_registry', { kind: 'area', action: 'create', name: 'Hobby Room' })
+    t.equal(created.json?.id, 'hobby_room', created.text)
+    const entity = [...house.entities.values()].find(e => e.entity_id.startsWith('light.'))!.entity_id
+    await ownerCommand(home, { type: 'config/entity_registry/update', entity_id: entity, area_id: 'hobby_room' })
+    const undone = await call(client, 'ha_undo')
+    t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
+    t.match(undone.text, /area hobby_room used by: was nothing, now light\./)
+    t.ok(house.areas.has('hobby_room'), 'the area was not deleted')
+    t.equal(house.entities.get(entity)?.area_id, 'hobby_room', 'the entity stays in it')
+  })
+
+  t.test('a light the add-on turned on, then the owner dimmed: conflict, the owner\'s brightness kept', async t => {
+    const light = home.entityIds().find(id => id.startsWith('light.') && home.getState(id)?.state === 'off')!
+    const on = await call(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light }, data: { brightness: 100 } })
+    t.notOk(on.isError, on.text)
+    await ownerCommand(home, { type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: light }, service_data: { brightness: 30 } })
+    await eventually(() => server.app.ha.states.get(light)?.attributes.brightness === 30, 5000, 'the add-on to see the owner\'s change')
+    home.clearServiceCalls()
+    const undone = await call(client, 'ha_undo')
+    t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
+    t.match(undone.text, new RegExp(`${light.replace('.', '\\.')}: was as the write left it, now changed since`))
+    t.same(home.serviceCalls, [], 'nothing reached the house')
+    t.equal(home.getState(light)?.state, 'on', 'the light stays as the owner left it')
+    t.equal(home.getState(light)?.attributes.brightness, 30)
+  })
+
+  t.test('nothing changed since: undo restores as before', async t => {
+    const light = home.entityIds().find(id => id.startsWith('light.') && home.getState(id)?.state === 'off')!
+    await call(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
+    await eventually(() => server.app.ha.states.get(light)?.state === 'on')
+    const undone = await call(client, 'ha_undo')
+    t.notOk(undone.isError, undone.text)
+    t.equal(home.getState(light)?.state, 'off')
+  })
+
+  t.test('a scene the add-on edited, then the owner edited: conflict, the owner\'s edit kept; the confirmation forces', async t => {
+    const stored = async (): Promise<any> => JSON.parse((await server.app.ha.rest.request('GET', '/api/config/scene/config/1700000000101')).body.toString('utf8'))
+    const before = await stored()
+    const args = { kind: 'scene', id: 'scene.movie', action: 'update', config: { icon: 'mdi:filmstrip' } }
+    const asked = await call(client, 'ha_manage_config', args)
+    t.notOk((await call(client, 'ha_manage_config', { ...args, confirm_token: asked.json.confirm_token })).isError)
+    await server.app.ha.rest.request('POST', '/api/config/scene/config/1700000000101', { ...(await stored()), name: 'Owner Cinema' })
+    const writes = home.configWrites.length
+    const undone = await call(client, 'ha_undo')
+    t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
+    t.match(undone.text, /scene .* edited since/)
+    t.equal(home.configWrites.length, writes, 'nothing reached the house')
+    t.equal((await stored()).name, 'Owner Cinema', 'the owner\'s edit is kept')
+    const forced = await call(client, 'ha_undo', { confirm_token: undone.details.confirm_token })
+    t.notOk(forced.isError, forced.text)
+    t.same(await stored(), before, 'confirmed, the config from before the add-on\'s edit is back')
+  })
+
+  t.test('after a reconnect, the owner\'s change is still seen as one', async t => {
+    const id = [...house.entities.values()].find(e => e.entity_id.startsWith('sensor.'))!.entity_id
+    const edited = await call(client, 'ha_update_entities', { entity_ids: [id], icon: 'mdi:addon' })
+    t.notOk(edited.isError, edited.text)
+    home.faults.dropConnections()
+    await eventually(() => !server.app.ha.ready, 5000, 'the connection to drop').catch(() => {})
+    await eventually(() => server.app.ha.ready, 10_000, 'the add-on to reconnect')
+    await ownerCommand(home, { type: 'config/entity_registry/update', entity_id: id, icon: 'mdi:owner' })
+    const undone = await call(client, 'ha_undo')
+    t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
+    t.equal((house.entities.get(id) as { icon?: string | null } | undefined)?.icon, 'mdi:owner', 'the owner\'s icon is kept')
+  })
+})
