@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
+import { clientDocumentHost } from '../src/oauth/client-documents.ts'
 import { chosenScopes, LEVEL_SCOPES, OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
 import type { Options } from '../src/options.ts'
 import type { Scope } from '../src/auth/identity.ts'
@@ -50,6 +51,8 @@ export default async function ingressSignIns (fastify: FastifyInstance, opts: In
         id: r.id,
         short_code: r.shortCode,
         client_name: r.clientName,
+        // A client known by its metadata document URL: its domain is its identity (src/oauth/client-documents.ts).
+        client_host: clientDocumentHost(r.clientId) ?? null,
         redirect_host: r.redirectHost,
         scopes: r.scopes,
         scopes_off: r.scopes.filter(s => !scopeEnabled(s, options)),

@@ -212,7 +212,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   fastify.get<{ Querystring: { request?: string } }>(`${ENDPOINTS.authorize}/status`, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     const pending = server.requests.get(request.query.request ?? '')
-    if (!pending) return { status: 'expired' }
+    if (!pending) return { status: server.requests.finishedElsewhere(request.query.request ?? '') ? 'finished' : 'expired' }
     if (!pending.outcome) return { status: 'pending' }
     server.requests.close(pending.id)
     return { status: pending.outcome.approved ? 'approved' : 'denied', approved: pending.outcome.approved, redirect: pending.outcome.redirect }

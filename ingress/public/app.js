@@ -150,7 +150,8 @@ function drawLevelChoices (categories) {
       select.append(el('option', { value: level, textContent: off ? `${level} (off in the options)` : level }))
     }
     select.value = category.id === 'camera' ? 'none' : 'read'
-    return el('tr', {}, el('td', {}, category.id), el('td', {}, select))
+    const covers = (category.covers || []).map(c => c.kinds ? `${c.tool} (${c.kinds.join(', ')})` : c.tool).join(', ')
+    return el('tr', {}, el('td', {}, category.id, el('div', { className: 'muted', textContent: covers })), el('td', {}, select))
   }))
 }
 
@@ -215,7 +216,7 @@ async function loadSignIns () {
     const deny = el('button', { type: 'button', className: 'danger', textContent: 'Deny' })
     deny.addEventListener('click', () => decide('deny').catch(showError))
     return el('tr', {},
-      el('td', {}, el('code', {}, request.short_code)), el('td', {}, request.client_name), el('td', {}, request.redirect_host),
+      el('td', {}, el('code', {}, request.short_code)), el('td', {}, request.client_name, request.client_host ? el('div', { className: 'muted' }, request.client_host) : ''), el('td', {}, request.redirect_host),
       el('td', {}, ...boxes), el('td', {}, duration(request.expires_in_s)), el('td', {}, el('div', { className: 'row' }, approve, deny)))
   }))
 }

@@ -25,6 +25,8 @@ export const CLIENT_DOCUMENT_LIMITS = {
   minTtlMs: 60_000,
   defaultTtlMs: 10 * 60_000,
   maxTtlMs: 24 * 60 * 60_000,
+  /** While the client's site is down or slow, the last valid document stands in, this long at most. */
+  staleMs: 7 * 24 * 60 * 60_000,
   cacheEntries: 100,
   /** Fetches under way at once, and new fetches per peer address per window. */
   inFlight: 8,
@@ -39,10 +41,13 @@ export type ClientDocumentRefusal =
 
 export class ClientDocumentError extends OAuthError {
   readonly reason: ClientDocumentRefusal
-  constructor (reason: ClientDocumentRefusal, clientId: string, detail: string) {
+  /** The site is down or slow (not: the document is wrong or gone). */
+  readonly transient: boolean
+  constructor (reason: ClientDocumentRefusal, clientId: string, detail: string, transient = reason === 'unreachable' || reason === 'timeout' || reason === 'too_many_fetches') {
     const busy = reason === 'too_many_fetches'
     super(busy ? 'temporarily_unavailable' : 'invalid_client', `client metadata document ${clientId}: ${detail}`, busy ? 429 : 401)
     this.reason = reason
+    this.transient = transient
   }
 }
 
@@ -153,13 +158,25 @@ export class ClientDocuments {
   /** The client a document URL describes, from the cache or fetched now; refusals are ClientDocumentError. */
   async client (clientId: string, peer: string): Promise<ClientRecord> {
     const cached = this.#cache.get(clientId)
-    if (cached && cached.expiresAt > this.#now()) return cached.record
+    const now = this.#now()
+    if (cached && cached.expiresAt > now) return cached.record
     const running = this.#inFlight.get(clientId)
     if (running) return await running
     const problem = clientIdUrlProblem(clientId)
     if (problem) throw new ClientDocumentError('invalid_url', clientId, `the client_id URL ${problem}`)
-    this.#countFetch(clientId, peer)
-    const fetching = this.#fetchClient(clientId).finally(() => this.#inFlight.delete(clientId))
+    const stale = cached && now - cached.expiresAt < this.#limits.staleMs ? cached.record : undefined
+    const fetching = (async () => {
+      try {
+        this.#countFetch(clientId, peer)
+        return await this.#fetchClient(clientId)
+      } catch (err) {
+        // The client's site is down or slow: the document it served last still describes it (a
+        // refresh a day later must not sign the user out for that). A wrong or gone document is final.
+        if (stale && err instanceof ClientDocumentError && err.transient) return stale
+        this.#cache.delete(clientId)
+        throw err
+      }
+    })().finally(() => this.#inFlight.delete(clientId))
     this.#inFlight.set(clientId, fetching)
     return await fetching
   }
@@ -254,7 +271,7 @@ export class ClientDocuments {
           clearTimeout(connectTimer)
           const status = response.statusCode ?? 0
           if (status >= 300 && status < 400) return refuse('redirect_refused', `answered ${status} (a redirect); redirects are not followed`)
-          if (status !== 200) return refuse('http_status', `answered HTTP ${status}, not 200`)
+          if (status !== 200) return fail(new ClientDocumentError('http_status', clientId, `answered HTTP ${status}, not 200`, status >= 500))
           const type = String(response.headers['content-type'] ?? '')
           if (!/^application\/([\w.-]+\+)?json\s*(;|$)/i.test(type)) return refuse('not_json', `content type is ${type ? JSON.stringify(type) : 'missing'}, not application/json`)
           const declared = Number(response.headers['content-length'])

@@ -88,6 +88,7 @@ ${error ? `<p class="error" role="alert" data-testid="consent-error">${escapeHtm
       .then(function (s) {
         if (s.redirect) { document.getElementById('waiting').textContent = s.approved ? 'Approved, returning to the app…' : 'Denied.'; location.replace(s.redirect); return }
         if (s.status === 'expired') { document.getElementById('waiting').textContent = 'This request expired: start again from the app.'; return }
+        if (s.status === 'finished') { document.getElementById('waiting').textContent = 'The app finished signing in from another window: you can close this one.'; return }
         setTimeout(poll, 1500)
       }, function () { setTimeout(poll, 3000) })
   }

@@ -176,9 +176,14 @@ export function effectiveMembers (registry: MembershipRegistry, selection: Selec
   const out = new Set<string>()
   const devices = new Set<string>()
   const areas = new Set<string>(selection.area_id ?? [])
+  let children: Map<string, string[]> | undefined
   const addDevice = (id: string): void => {
     devices.add(id)
-    for (const child of registry.devices.values()) if (child.parent_device_id === id) devices.add(child.id)
+    if (!children) {
+      children = new Map()
+      for (const device of registry.devices.values()) if (device.parent_device_id) children.set(device.parent_device_id, [...(children.get(device.parent_device_id) ?? []), device.id])
+    }
+    for (const child of children.get(id) ?? []) devices.add(child)
   }
   for (const id of selection.device_id ?? []) addDevice(id)
   const labels = new Set(selection.label_id ?? [])
@@ -290,8 +295,10 @@ export async function resolveTarget (house: HouseIndex, aim: ServiceTarget, doma
   const named = Array.isArray(aim.entity_id) ? aim.entity_id : []
   for (const id of named) {
     if (!known.has(id)) return { reached: [], complete: true, problem: { code: 'HAMCP_ENTITY_NOT_FOUND', message: `No entity ${id} in this home.`, hint: entityHint(id, known) } }
-    const members = domainOf(id) === 'group' ? house.state?.(id)?.attributes.entity_id : undefined
-    if (Array.isArray(members) && !inDomain(id)) for (const member of members) { if (typeof member === 'string') reached.add(member) } else reached.add(id)
+    // An old-style group stands for its members (group.expand_entity_ids), unless the service acts on groups.
+    const members = domainOf(id) === 'group' && !inDomain(id) ? house.state?.(id)?.attributes.entity_id : undefined
+    if (!Array.isArray(members)) reached.add(id)
+    else for (const member of members) if (typeof member === 'string') reached.add(member)
   }
   if (aim.entity_id === 'all') for (const id of known) reached.add(id)
   const selection: Selection = { device_id: list(aim.device_id), area_id: list(aim.area_id), floor_id: list(aim.floor_id), label_id: list(aim.label_id) }

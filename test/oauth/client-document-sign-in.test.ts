@@ -5,9 +5,10 @@ import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } fr
 import t from 'tap'
 import type { Test } from 'tap'
 import { callTool, startHome, startServer, type TestServer } from '../helper.ts'
+import { startIngress } from '../ingress/_ingress.ts'
 import { startCallback } from './_callback.ts'
 import { documentNetwork, startDocumentServer, type DocumentServer } from './_document-server.ts'
-import { authorizeUrl, openConsent, pkce, postForm, register } from './_oauth.ts'
+import { authorizeUrl, exchange, openConsent, pkce, postForm, register, TestClock } from './_oauth.ts'
 
 /** A 2026-style MCP app: no registration, its client_id is the URL of its metadata document. */
 class DocumentClientProvider implements OAuthClientProvider {
@@ -36,12 +37,12 @@ class DocumentClientProvider implements OAuthClientProvider {
   codeVerifier (): string { return this.verifier }
 }
 
-async function setup (t: Test): Promise<{ server: TestServer, documents: DocumentServer }> {
+async function setup (t: Test, now?: () => number): Promise<{ server: TestServer, documents: DocumentServer }> {
   const documents = await startDocumentServer(t)
   const network = documentNetwork(documents)
   const home = await startHome(t)
   // The one injection: client.test resolves to the loopback document server, which the check lets through.
-  const server = await startServer(t, { home, app: { oauth: { clientDocuments: { resolve: network.resolve, addressAllowed: network.addressAllowed, ca: network.ca } } } })
+  const server = await startServer(t, { home, app: { oauth: { now, clientDocuments: { resolve: network.resolve, addressAllowed: network.addressAllowed, ca: network.ca } } } })
   return { server, documents }
 }
 
@@ -73,6 +74,9 @@ t.test('an MCP app signs in with a client ID metadata document, through the cons
   t.match(page.html, /data-testid="client-name">Document App</)
   t.match(page.html, new RegExp(`data-testid="client-host">client\\.test:${documents.port}<`), 'the consent page names the client by its domain')
   t.same(documents.hits, ['/oauth/mcp-client.json'], 'the add-on fetched the document once')
+  const ingress = await startIngress(t, server)
+  const waiting = (await ingress.inject({ method: 'GET', url: '/api/sign-ins' })).json().waiting as Array<Record<string, unknown>>
+  t.match(waiting, [{ short_code: page.shortCode, client_name: 'Document App', client_host: `client.test:${documents.port}` }], 'the Sign-ins tab names it by its domain too')
 
   const arrived = callback.next()
   const decided = await postForm(`${server.url}/oauth/authorize`, { request: page.requestId ?? '', api_token: server.token, action: 'allow', scope: ['read', 'write'] })
@@ -145,4 +149,31 @@ t.test('registration reads application_type: web redirects to https, native may 
   t.match(await unknown.json(), { error: 'invalid_client_metadata' })
   const unsaid = await register(server.url, { redirect_uris: ['http://127.0.0.1:5000/cb'], token_endpoint_auth_method: 'none' })
   t.equal(unsaid.status, 201, 'without application_type a loopback redirect stays allowed (mcp-remote, the SDK)')
+})
+
+t.test('a refresh reads the document again once its cache ran out: an outage is weathered, a withdrawn document ends the sign-in', async t => {
+  const clock = new TestClock()
+  const { server, documents } = await setup(t, clock.now)
+  const clientId = documents.url('/app.json')
+  const document = { client_id: clientId, client_name: 'App', redirect_uris: ['https://app.example/cb'], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' }
+  documents.json('/app.json', document, { 'cache-control': 'max-age=600' })
+  const sign = { clientId, redirectUri: 'https://app.example/cb', pkce: pkce() }
+  const page = await openConsent(authorizeUrl(server.url, sign))
+  const decided = await postForm(`${server.url}/oauth/authorize`, { request: page.requestId ?? '', api_token: server.token, action: 'allow', scope: ['read'] })
+  const code = new URL(decided.headers.get('location') ?? '').searchParams.get('code') ?? ''
+  const tokens = await (await exchange(server.url, { ...sign, code })).json() as { refresh_token: string }
+  t.ok(tokens.refresh_token)
+  const refresh = async (token: string): Promise<Response> => await postForm(`${server.url}/oauth/token`, { grant_type: 'refresh_token', refresh_token: token, client_id: clientId })
+
+  clock.advance(11 * 60_000)
+  documents.route('/app.json', res => { res.writeHead(503).end() })
+  const during = await refresh(tokens.refresh_token)
+  t.equal(during.status, 200, 'the site answers 503: the last document still vouches for the client')
+  const next = await during.json() as { refresh_token: string }
+
+  clock.advance(11 * 60_000)
+  documents.route('/app.json', res => { res.writeHead(404).end() })
+  const gone = await refresh(next.refresh_token)
+  t.equal(gone.status, 401)
+  t.match(await gone.json(), { error: 'invalid_client', error_description: /HTTP 404/ }, 'the document is gone: the client cannot refresh')
 })

@@ -59,6 +59,23 @@ t.test('a document that says no-store is kept the minimum minute, one that says 
   t.same(server.hits, ['/quick.json', '/long.json', '/quick.json', '/long.json'])
 })
 
+t.test('while the client\'s site is down the last valid document stands in; a document gone ends it', async t => {
+  const { server, documents, clock } = await setup(t)
+  const id = server.url('/app.json')
+  server.json('/app.json', documentFor(id), { 'cache-control': 'max-age=60' })
+  await documents.client(id, 'peer-1')
+  clock.advance(61_000)
+  server.route('/app.json', res => { res.socket?.destroy() })
+  t.match(await documents.client(id, 'peer-2'), { client_id: id }, 'connection dropped: the last document is used')
+  server.route('/app.json', res => { res.writeHead(503).end() })
+  t.match(await documents.client(id, 'peer-3'), { client_id: id }, 'a 503: the last document is used')
+  server.route('/app.json', res => { res.writeHead(404).end() })
+  t.equal(await refusal(documents.client(id, 'peer-4')), 'http_status', 'a 404: the document is gone, so is the client')
+  server.route('/app.json', res => { res.writeHead(503).end() })
+  t.equal(await refusal(documents.client(id, 'peer-5')), 'http_status', 'and a later outage does not bring it back')
+  t.equal(server.hits.length, 5)
+})
+
 t.test('VS Code\'s document shape is accepted: native, loopback and https redirects, a device_code grant we do not use', async t => {
   const { server, documents } = await setup(t)
   const id = server.url('/oauth/client-metadata.json')

@@ -95,6 +95,27 @@ t.test('ha_undo compares what is there now with what the add-on wrote', async t 
     t.same(await stored(), before, 'confirmed, the config from before the add-on\'s edit is back')
   })
 
+  t.test('after a reconnect, a light nobody touched since is restored, one the owner changed is not', async t => {
+    const [mine, theirs] = home.entityIds().filter(id => id.startsWith('light.') && home.getState(id)?.state === 'off').slice(0, 2) as [string, string]
+    const on = await call(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: [mine, theirs] } })
+    t.notOk(on.isError, on.text)
+    await eventually(() => server.app.ha.states.get(mine)?.state === 'on' && server.app.ha.states.get(theirs)?.state === 'on')
+    home.faults.dropConnections()
+    await eventually(() => !server.app.ha.ready, 5000, 'the connection to drop').catch(() => {})
+    await eventually(() => server.app.ha.ready, 10_000, 'the add-on to reconnect')
+    const clean = await call(client, 'ha_undo', { dry_run: true })
+    t.notOk(clean.isError, clean.text)
+    t.notOk(clean.json.overwrites, 'states reloaded after the reconnect still read as this write left them')
+    await ownerCommand(home, { type: 'call_service', domain: 'light', service: 'turn_off', target: { entity_id: theirs } })
+    await ownerCommand(home, { type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: theirs }, service_data: { brightness: 7 } })
+    await eventually(() => server.app.ha.states.get(theirs)?.attributes.brightness === 7)
+    home.clearServiceCalls()
+    const undone = await call(client, 'ha_undo')
+    t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
+    t.match(undone.text, new RegExp(theirs.replace('.', '\\.')))
+    t.same(home.serviceCalls, [], 'nothing reached the house')
+  })
+
   t.test('after a reconnect, the owner\'s change is still seen as one', async t => {
     const id = [...house.entities.values()].find(e => e.entity_id.startsWith('sensor.'))!.entity_id
     const edited = await call(client, 'ha_update_entities', { entity_ids: [id], icon: 'mdi:addon' })

@@ -45,6 +45,12 @@ t.test('through the tools: nothing with a bad name reaches the house', async t =
   t.equal(slug.code, 'HAMCP_INVALID_ARGUMENT', slug.text)
   t.same(home.configWrites, [], 'nothing reached the Supervisor')
 
+  const automation = await callTool(client, 'ha_create_automation', { alias: 'Night\u202e', triggers: [{ trigger: 'time', at: '22:00:00' }], actions: [{ action: 'light.turn_off', target: { entity_id: 'light.living_room_ceiling_light' } }] })
+  t.equal(automation.code, 'HAMCP_INVALID_ARGUMENT', 'automation aliases')
+  const event = await callTool(client, 'ha_manage_config', { kind: 'calendar', id: 'calendar.family', action: 'create', config: { summary: 'Dentist\u0000', dtstart: '2026-12-03T09:00:00+01:00', dtend: '2026-12-03T10:00:00+01:00' } })
+  t.equal(event.code, 'HAMCP_INVALID_ARGUMENT', 'calendar event summaries')
+  t.same(home.configWrites, [], 'no config write reached the house')
+
   const fine = await callTool(client, 'ha_manage_registry', { kind: 'area', action: 'create', name: 'Chambre d\'Élodie 2' })
   t.notOk(fine.isError, `an ordinary name still works: ${fine.text}`)
 })

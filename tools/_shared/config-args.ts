@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { bounded, freeFormArg } from './args.ts'
+import { nameArg } from '../../src/policy/input-checks.ts'
 
 /**
  * Argument schemas shared by the automation and script config tools, described once and tersely:
@@ -7,7 +8,7 @@ import { bounded, freeFormArg } from './args.ts'
  */
 const record = () => freeFormArg()
 
-export const aliasArg = () => z.string().trim().min(1).max(200).describe('Display name.')
+export const aliasArg = () => nameArg(200).describe('Display name.')
 
 export const descriptionArg = () => z.string()
 

@@ -5,6 +5,7 @@ import { applyChanges } from './config-store.ts'
 import { configHash, toYaml } from './config-yaml.ts'
 import type { ManageArgs } from './manage-args.ts'
 import { formatOutcome, guardedWrite } from './write.ts'
+import { assertName } from '../../src/policy/input-checks.ts'
 
 /**
  * Events of calendars that support editing (Local Calendar, CalDAV...) through
@@ -55,6 +56,7 @@ function checkEvent (event: Event): void {
   for (const key of ['summary', 'dtstart', 'dtend']) {
     if (typeof event[key] !== 'string' || event[key] === '') throw new UserError('HAMCP_INVALID_ARGUMENT', `The event needs ${key}.`, 'config: {"summary":"Dentist","dtstart":"2026-12-03T09:00:00+01:00","dtend":"2026-12-03T10:00:00+01:00","rrule":"FREQ=WEEKLY;COUNT=4"}; dates (2026-12-03) make all-day events.')
   }
+  assertName(event.summary, 'config.summary')
 }
 
 async function instances (ctx: ToolContext, calendar: string, fromMs: number, toMs: number): Promise<Array<Record<string, unknown>>> {

@@ -86,9 +86,10 @@ export async function undoFacts (ctx: Pick<ToolContext, 'ha'>, restore: RestoreC
   if (list.length === 0) return {}
   const entityIds = list.filter(s => s.kind === 'entity').map(s => s.id)
   const entries = entityIds.length > 0 ? await ctx.ha.command<Record<string, Record<string, unknown> | null>>({ type: 'config/entity_registry/get_entries', entity_ids: entityIds }) : {}
-  // Fresh registries: a cached snapshot may predate this very edit.
-  ctx.ha.registries.invalidate()
-  const snapshot = await ctx.ha.registries.snapshot()
+  // Fresh registries (a cached snapshot may predate this very edit), read only when needed.
+  const needsSnapshot = list.some(s => s.whole === true || (s.kind !== 'entity' && s.kind !== 'category' && s.kind !== 'zone'))
+  if (needsSnapshot) ctx.ha.registries.invalidate()
+  const snapshot = needsSnapshot ? await ctx.ha.registries.snapshot() : undefined
   const lists = new Map<string, Array<Record<string, unknown>>>()
   const listed = async (kind: 'category' | 'zone', scope: string | undefined): Promise<Array<Record<string, unknown>>> => {
     const key = `${kind} ${scope ?? ''}`
@@ -102,10 +103,10 @@ export async function undoFacts (ctx: Pick<ToolContext, 'ha'>, restore: RestoreC
   const read = async (s: Subject): Promise<Record<string, unknown> | undefined> => {
     switch (s.kind) {
       case 'entity': { const entry = entries?.[s.id]; return isRecord(entry) ? entry : undefined }
-      case 'device': return snapshot.devices.get(s.id) as Record<string, unknown> | undefined
-      case 'area': return snapshot.areas.get(s.id) as Record<string, unknown> | undefined
-      case 'floor': return snapshot.floors.get(s.id) as Record<string, unknown> | undefined
-      case 'label': return snapshot.labels.get(s.id) as Record<string, unknown> | undefined
+      case 'device': return snapshot?.devices.get(s.id) as Record<string, unknown> | undefined
+      case 'area': return snapshot?.areas.get(s.id) as Record<string, unknown> | undefined
+      case 'floor': return snapshot?.floors.get(s.id) as Record<string, unknown> | undefined
+      case 'label': return snapshot?.labels.get(s.id) as Record<string, unknown> | undefined
       case 'category': return (await listed('category', s.scope)).find(item => item.category_id === s.id)
       case 'zone': return (await listed('zone', undefined)).find(item => item.id === s.id)
     }
@@ -119,9 +120,11 @@ export async function undoFacts (ctx: Pick<ToolContext, 'ha'>, restore: RestoreC
       continue
     }
     if (!item) { facts[name] = 'absent'; continue }
+    // A rename sets no field, but a renamed-away entry is a change too.
+    if (s.fields.size === 0 && !s.whole) facts[name] = 'exists'
     if (s.whole) {
       facts[name] = stableJson(clean(item))
-      facts[`${name} used by`] = usedBy(snapshot, s).join(', ') || 'nothing'
+      if (snapshot) facts[`${name} used by`] = usedBy(snapshot, s).join(', ') || 'nothing'
     }
     for (const field of s.fields) {
       const value = field === 'options' && s.optionsDomain && isRecord(item.options) ? item.options[s.optionsDomain] : item[field]
