@@ -177,7 +177,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   const disabledScopes = OAUTH_SCOPES.filter(s => !scopeEnabled(s, options))
   const showConsent = (reply: FastifyReply, request: AuthorizationRequest, error?: string, status = 200): FastifyReply => {
     const nonce = randomBytes(16).toString('base64')
-    return pageHeaders(reply, { nonce, redirectUri: request.redirectUri }).code(status).send(consentPage({ request, disabledScopes, nonce, error }))
+    return pageHeaders(reply, { nonce, redirectUri: request.redirectUri }).code(status).send(consentPage({ request, disabledScopes, nonce, error, acceptLanguage: reply.request.headers['accept-language'] }))
   }
 
   /** A registered client, or a metadata document client (fetched now): a document refused is shown to the user. */
