@@ -10,6 +10,7 @@
  * Prints the Node version, the machine (CPU, cores, load average) and the concurrency with the
  * figures, and writes bench/results/report.json. A script, not a timed test: machines here are noisy.
  *   npm run bench -- [--sizes 1000,10000] [--clients 16] [--seconds 10] [--heavy-only | --no-heavy] [--no-build]
+ *     [--scenarios search,get,list,ha-call]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
@@ -27,12 +28,15 @@ const { values } = parseArgs({
     options: { type: 'string', default: '' },
     'heavy-only': { type: 'boolean', default: false },
     'no-heavy': { type: 'boolean', default: false },
-    'no-build': { type: 'boolean', default: false }
+    'no-build': { type: 'boolean', default: false },
+    scenarios: { type: 'string', default: '' }
   }
 })
 
 /** `npm start`'s flags (package.json's start script is where the add-on's memory flags live). */
 const START_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').filter(arg => arg.startsWith('--'))
+/** The add-on's own memory flags, from npm start's command line; BENCH_NODE_ARGS overrides. */
+const NODE_ARGS = process.env.BENCH_NODE_ARGS === undefined ? START_FLAGS : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean)
 const TOKEN = 'bench-token-0123456789abcdef0123'
 const CLIENTS = Number(values.clients)
 const SECONDS = Number(values.seconds)
@@ -104,9 +108,7 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   // BENCH_PROFILE=dir writes a V8 CPU profile of the server there, to see where a call's time goes.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
   // The production build, as the image runs it (tsx would add its compiler to the memory figures).
-  // The add-on's own memory flags, from npm start's command line; BENCH_NODE_ARGS overrides.
-  const nodeArgs = process.env.BENCH_NODE_ARGS === undefined ? START_FLAGS : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean)
-  const child = spawn(process.execPath, [...profile, ...nodeArgs, 'dist/app/server.js'], {
+  const child = spawn(process.execPath, [...profile, ...NODE_ARGS, 'dist/app/server.js'], {
     // 16 clients with one token on loopback far outrun any real client: the request limits stay on
     // (their cost is measured) but so high that they never throttle the bench. RATE_LIMIT_*=0 measures without them.
     env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
@@ -189,14 +191,28 @@ async function runScenario (port: number, pid: number, ids: string[], scenario: 
   }
 }
 
+/**
+ * Before the heavy reads: a few calls, then wait for the server to go quiet, so the work it does after
+ * connecting (registries, catalogue, add-on tasks) is not counted against the first tool measured.
+ */
+async function settle (port: number, pid: number, ids: string[]): Promise<void> {
+  for (let i = 0; i < 20; i++) await rpc(port, 'tools/call', { name: 'ha_get_entity', arguments: { entity_id: ids[i] } })
+  const deadline = Date.now() + 20_000
+  while (Date.now() < deadline) {
+    const before = cpuMs(pid)
+    await new Promise(resolve => setTimeout(resolve, 500))
+    if (cpuMs(pid) - before <= 20) return
+  }
+}
+
 interface HeavyResult { label: string, tool: string, ms: number, server_cpu_ms: number, rss_before_mb: number, peak_above_mb: number, answer_bytes: number, error: string | null }
 
 /**
  * Every listed tool once with its broadest arguments, then the extra heavy reads, one call at a time:
  * wall time, the server's CPU time for the call, and how far its RSS rose above where it was before.
  */
-async function heavyReads (port: number, pid: number, ids: string[], tools: Array<{ name: string, inputSchema: Record<string, unknown> }>, peak: { mb: number }): Promise<HeavyResult[]> {
-  const broad = broadestArguments(ids)
+async function heavyReads (port: number, pid: number, ids: string[], areaIds: string[], tools: Array<{ name: string, inputSchema: Record<string, unknown> }>, peak: { mb: number }): Promise<HeavyResult[]> {
+  const broad = broadestArguments(ids, areaIds)
   const calls: Array<[string, string, Args]> = tools.map(tool => [tool.name, tool.name, broad[tool.name] ?? requiredArguments(tool.inputSchema, ids)])
   calls.push(...extraHeavyReads(ids))
   const results: HeavyResult[] = []
@@ -245,10 +261,12 @@ async function benchSize (entities: number, port: number): Promise<Record<string
     if (values['heavy-only'] !== true) {
       // Warm up: let the JIT and the caches settle.
       for (const scenario of SCENARIOS) for (let i = 0; i < 50; i++) await rpc(port, 'tools/call', { name: scenario.tool, arguments: scenario.args(ids, i) })
-      for (const scenario of SCENARIOS) results[scenario.name] = await runScenario(port, pid, ids, scenario)
+      const only = values.scenarios ? new Set(values.scenarios.split(',')) : undefined
+      for (const scenario of SCENARIOS) if (only === undefined || only.has(scenario.name)) results[scenario.name] = await runScenario(port, pid, ids, scenario)
     }
     peak.mb = Math.max(peak.mb, memoryMb(pid))
-    const heavy = values['no-heavy'] === true ? [] : await heavyReads(port, pid, ids, tools, peak)
+    if (values['no-heavy'] !== true) await settle(port, pid, ids)
+    const heavy = values['no-heavy'] === true ? [] : await heavyReads(port, pid, ids, [...home.house.areas.keys()].slice(0, 50), tools, peak)
     peak.mb = Math.max(peak.mb, memoryMb(pid))
     return {
       entities: ids.length,
@@ -279,8 +297,8 @@ async function main (): Promise<void> {
     execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
   }
   const sizes = values.sizes.split(',').map(Number).filter(n => n > 0)
-  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, machine: machine(), cpus: cpus().length, server_flags: START_FLAGS.join(' '), runs: [] as unknown[] }
-  process.stdout.write(`Node ${process.version}; ${machine()}\nserver: node ${START_FLAGS.join(' ')} dist/app/server.js (npm start)\n`)
+  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, machine: machine(), cpus: cpus().length, server_flags: NODE_ARGS.join(' '), runs: [] as unknown[] }
+  process.stdout.write(`Node ${process.version}; ${machine()}\nserver: node ${NODE_ARGS.join(' ')} dist/app/server.js${process.env.BENCH_NODE_ARGS === undefined ? ' (npm start)' : ' (BENCH_NODE_ARGS)'}\n`)
   let port = 19_583
   for (const size of sizes) {
     process.stdout.write(`\n== ${size} entities; lookups: ${CLIENTS} concurrent stateless clients, ${SECONDS} s per scenario; load average ${loadavg()[0]?.toFixed(1)} ==\n`)

@@ -177,7 +177,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   const disabledScopes = OAUTH_SCOPES.filter(s => !scopeEnabled(s, options))
   const showConsent = (reply: FastifyReply, request: AuthorizationRequest, error?: string, status = 200): FastifyReply => {
     const nonce = randomBytes(16).toString('base64')
-    return pageHeaders(reply, { nonce, redirectUri: request.redirectUri }).code(status).send(consentPage({ request, disabledScopes, nonce, error }))
+    return pageHeaders(reply, { nonce, redirectUri: request.redirectUri }).code(status).send(consentPage({ request, disabledScopes, nonce, error, acceptLanguage: reply.request.headers['accept-language'] }))
   }
 
   /** A registered client, or a metadata document client (fetched now): a document refused is shown to the user. */
@@ -212,7 +212,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   fastify.get<{ Querystring: { request?: string } }>(`${ENDPOINTS.authorize}/status`, async (request, reply) => {
     reply.header('cache-control', 'no-store')
     const pending = server.requests.get(request.query.request ?? '')
-    if (!pending) return { status: 'expired' }
+    if (!pending) return { status: server.requests.finishedElsewhere(request.query.request ?? '') ? 'finished' : 'expired' }
     if (!pending.outcome) return { status: 'pending' }
     server.requests.close(pending.id)
     return { status: pending.outcome.approved ? 'approved' : 'denied', approved: pending.outcome.approved, redirect: pending.outcome.redirect }

@@ -121,7 +121,11 @@ export class Registries {
     if (this.#snapshotPromise) return this.#snapshotPromise
     const generation = this.#generation
     const promise = (async () => {
-      const [area, floor, label, device, entity] = await Promise.all(REGISTRY_KINDS.map(kind => this.#list(kind)))
+      // One registry at a time: on a big home each answer is megabytes, parsed whole, and fetching
+      // them together would hold them all at once (the add-on's memory peak, right after connecting).
+      const lists: unknown[][] = []
+      for (const kind of REGISTRY_KINDS) lists.push(await this.#list(kind))
+      const [area, floor, label, device, entity] = lists
       const snapshot = new RegistrySnapshot({
         area: area as AreaEntry[],
         floor: floor as FloorEntry[],

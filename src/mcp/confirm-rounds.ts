@@ -140,5 +140,7 @@ export async function modernConfirmation (confirmations: ModernConfirmations, ct
   const yes = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true
   if (yes) return await run({ ...(args as Record<string, unknown>), confirm_token: token })
   // No, cancelled or no answer: the guard refuses and audits it, exactly like a declined elicitation.
-  return await run(args, async () => false)
+  // A confirm token carried in the arguments must not turn that no into a write.
+  const { confirm_token: _smuggled, ...asked } = (args ?? {}) as Record<string, unknown>
+  return await run(asked, async () => false)
 }

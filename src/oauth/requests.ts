@@ -74,6 +74,7 @@ export interface AuthorizeInput {
 /** The authorization requests waiting for the user (memory only: they live ten minutes). */
 export class AuthorizationRequests {
   #pending = new Map<string, AuthorizationRequest>()
+  #finished = new Map<string, number>()
   #now: () => number
 
   constructor (options: { now: () => number }) {
@@ -171,7 +172,18 @@ export class AuthorizationRequests {
 
   /** Closes every request of a client that completed a sign-in: its reloads and duplicates leave the list. */
   closeClient (clientId: string): void {
-    for (const [id, request] of this.#pending) if (request.clientId === clientId) this.#pending.delete(id)
+    for (const [id, request] of this.#pending) {
+      if (request.clientId !== clientId) continue
+      this.#pending.delete(id)
+      // Remembered until it would have expired, so its consent page can say why it ended.
+      if (!request.outcome) this.#finished.set(id, request.expiresAt)
+    }
+    while (this.#finished.size > MAX_PENDING) this.#finished.delete(this.#finished.keys().next().value as string)
+  }
+
+  /** Whether this request was closed because its client finished signing in elsewhere. */
+  finishedElsewhere (id: string): boolean {
+    return (this.#finished.get(id) ?? 0) > this.#now()
   }
 
   /** Drops the oldest request of the peer holding the most: a flood only ever displaces itself. */
@@ -186,5 +198,6 @@ export class AuthorizationRequests {
   sweep (): void {
     const now = this.#now()
     for (const [id, request] of this.#pending) if (request.expiresAt <= now) this.#pending.delete(id)
+    for (const [id, until] of this.#finished) if (until <= now) this.#finished.delete(id)
   }
 }

@@ -15,6 +15,8 @@ t.test('ha_add_dashboard_card', async t => {
     const securityCards = before.views[1].cards.length
     const asked = await callTool(client, 'ha_add_dashboard_card', { view: 'security', card })
     t.notOk(asked.isError, asked.text)
+    const byIndex = await callTool(client, 'ha_add_dashboard_card', { view: '1', card })
+    t.equal(byIndex.json.preview, asked.json.preview, '"1" (the advertised index, sent as a string) is the same view')
     t.equal(asked.json.confirmation_required, true)
     t.match(asked.json.preview, /^--- dashboard lovelace \(current\)\n\+\+\+ dashboard lovelace \(proposed\)\n@@ /)
     t.match(asked.json.preview, new RegExp(`\\n\\+ {6}- type: tile\\n\\+ {8}entity: ${light.replace('.', '\\.')}\\n`))
@@ -57,6 +59,8 @@ t.test('ha_add_dashboard_card', async t => {
     t.ok(view.isError)
     t.equal(view.code, 'HAMCP_INVALID_ARGUMENT')
     t.match(view.text, /View index 7 is out of range: the dashboard has 2 view/)
+    const asString = await callTool(client, 'ha_add_dashboard_card', { view: '7', card })
+    t.match(asString.text, /View index 7 is out of range/, 'an index sent as a string is the index, when no view is named so')
     const fresh = await callTool(client, 'ha_add_dashboard_card', { dashboard: 'dashboard-nouveau', card })
     t.ok(fresh.isError)
     t.equal(fresh.code, 'HAMCP_NOT_SUPPORTED')

@@ -65,7 +65,7 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', async 
   t.equal(await page.getByTestId('version').textContent(), `Version ${server.app.config.version}`)
   t.equal(await page.getByTestId('ha-state').textContent(), 'Connected')
   const writeRow = await page.locator('#tools tbody tr').filter({ hasText: 'allow_write' }).textContent()
-  t.match(writeRow, new RegExp(`^write${catalog.tools.filter(tool => tool.definition.kind === 'write').length} of \\d+allow_write: on$`), 'write tools exposed, with their gate')
+  t.match(writeRow, new RegExp(`^Controlling devices${catalog.tools.filter(tool => tool.definition.kind === 'write').length} of \\d+Allow writes: on allow_write$`), 'write tools exposed, with their gate in words')
   mkdirSync(OUTPUT, { recursive: true })
   await page.screenshot({ path: join(OUTPUT, 'ingress-overview.png'), fullPage: true })
 
@@ -113,7 +113,7 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', async 
   const secret = (await page.getByTestId('new-token').filter({ hasText: /\S{20,}/ }).textContent()) ?? ''
   t.match(server.app.tokens.verify(secret), { name: 'living room tablet' }, 'the token shown works')
   const tokenRow = page.locator('#token-list tbody tr').filter({ hasText: 'living room tablet' })
-  t.match(await tokenRow.textContent(), /entities: read.*services: write/)
+  t.match(await tokenRow.textContent(), /Devices and states: read.*Device control: write/)
   t.match(await tokenRow.textContent(), /never lock\.\*/)
   t.notOk((await tokenRow.textContent())?.includes(secret), 'the list shows only the prefix')
   page.once('dialog', dialog => { dialog.accept().catch(() => {}) })

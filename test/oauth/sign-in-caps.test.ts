@@ -72,6 +72,8 @@ t.test('pending sign-ins: capped per peer, a reload reuses its request, a finish
   t.same((await waiting()).filter(r => r.client_name === 'Kitchen tablet'), [], 'once the client signed in, none of its requests keeps an Approve button')
   const late = await ingress.inject({ method: 'POST', url: `/api/sign-ins/${restarted.requestId ?? ''}`, headers: { 'x-ha-mcp-ui': '1', 'content-type': 'application/json' }, payload: { action: 'approve', level: 'read' } })
   t.equal(late.statusCode, 404, 'the duplicate cannot be approved afterwards')
+  const closed = await server.app.inject({ method: 'GET', url: `/oauth/authorize/status?request=${encodeURIComponent(restarted.requestId ?? '')}` })
+  t.same(closed.json(), { status: 'finished' }, 'its consent page is told the app finished signing in elsewhere')
   t.equal(server.app.oauth?.grants().length, 1, 'one sign-in, one grant')
 
   // The flood's requests expire after ten minutes and the address may try again.

@@ -2,7 +2,7 @@
 // show up in any other test: the add-on vanishes from the store, refuses to save its options or
 // fails lint. These checks follow the Supervisor's validation and the linter's extra rules.
 import t from 'tap'
-import { existsSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { DEFAULT_OPTIONS, LOG_LEVELS } from '../../src/options.ts'
@@ -214,15 +214,23 @@ t.test('the grammar check itself refuses what the Supervisor refuses', async (t)
   t.not(violation('a', ['str']), undefined, 'scalar for a list')
 })
 
-t.test('translations cover every option and port, and nothing else', async (t) => {
-  const translations = readYaml('translations/en.yaml')
-  const configuration = translations.configuration as Record<string, unknown>
-  t.same(Object.keys(configuration).sort(), Object.keys(options).sort())
-  for (const [key, entry] of Object.entries(configuration)) {
-    t.ok(isRecord(entry) && typeof entry.name === 'string' && entry.name.length > 0, `${key} has a name`)
-    t.ok(isRecord(entry) && typeof entry.description === 'string' && entry.description.length > 0, `${key} has a description`)
+// The owner's language: the Supervisor shows translations/<lang>.yaml for the browser's language.
+const TRANSLATIONS = ['en', 'de', 'fr', 'es', 'nl']
+
+t.test('translations cover every option and port, and nothing else, in every language', async (t) => {
+  t.same(readdirSync(root + 'translations').sort(), TRANSLATIONS.map(lang => `${lang}.yaml`).sort(), 'one file per language')
+  const englishNames = Object.fromEntries(Object.entries(readYaml('translations/en.yaml').configuration as Record<string, { name: string }>).map(([key, entry]) => [key, entry.name]))
+  for (const lang of TRANSLATIONS) {
+    const translations = readYaml(`translations/${lang}.yaml`)
+    const configuration = translations.configuration as Record<string, unknown>
+    t.same(Object.keys(configuration).sort(), Object.keys(options).sort(), `${lang}: every option`)
+    for (const [key, entry] of Object.entries(configuration)) {
+      t.ok(isRecord(entry) && typeof entry.name === 'string' && entry.name.length > 0, `${lang}: ${key} has a name`)
+      t.ok(isRecord(entry) && typeof entry.description === 'string' && entry.description.length > 0, `${lang}: ${key} has a description`)
+      if (lang !== 'en') t.not(isRecord(entry) && entry.name, englishNames[key], `${lang}: ${key} is translated, not copied`)
+    }
+    t.same(Object.keys(translations.network as object), Object.keys(config.ports as object), `${lang}: every port has a translated description`)
   }
-  t.same(Object.keys(translations.network as object), Object.keys(config.ports as object), 'every port has a translated description')
 })
 
 t.test('files the Supervisor reads next to config.yaml', async (t) => {

@@ -18,6 +18,8 @@ function findView (views: Record_[], view: number | string): number {
   const wanted = view.trim().toLowerCase()
   const index = views.findIndex(v => String(v.path ?? '').toLowerCase() === wanted || String(v.title ?? '').toLowerCase() === wanted)
   if (index >= 0) return index
+  // The listing advertises an index; a model that sends it as a string ("1") means the index.
+  if (/^\d+$/.test(wanted)) return findView(views, Number(wanted))
   const known = views.map((v, i) => `${i}: ${String(v.path ?? v.title ?? '(untitled)')}`).join(', ')
   throw new UserError('HAMCP_NOT_FOUND', `No view "${view}" on this dashboard.`, `Views: ${known}.`)
 }
