@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Identity } from '../src/auth/identity.ts'
 import type { Services } from '../src/compose.ts'
 import { rpcError, rpcErrorBody, rpcRefusal } from '../src/mcp/rpc-error.ts'
-import { checkBody, createMcpEndpoint, decideEra, LEGACY_PROTOCOL_VERSIONS, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
+import { checkBody, createMcpEndpoint, decideEra, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
 
 export interface McpRouteOptions {
   services: Pick<Services, 'mcp' | 'sessions' | 'requestLimits'>
@@ -106,6 +106,12 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   fastify.delete('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
 
   const endpoint = await createMcpEndpoint(mcp)
+  const feed = sessions.liveFeed(uri => { endpoint.resourceUpdated(uri) }, () => endpoint.listening)
+  // Listen streams never end by themselves: close them before the server waits for its connections.
+  fastify.addHook('preClose', async () => {
+    feed.close()
+    await endpoint.closeListens()
+  })
   fastify.addHook('onClose', async () => { await endpoint.close() })
 
   fastify.post('/mcp', { onRequest: guarded, bodyLimit: BODY_LIMIT }, async (request, reply) => {
@@ -121,6 +127,12 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     if (decision.era === 'legacy' && version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
       return rpcError(reply, 400, -32000, `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`)
     }
+    if (decision.era === 'modern' && decision.method === 'subscriptions/listen') {
+      // A long-lived stream of change notifications, written by the SDK's listen router.
+      reply.hijack()
+      await endpoint.listen(request.raw, reply.raw, request.body, request.identity as Identity)
+      return
+    }
     // The 2026-07-28 revision has no sessions: a modern request's Mcp-Session-Id is ignored.
     if (decision.era === 'legacy' && sessions.claims(request.headers['mcp-session-id'], checked.messages as Array<{ method?: string }>)) return await toSession(request, reply)
     if (request.log.level === 'debug' || request.log.level === 'trace') {
@@ -133,6 +145,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     const answers = await endpoint.handle(checked.messages, request.identity as Identity, gone.signal, decision.era)
     reply.raw.off('close', onClose)
     if (answers.length === 0) return await reply.code(202).send()
-    return await reply.code(200).type('application/json').send(checked.batch ? answers : answers[0])
+    const status = decision.era === 'modern' && !checked.batch ? modernHttpStatus(answers[0]) : 200
+    return await reply.code(status).type('application/json').send(checked.batch ? answers : answers[0])
   })
 }

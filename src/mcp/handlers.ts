@@ -107,7 +107,8 @@ export interface BuildOptions {
 export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
   const { era, session, confirmations } = build
   const server = new Server({ name: deps.name, version: deps.version, title: 'Home Assistant' }, {
-    capabilities: { tools: { listChanged: false }, resources: session ? { subscribe: true } : {}, prompts: {}, completions: {} },
+    // 2026-07-28 subscribes on a subscriptions/listen stream (stateless.ts); 2025 inside a session.
+    capabilities: { tools: { listChanged: false }, resources: session || era === 'modern' ? { subscribe: true } : {}, prompts: {}, completions: {} },
     instructions: deps.instructions,
     ...(era === 'modern'
       ? { supportedProtocolVersions: [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS], cacheHints: CACHE_HINTS, ...(confirmations ? { requestState: { verify: confirmations.verify } } : {}) }

@@ -11,8 +11,10 @@
  * transport extends the SDK's per-request transport only so that connecting the modern server binds
  * it to 2026-07-28 the way the SDK's entry does; everything it sends goes through our routing.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { toNodeHandler } from '@modelcontextprotocol/node'
 import {
-  classifyInboundRequest, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse,
+  classifyInboundRequest, createMcpHandler, InMemoryServerEventBus, Server, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse,
   PerRequestHTTPServerTransport, ProtocolErrorCode, type JSONRPCMessage, type MessageExtraInfo
 } from '@modelcontextprotocol/server'
 import type { Identity } from '../auth/identity.ts'
@@ -132,7 +134,8 @@ export function decideEra (body: unknown, headers: McpHeaders): EraDecision {
   if (outcome.kind === 'legacy') return { era: 'legacy' }
   const revision = outcome.classification.revision
   if (revision !== MODERN_PROTOCOL_VERSION) {
-    return { era: 'reject', status: 400, code: ProtocolErrorCode.UnsupportedProtocolVersion, message: `Unsupported protocol version: ${revision ?? 'unknown'}`, data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: revision ?? 'unknown' } }
+    // Only the revisions server/discover offers: the 2025 ones are reached through initialize.
+    return { era: 'reject', status: 400, code: ProtocolErrorCode.UnsupportedProtocolVersion, message: `Unsupported protocol version: ${revision ?? 'unknown'}`, data: { supported: [MODERN_PROTOCOL_VERSION], requested: revision ?? 'unknown' } }
   }
   if (outcome.messageKind !== 'request') return { era: 'modern', method: undefined }
   const message = outcome.message as { method: string, params?: Record<string, unknown> }
@@ -150,18 +153,56 @@ export function decideEra (body: unknown, headers: McpHeaders): EraDecision {
   return { era: 'modern', method: message.method }
 }
 
+/**
+ * The HTTP status of a 2026-07-28 answer: a method this server does not serve is 404 (the spec's
+ * signal to a dual-era client), a capability the request did not declare 400; every other answer,
+ * errors from a handler included, travels in a 200.
+ */
+export function modernHttpStatus (answer: unknown): number {
+  const code = (answer as { error?: { code?: number } }).error?.code
+  if (code === ProtocolErrorCode.MethodNotFound) return 404
+  if (code === ProtocolErrorCode.MissingRequiredClientCapability || code === ProtocolErrorCode.UnsupportedProtocolVersion || code === HEADER_MISMATCH) return 400
+  return 200
+}
+
 export interface McpEndpoint {
   /** Answers the messages of one POST: the answers to its requests, in order (empty: 202). */
   handle: (messages: JSONRPCMessage[], identity: Identity, cancelled: AbortSignal, era?: Era) => Promise<JSONRPCMessage[]>
+  /** Serves one 2026-07-28 `subscriptions/listen` stream; writes the raw response itself. */
+  listen: (req: IncomingMessage, res: ServerResponse, body: unknown, identity: Identity) => Promise<void>
+  /** Tells the listen streams that asked for `uri` that it changed. */
+  resourceUpdated: (uri: string) => void
+  /** Whether any listen stream is open. */
+  readonly listening: boolean
+  /** Ends every listen stream (shutdown), leaving requests in flight to finish. */
+  closeListens: () => Promise<void>
   close: () => Promise<void>
 }
+
+/** At most this many listen streams at once; more are refused in-band (-32603) before the ack. */
+export const MAX_LISTEN_STREAMS = 64
 
 export async function createMcpEndpoint (deps: McpServerDeps, confirmations: ModernConfirmations = createModernConfirmations()): Promise<McpEndpoint> {
   const servers = { legacy: buildServer(deps, { era: 'legacy' }), modern: buildServer(deps, { era: 'modern', confirmations }) }
   const muxes = { legacy: new StatelessMux('legacy'), modern: new StatelessMux('modern') }
   await servers.legacy.connect(muxes.legacy)
   await servers.modern.connect(muxes.modern)
+  // subscriptions/listen: the SDK's own entry serves the stream (ack, subscription ids, per-stream
+  // filtering); the instance it asks for only lends its capabilities, so building one per stream is cheap.
+  const bus = new InMemoryServerEventBus()
+  const listenHandler = createMcpHandler(() => new Server({ name: deps.name, version: deps.version, title: 'Home Assistant' }, {
+    capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {} },
+    supportedProtocolVersions: [MODERN_PROTOCOL_VERSION]
+  }), { legacy: 'reject', bus, maxSubscriptions: MAX_LISTEN_STREAMS })
+  const serveListen = toNodeHandler(listenHandler)
   return {
+    async listen (req, res, body, identity) {
+      (req as IncomingMessage & { auth?: unknown }).auth = authInfoOf(identity)
+      await serveListen(req as IncomingMessage & { auth?: never }, res, body)
+    },
+    resourceUpdated (uri) { listenHandler.notify.resourceUpdated(uri) },
+    get listening () { return bus.listenerCount > 0 },
+    async closeListens () { await listenHandler.close() },
     async handle (messages, identity, cancelled, era = 'legacy') {
       const extra: MessageExtraInfo = { authInfo: authInfoOf(identity) }
       const mux = muxes[era]
@@ -169,6 +210,7 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
       return answers.filter((answer): answer is JSONRPCMessage => answer !== undefined)
     },
     async close () {
+      await listenHandler.close()
       await Promise.all([servers.legacy.close(), servers.modern.close()])
     }
   }

@@ -7,7 +7,7 @@ import type { AppLogger } from '../logger.ts'
 import type { McpServerDeps } from '../mcp/handlers.ts'
 import { createSessionServer, type McpSession } from '../mcp/session.ts'
 import { SessionRegistry, type SessionRegistryOptions } from './registry.ts'
-import { SessionSubscriptions, type Schedule, type SubscriptionDeps } from './subscriptions.ts'
+import { LiveFeed, SessionSubscriptions, type Schedule, type SubscriptionDeps } from './subscriptions.ts'
 
 export interface SessionsOptions extends SessionRegistryOptions {
   /** How often idle sessions are looked for (default every minute). */
@@ -68,6 +68,8 @@ export interface SessionService {
   closeStreams: () => Promise<void>
   /** Closes every session (shutdown). */
   closeAll: () => Promise<void>
+  /** The live entity and area resources for 2026-07-28 listen streams, with the sessions' clock and interval. */
+  liveFeed: (publish: (uri: string) => void, active: () => boolean) => LiveFeed
 }
 
 /**
@@ -169,6 +171,9 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
     },
     async closeStreams () {
       for (const { value } of registry.entries()) (await value.server).closeStream()
+    },
+    liveFeed (publish, active) {
+      return new LiveFeed({ home: deps.home, onStateChange: deps.onStateChange, publish, active, minIntervalMs: opts.notifyIntervalMs, now: opts.now, schedule: opts.schedule })
     },
     async closeAll () {
       await Promise.all(registry.drain().map(({ id, value }) => closeSession(id, value, 'shutdown')))

@@ -158,3 +158,74 @@ export class SessionSubscriptions {
     this.#deps.notify(uri)
   }
 }
+
+export interface LiveFeedDeps {
+  home: Pick<HomeView, 'entity' | 'visible'>
+  onStateChange: (listener: StateListener) => () => void
+  /** Publishes `notifications/resources/updated` for a URI to the listen streams that asked for it. */
+  publish: (uri: string) => void
+  /** Whether any listen stream is open; nothing is computed while none is. */
+  active: () => boolean
+  minIntervalMs?: number
+  now?: () => number
+  schedule?: Schedule
+}
+
+/**
+ * The live resources for 2026-07-28 `subscriptions/listen` streams: every visible entity change is
+ * published as `ha://entity/<id>` (and, for a state change, `ha://area/<area>`); the SDK's listen
+ * router delivers each only to the streams that listed that URI. Like a session's subscriptions,
+ * each URI is signalled at most once per `minIntervalMs` (the first at once, later ones folded into
+ * one trailing signal) and hidden entities never signal anything.
+ */
+export class LiveFeed {
+  readonly #deps: LiveFeedDeps
+  readonly #minIntervalMs: number
+  readonly #now: () => number
+  readonly #schedule: Schedule
+  readonly #lastSent = new Map<string, number>()
+  readonly #pending = new Map<string, () => void>()
+  readonly #detach: () => void
+
+  constructor (deps: LiveFeedDeps) {
+    this.#deps = deps
+    this.#minIntervalMs = deps.minIntervalMs ?? MIN_NOTIFY_INTERVAL_MS
+    this.#now = deps.now ?? Date.now
+    this.#schedule = deps.schedule ?? realSchedule
+    this.#detach = deps.onStateChange(change => { this.#onChange(change) })
+  }
+
+  close (): void {
+    this.#detach()
+    for (const cancel of this.#pending.values()) cancel()
+    this.#pending.clear()
+  }
+
+  #onChange ({ entityId, oldState, newState }: StateChange): void {
+    if (!this.#deps.active() || !this.#deps.home.visible(entityId)) return
+    const stateChanged = oldState?.state !== newState?.state
+    if (stateChanged || !oldState || !newState || !sameAttributes(oldState.attributes, newState.attributes)) this.#signal(`ha://entity/${entityId}`)
+    const areaId = stateChanged ? this.#deps.home.entity(entityId)?.area_id : undefined
+    if (areaId) this.#signal(`ha://area/${areaId}`)
+  }
+
+  #signal (uri: string): void {
+    if (this.#pending.has(uri)) return
+    const wait = (this.#lastSent.get(uri) ?? -Infinity) + this.#minIntervalMs - this.#now()
+    if (wait <= 0) {
+      this.#send(uri)
+      return
+    }
+    this.#pending.set(uri, this.#schedule(() => {
+      this.#pending.delete(uri)
+      this.#send(uri)
+    }, wait))
+  }
+
+  #send (uri: string): void {
+    this.#lastSent.set(uri, this.#now())
+    // Forget old URIs so the map stays as small as the set of things changing.
+    if (this.#lastSent.size > 5000) this.#lastSent.clear()
+    this.#deps.publish(uri)
+  }
+}

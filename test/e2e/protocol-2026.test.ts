@@ -113,6 +113,61 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
     t.notOk('resultType' in body.result, '2025 results carry no resultType')
   })
 
+  t.test('subscriptions/listen streams changes to the entity and area resources a client listed', async t => {
+    await server.app.home.ready()
+    const light = server.app.home.entities().find(row => row.domain === 'light' && row.area_id !== null)
+    const other = server.app.home.entities().find(row => row.domain === 'sensor' && row.area_id !== light?.area_id)
+    if (!light || !other) throw new Error('the demo home lacks a light in an area or a sensor elsewhere')
+    const entityUri = `ha://entity/${light.entity_id}`
+    const areaUri = `ha://area/${light.area_id}`
+    const aborted = new AbortController()
+    t.teardown(() => { aborted.abort() })
+    const res = await fetch(`${server.url}/mcp`, {
+      method: 'POST',
+      signal: aborted.signal,
+      headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [entityUri, areaUri] }, _meta: META } })
+    })
+    t.equal(res.status, 200)
+    t.match(res.headers.get('content-type'), /text\/event-stream/)
+    const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
+    const seen: any[] = []
+    let buffer = ''
+    const until = async (check: () => boolean, what: string): Promise<void> => {
+      const deadline = Date.now() + 5000
+      while (!check()) {
+        if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+        const { value, done } = await reader.read()
+        if (done) throw new Error('the stream ended')
+        buffer += value
+        let end: number
+        while ((end = buffer.indexOf('\n\n')) >= 0) {
+          const data = buffer.slice(0, end).split('\n').filter(line => line.startsWith('data:')).map(line => line.slice(5).trim()).join('')
+          buffer = buffer.slice(end + 2)
+          if (data) seen.push(JSON.parse(data))
+        }
+      }
+    }
+    await until(() => seen.length >= 1, 'the acknowledgement')
+    t.equal(seen[0].method, 'notifications/subscriptions/acknowledged', 'acknowledged first')
+    t.equal(seen[0].params._meta['io.modelcontextprotocol/subscriptionId'], 'listen-1')
+
+    home.setState(other.entity_id, 'elsewhere-1')
+    home.setState(light.entity_id, light.state === 'on' ? 'off' : 'on')
+    const updates = (): string[] => seen.filter(m => m.method === 'notifications/resources/updated').map(m => m.params.uri)
+    await until(() => updates().includes(entityUri) && updates().includes(areaUri), 'the entity and area updates')
+    t.notOk(updates().includes(`ha://entity/${other.entity_id}`), 'nothing for a resource the client did not list')
+    const update = seen.find(m => m.method === 'notifications/resources/updated')
+    t.equal(update.params._meta['io.modelcontextprotocol/subscriptionId'], 'listen-1', 'tagged with the subscription')
+    aborted.abort()
+  })
+
+  t.test('the 2025 subscribe methods are not 2026-07-28 methods: 404', async t => {
+    const { status, body } = await modern(server.url, 'resources/subscribe', { uri: 'ha://entity/light.x' })
+    t.equal(status, 404)
+    t.equal(body.error.code, -32601)
+  })
+
   for (const [label, mode] of [['pinned to 2026-07-28', { pin: MODERN }], ['in auto mode', 'auto']] as const) {
     t.test(`the v2 client ${label} lists and calls tools`, async t => {
       const client = await v2Client(t, server.url, mode)
