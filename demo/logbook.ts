@@ -50,7 +50,8 @@ export function logbookEvents (house: House, msg: Record<string, unknown>): Arra
   if (to === undefined) throw new HaError('invalid_end_time', 'Invalid end_time')
   if (from > Date.now()) return []
   let wanted: Set<string> | undefined
-  if (msg.entity_ids !== undefined || msg.device_ids !== undefined) {
+  // Like HA (`if entity_ids:`), an empty list filters nothing: the whole home answers.
+  if (asArray(msg.entity_ids).length > 0 || asArray(msg.device_ids).length > 0) {
     wanted = new Set(asArray(msg.entity_ids))
     const devices = new Set(asArray(msg.device_ids))
     for (const entry of house.entities.values()) if (entry.device_id !== null && devices.has(entry.device_id)) wanted.add(entry.entity_id)

@@ -93,6 +93,10 @@ t.test('logbook: state rows without name, automation rows, context chains', asyn
   t.ok(rows.every((r, i) => i === 0 || r.when >= rows[i - 1]?.when))
   t.type(rows[0]?.when, 'number')
   t.same(await c.ok({ type: 'logbook/get_events', start_time: iso(now - 86_400_000), entity_ids: ['sensor.outside_temperature'] }), [])
+  const whole = { type: 'logbook/get_events', start_time: iso(now - 3 * 86_400_000), end_time: iso(now) }
+  const unfiltered = await c.ok({ ...whole, entity_ids: [] }) as unknown[]
+  t.ok(unfiltered.length > 0)
+  t.same(unfiltered, await c.ok(whole), 'an empty entity_ids is the whole home, as in HA')
 
   const call = await c.ok({ type: 'call_service', domain: 'automation', service: 'trigger', target: { entity_id: 'automation.welcome_home' } })
   const after = await c.ok({ type: 'logbook/get_events', start_time: iso(now - 1000), entity_ids: ['automation.welcome_home'] }) as Array<Record<string, any>>

@@ -340,7 +340,7 @@ export async function resolveTarget (house: HouseIndex, aim: ServiceTarget, doma
       problem: {
         code: named.length > 0 && !indirect ? 'HAMCP_WRONG_DOMAIN' : 'HAMCP_ENTITY_NOT_FOUND',
         message: `${domain}.${service} acts on ${what === 'entity' ? 'entities' : `${domains === 'any' ? '' : domains.join(' and ')} entities`}, and the target reaches no ${what}${hadOthers ? ` (it reaches ${[...reached].sort().slice(0, 5).join(', ')}${reached.size > 5 ? ', ...' : ''})` : ''}.`,
-        hint: hadOthers ? `Use a service of the entities' own domain (e.g. ${domainOf([...reached][0] as string)}.${service}), or target ${what}s.` : `Nothing there for ${domain}.${service}; ha_search_entities finds ${what}s.`
+        hint: hadOthers ? `Use a service of the entities' own domain (e.g. ${domainOf([...reached][0] as string)}.${service}), or target ${domains === 'any' ? 'entities' : `${domains.join(' or ')} entities`}.` : `Nothing there for ${domain}.${service}; ha_search_entities finds ${domains === 'any' ? 'entities' : `${domains.join(' or ')} entities`}.`
       }
     }
   }

@@ -1,3 +1,4 @@
+import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
@@ -95,6 +96,34 @@ t.test('an MCP app signs in with a client ID metadata document, through the cons
   const found = await callTool(client, 'ha_search_entities', { query: 'kitchen' })
   t.notOk(found.isError, 'the resulting token calls a tool')
   t.match(server.app.oauth?.grants(), [{ client_id: clientId, client_name: 'Document App', scopes: ['read', 'write'] }])
+})
+
+t.test('the v2 SDK client (2026-07-28) signs in with its document and checks the RFC 9207 iss of the answer', async t => {
+  const { server, documents } = await setup(t)
+  const callback = await startCallback(t)
+  const clientId = documents.url('/v2-client.json')
+  documents.json('/v2-client.json', { client_id: clientId, client_name: 'V2 App', redirect_uris: [callback.url], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', application_type: 'native' })
+  const provider = new DocumentClientProvider(callback.url, clientId)
+  const transport = new TransportV2(new URL(`${server.url}/mcp`), { authProvider: provider })
+  await t.rejects(new ClientV2({ name: 'v2-doc', version: '1.0.0' }).connect(transport))
+  t.equal(provider.authorizationUrl?.searchParams.get('client_id'), clientId, 'no registration: the document URL is the client_id')
+  const page = await openConsent(provider.authorizationUrl?.href ?? '')
+  const arrived = callback.next()
+  const decided = await postForm(`${server.url}/oauth/authorize`, { request: page.requestId ?? '', api_token: server.token, action: 'allow', scope: ['read'] })
+  await fetch(decided.headers.get('location') ?? '')
+  const query = await arrived
+  // Handing over the whole callback query makes the client compare iss with the issuer it discovered.
+  await transport.finishAuth(query)
+  t.match(provider.saved, { access_token: /.+/ })
+  const client = new ClientV2({ name: 'v2-doc', version: '1.0.0' })
+  await client.connect(new TransportV2(new URL(`${server.url}/mcp`), { authProvider: provider }))
+  t.teardown(() => client.close())
+  const result = await client.callTool({ name: 'ha_search_entities', arguments: { query: 'kitchen' } })
+  t.notOk(result.isError, 'the v2 client calls a tool with its token')
+
+  const forged = new URLSearchParams(query)
+  forged.set('iss', 'https://attacker.example')
+  await t.rejects(new TransportV2(new URL(`${server.url}/mcp`), { authProvider: provider }).finishAuth(forged), { kind: 'authorization_response', expected: server.url } as unknown as Error, 'an answer naming another issuer is refused by the client (the check is live)')
 })
 
 t.test('a document that cannot be used stops the sign-in on the page: nothing goes to its redirect', async t => {

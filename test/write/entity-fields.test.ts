@@ -2,6 +2,7 @@ import t from 'tap'
 import { callTool, connectClient, rpc, startHome, startServer } from '../helper.ts'
 import type { DemoHome } from '../../demo/index.ts'
 import { writeCatalog } from './catalog.ts'
+import { effectiveMembers, type MembershipRegistry } from '../../src/policy/targets.ts'
 
 /**
  * Entity fields are read the way Home Assistant reads them (cv.comp_entity_ids: comma-separated strings
@@ -96,11 +97,15 @@ t.test('floor_id and label_id targets: accepted, resolved for the preview, refus
   const open = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
   const client = await connectClient(t, open)
   const floors = await callTool(client, 'ha_list_floors', {})
-  const floor = floors.json.items.find((f: { floor_id: string }) => f.floor_id)?.floor_id as string
-  t.ok(floor, 'the demo has floors')
+  // A floor holding a lock (through its device's area): lock.lock on a floor without one is refused.
+  const lockDevice = home.house.devices.get(home.house.entities.get('lock.front_door_lock')?.device_id ?? '')
+  const floor = home.house.areas.get(lockDevice?.area_id ?? '')?.floor_id as string
+  t.ok(floors.json.items.some((f: { floor_id: string }) => f.floor_id === floor), 'the demo has floors, one with a lock')
   const labels = await callTool(client, 'ha_list_labels', {})
-  const label = labels.json.items.find((l: { label_id: string }) => l.label_id)?.label_id as string
-  t.ok(label, 'the demo has labels')
+  // A label that reaches a light (light.turn_off on a label without one is refused).
+  const house = home.house as unknown as MembershipRegistry
+  const label = labels.json.items.map((l: { label_id: string }) => l.label_id).find((id: string) => [...effectiveMembers(house, { label_id: [id] }, { primaryOnly: true })].some(e => e.startsWith('light.') && home.house.states.has(e))) as string
+  t.ok(label, 'the demo has labels, one on a light')
 
   const dry = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'lock', target: { floor_id: floor }, dry_run: true })
   t.notOk(dry.isError, dry.text)
