@@ -6,6 +6,7 @@ import { sameResource, type AuthorizationServer, type ClientCredentials } from '
 import { ClientDocumentError } from '../src/oauth/client-documents.ts'
 import { consentPage, problemPage } from '../src/oauth/consent-page.ts'
 import { OAuthError } from '../src/oauth/errors.ts'
+import { peerOf } from '../src/oauth/peer.ts'
 import {
   AUTHORIZATION_SERVER_PATH, authorizationIssuer, authorizationServerMetadata, ENDPOINTS, MCP_PATH, PROTECTED_RESOURCE_PATH,
   protectedResourceMetadata, requestOrigin
@@ -145,7 +146,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   // Far above any real registration (src/oauth/registration.ts bounds each field and the whole to 16 KB).
   fastify.post(ENDPOINTS.register, { bodyLimit: 64 * 1024 }, async (request, reply) => {
     try {
-      const answer = await server.register(request.body, request.ip, originOf(request))
+      const answer = await server.register(request.body, peerOf(request.ip), originOf(request))
       request.log.notice({ client: answer.client_name, method: answer.token_endpoint_auth_method, address: request.ip }, 'OAuth client registered')
       return await reply.code(201).header('cache-control', 'no-store').send(answer)
     } catch (err) {
@@ -183,7 +184,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   /** A registered client, or a metadata document client (fetched now): a document refused is shown to the user. */
   const findClient = async (clientId: string, request: FastifyRequest): Promise<ClientRecord | undefined> => {
     try {
-      return await server.findClient(clientId, request.ip)
+      return await server.findClient(clientId, peerOf(request.ip))
     } catch (err) {
       if (!(err instanceof ClientDocumentError)) throw err
       request.log.notice({ client_id: clientId, reason: err.reason, address: request.ip }, 'OAuth client metadata document refused')
@@ -199,7 +200,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
       const isOurs = await oursFor(origin)
       const client = params.client_id ? await findClient(params.client_id, request) : undefined
       const issuer = authorizationIssuer({ resource: params.resource, isOurs, registeredAt: client?.issuer, requestOrigin: origin })
-      const pending = server.requests.open({ params, client: id => id === client?.client_id ? client : undefined, isOurs, issuer, address: request.ip })
+      const pending = server.requests.open({ params, client: id => id === client?.client_id ? client : undefined, isOurs, issuer, address: peerOf(request.ip) })
       request.log.info({ client: pending.clientName, code: pending.shortCode }, 'OAuth sign-in waiting for approval')
       return showConsent(reply, pending)
     } catch (err) {
