@@ -19,6 +19,8 @@ export interface PieceWalkOptions {
   minMs?: number
   /** Wall-clock time (Date.now()) after which no further piece is asked for; the first always is. */
   deadline: number
+  /** While this returns true (nothing worth answering yet), the walk goes on past the deadline. */
+  pastDeadline?: () => boolean
   /** Upper bound on pieces, whatever happens. */
   maxPieces?: number
   now?: () => number
@@ -69,7 +71,7 @@ export async function walkPieces<T> (direction: 'backward' | 'forward', start: n
     const done = backward ? edge <= start : edge >= end
     if (consume(rows, from, to)) return { reached: edge, complete: done, ...(done ? {} : { stoppedBy: 'enough' as const }), pieces }
     if (done) break
-    if (now() >= options.deadline) return { reached: edge, complete: false, stoppedBy: 'deadline', pieces }
+    if (now() >= options.deadline && options.pastDeadline?.() !== true) return { reached: edge, complete: false, stoppedBy: 'deadline', pieces }
     if (pieces >= maxPieces) return { reached: edge, complete: false, stoppedBy: 'pieces', pieces }
     width = nextWidth(width, raw.length, options, backward ? edge - start : end - edge)
   }

@@ -63,3 +63,12 @@ t.test('an empty window stretch widens the next piece', async t => {
   t.ok(walk.complete)
   t.ok(walk.pieces <= 4, `${walk.pieces} pieces for an empty week`)
 })
+
+t.test('past the deadline while the consumer has nothing worth answering yet', async t => {
+  let clock = 0
+  const empty = async (): Promise<number[]> => { clock += 1000; return [] }
+  let found = 0
+  const walk = await walkPieces<number>('backward', start, end, at => at, async (from, to) => { const rows = await empty(); return clock >= 3000 ? [to - 1] : rows }, piece => { found += piece.length; return false }, { targetRows: 500, firstMs: HOUR, deadline: 500, now: () => clock, pastDeadline: () => found === 0 })
+  t.equal(walk.stoppedBy, 'deadline')
+  t.equal(found, 1, 'it went on until something was found, then stopped')
+})

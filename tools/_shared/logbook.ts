@@ -104,7 +104,8 @@ export async function recentLogbook (ha: HomeAssistant, query: LogbookQuery, wan
       kept = visible.slice(Math.max(0, visible.length - (want - kept.length))).concat(kept)
       return kept.length >= want
     },
-    { targetRows: LOGBOOK_PIECE_ROWS, firstMs, deadline: Date.now() + budgetMs })
+    // Past the deadline only while nothing was found: an empty answer would say nothing.
+    { targetRows: LOGBOOK_PIECE_ROWS, firstMs, deadline: Date.now() + budgetMs, pastDeadline: () => kept.length === 0 })
   return { ...walk, rows: kept, seen }
 }
 

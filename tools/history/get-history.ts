@@ -21,6 +21,9 @@ function toPoint (row: unknown): Point | undefined {
   return typeof state === 'string' && time !== undefined ? { t: time, s: state } : undefined
 }
 
+/** How long the pieces may keep coming, inside invokeTool's 8 s read budget; memory is bounded anyway. */
+const HISTORY_READ_BUDGET_MS = 6_000
+
 /** Rows a history piece should hold, over all its entities. */
 const HISTORY_PIECE_ROWS = 2000
 
@@ -148,7 +151,8 @@ export default defineTool({
     const budget = Math.floor(HISTORY_POINT_BUDGET / ids.length)
     const endMs = Math.min(window.end.getTime(), Date.now())
     const all = new Map(ids.map(id => [id, new Series(budget)]))
-    const read = await readHistory(ha, ids, window.start.getTime(), window.end.getTime(), all)
+    // Oldest first, so a read cut short would miss the latest states: it gets most of the read budget.
+    const read = await readHistory(ha, ids, window.start.getTime(), window.end.getTime(), all, HISTORY_READ_BUDGET_MS)
     const series: Record<string, unknown> = {}
     const notes: string[] = []
     if (!read.complete) notes.push(`Home Assistant was slow to answer: history is read up to ${isoSeconds(read.reached)} only; narrow the window for the rest.`)
