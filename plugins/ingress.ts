@@ -4,6 +4,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { PrimaryTokenLocked, regeneratePrimaryToken } from '../src/auth/bootstrap.ts'
+import { PRIMARY_IDENTITY } from '../src/auth/identity.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import { scopesClosed, SCOPES_NOT_CLOSED } from '../src/oauth/scopes.ts'
 import type { Config } from '../src/config.ts'
@@ -17,6 +18,7 @@ import { rebindingRefusal } from '../src/ingress/request-origin.ts'
 import { maskSecret } from '../src/logger.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
+import type { SessionService } from '../src/sessions/service.ts'
 import type { RequestLimits } from '../src/request-limits.ts'
 import type { UsageCounters } from '../src/usage.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
@@ -38,6 +40,8 @@ export interface IngressServices {
   /** OAuth sign-ins (consent in the panel, grants on the Tokens tab), when the app runs them. */
   oauth?: AuthorizationServer | null
   requestLimits: RequestLimits
+  /** Open MCP sessions: a regenerated or revoked credential's sessions (and their streams) close at once. */
+  sessions?: Pick<SessionService, 'closeOwnedBy'>
 }
 
 export interface IngressOptions {
@@ -168,6 +172,8 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
       request.log.error({ err }, 'the API token could not be regenerated; the old one stays')
       return await reply.code(503).send({ error: 'Service Unavailable', message: `The new token could not be saved in the add-on options (${(err as Error).message}); nothing changed, the current token still works.` })
     }
+    // Sessions opened with the old token end now, notification streams included: it stops working at once.
+    await opts.services.sessions?.closeOwnedBy(PRIMARY_IDENTITY.id, 'the API token was regenerated')
     request.log.notice({ user: user.name, apiToken: maskSecret(result.token), optionsWritten: result.optionsWritten }, 'the API token was regenerated on the ingress page; the old one no longer works')
     audit?.record({ tool: 'api_token_regenerated', identity: user.id, identity_name: user.name, outcome: 'allowed', reason: 'regenerated the primary API token on the ingress page; the old one stopped working' })
     const { port } = await hostPort()
@@ -224,8 +230,11 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
 
   fastify.delete<{ Params: { id: string } }>('/api/tokens/:id', { onRequest: sameOriginOnly }, async (request, reply) => {
     // A sign-in (OAuth grant) is a named token too: revoking ends its access and refresh tokens at once.
-    const revoked = await tokens.revoke(request.params.id) || (await oauth?.revokeGrant(request.params.id, 'revoked on the ingress page') ?? false)
-    if (!revoked) return await reply.code(404).send({ error: 'Not Found', message: 'no token with this id' })
+    const id = request.params.id
+    const owner = await tokens.revoke(id) ? `token:${id}` : (await oauth?.revokeGrant(id, 'revoked on the ingress page') ?? false) ? `oauth:${id}` : undefined
+    if (owner === undefined) return await reply.code(404).send({ error: 'Not Found', message: 'no token with this id' })
+    // Its open sessions (and their notification streams) end too, not only its next request.
+    await opts.services.sessions?.closeOwnedBy(owner, 'token revoked')
     request.log.notice({ id: request.params.id }, 'named token revoked on the ingress page')
     return { revoked: true }
   })

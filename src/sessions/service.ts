@@ -68,6 +68,8 @@ export interface SessionService {
   closeStreams: () => Promise<void>
   /** Closes every session (shutdown). */
   closeAll: () => Promise<void>
+  /** Closes the sessions opened by one identity (its credential was regenerated or revoked); returns how many. */
+  closeOwnedBy: (identityId: string, reason: string) => Promise<number>
   /** The live entity and area resources for 2026-07-28 listen streams, with the sessions' clock and interval. */
   liveFeed: (publish: (uri: string) => void, active: () => boolean) => LiveFeed
 }
@@ -177,6 +179,11 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
     },
     async closeAll () {
       await Promise.all(registry.drain().map(({ id, value }) => closeSession(id, value, 'shutdown')))
+    },
+    async closeOwnedBy (identityId, reason) {
+      const owned = registry.entries().filter(({ id }) => registry.owner(id) === identityId)
+      await Promise.all(owned.map(({ id, value }) => closeSession(id, value, reason)))
+      return owned.length
     }
   }
 }

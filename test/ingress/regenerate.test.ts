@@ -4,6 +4,7 @@ import t from 'tap'
 import { resolvePrimaryToken } from '../../src/auth/bootstrap.ts'
 import { createLogger, SecretScrubber } from '../../src/logger.ts'
 import { callTool, connectClient, rpc, startHome, startServer } from '../helper.ts'
+import { listTools, openRawSession, sendRaw } from '../sessions/_raw.ts'
 import { startIngress } from './_ingress.ts'
 
 /** The primary token can be rotated on the ingress page (issue 15 item 14). */
@@ -73,4 +74,30 @@ t.test('in the add-on the new token is written back to the add-on options; a tok
   t.equal(refused.statusCode, 409)
   t.match(refused.json().message, /MCP_API_TOKEN/)
   t.equal((await rpc(fromEnv.url, LIST, { authorization: `Bearer ${fromEnv.token}` })).status, 200, 'the token from the environment still works')
+})
+
+t.test('with sessions on, regenerating ends the old token\'s sessions and their open streams at once; revoking a named token ends its own', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { enable_sessions: true } })
+  const ingress = await startIngress(t, server)
+  const made = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'tablet', scopes: ['read'] } })
+  t.equal(made.statusCode, 201, made.body)
+  const named = { token: made.json().token as string, id: made.json().entry.id as string }
+
+  const primarySession = await openRawSession(server.url, server.token)
+  const stream = await sendRaw(server.url, 'GET', server.token, primarySession)
+  t.equal(stream.status, 200)
+  const namedSession = await openRawSession(server.url, named.token)
+
+  const done = await ingress.inject({ method: 'POST', url: '/api/token/regenerate', headers: UI, payload: { confirm: true } })
+  t.equal(done.statusCode, 200, done.body)
+  await stream.text()
+  t.pass('the old token\'s open notification stream ended')
+  t.notOk(server.app.sessions.registry.get(primarySession), 'its session is closed')
+  t.ok(server.app.sessions.registry.get(namedSession), 'another token\'s session stays')
+
+  t.equal((await ingress.inject({ method: 'DELETE', url: `/api/tokens/${named.id}`, headers: { 'x-ha-mcp-ui': '1' } })).statusCode, 200)
+  t.notOk(server.app.sessions.registry.get(namedSession), 'revoking the named token closes its session')
+  const refused = await listTools(server.url, named.token, namedSession)
+  t.equal(refused.status, 401, 'and its requests are refused')
 })
