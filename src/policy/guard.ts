@@ -188,6 +188,14 @@ export class WriteGuard implements WriteGuardApi {
         }
         via = 'token'
       }
+    } else if (request.confirmToken !== undefined && request.confirmToken !== '') {
+      // A token presented to a write that needs no yes is still checked: one issued for another call
+      // (an undo of another record, another target) is refused, never silently ignored.
+      const preview = request.config?.preview ?? request.confirmPreview ?? ''
+      const consumed = this.#confirms.consume(identity.id, request.confirmToken, { call: fingerprint, shown: this.#shown(request, reach ?? entities, aimsIndirectly), preview })
+      if (consumed.verdict !== 'ok' && consumed.verdict !== 'conflict') {
+        refuse(`confirm_token_${consumed.verdict}`, `Refused: ${REFUSAL_MESSAGES[consumed.verdict]}.`, 'Call again without confirm_token to get a fresh one, then confirm with the same arguments.')
+      }
     }
 
     // 6. The call, remembering what it is about to change so ha_undo can put it back.

@@ -43,12 +43,10 @@ t.test('a forcing undo confirmation acts only on what it showed', async t => {
     t.equal(home.getState(light)?.attributes.brightness, 10, 'the owner\'s newest brightness is kept')
   })
 
-  // FINDING (open): the guard ignores a confirm_token on a write that needs no confirmation, so the
-  // force token shown for the first light's undo is accepted by ha_undo once a newer, unconflicted
-  // write is on top, and that newer write is undone instead (answer: success, "undid light.turn_on").
-  // Fix direction: a confirm_token presented to ha_undo (or to any write) is always redeemed, and one
-  // bound to another record/call is refused (HAMCP_CONFIRM_TOKEN_INVALID) instead of ignored.
-  t.test('a newer write by the add-on since: the old force token does not undo it', { todo: 'guard ignores a confirm_token when the write needs no confirmation' }, async t => {
+  // Found by attack: the guard ignored a confirm_token on a write that needs no confirmation, so the
+  // force token shown for the first light's undo undid a newer, unconflicted write instead. A token
+  // presented to any write is now redeemed, and one bound to another call is refused.
+  t.test('a newer write by the add-on since: the old force token does not undo it', async t => {
     const [first, second] = offLights()
     const token = await conflicted(first!)
     const other = await call(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: second }, data: { brightness: 50 } })
@@ -56,6 +54,7 @@ t.test('a forcing undo confirmation acts only on what it showed', async t => {
     home.clearServiceCalls()
     const forced = await call(client, 'ha_undo', { confirm_token: token })
     t.equal(forced.isError, true, forced.text)
+    t.equal(forced.code, 'HAMCP_CONFIRM_TOKEN_INVALID')
     t.same(home.serviceCalls, [], 'nothing reached the house')
     t.equal(home.getState(second!)?.state, 'on', 'the newer write stands')
   })
