@@ -37,6 +37,8 @@ t.test('through the tools: nothing with a bad name reaches the house', async t =
   t.equal(helper.code, 'HAMCP_INVALID_ARGUMENT', 'helper names')
   const scene = await callTool(client, 'ha_snapshot_scene', { name: 'Movie\u202e', entities: ['light.living_room_ceiling_light'] })
   t.equal(scene.code, 'HAMCP_INVALID_ARGUMENT', 'scene names')
+  const notice = await callTool(client, 'ha_send_notification', { message: 'The door is open', title: 'Door\u202e' })
+  t.equal(notice.code, 'HAMCP_INVALID_ARGUMENT', 'notification titles')
   t.same(home.serviceCalls, [], 'no service call reached the house')
 
   const backup = await callTool(client, 'ha_manage_config', { kind: 'backup', action: 'create', config: { name: '../../../etc/passwd' } })

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
 import { UserError } from '../../src/errors.ts'
+import { nameIssue } from '../../src/policy/input-checks.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, rateLimitedWrite } from '../_shared/write.ts'
 import { clip } from '../../src/shape.ts'
@@ -22,7 +23,7 @@ export default defineTool({
   input: z.object({
     message: z.string().optional().describe('Text, max 1000 chars.'),
     target: z.string().trim().optional().describe('notify.* entity or notify service.'),
-    title: z.string().optional().describe('Title.'),
+    title: z.string().superRefine(nameIssue()).optional().describe('Title.'),
     data: freeFormArg().optional().describe('Platform data (notify services).'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
