@@ -52,6 +52,27 @@ export function assertName (value: unknown, field: string, max: number = NAME_MA
   return value as string
 }
 
+/**
+ * The `title` and `name` strings anywhere in a free-form config (a dashboard view or card): names an
+ * owner will read in Home Assistant, so they take the name rule too. Returns the first problem, with its path.
+ */
+export function titlesProblem (config: unknown, path = 'config'): string | undefined {
+  const stack: Array<[unknown, string]> = [[config, path]]
+  while (stack.length > 0) {
+    const [value, at] = stack.pop() as [unknown, string]
+    if (Array.isArray(value)) value.forEach((item, i) => stack.push([item, `${at}[${i}]`]))
+    else if (value !== null && typeof value === 'object') {
+      for (const [key, item] of Object.entries(value)) {
+        if ((key === 'title' || key === 'name') && typeof item === 'string') {
+          const problem = nameProblem(item)
+          if (problem !== undefined) return `${at}.${key}: ${problem}`
+        } else stack.push([item, `${at}.${key}`])
+      }
+    }
+  }
+  return undefined
+}
+
 /** A tool argument holding a name: trimmed, then the name rules (as a schema issue, so the answer names the field). */
 export const nameArg = (max: number = NAME_MAX_LENGTH) => z.string().trim().min(1).max(max).superRefine(nameIssue(max))
 

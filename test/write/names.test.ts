@@ -51,6 +51,10 @@ t.test('through the tools: nothing with a bad name reaches the house', async t =
   t.equal(automation.code, 'HAMCP_INVALID_ARGUMENT', 'automation aliases')
   const event = await callTool(client, 'ha_manage_config', { kind: 'calendar', id: 'calendar.family', action: 'create', config: { summary: 'Dentist\u0000', dtstart: '2026-12-03T09:00:00+01:00', dtend: '2026-12-03T10:00:00+01:00' } })
   t.equal(event.code, 'HAMCP_INVALID_ARGUMENT', 'calendar event summaries')
+  const card = await callTool(client, 'ha_add_dashboard_card', { view: 'security', card: { type: 'entities', title: 'Doors\u202e', entities: ['lock.front_door'] } })
+  t.equal(card.code, 'HAMCP_INVALID_ARGUMENT', 'dashboard card titles')
+  const view = await callTool(client, 'ha_manage_config', { kind: 'dashboard', action: 'create', config: { title: 'Ok', cards: [{ type: 'tile', entity: 'light.living_room_ceiling_light', name: 'Lamp\u0000' }] } })
+  t.equal(view.code, 'HAMCP_INVALID_ARGUMENT', 'names inside a dashboard view')
   t.same(home.configWrites, [], 'no config write reached the house')
 
   const fine = await callTool(client, 'ha_manage_registry', { kind: 'area', action: 'create', name: 'Chambre d\'Élodie 2' })

@@ -4,6 +4,7 @@ import { configFact, type Revert } from '../../src/policy/undo.ts'
 import { isRecord } from '../../src/shape.ts'
 import { referencedEntities } from './config-store.ts'
 import { runConfigWrite } from './config-write.ts'
+import { titlesProblem } from '../../src/policy/input-checks.ts'
 import { configHash, toYaml } from './config-yaml.ts'
 import { addAt, DEFAULT_DASHBOARD, elementAt, loadDashboard, moveTo, removeAt, replaceAt, requireStorageDashboard, type Record_ } from './dashboards.ts'
 import { unifiedDiff } from './line-diff.ts'
@@ -62,6 +63,8 @@ export async function manageDashboard (ctx: ToolContext, args: ManageArgs): Prom
   await requireStorageDashboard(ctx, urlPath, name)
   const current = await loadDashboard(ctx, urlPath, name)
   if (args.action === 'create' && args.config && !isRecord(args.config)) throw new UserError('HAMCP_INVALID_ARGUMENT', 'config must be an object.')
+  const titles = titlesProblem(args.config)
+  if (titles !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `Invalid title: ${titles}.`, 'Titles and names are plain text: no control or invisible characters.')
   const { next, touched } = edited(args, current)
   const label = `dashboard ${name}`
   const what = args.action === 'move' ? `${args.item ?? ''} to ${args.to ?? ''}` : args.item ?? 'new view'

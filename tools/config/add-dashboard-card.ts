@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
 import { UserError } from '../../src/errors.ts'
+import { titlesProblem } from '../../src/policy/input-checks.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { isRecord } from '../../src/shape.ts'
 import { referencedEntities } from '../_shared/config-store.ts'
@@ -53,6 +54,8 @@ export default defineTool({
     confirm_token: confirmTokenArg()
   }),
   async handler (ctx, args) {
+    const titles = titlesProblem(args.card, 'card')
+    if (titles !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `Invalid title: ${titles}.`, 'Titles and names are plain text: no control or invisible characters.')
     const urlPath = args.dashboard === DEFAULT_DASHBOARD ? null : args.dashboard
     await requireStorageDashboard(ctx, urlPath, args.dashboard)
     const current = await loadDashboard(ctx, urlPath, args.dashboard)
