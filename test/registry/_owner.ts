@@ -1,3 +1,5 @@
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+
 /**
  * The owner editing the house from Home Assistant's own UI: one command over a separate WebSocket
  * connection to the demo home, so the add-on sees it only as Home Assistant's events.
@@ -21,4 +23,14 @@ export async function ownerCommand (home: { url: string, token: string }, comman
   } finally {
     socket.close()
   }
+}
+
+/** A tool call's error code, text and machine-readable details. */
+export async function call (client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean, code?: string, text: string, json: any, details: any }> {
+  const result = await client.callTool({ name, arguments: args })
+  const text = (result.content as Array<{ type: string, text?: string }>).map(c => c.text ?? '').join('\n')
+  const error = (result.structuredContent as { error?: { code?: string, details?: unknown } } | undefined)?.error
+  let json: unknown
+  try { json = JSON.parse(text) } catch { json = undefined }
+  return { isError: result.isError === true, code: result.isError === true ? error?.code : undefined, text, json, details: error?.details }
 }

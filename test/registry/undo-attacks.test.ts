@@ -1,18 +1,8 @@
 // Attacks on ha_undo's forcing confirmation: the token that forces an undo over newer work must act
 // only on the record and the changes it showed, for the identity it was given to.
 import t from 'tap'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { connectClient, eventually, startHome, startServer } from '../helper.ts'
-import { ownerCommand } from './_owner.ts'
-
-async function call (client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean, code?: string, text: string, json: any, details: any }> {
-  const result = await client.callTool({ name, arguments: args })
-  const text = (result.content as Array<{ type: string, text?: string }>).map(c => c.text ?? '').join('\n')
-  const error = (result.structuredContent as { error?: { code?: string, details?: unknown } } | undefined)?.error
-  let json: unknown
-  try { json = JSON.parse(text) } catch { json = undefined }
-  return { isError: result.isError === true, code: result.isError === true ? error?.code : undefined, text, json, details: error?.details }
-}
+import { call, ownerCommand } from './_owner.ts'
 
 t.test('a forcing undo confirmation acts only on what it showed', async t => {
   const home = await startHome(t)

@@ -1,17 +1,6 @@
 import t from 'tap'
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { connectClient, eventually, startHome, startServer } from '../helper.ts'
-import { ownerCommand } from './_owner.ts'
-
-/** A tool call's error code, text and machine-readable details. */
-async function call (client: Client, name: string, args: Record<string, unknown> = {}): Promise<{ isError: boolean, code?: string, text: string, json: any, details: any }> {
-  const result = await client.callTool({ name, arguments: args })
-  const text = (result.content as Array<{ type: string, text?: string }>).map(c => c.text ?? '').join('\n')
-  const error = (result.structuredContent as { error?: { code?: string, details?: unknown } } | undefined)?.error
-  let json: unknown
-  try { json = JSON.parse(text) } catch { json = undefined }
-  return { isError: result.isError === true, code: result.isError === true ? error?.code : undefined, text, json, details: error?.details }
-}
+import { call, ownerCommand } from './_owner.ts'
 
 // Undo never overwrites newer work: what changed since the add-on's write is a conflict, said as
 // such, and only a confirmation of that conflict forces the older values back.
