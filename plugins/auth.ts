@@ -5,7 +5,8 @@ import type { Identity } from '../src/auth/identity.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import { rpcErrorBody } from '../src/mcp/rpc-error.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
-import { bearerChallenge, requestOrigin } from '../src/oauth/metadata.ts'
+import { requestOrigin } from '../src/hosts.ts'
+import { bearerChallenge } from '../src/oauth/metadata.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -9,8 +9,9 @@ import { OAuthError } from '../src/oauth/errors.ts'
 import { peerOf } from '../src/oauth/peer.ts'
 import {
   AUTHORIZATION_SERVER_PATH, authorizationIssuer, authorizationServerMetadata, ENDPOINTS, MCP_PATH, PROTECTED_RESOURCE_PATH,
-  protectedResourceMetadata, requestOrigin
+  protectedResourceMetadata
 } from '../src/oauth/metadata.ts'
+import { requestOrigin } from '../src/hosts.ts'
 import { browserOriginLookup } from '../src/oauth/browser-origin.ts'
 import { AuthorizationPageError, AuthorizationRedirectError, type AuthorizationRequest } from '../src/oauth/requests.ts'
 import { chosenScopes, OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'

@@ -1,6 +1,5 @@
 import t from 'tap'
-import { INGRESS_PROXY_ADDRESS } from '../../plugins/ingress.ts'
-import { mcpUrlFor } from '../../src/ingress/public-url.ts'
+import { INGRESS_PROXY_ADDRESS } from '../../src/hosts.ts'
 import { connectClient, startHome, startServer } from '../helper.ts'
 import { startIngress, testCatalog } from './_ingress.ts'
 
@@ -63,18 +62,6 @@ t.test('connect: the token is masked until revealed; internal hosts become HA_IP
   t.equal(revealed.token, server.token)
   t.ok(revealed.clients.every((c: { text: string }) => c.text.includes(server.token)), 'every config carries the real token')
   t.equal(revealed.url, `http://HA_IP:${server.app.config.mcpPort}/mcp`)
-})
-
-t.test('mcpUrlFor maps internal names and keeps LAN addresses', async t => {
-  t.equal(mcpUrlFor({ host: '172.30.32.2:9584' }, 9583, true), 'http://HA_IP:9583/mcp')
-  t.equal(mcpUrlFor({ host: 'supervisor' }, 9583, true), 'http://HA_IP:9583/mcp')
-  t.equal(mcpUrlFor({ host: '127.0.0.1:9584' }, 9583, true), 'http://HA_IP:9583/mcp')
-  t.equal(mcpUrlFor({ host: '127.0.0.1:9584' }, 9583, false), 'http://127.0.0.1:9583/mcp')
-  t.equal(mcpUrlFor({ 'x-forwarded-host': 'homeassistant.local:8123, proxy', host: 'x' }, 9583, true), 'http://homeassistant.local:9583/mcp')
-  t.equal(mcpUrlFor({ host: '[fd00::5]:8123' }, 9583, true), 'http://[fd00::5]:9583/mcp')
-  t.equal(mcpUrlFor({ host: 'evil"><script>' }, 9583, true), 'http://HA_IP:9583/mcp')
-  t.equal(mcpUrlFor({}, 9583, true), 'http://HA_IP:9583/mcp')
-  t.equal(mcpUrlFor({ 'x-forwarded-host': 'abcdef.ui.nabu.casa' }, 9583, true), 'http://HA_IP:9583/mcp', 'the cloud URL does not reach the add-on port')
 })
 
 t.test('tokens: create shows the secret once, it works on /mcp, revoke ends it', async t => {
@@ -150,7 +137,7 @@ t.test('in the add-on the URL uses the host port from the Supervisor, and says w
 })
 
 t.test('hostPortLookup: remapped, disabled, unreachable', async t => {
-  const { hostPortLookup } = await import('../../src/ingress/host-port.ts')
+  const { hostPortLookup } = await import('../../src/addon/host-port.ts')
   const fake = (network: unknown) => ({ call: async <T>(): Promise<T> => ({ network }) as T })
   t.same(await hostPortLookup(fake({ '9583/tcp': 19583 }), 9583)(), { port: 19583, fromSupervisor: true })
   t.same(await hostPortLookup(fake({ '9583/tcp': null }), 9583)(), { port: null, fromSupervisor: true })
