@@ -58,7 +58,7 @@ t.test('confirmations by input_required rounds', async t => {
     t.equal(asked.length, 1, 'the human was asked once')
     t.match(asked[0], /lock\.unlock/, 'the question shows the call')
     t.equal(unlocks(), 1, 'the unlock reached the house exactly once')
-    t.match(server.app.audit.recent(1)[0], { outcome: 'confirmation_given' }, 'audited like any confirmation')
+    t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'confirmation_given' }, 'audited like any confirmation')
   })
 
   for (const [what, answer] of [['decline', { action: 'decline' }], ['cancel', { action: 'cancel' }], ['accept with confirm false', { action: 'accept', content: { confirm: false } }]] as Array<[string, Answer]>) {
@@ -70,7 +70,7 @@ t.test('confirmations by input_required rounds', async t => {
       t.equal(result.code, 'HAMCP_CONFIRMATION_DECLINED')
       t.equal(asked.length, 1)
       t.equal(unlocks(), 0)
-      t.match(server.app.audit.recent(1)[0], { outcome: 'refused', reason: 'declined' })
+      t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'refused', reason: 'declined' })
     })
   }
 
@@ -101,7 +101,7 @@ t.test('confirmations by input_required rounds', async t => {
       t.equal(refused.error?.code, -32602, 'tampered state refused')
     }
 
-    const { token: otherToken } = await server.app.tokens.create({ name: 'other tablet', scopes: ['read', 'write'] })
+    const { token: otherToken } = await server.app.services.tokens.create({ name: 'other tablet', scopes: ['read', 'write'] })
     const foreign = await rawCall(server, UNLOCK, { requestState: state, inputResponses: YES }, otherToken)
     t.equal(foreign.error?.code, -32602, 'another identity cannot use it')
 
