@@ -10,12 +10,15 @@ import { peerOf } from '../src/oauth/peer.ts'
 import { AuthorizationPageError, AuthorizationRedirectError, type AuthorizationRequest } from '../src/oauth/requests.ts'
 import { OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
 import type { ClientRecord } from '../src/oauth/store.ts'
+import type { Options } from '../src/options.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 import { formOf, list, single } from './oauth-form.ts'
 import type { OAuthContext } from './oauth.ts'
 
 export interface OAuthConsentOptions {
   context: OAuthContext
+  /** The add-on options: scopes they switch off are marked on the page. */
+  options: Options
   tokens: TokenStore
   backoff: AuthBackoff
   audit?: AuditApi
@@ -45,7 +48,7 @@ const PRIMARY_ON_PAGE = { id: 'primary', name: 'primary token (consent page)' }
  */
 export default async function oauthConsentRoutes (fastify: FastifyInstance, opts: OAuthConsentOptions): Promise<void> {
   const { context: { server, originOf, oursFor }, tokens, backoff, audit } = opts
-  const disabledScopes = OAUTH_SCOPES.filter(s => !scopeEnabled(s, fastify.config.options))
+  const disabledScopes = OAUTH_SCOPES.filter(s => !scopeEnabled(s, opts.options))
 
   const showConsent = (reply: FastifyReply, request: AuthorizationRequest, error?: string, status = 200): FastifyReply => {
     const nonce = randomBytes(16).toString('base64')

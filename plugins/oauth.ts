@@ -3,6 +3,8 @@ import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import type { AuthBackoff } from '../src/auth/backoff.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
+import type { Config } from '../src/config.ts'
+import type { HomeAssistant } from '../src/ha/index.ts'
 import { requestOrigin } from '../src/hosts.ts'
 import { sameResource, type AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import { browserOriginLookup } from '../src/oauth/browser-origin.ts'
@@ -17,6 +19,8 @@ export interface OAuthRouteOptions {
   tokens: TokenStore
   backoff: AuthBackoff
   audit?: AuditApi
+  config: Pick<Config, 'options' | 'addonMode' | 'mcpPort'>
+  ha: Pick<HomeAssistant, 'supervisor' | 'command'>
   /** Where browsers reach the add-on for a request sent to this origin; default: src/oauth/browser-origin.ts. */
   authorizationOrigin?: (requestOrigin: string) => Promise<string>
   /** Sweep interval for expired codes, requests and registrations. */
@@ -54,8 +58,8 @@ const OAUTH_CORS = {
  * registration, the token endpoint and RFC 7009 revocation (oauth-client.ts).
  */
 export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuthRouteOptions): Promise<void> {
-  const { server } = opts
-  const options = fastify.config.options
+  const { server, config, ha } = opts
+  const options = config.options
   await fastify.register(formbody, { bodyLimit: FORM_BODY_LIMIT })
   // Only these paths: the plugin's preflight route answers OPTIONS for every path, /mcp included.
   await fastify.register(cors, { delegator: async (request: FastifyRequest) => OAUTH_PATHS.test(request.url) ? OAUTH_CORS : { origin: false } })
@@ -74,11 +78,11 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   })
 
   const lookup = browserOriginLookup({
-    addonMode: fastify.config.addonMode,
+    addonMode: config.addonMode,
     publicUrl: options.public_url,
-    containerPort: fastify.config.mcpPort,
-    supervisor: fastify.config.addonMode && fastify.ha.supervisor.available ? fastify.ha.supervisor : undefined,
-    haConfig: async () => await fastify.ha.command<Record<string, unknown>>({ type: 'get_config' }),
+    containerPort: config.mcpPort,
+    supervisor: config.addonMode && ha.supervisor.available ? ha.supervisor : undefined,
+    haConfig: async () => await ha.command<Record<string, unknown>>({ type: 'get_config' }),
     log: { warn: message => fastify.log.warn(message) }
   })
   const browserOrigin = opts.authorizationOrigin ?? (async (origin: string) => {
@@ -96,6 +100,6 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   }
 
   await fastify.register(oauthMetadataRoutes, { context })
-  await fastify.register(oauthConsentRoutes, { context, tokens: opts.tokens, backoff: opts.backoff, audit: opts.audit })
+  await fastify.register(oauthConsentRoutes, { context, options, tokens: opts.tokens, backoff: opts.backoff, audit: opts.audit })
   await fastify.register(oauthClientRoutes, { context })
 }

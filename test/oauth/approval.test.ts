@@ -52,7 +52,7 @@ async function grantedBy (server: TestServer, sign: SignIn, location: string | u
 }
 
 function lastSignInAudit (server: TestServer, before: number): Answer['audit'] {
-  const entries = server.app.audit.recent(200).filter(e => e.tool === 'oauth_sign_in')
+  const entries = server.app.services.policy.audit.recent(200).filter(e => e.tool === 'oauth_sign_in')
   return entries.length > before ? entries[0] as Answer['audit'] : undefined
 }
 
@@ -61,7 +61,7 @@ t.test('the consent page and the Sign-ins tab answer a sign-in by one rule', asy
   const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, allow_camera: true } })
   const ingress = await startIngress(t, server)
   const client = await (await register(server.url, { redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], client_name: 'Approval test' })).json() as { client_id: string }
-  const audits = (): number => server.app.audit.recent(200).filter(e => e.tool === 'oauth_sign_in').length
+  const audits = (): number => server.app.services.policy.audit.recent(200).filter(e => e.tool === 'oauth_sign_in').length
 
   const onPage = async (c: Case): Promise<Answer> => {
     const sign = await waiting(server, client.client_id, c.asks)
@@ -102,9 +102,9 @@ t.test('the consent page and the Sign-ins tab answer a sign-in by one rule', asy
   // A denial: both say so to the client and write the same line.
   const denied = await Promise.all([waiting(server, client.client_id, 'read'), waiting(server, client.client_id, 'read write')])
   const pageDeny = await postForm(`${server.url}/oauth/authorize`, { request: denied[0].requestId, action: 'deny' })
-  const pageLine = server.app.audit.recent(1)[0]
+  const pageLine = server.app.services.policy.audit.recent(1)[0]
   await ingress.inject({ method: 'POST', url: `/api/sign-ins/${denied[1].requestId}`, headers: UI, payload: { action: 'deny' } })
-  const tabLine = server.app.audit.recent(1)[0]
+  const tabLine = server.app.services.policy.audit.recent(1)[0]
   const tabStatus = await (await fetch(`${server.url}/oauth/authorize/status?request=${encodeURIComponent(denied[1].requestId)}`)).json() as { redirect: string }
   t.equal(new URL(pageDeny.headers.get('location') ?? '').searchParams.get('error'), 'access_denied')
   t.equal(new URL(tabStatus.redirect).searchParams.get('error'), 'access_denied')
