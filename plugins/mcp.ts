@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Identity } from '../src/auth/identity.ts'
 import type { Services } from '../src/compose.ts'
+import { originAllowed } from '../src/hosts.ts'
 import { rpcError, rpcErrorBody, rpcRefusal } from '../src/mcp/rpc-error.ts'
 import { checkBody, createMcpEndpoint, decideEra, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
 
@@ -9,26 +10,6 @@ export interface McpRouteOptions {
 }
 
 const BODY_LIMIT = 4 * 1024 * 1024
-
-const LOOPBACK = new Set(['localhost', '127.0.0.1', '[::1]', '::1'])
-
-/**
- * DNS-rebinding guard: a browser always sends Origin. It is accepted when it names this machine by a
- * loopback name, or names exactly the host the request was sent to by IP address or mDNS name (which a
- * rebinding attacker's page cannot do: its origin is their domain).
- */
-export function originAllowed (origin: string, hostHeader: string | undefined): boolean {
-  let hostname: string
-  try {
-    hostname = new URL(origin).hostname.toLowerCase()
-  } catch {
-    return false
-  }
-  if (LOOPBACK.has(hostname)) return true
-  const requestHost = (hostHeader ?? '').toLowerCase().replace(/:\d+$/, '')
-  if (hostname !== requestHost) return false
-  return /^\d{1,3}(\.\d{1,3}){3}$/.test(hostname) || hostname.startsWith('[') || hostname.endsWith('.local') || hostname === 'homeassistant'
-}
 
 const header = (value: string | string[] | undefined): string | undefined => Array.isArray(value) ? value.join(',') : value
 

@@ -2,6 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import type { Identity, Scope } from '../auth/identity.ts'
 import { identityForScopes } from '../auth/identity.ts'
 import { generateToken, hashToken } from '../auth/tokens.ts'
+import { sameAuthority } from '../hosts.ts'
 import { ClientDocuments, isClientDocumentId, type ClientDocumentOptions } from './client-documents.ts'
 import { OAuthError } from './errors.ts'
 import { verifierMatches } from './pkce.ts'
@@ -315,7 +316,7 @@ export class AuthorizationServer {
     const grant = this.#grantOf(this.#accessIndex.get(hash))
     const entry = grant?.access.find(a => a.hash === hash)
     if (!grant || !entry || entry.expires_at <= this.#now()) return undefined
-    if (grant.resource !== null && hostOf(grant.resource) !== (requestHost ?? '').toLowerCase()) return undefined
+    if (grant.resource !== null && !sameAuthority(grant.resource, requestHost)) return undefined
     grant.last_used_at = this.#now()
     this.#dirty = true
     return identityForScopes(`oauth:${grant.id}`, grant.client_name, entry.scopes ?? grant.scopes)
@@ -422,13 +423,5 @@ export class AuthorizationServer {
 
   #grantOf (id: string | undefined): GrantRecord | undefined {
     return id === undefined ? undefined : this.#file.grants.get(id)
-  }
-}
-
-function hostOf (resource: string): string {
-  try {
-    return new URL(resource).host.toLowerCase()
-  } catch {
-    return ''
   }
 }

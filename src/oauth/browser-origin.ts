@@ -1,5 +1,5 @@
 import type { SupervisorApi } from '../addon/options-sync.ts'
-import { hostPortLookup } from '../ingress/host-port.ts'
+import { hostPortLookup } from '../addon/host-port.ts'
 import { resolveAuthorizationOrigin, type AuthorizationOrigin } from './public-origin.ts'
 
 export interface BrowserOriginDeps {
