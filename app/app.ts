@@ -27,15 +27,17 @@ async function app (fastify: FastifyInstance, opts: { services: Services, health
   await fastify.register(servicesPlugin, { services })
   await fastify.register(homeAssistantPlugin, services)
   await fastify.register(policyPlugin, { policy: services.policy })
-  await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff, oauth: services.oauth })
+  await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff, oauth: services.oauth, publicUrl: services.config.options.public_url })
   await fastify.register(rateLimitPlugin)
-  await fastify.register(healthRoutes, { degradedAfterMs: opts.healthDegradedAfterMs })
+  await fastify.register(healthRoutes, { ha: services.ha, degradedAfterMs: opts.healthDegradedAfterMs })
   await fastify.register(sessionsPlugin, { sessions: services.sessions })
   await fastify.register(oauthRoutes, {
     server: services.oauth,
     tokens: services.tokens,
     backoff: services.backoff,
     audit: services.policy.audit,
+    config: services.config,
+    ha: services.ha,
     authorizationOrigin: opts.authorizationOrigin
   })
   await fastify.register(mcpRoutes, { services })

@@ -66,7 +66,7 @@ export async function startServer (opts: StartOptions): Promise<RunningServer> {
   await ingress.listen({ port: opts.listen?.ingressPort ?? config.ingressPort, host: config.addonMode ? host : '127.0.0.1' })
   logger.info({ port: portOf(ingress) }, 'ingress page listening')
   const addonTasks = config.supervisor.token
-    ? startAddonTasks({ supervisor: app.ha.supervisor, primary, mcpPort: portOf(app), log: logger })
+    ? startAddonTasks({ supervisor: app.services.ha.supervisor, primary, mcpPort: portOf(app), log: logger })
     : undefined
 
   return {

@@ -2,6 +2,8 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthBackoff } from '../src/auth/backoff.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
+import type { Config } from '../src/config.ts'
+import type { HomeAssistant } from '../src/ha/index.ts'
 import { sameResource, type AuthorizationServer, type ClientCredentials } from '../src/oauth/authorization-server.ts'
 import { ClientDocumentError } from '../src/oauth/client-documents.ts'
 import { consentPage, problemPage } from '../src/oauth/consent-page.ts'
@@ -23,6 +25,8 @@ export interface OAuthRouteOptions {
   tokens: TokenStore
   backoff: AuthBackoff
   audit?: AuditApi
+  config: Pick<Config, 'options' | 'addonMode' | 'mcpPort'>
+  ha: Pick<HomeAssistant, 'supervisor' | 'command'>
   /** Where browsers reach the add-on for a request sent to this origin; default: src/oauth/browser-origin.ts. */
   authorizationOrigin?: (requestOrigin: string) => Promise<string>
   /** Sweep interval for expired codes, requests and registrations. */
@@ -71,15 +75,15 @@ function sendOAuthError (reply: FastifyReply, error: OAuthError): FastifyReply {
  * RFC 7591 registration, the consent page, the token endpoint and RFC 7009 revocation.
  */
 export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuthRouteOptions): Promise<void> {
-  const { server, tokens, backoff } = opts
-  const options = fastify.config.options
+  const { server, tokens, backoff, config, ha } = opts
+  const options = config.options
   const publicUrl = options.public_url || undefined
   const lookup = browserOriginLookup({
-    addonMode: fastify.config.addonMode,
+    addonMode: config.addonMode,
     publicUrl: options.public_url,
-    containerPort: fastify.config.mcpPort,
-    supervisor: fastify.config.addonMode && fastify.ha.supervisor.available ? fastify.ha.supervisor : undefined,
-    haConfig: async () => await fastify.ha.command<Record<string, unknown>>({ type: 'get_config' }),
+    containerPort: config.mcpPort,
+    supervisor: config.addonMode && ha.supervisor.available ? ha.supervisor : undefined,
+    haConfig: async () => await ha.command<Record<string, unknown>>({ type: 'get_config' }),
     log: { warn: message => fastify.log.warn(message) }
   })
   const browserOrigin = opts.authorizationOrigin ?? (async (origin: string) => {

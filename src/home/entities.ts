@@ -17,6 +17,12 @@ export const ENTITY_ID = new RegExp(`^${ENTITY_ID_SOURCE}$`)
  */
 export const ENTITY_ID_IN_TEXT = new RegExp(`(?<![\\w\\\\])${ENTITY_ID_SOURCE}\\b`, 'g')
 
+/** A domain or a service name on its own: `light`, `turn_on`. */
+export const SLUG = new RegExp(`^${PART}$`)
+
+/** A long-term statistic: an entity's (`sensor.energy`) or an integration's own (`sensor:energy`). */
+export const STATISTIC_ID = new RegExp(`^${PART}[.:]${PART}$`)
+
 /** The ids of one domain: `^light\.[a-z0-9_]+$`. */
 export function domainEntityPattern (domain: string): RegExp {
   return new RegExp(`^${domain}\\.${PART}$`)

@@ -119,7 +119,7 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
     try {
       const running = (async () => {
         if (tool.definition.needsHomeAssistant !== false) await ctx.home.ready()
-        return await tool.definition.handler(ctx, parsed.data)
+        return await tool.definition.handler({ ...ctx, tool: name }, parsed.data)
       })()
       const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
       const value = bounded ? await withinBudget(running, readBudgetMs) : await running

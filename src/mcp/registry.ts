@@ -194,6 +194,15 @@ function toolFiles (dir: string): string[] {
   return files
 }
 
+/**
+ * The folder a tool module is filed under: its own, or its group's when the tool has a folder of its own
+ * (tools/config/manage-config/manage-config.ts is filed under config, beside its private `_*.ts` files).
+ */
+function groupFolder (file: string): string {
+  const folder = dirname(file)
+  return basename(folder) === basename(file).replace(/\.(ts|js)$/, '') ? basename(dirname(folder)) : basename(folder)
+}
+
 /** Checks one definition; throws a message naming the file and the rule it breaks. */
 export function checkDefinition (tool: ToolDefinition, where: string): LoadedTool {
   const fail = (why: string): never => { throw new Error(`${where}: ${why}`) }
@@ -229,7 +238,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
   }
   return {
     definition: tool,
-    category: categoryOf(tool.name, basename(dirname(where))),
+    category: categoryOf(tool.name, groupFolder(where)),
     ...(byArgument ? { byArgument } : {}),
     annotations,
     inputSchema,

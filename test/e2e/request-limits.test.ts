@@ -8,7 +8,7 @@ const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
 t.test('per token: over the cap 429 with Retry-After; another token is unaffected', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, logLevel: 'notice', app: { requestLimits: { perToken: 4 } } })
-  const other = await server.app.tokens.create({ name: 'kitchen tablet', scopes: ['read'] })
+  const other = await server.app.services.tokens.create({ name: 'kitchen tablet', scopes: ['read'] })
   const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` })
 
   for (let i = 0; i < 4; i++) t.equal((await rpc(server.url, listTools, bearer(server.token))).status, 200, `request ${i + 1} of 4 answered`)

@@ -30,9 +30,9 @@ t.test('every tool answers within Home Assistant\'s 10 s on a 10,000-entity home
   const catalog = await loadToolCatalog()
   const timings: Array<[string, number]> = []
   // What the server does right after connecting (the catalogue, the add-on tasks) is no call's cost.
-  await server.app.home.ready()
+  await server.app.services.home.ready()
   for (const id of ids.slice(0, 10)) await (await freshConnection(server.url)).callTool({ name: 'ha_get_entity', arguments: { entity_id: id } })
-  for (const tool of catalog.listFor(server.app.config.options, { id: 'primary', name: 'primary', levels: ALL_LEVELS }).tools) {
+  for (const tool of catalog.listFor(server.app.services.config.options, { id: 'primary', name: 'primary', levels: ALL_LEVELS }).tools) {
     const broad = table[tool.name]
     const args = broad ?? requiredArguments(tool.inputSchema, ids)
     const started = performance.now()
@@ -100,13 +100,13 @@ t.test('with enable_sessions, a session per call is opened and ended each time (
     await transport.terminateSession()
     await client.close()
   }
-  t.equal(server.app.sessions.registry.size, 0, 'no session left behind')
+  t.equal(server.app.services.sessions.registry.size, 0, 'no session left behind')
 })
 
 t.test('the registries and the catalogue are built right after connecting, not by the first call', async t => {
   const home = await startHome(t, { entities: 2_000 })
   const server = await startServer(t, { home })
-  const { catalog } = server.app.home
+  const { catalog } = server.app.services.home
   await eventually(() => catalog.registries !== undefined, 10_000, 'the warm-up after connecting')
   t.ok(catalog.get(home.entityIds()[0] as string), 'rows are there before any tool call')
   const before = catalog.registries

@@ -8,7 +8,7 @@ const UI = { 'x-ha-mcp-ui': '1' }
 t.test('in add-on mode only the Supervisor ingress proxy may connect', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { app: { catalog: await testCatalog() }, home, env: { SUPERVISOR_TOKEN: 'supervisor-token-for-tests', SUPERVISOR_URL: home.supervisorUrl } })
-  t.equal(server.app.config.addonMode, true)
+  t.equal(server.app.services.config.addonMode, true)
   const logs: string[] = []
   const ingress = await startIngress(t, server, logs)
   const foreign = await ingress.inject({ url: '/api/overview', remoteAddress: '192.168.1.50' })
@@ -54,14 +54,14 @@ t.test('connect: the token is masked until revealed; internal hosts become HA_IP
   const ingress = await startIngress(t, server)
   const masked = await ingress.inject({ url: '/api/connect', headers: { host: '192.168.1.20:8123' } })
   const body = masked.json()
-  t.equal(body.url, `http://192.168.1.20:${server.app.config.mcpPort}/mcp`)
+  t.equal(body.url, `http://192.168.1.20:${server.app.services.config.mcpPort}/mcp`)
   t.notOk(masked.body.includes(server.token), 'the full token is not in the masked answer')
   t.equal(body.token, `${server.token.slice(0, 8)}********`)
   t.same(body.clients.map((c: { id: string }) => c.id), ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'gemini-cli', 'opencode', 'generic'])
   const revealed = (await ingress.inject({ url: '/api/connect?reveal=1', headers: { 'x-forwarded-host': 'homeassistant:8123' } })).json()
   t.equal(revealed.token, server.token)
   t.ok(revealed.clients.every((c: { text: string }) => c.text.includes(server.token)), 'every config carries the real token')
-  t.equal(revealed.url, `http://HA_IP:${server.app.config.mcpPort}/mcp`)
+  t.equal(revealed.url, `http://HA_IP:${server.app.services.config.mcpPort}/mcp`)
 })
 
 t.test('tokens: create shows the secret once, it works on /mcp, revoke ends it', async t => {
@@ -97,7 +97,7 @@ t.test('activity: usage counters and audit entries with filters', async t => {
   const ingress = await startIngress(t, server)
   const client = await connectClient(t, server)
   await client.callTool({ name: 'ha_list_areas', arguments: {} })
-  const audit = server.app.audit
+  const audit = server.app.services.policy.audit
   audit.record({ tool: 'ha_call_service', identity: 'primary', identity_name: 'primary token', outcome: 'allowed', domain: 'light', service: 'turn_on', entities: ['light.kitchen'] })
   audit.record({ tool: 'ha_run_script', identity: 'primary', identity_name: 'primary token', outcome: 'refused', domain: 'script', service: 'turn_on', reason: 'denylisted' })
   const all = (await ingress.inject({ url: '/api/activity' })).json()
@@ -119,7 +119,7 @@ t.test('activity hides filter_reads entities, even inside a failure reason', asy
   const server = await startServer(t, { app: { catalog: await testCatalog() }, home, options: { filter_reads: true, entity_denylist: ['lock.*'] } })
   const ingress = await startIngress(t, server)
   const lock = home.entityIds().find(id => id.startsWith('lock.')) as string
-  server.app.audit.record({ tool: 'ha_call_service', identity: 'primary', identity_name: 'primary token', outcome: 'failed', domain: 'homeassistant', service: 'turn_on', entities: [lock, 'light.kitchen'], reason: `Home Assistant refused ${lock}` })
+  server.app.services.policy.audit.record({ tool: 'ha_call_service', identity: 'primary', identity_name: 'primary token', outcome: 'failed', domain: 'homeassistant', service: 'turn_on', entities: [lock, 'light.kitchen'], reason: `Home Assistant refused ${lock}` })
   const res = await ingress.inject({ url: '/api/activity' })
   t.notOk(res.body.includes(lock), 'the hidden entity appears nowhere')
   t.match(res.json().audit, [{ entities: ['light.kitchen'] }])

@@ -112,7 +112,7 @@ t.test('every tab of the panel and the consent page fit a 390 px phone and a des
   const client = await connectClient(t, server)
   const light = home.entityIds().find(id => id.startsWith('light.')) as string
   t.notOk((await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })).isError)
-  await server.app.tokens.create({ name: 'kitchen tablet', levels: { entities: 'read', services: 'write' }, entity_denylist: ['lock.*'] })
+  await server.app.services.tokens.create({ name: 'kitchen tablet', levels: { entities: 'read', services: 'write' }, entity_denylist: ['lock.*'] })
   t.equal((await exchange(server.url, await codeFor(server.url, server.token))).status, 200, 'an app signed in')
   const redirectUri = 'http://127.0.0.1:33333/callback'
   const registered = await (await register(server.url, { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], client_name: 'Living room assistant' })).json() as { client_id: string }

@@ -30,3 +30,16 @@ for (const [layer, above] of Object.entries(FORBIDDEN)) {
     t.same(offending, [])
   })
 }
+
+// A tool folder's `_*.ts` files are its own: another folder shares code through tools/_shared/.
+t.test('no tool imports another tool folder\'s files', async t => {
+  const offending: string[] = []
+  for (const file of files('tools')) {
+    const folder = file.split('/')[1] as string
+    for (const match of readFileSync(join(ROOT, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
+      const [top, other] = relative(ROOT, join(ROOT, file, '..', match[1] as string)).split('/')
+      if (top === 'tools' && other !== '_shared' && other !== folder) offending.push(`${file} -> ${match[1]}`)
+    }
+  }
+  t.same(offending, [])
+})

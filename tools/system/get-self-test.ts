@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { ROLE_HINT } from '../_shared/manage-backup.ts'
+import { ROLE_HINT } from '../_shared/backups.ts'
 
 const PROBE_TIMEOUT_MS = 3000
 
