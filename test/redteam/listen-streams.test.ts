@@ -9,12 +9,12 @@ import { listen, type ListenStream } from './_modern.ts'
 t.test('subscriptions/listen under attack', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { filter_reads: true, entity_denylist: ['lock.*'] } })
-  await server.app.home.ready()
-  const rows = server.app.home.ha.states
+  await server.app.services.home.ready()
+  const rows = server.app.services.home.ha.states
   const lock = home.entityIds().find(id => id.startsWith('lock.'))
-  const visible = server.app.home.entities().find(row => row.domain === 'light' && row.area_id !== null)
+  const visible = server.app.services.home.entities().find(row => row.domain === 'light' && row.area_id !== null)
   if (!lock || !visible) throw new Error('the demo home lacks a lock or a light in an area')
-  const lockArea = server.app.home.catalog.all().find(row => row.entity_id === lock)?.area_id
+  const lockArea = server.app.services.home.catalog.all().find(row => row.entity_id === lock)?.area_id
   const open: ListenStream[] = []
   t.teardown(() => { for (const stream of open) stream.close() })
   const opened = async (token: string, id: string, uris: unknown[]): Promise<ListenStream> => {
@@ -55,7 +55,7 @@ t.test('subscriptions/listen under attack', async t => {
   })
 
   t.test('one token cannot hold every listen stream of the server', async t => {
-    const { token: tablet } = await server.app.tokens.create({ name: 'greedy tablet', scopes: ['read'] })
+    const { token: tablet } = await server.app.services.tokens.create({ name: 'greedy tablet', scopes: ['read'] })
     const mine: ListenStream[] = []
     for (let i = 0; i < 12; i++) mine.push(await opened(tablet, `greedy-${i}`, [`ha://entity/${visible.entity_id}`]))
     const served = mine.filter(stream => stream.seen[0]?.method === 'notifications/subscriptions/acknowledged')
@@ -79,11 +79,11 @@ t.test('subscriptions/listen under attack', async t => {
 t.test('a revoked token stops streaming', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home })
-  await server.app.home.ready()
+  await server.app.services.home.ready()
   const ingress = await startIngress(t, server)
   const made = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: { 'x-ha-mcp-ui': '1', 'content-type': 'application/json' }, payload: { name: 'tablet', scopes: ['read'] } })
   t.equal(made.statusCode, 201, made.body)
-  const light = server.app.home.entities().find(row => row.domain === 'light')
+  const light = server.app.services.home.entities().find(row => row.domain === 'light')
   if (!light) throw new Error('no light in the demo home')
   const stream = await listen(server.url, made.json().token as string, 'revoked-1', [`ha://entity/${light.entity_id}`])
   t.teardown(() => { stream.close() })
