@@ -13,6 +13,7 @@ import sessionsPlugin from '../plugins/sessions.ts'
 import { createServices, type ServiceDeps, type Services } from '../src/compose.ts'
 import type { AppLogger } from '../src/logger.ts'
 import { loadToolCatalog, type ToolCatalog } from '../src/mcp/registry.ts'
+import { TOOLS_DIR } from './tools-dir.ts'
 
 export interface AppOptions extends Omit<ServiceDeps, 'catalog' | 'log'> {
   /** The tool modules; all of tools/ by default. */
@@ -50,7 +51,7 @@ export const appPlugin = fp(app, { name: 'ha-mcp-app', fastify: '5.x' })
 
 /** A ready Fastify instance with the whole app, for tests and for app/start.ts. */
 export async function buildApp (opts: AppOptions & { logger: AppLogger }): Promise<FastifyInstance> {
-  const catalog = opts.catalog ?? await loadToolCatalog()
+  const catalog = opts.catalog ?? await loadToolCatalog(TOOLS_DIR)
   const services = createServices({ ...opts, catalog, log: opts.logger })
   const fastify = Fastify({
     loggerInstance: opts.logger,

@@ -6,8 +6,7 @@
  */
 import { AuthBackoff, type BackoffOptions } from './auth/backoff.ts'
 import type { Identity } from './auth/identity.ts'
-import type { TokenSource } from './auth/bootstrap.ts'
-import { TokenStore } from './auth/tokens.ts'
+import { TokenStore, type TokenSource } from './auth/tokens.ts'
 import type { Config } from './config.ts'
 import { HomeAssistant, type HomeAssistantOptions } from './ha/index.ts'
 import { EntityCatalog } from './home/catalog.ts'
@@ -26,7 +25,7 @@ import type { ClientDocumentOptions } from './oauth/client-documents.ts'
 import { createPolicy, type PolicyOptions, type PolicyServices } from './policy/create.ts'
 import { requestLimits, type RequestLimits } from './request-limits.ts'
 import { createSessionService, type SessionService, type SessionsOptions } from './sessions/service.ts'
-import { UsageCounters } from './usage.ts'
+import { UsageCounters } from './mcp/usage.ts'
 
 export interface ServiceDeps {
   config: Config
