@@ -43,7 +43,7 @@ export interface ServiceDeps {
   backoff?: BackoffOptions
   policy?: PolicyOptions
   sessions?: SessionsOptions
-  /** Request rate limits (src/request-limits.ts); the bench and tests pass their own. */
+  /** Request rate limits (src/request-limits.ts) over the environment's (`config.requestLimits`); tests pass their own. */
   requestLimits?: Partial<RequestLimits>
   /** OAuth sign-in: an injected clock (tests), where browsers reach the add-on, how client documents are fetched. */
   oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string>, clientDocuments?: ClientDocumentOptions }
@@ -101,7 +101,7 @@ export function createServices (deps: ServiceDeps): Services {
     guard: policy.guard,
     audit: policy.audit,
     undo: policy.undo,
-    rateLimits: policy.rateLimits
+    writeCaps: policy.writeCaps
   }
   const context = (identity: Identity, signal?: AbortSignal, confirmer?: ToolServices['confirmer']): ToolContext => ({
     home,
@@ -146,6 +146,6 @@ export function createServices (deps: ServiceDeps): Services {
     tools,
     mcp,
     sessions,
-    requestLimits: requestLimits(deps.requestLimits)
+    requestLimits: requestLimits({ ...config.requestLimits, ...deps.requestLimits })
   }
 }
