@@ -17,7 +17,7 @@ const FORBIDDEN: Record<string, string[]> = {
 const ALLOWED = ['app/tools-dir.ts -> tools']
 /** src/ lowest first: a module reaches its own layer and lower ones. A file directly in src/ is named as such. */
 const SRC_LAYERS = [
-  ['errors.ts', 'shape.ts', 'files.ts', 'hosts.ts', 'globs.ts', 'options.ts', 'logger.ts', 'config.ts', 'request-limits.ts'],
+  ['errors.ts', 'shape.ts', 'files.ts', 'hosts.ts', 'globs.ts', 'options.ts', 'logger.ts', 'config.ts', 'request-limits.ts', 'retry-delay.ts', 'sliding-window.ts'],
   ['auth'], ['ha'], ['home'], ['policy'], ['addon', 'connect'], ['oauth'], ['mcp'], ['sessions', 'ingress'],
   ['compose.ts']
 ]
