@@ -177,6 +177,7 @@ export interface RestoreCommand {
   [key: string]: unknown
 }
 
+/** One service call that puts one entity back. */
 export interface RestoreCall {
   domain: string
   service: string
