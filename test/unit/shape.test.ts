@@ -1,6 +1,7 @@
 import t from 'tap'
-import { byteLength, fitToCap, page, truncateAttributes, RESPONSE_CAP_BYTES } from '../../src/shape.ts'
-import { globMatch, matchesAny } from '../../src/policy/globs.ts'
+import { truncateAttributes } from '../../src/home/attributes.ts'
+import { byteLength, fitToCap, page, RESPONSE_CAP_BYTES } from '../../src/shape.ts'
+import { globMatch, matchesAny } from '../../src/globs.ts'
 import { fold, tokens } from '../../src/home/text.ts'
 
 t.test('list envelope', async t => {

@@ -1,7 +1,6 @@
-import type { EntityRow } from '../../src/home/catalog.ts'
 import type { ConfigKind } from '../../src/home/configs.ts'
 import type { HomeView } from '../../src/home/view.ts'
-import { requireDomain, requireEntity } from '../../src/home/entities.ts'
+import { requireDomain, requireEntity, type EntityRow } from '../../src/home/entities.ts'
 
 export { hideEntities } from '../_shared/hide.ts'
 

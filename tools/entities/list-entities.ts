@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import type { EntityRow } from '../../src/home/catalog.ts'
+import type { EntityRow } from '../../src/home/entities.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { page } from '../../src/shape.ts'
 import { limitArg, offsetArg, slugArg } from '../_shared/args.ts'
