@@ -1,28 +1,31 @@
 import { LRUCache } from 'lru-cache'
+import { Minimatch } from 'minimatch'
 
 /**
- * Entity and service globs: `*` matches anything, every other character is literal, matching is
- * case-insensitive and covers the whole string. Compiled once per pattern.
+ * Entity and service globs, as owners write them anywhere else: `*` any run of characters, `?` one
+ * character, `[abc]` / `[a-z]` one of a set, `{a,b}` either alternative. Case-insensitive, the whole
+ * name must match, and nothing else is special: a leading `!` or `#` is a literal character (a
+ * denylist entry must never turn into "everything but"). Compiled once per pattern.
  */
-const compiled = new LRUCache<string, RegExp>({ max: 10_000 })
+const OPTIONS = { nocase: true, dot: true, nonegate: true, nocomment: true, noext: true, noglobstar: true, optimizationLevel: 0 } as const
+const compiled = new LRUCache<string, Minimatch>({ max: 10_000 })
 
-function compile (pattern: string): RegExp {
-  let regex = compiled.get(pattern)
-  if (!regex) {
-    const source = pattern.trim().split('*').map(part => part.replace(/[.+?^${}()|[\]\\/-]/g, '\\$&')).join('.*')
-    regex = new RegExp(`^${source}$`, 'i')
-    compiled.set(pattern, regex)
+function compile (pattern: string): Minimatch {
+  let matcher = compiled.get(pattern)
+  if (!matcher) {
+    matcher = new Minimatch(pattern.trim(), OPTIONS)
+    compiled.set(pattern, matcher)
   }
-  return regex
+  return matcher
 }
 
 export function globMatch (pattern: string, value: string): boolean {
-  return compile(pattern).test(value)
+  return compile(pattern).match(value)
 }
 
 export function matchesAny (patterns: readonly string[], value: string): boolean {
   for (const pattern of patterns) {
-    if (compile(pattern).test(value)) return true
+    if (compile(pattern).match(value)) return true
   }
   return false
 }
