@@ -5,15 +5,11 @@ import type { Identity } from '../src/auth/identity.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import { rpcErrorBody } from '../src/mcp/rpc-error.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
-import { bearerChallenge, requestOrigin } from '../src/oauth/metadata.ts'
+import { requestOrigin } from '../src/hosts.ts'
+import { bearerChallenge } from '../src/oauth/metadata.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    tokens: TokenStore
-    /** OAuth grants (access tokens), when the app runs the authorization server. */
-    oauth: AuthorizationServer | null
-    /** The per-address backoff shared by every place a secret can be guessed. */
-    authBackoff: AuthBackoff
     /** onRequest hook for protected routes: rejects before the body is read. */
     authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
   }
@@ -26,6 +22,8 @@ export interface AuthPluginOptions {
   tokens: TokenStore
   backoff: AuthBackoff
   oauth?: AuthorizationServer
+  /** The public_url option: the scheme and host the 401's challenge names when set. */
+  publicUrl?: string
 }
 
 /**
@@ -39,9 +37,6 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
   sweep.unref()
   fastify.addHook('onClose', async () => { clearInterval(sweep) })
 
-  fastify.decorate('tokens', tokens)
-  fastify.decorate('oauth', opts.oauth ?? null)
-  fastify.decorate('authBackoff', backoff)
   fastify.decorateRequest('identity', null)
   fastify.decorate('authenticate', async function authenticate (request: FastifyRequest, reply: FastifyReply) {
     const address = request.ip
@@ -59,7 +54,7 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
       request.log.notice({ address, reason: header ? (presented !== undefined && tokens.retiredAt(presented) !== undefined ? 'regenerated token' : 'wrong token') : 'no token' }, 'authentication failed')
       // RFC 9728: the challenge says where to find the metadata, so OAuth clients can sign in.
       // Same origin as the metadata documents it names (a TLS proxy's scheme through public_url).
-      const origin = requestOrigin(request.headers.host, fastify.config.options.public_url || undefined)
+      const origin = requestOrigin(request.headers.host, opts.publicUrl || undefined)
       // A primary token regenerated on the page: say where the new one is, so the user is not left guessing.
       const replaced = presented !== undefined && tokens.retiredAt(presented) !== undefined
       const description = replaced ? 'the API token was regenerated; get the new one from the add-on panel (MCP Server, Connect tab)' : 'the token is unknown, expired or revoked'

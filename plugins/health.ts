@@ -1,6 +1,8 @@
 import type { FastifyInstance } from 'fastify'
+import type { HomeAssistant } from '../src/ha/index.ts'
 
 export interface HealthOptions {
+  ha: Pick<HomeAssistant, 'status'>
   /** How long Home Assistant may be away before /health answers 503 (the container is then restarted). */
   degradedAfterMs?: number
 }
@@ -10,7 +12,7 @@ export default async function healthRoutes (fastify: FastifyInstance, opts: Heal
   const degradedAfterMs = opts.degradedAfterMs ?? 5 * 60_000
   const startedAt = Date.now()
   fastify.get('/health', { logLevel: 'silent' }, async (_request, reply) => {
-    const status = fastify.ha.status()
+    const status = opts.ha.status()
     const websocket = status.connected
     const downFor = websocket ? 0 : Date.now() - (status.downSince ?? startedAt)
     const degraded = !websocket && downFor > degradedAfterMs

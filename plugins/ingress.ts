@@ -12,15 +12,14 @@ import { clientConfigs } from '../src/connect/client-configs.ts'
 import type { HomeAssistant } from '../src/ha/index.ts'
 import type { HomeView } from '../src/home/view.ts'
 import { connectionSummary, filterAudit, tokenCategories, toolCounts, visibleOptions } from '../src/ingress/status.ts'
-import { hostPortLookup } from '../src/ingress/host-port.ts'
-import { mcpUrlFor } from '../src/ingress/public-url.ts'
-import { rebindingRefusal } from '../src/ingress/request-origin.ts'
+import { hostPortLookup } from '../src/addon/host-port.ts'
+import { INGRESS_PROXY_ADDRESS, isLoopbackAddress, mcpUrlFor, rebindingRefusal } from '../src/hosts.ts'
 import { maskSecret } from '../src/logger.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 import type { SessionService } from '../src/sessions/service.ts'
 import type { RequestLimits } from '../src/request-limits.ts'
-import type { UsageCounters } from '../src/usage.ts'
+import type { UsageCounters } from '../src/mcp/usage.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import ingressSignIns, { ingressUser } from './ingress-sign-ins.ts'
 
@@ -50,9 +49,6 @@ export interface IngressOptions {
   publicDir?: string
 }
 
-/** The Supervisor's ingress proxy: the only address allowed in add-on mode. */
-export const INGRESS_PROXY_ADDRESS = '172.30.32.2'
-const LOOPBACK = new Set(['127.0.0.1', '::1', '::ffff:127.0.0.1'])
 // plugins/ingress.ts in development, dist/plugins/ingress.js in the image: the page sits at the app root in both.
 export const DEFAULT_PUBLIC_DIR = ['../ingress/public/', '../../ingress/public/']
   .map(relative => fileURLToPath(new URL(relative, import.meta.url)))
@@ -79,7 +75,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const address = request.socket.remoteAddress ?? ''
-    const allowed = config.addonMode ? address === INGRESS_PROXY_ADDRESS : LOOPBACK.has(address)
+    const allowed = config.addonMode ? address === INGRESS_PROXY_ADDRESS : isLoopbackAddress(address)
     if (!allowed) {
       request.log.notice({ address }, 'refused an ingress request from outside the ingress proxy')
       await reply.code(403).send({ error: 'Forbidden', message: 'This page is only served through Home Assistant\'s sidebar (ingress).' })

@@ -4,16 +4,17 @@ import type { Services } from '../src/compose.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** Everything src/compose.ts built, for the ingress page and for tests. */
+    /** Everything src/compose.ts built: app/start.ts hands it to the ingress app, tests reach services through it. */
     services: Services
-    usage: Services['usage']
   }
 }
 
-/** Decorates the composition root's services and the usage counters. */
+/**
+ * The one decoration of services: the composition root itself. Plugins never read it (they get what
+ * they use in their registration options); app/start.ts and tests do.
+ */
 async function servicesPlugin (fastify: FastifyInstance, opts: { services: Services }): Promise<void> {
   fastify.decorate('services', opts.services)
-  fastify.decorate('usage', opts.services.usage)
 }
 
 export default fp(servicesPlugin, { name: 'services', fastify: '5.x' })

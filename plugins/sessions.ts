@@ -3,12 +3,6 @@ import type { FastifyInstance } from 'fastify'
 import type { AppLogger } from '../src/logger.ts'
 import type { SessionService } from '../src/sessions/service.ts'
 
-declare module 'fastify' {
-  interface FastifyInstance {
-    sessions: SessionService
-  }
-}
-
 /**
  * The MCP sessions (src/sessions/service.ts) and their lifecycle: an idle sweep while the app runs;
  * at shutdown, notification streams end first (they would hold the HTTP server open), then every
@@ -17,7 +11,6 @@ declare module 'fastify' {
 async function sessionsPlugin (fastify: FastifyInstance, opts: { sessions: SessionService }): Promise<void> {
   const { sessions } = opts
   const log: AppLogger = fastify.log
-  fastify.decorate('sessions', sessions)
   if (!sessions.enabled) return
 
   const sweeper = setInterval(() => { sessions.sweep().catch(err => { log.warning({ err }, 'MCP session sweep failed') }) }, sessions.sweepEveryMs)

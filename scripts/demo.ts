@@ -116,7 +116,7 @@ async function main (): Promise<void> {
   // Stops the home too, even when the server never became ready.
   stopOnSignals(running, async () => { await home.close() })
   const { config, primary } = running
-  await running.app.ha.whenReady(15_000)
+  await running.app.services.ha.whenReady(15_000)
   const mcpUrl = `http://${values.host}:${running.mcpPort}/mcp`
 
   const out: string[] = [

@@ -68,7 +68,7 @@ export async function startServer (t: Test, opts: ServerOptions): Promise<TestSe
   await app.listen({ port: 0, host: '127.0.0.1' })
   const address = app.server.address()
   const port = typeof address === 'object' && address ? address.port : 0
-  if (!opts.noWait) await app.ha.whenReady(10_000)
+  if (!opts.noWait) await app.services.ha.whenReady(10_000)
   return { app, url: `http://127.0.0.1:${port}`, token: TEST_TOKEN, dataDir, logs, home: opts.home }
 }
 

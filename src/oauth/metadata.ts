@@ -70,21 +70,3 @@ export function bearerChallenge (origin: string, error?: { code: 'invalid_token'
   if (error) parts.push(`error=${quoted(error.code)}`, `error_description=${quoted(error.description)}`)
   return `Bearer ${parts.join(', ')}`
 }
-
-const HOST = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i
-
-/**
- * The origin a request was sent to (`http://<Host>`), or undefined for a Host no client could have
- * used. With a public_url whose host is this one, its scheme is used (a TLS proxy in front).
- */
-export function requestOrigin (host: string | undefined, publicUrl?: string): string | undefined {
-  if (!host || !HOST.test(host)) return undefined
-  const normalized = host.toLowerCase()
-  if (publicUrl) {
-    try {
-      const url = new URL(publicUrl)
-      if (url.host.toLowerCase() === normalized) return url.origin
-    } catch {}
-  }
-  return `http://${normalized}`
-}

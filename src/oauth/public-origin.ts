@@ -6,6 +6,7 @@
  * authorization endpoint is opened by the user's browser, so it needs an address of the host the browser
  * can reach, on the port the Supervisor publishes for the MCP port (the user can change or disable it).
  */
+import { hostName, httpOrigin, isLinkLocal, originOf, reachableFromLan, requestOrigin } from '../hosts.ts'
 import { isRecord } from '../shape.ts'
 
 export type OriginSource = 'public_url' | 'request' | 'internal_url' | 'network'
@@ -42,54 +43,16 @@ export interface AuthorizationOrigin {
   problem?: OriginProblem
 }
 
-/** Hosts a browser on the LAN cannot use: container names, the Supervisor network, loopback, Nabu Casa's tunnel. */
-function isUnreachableFromBrowser (host: string): boolean {
-  const h = host.toLowerCase().replace(/^\[|\]$/g, '')
-  if (h === 'homeassistant' || h === 'supervisor' || h === 'localhost' || h.endsWith('.local.hass.io')) return true
-  // The Supervisor's own network (172.30.32.0/23): add-ons, Core and the Supervisor live there.
-  if (/^172\.30\.3[23]\.\d{1,3}$/.test(h)) return true
-  if (/^127\./.test(h) || h === '::1' || h === '0.0.0.0' || h === '::') return true
-  // The remote URL of Home Assistant Cloud forwards Home Assistant's port only.
-  if (h.endsWith('.ui.nabu.casa')) return true
-  return false
-}
-
-function withPort (host: string, port: number): string {
-  const shown = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host
-  return `http://${shown}:${port}`
-}
-
-const HOST_HEADER = /^(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*|\[[0-9a-f:.]+\])(?::\d{1,5})?$/i
-
-/** The request's own origin, from a Host header that passed the app's Host check; a safe stand-in otherwise. */
-function requestOrigin (request: AuthorizationOriginInput['request'], containerPort: number): string {
-  const host = request.host?.trim() ?? ''
-  if (HOST_HEADER.test(host)) return `${request.protocol}://${host.toLowerCase()}`
-  return `http://localhost:${containerPort}`
-}
-
-/** Origin of a public_url value; the options schema already refused anything but an http(s) origin. */
-function originOf (url: string): string | undefined {
-  try {
-    const parsed = new URL(url)
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') return undefined
-    return parsed.origin
-  } catch {
-    return undefined
-  }
-}
-
 /** The host of HA's internal_url when a browser on the LAN can use it. */
 function internalUrlHost (internalUrl: string | null | undefined): string | undefined {
   if (typeof internalUrl !== 'string' || internalUrl === '') return undefined
-  let host: string
+  let host: string | undefined
   try {
-    host = new URL(internalUrl).hostname
+    host = hostName(new URL(internalUrl).hostname)
   } catch {
     return undefined
   }
-  if (host === '' || isUnreachableFromBrowser(host)) return undefined
-  return host
+  return host !== undefined && reachableFromLan(host, { addonMode: true }) ? host : undefined
 }
 
 /** Addresses of one family from an interface's `ipv4`/`ipv6` block (`"192.168.1.20/24"`), prefix dropped. */
@@ -97,7 +60,8 @@ function addressesOf (block: unknown): string[] {
   if (!isRecord(block) || !Array.isArray(block.address)) return []
   return block.address
     .filter((a): a is string => typeof a === 'string' && a !== '')
-    .map(a => a.replace(/\/\d+$/, ''))
+    .map(a => hostName(a.replace(/\/\d+$/, '')))
+    .filter((a): a is string => a !== undefined)
 }
 
 /**
@@ -110,7 +74,7 @@ export function primaryAddress (networkInfo: unknown): string | undefined {
   const ordered = [...usable.filter(i => i.primary === true), ...usable.filter(i => i.primary !== true)]
   for (const family of ['ipv4', 'ipv6'] as const) {
     for (const iface of ordered) {
-      const address = addressesOf(iface[family]).find(a => !isUnreachableFromBrowser(a) && !/^fe80:/i.test(a) && !/^169\.254\./.test(a))
+      const address = addressesOf(iface[family]).find(a => reachableFromLan(a, { addonMode: true }) && !isLinkLocal(a))
       if (address !== undefined) return address
     }
   }
@@ -124,20 +88,21 @@ export function primaryAddress (networkInfo: unknown): string | undefined {
  * the MCP port. When none of them fits, the request's origin is returned with the reason.
  */
 export function resolveAuthorizationOrigin (input: AuthorizationOriginInput): AuthorizationOrigin {
-  const fromOption = input.publicUrl === '' ? undefined : originOf(input.publicUrl)
+  const fromOption = input.publicUrl === '' ? undefined : httpOrigin(input.publicUrl)
   if (fromOption !== undefined) return { origin: fromOption, source: 'public_url' }
 
-  const fallback = requestOrigin(input.request, input.containerPort)
+  // The request's own origin; a safe stand-in for a Host no client could have sent.
+  const fallback = requestOrigin(input.request.host, undefined, input.request.protocol) ?? `http://localhost:${input.containerPort}`
   if (input.mode === 'dev') return { origin: fallback, source: 'request' }
 
   if (input.hostPort === null) return { origin: fallback, source: 'request', problem: 'port_disabled' }
   const port = input.hostPort ?? input.containerPort
 
   const internal = internalUrlHost(input.internalUrl)
-  if (internal !== undefined) return { origin: withPort(internal, port), source: 'internal_url' }
+  if (internal !== undefined) return { origin: originOf('http', internal, port), source: 'internal_url' }
 
   const address = primaryAddress(input.networkInfo)
-  if (address !== undefined) return { origin: withPort(address, port), source: 'network' }
+  if (address !== undefined) return { origin: originOf('http', address, port), source: 'network' }
 
   return { origin: fallback, source: 'request', problem: 'no_lan_address' }
 }

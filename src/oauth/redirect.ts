@@ -1,4 +1,5 @@
-const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', 'localhost'])
+import { LOOPBACK_URL_HOSTS } from '../hosts.ts'
+
 const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'file:', 'vbscript:', 'blob:', 'about:'])
 
 function parse (uri: string): URL | undefined {
@@ -10,7 +11,7 @@ function parse (uri: string): URL | undefined {
 }
 
 export function isLoopbackRedirect (url: URL): boolean {
-  return url.protocol === 'http:' && LOOPBACK_HOSTS.has(url.hostname)
+  return url.protocol === 'http:' && LOOPBACK_URL_HOSTS.includes(url.hostname)
 }
 
 /**
@@ -23,14 +24,16 @@ export function redirectProblem (uri: string): string | undefined {
   if (url.hash || uri.includes('#')) return `${uri} has a fragment, which OAuth forbids`
   if (url.username || url.password || /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i.test(uri)) return `${uri} carries a user name or password, which a redirect URI may not`
   if (FORBIDDEN_SCHEMES.has(url.protocol)) return `${url.protocol} redirects are not allowed`
-  if (url.protocol === 'http:' && !isLoopbackRedirect(url)) return `${uri}: plain http is only allowed to the loopback interface (127.0.0.1, [::1], localhost); use https`
+  if (url.protocol === 'http:' && !isLoopbackRedirect(url)) return `${uri}: plain http is only allowed to the loopback interface (${LOOPBACK_URL_HOSTS.join(', ')}); use https`
   return undefined
 }
 
 /** A loopback redirect with its port taken out, or undefined when it is not one written plainly. */
 function withoutPort (uri: string): string | undefined {
-  const match = /^http:\/\/(127\.0\.0\.1|\[::1\]|localhost)(?::\d{1,5})?([/?].*)?$/.exec(uri)
-  return match ? `http://${match[1] as string}${match[2] ?? ''}` : undefined
+  const host = LOOPBACK_URL_HOSTS.find(h => uri.startsWith(`http://${h}`))
+  if (host === undefined) return undefined
+  const rest = uri.slice(`http://${host}`.length).replace(/^:\d{1,5}/, '')
+  return rest === '' || rest.startsWith('/') || rest.startsWith('?') ? `http://${host}${rest}` : undefined
 }
 
 /**

@@ -39,7 +39,7 @@ t.test('a named token gets a level per tool category and its own entity lists, c
   const allowed = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
   t.notOk(allowed.isError, allowed.text)
   t.match(home.serviceCalls, [{ domain: 'light', service: 'turn_on' }])
-  t.match(server.app.audit.recent(1), [{ identity_name: 'lights only', outcome: 'allowed' }], 'the audit names the token')
+  t.match(server.app.services.policy.audit.recent(1), [{ identity_name: 'lights only', outcome: 'allowed' }], 'the audit names the token')
 
   const noLevel = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'nothing', levels: { entities: 'none' } } })
   t.equal(noLevel.statusCode, 400)

@@ -6,7 +6,7 @@ t.test('ha_add_dashboard_card', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { allow_config_write: true } })
   const client = await connectClient(t, server)
-  const dashboard = async (urlPath: string | null): Promise<any> => await server.app.ha.command({ type: 'lovelace/config', url_path: urlPath })
+  const dashboard = async (urlPath: string | null): Promise<any> => await server.app.services.ha.command({ type: 'lovelace/config', url_path: urlPath })
   const light = home.entityIds().find(id => id.startsWith('light.')) as string
   const card = { type: 'tile', entity: light }
 
@@ -37,7 +37,7 @@ t.test('ha_add_dashboard_card', async t => {
     const asked = await callTool(client, 'ha_add_dashboard_card', { dashboard: 'dashboard-energie', view: 0, card })
     t.notOk(asked.isError, asked.text)
     const current = await dashboard('dashboard-energie')
-    await server.app.ha.command({ type: 'lovelace/config/save', url_path: 'dashboard-energie', config: { ...current, title: 'Edited by hand' } })
+    await server.app.services.ha.command({ type: 'lovelace/config/save', url_path: 'dashboard-energie', config: { ...current, title: 'Edited by hand' } })
     const done = await callTool(client, 'ha_add_dashboard_card', { dashboard: 'dashboard-energie', view: 0, card, confirm_token: asked.json.confirm_token })
     t.ok(done.isError)
     t.equal(done.code, 'HAMCP_CONFLICT')
@@ -75,7 +75,7 @@ t.test('with filter_reads, the diff context never shows a hidden entity', async 
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { allow_config_write: true, filter_reads: true, entity_denylist: ['climate.*'] } })
   const client = await connectClient(t, server)
-  const config = await server.app.ha.command<any>({ type: 'lovelace/config', url_path: null })
+  const config = await server.app.services.ha.command<any>({ type: 'lovelace/config', url_path: null })
   const hidden = config.views[0].cards.at(-1).entity as string
   t.match(hidden, /^climate\./, 'the last card of the first view shows a hidden entity')
   const light = home.entityIds().find(id => id.startsWith('light.')) as string

@@ -29,7 +29,7 @@ t.test('ha_manage_config kind backup', async t => {
     const after = await backups()
     t.equal(after.length, 4)
     t.match(after[0], { name: 'Before tidying', type: 'full' }, 'newest first in ha_get_system')
-    t.match(server.app.audit.recent(1)[0], { tool: MANAGE, outcome: 'allowed', domain: 'supervisor', service: 'backup_full' })
+    t.match(server.app.services.policy.audit.recent(1)[0], { tool: MANAGE, outcome: 'allowed', domain: 'supervisor', service: 'backup_full' })
   })
 
   t.test('partial: add-ons and folders; the Supervisor\'s own validation wording', async t => {

@@ -39,7 +39,7 @@ t.test('ha_manage_config kind calendar', async t => {
     t.equal(done.json.undo_available, true)
     const created = (await events()).find(e => e.summary === 'School pickup')
     t.match(created, { uid: done.json.uid, location: 'École Montessori', start: event.dtstart })
-    t.match(server.app.audit.recent(1)[0], { tool: MANAGE, outcome: 'allowed', domain: 'calendar', service: 'create_event', entities: ['calendar.family'] })
+    t.match(server.app.services.policy.audit.recent(1)[0], { tool: MANAGE, outcome: 'allowed', domain: 'calendar', service: 'create_event', entities: ['calendar.family'] })
 
     const reverted = await undo()
     t.match(reverted.asked.preview, /will be deleted again/)

@@ -8,7 +8,7 @@ t.test('ha_manage_config kind dashboard', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { allow_config_write: true } })
   const client = await connectClient(t, server)
-  const dashboard = async (urlPath: string | null = null): Promise<any> => await server.app.ha.command({ type: 'lovelace/config', url_path: urlPath })
+  const dashboard = async (urlPath: string | null = null): Promise<any> => await server.app.services.ha.command({ type: 'lovelace/config', url_path: urlPath })
   const confirmed = async (args: Record<string, unknown>): Promise<any> => {
     const asked = await callTool(client, MANAGE, { kind: 'dashboard', ...args })
     t.notOk(asked.isError, asked.text)
@@ -45,7 +45,7 @@ t.test('ha_manage_config kind dashboard', async t => {
     const listed = await callTool(client, 'ha_list_dashboards', { dashboard: 'lovelace' })
     t.match(listed.json.views[1].items[0], { path: '1/0', type: 'weather-forecast' }, 'the read tool sees the move')
     t.equal(listed.json.views[0].cards, before.views[0].cards.length - 1)
-    t.match(server.app.audit.recent(1)[0], { tool: MANAGE, domain: 'lovelace', service: 'move', outcome: 'confirmation_given' })
+    t.match(server.app.services.policy.audit.recent(1)[0], { tool: MANAGE, domain: 'lovelace', service: 'move', outcome: 'confirmation_given' })
     t.same(home.configWrites, ['lovelace/config/save lovelace'])
 
     await undo()
@@ -74,7 +74,7 @@ t.test('ha_manage_config kind dashboard', async t => {
     const args = { kind: 'dashboard', action: 'delete', item: '1/0' }
     const asked = await callTool(client, MANAGE, args)
     const current = await dashboard()
-    await server.app.ha.command({ type: 'lovelace/config/save', url_path: null, config: { ...current, title: 'Edited by hand' } })
+    await server.app.services.ha.command({ type: 'lovelace/config/save', url_path: null, config: { ...current, title: 'Edited by hand' } })
     const stale = await callTool(client, MANAGE, { ...args, confirm_token: asked.json.confirm_token })
     t.ok(stale.isError)
     t.match(stale.text, /changed in Home Assistant after the preview/)

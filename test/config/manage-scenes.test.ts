@@ -9,7 +9,7 @@ t.test('ha_manage_config kind scene', async t => {
   const server = await startServer(t, { home, options: { allow_config_write: true } })
   const client = await connectClient(t, server)
   const stored = async (id: string): Promise<{ status: number, config: any }> => {
-    const answer = await server.app.ha.rest.request('GET', `/api/config/scene/config/${id}`)
+    const answer = await server.app.services.ha.rest.request('GET', `/api/config/scene/config/${id}`)
     return { status: answer.status, config: answer.status === 200 ? JSON.parse(answer.body.toString('utf8')) : undefined }
   }
   const confirmed = async (args: Record<string, unknown>): Promise<any> => {
@@ -46,13 +46,13 @@ t.test('ha_manage_config kind scene', async t => {
     t.match((await stored(done.id)).config, { id: done.id, name: 'Reading corner', icon: 'mdi:book', entities: { [light]: { state: 'on', brightness: 120 } } })
     const entity = await callTool(client, 'ha_get_entity', { entity_id: 'scene.reading_corner' })
     t.notOk(entity.isError, 'visible in the read tools at once')
-    t.match(server.app.audit.recent(1)[0], { tool: MANAGE, outcome: 'confirmation_given', domain: 'scene', service: 'create' })
+    t.match(server.app.services.policy.audit.recent(1)[0], { tool: MANAGE, outcome: 'confirmation_given', domain: 'scene', service: 'create' })
 
     const reverted = await undo()
     t.match(reverted.asked.preview, /will be deleted again/)
     t.equal((await stored(done.id)).status, 404, 'the config is gone')
     await eventually(() => home.getState('scene.reading_corner') === undefined, 2000, 'scene entity removed')
-    t.match(server.app.audit.recent(1)[0], { tool: 'ha_undo', outcome: 'confirmation_given', service: 'revert' })
+    t.match(server.app.services.policy.audit.recent(1)[0], { tool: 'ha_undo', outcome: 'confirmation_given', service: 'revert' })
   })
 
   t.test('update merges keys and shows a diff; undo restores the exact previous config', async t => {
@@ -88,7 +88,7 @@ t.test('ha_manage_config kind scene', async t => {
     const args = { kind: 'scene', id: 'scene.movie', action: 'update', config: { name: 'Cinema' } }
     const asked = await callTool(client, MANAGE, args)
     const current = (await stored('1700000000101')).config
-    await server.app.ha.rest.request('POST', '/api/config/scene/config/1700000000101', { ...current, icon: 'mdi:popcorn' })
+    await server.app.services.ha.rest.request('POST', '/api/config/scene/config/1700000000101', { ...current, icon: 'mdi:popcorn' })
     const done = await callTool(client, MANAGE, { ...args, confirm_token: asked.json.confirm_token })
     t.ok(done.isError)
     t.match(done.text, /changed in Home Assistant after the preview/)
@@ -120,7 +120,7 @@ t.test('scene gates: entity_denylist, service_denylist, allow_config_write', asy
   const byEntity = await callTool(deniedClient, MANAGE, { kind: 'scene', action: 'create', config })
   t.ok(byEntity.isError)
   t.match(byEntity.text, new RegExp(`${light.replace('.', '\\.')} is refused by entity_denylist`))
-  t.match(denied.app.audit.recent(1)[0], { outcome: 'refused', reason: 'entity_denylist' })
+  t.match(denied.app.services.policy.audit.recent(1)[0], { outcome: 'refused', reason: 'entity_denylist' })
 
   const noScenes = await startServer(t, { home, options: { allow_config_write: true, service_denylist: ['scene.*'] } })
   const noScenesClient = await connectClient(t, noScenes)

@@ -114,9 +114,9 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
   })
 
   t.test('subscriptions/listen streams changes to the entity and area resources a client listed', async t => {
-    await server.app.home.ready()
-    const light = server.app.home.entities().find(row => row.domain === 'light' && row.area_id !== null)
-    const other = server.app.home.entities().find(row => row.domain === 'sensor' && row.area_id !== light?.area_id)
+    await server.app.services.home.ready()
+    const light = server.app.services.home.entities().find(row => row.domain === 'light' && row.area_id !== null)
+    const other = server.app.services.home.entities().find(row => row.domain === 'sensor' && row.area_id !== light?.area_id)
     if (!light || !other) throw new Error('the demo home lacks a light in an area or a sensor elsewhere')
     const entityUri = `ha://entity/${light.entity_id}`
     const areaUri = `ha://area/${light.area_id}`

@@ -10,6 +10,7 @@ import { ALL_LEVELS } from '../../src/auth/identity.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { eventually, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { broadestArguments, requiredArguments } from '../../bench/broad-requests.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 const HA_CALL_TIMEOUT_MS = 10_000
 
@@ -27,12 +28,12 @@ t.test('every tool answers within Home Assistant\'s 10 s on a 10,000-entity home
   const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, allow_camera: true }, env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl } })
   const ids = home.entityIds()
   const table = broadestArguments(ids, [...home.house.areas.keys()].slice(0, 50))
-  const catalog = await loadToolCatalog()
+  const catalog = await loadToolCatalog(TOOLS_DIR)
   const timings: Array<[string, number]> = []
   // What the server does right after connecting (the catalogue, the add-on tasks) is no call's cost.
-  await server.app.home.ready()
+  await server.app.services.home.ready()
   for (const id of ids.slice(0, 10)) await (await freshConnection(server.url)).callTool({ name: 'ha_get_entity', arguments: { entity_id: id } })
-  for (const tool of catalog.listFor(server.app.config.options, { id: 'primary', name: 'primary', levels: ALL_LEVELS }).tools) {
+  for (const tool of catalog.listFor(server.app.services.config.options, { id: 'primary', name: 'primary', levels: ALL_LEVELS }).tools) {
     const broad = table[tool.name]
     const args = broad ?? requiredArguments(tool.inputSchema, ids)
     const started = performance.now()
@@ -100,13 +101,13 @@ t.test('with enable_sessions, a session per call is opened and ended each time (
     await transport.terminateSession()
     await client.close()
   }
-  t.equal(server.app.sessions.registry.size, 0, 'no session left behind')
+  t.equal(server.app.services.sessions.registry.size, 0, 'no session left behind')
 })
 
 t.test('the registries and the catalogue are built right after connecting, not by the first call', async t => {
   const home = await startHome(t, { entities: 2_000 })
   const server = await startServer(t, { home })
-  const { catalog } = server.app.home
+  const { catalog } = server.app.services.home
   await eventually(() => catalog.registries !== undefined, 10_000, 'the warm-up after connecting')
   t.ok(catalog.get(home.entityIds()[0] as string), 'rows are there before any tool call')
   const before = catalog.registries

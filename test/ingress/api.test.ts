@@ -1,6 +1,5 @@
 import t from 'tap'
-import { INGRESS_PROXY_ADDRESS } from '../../plugins/ingress.ts'
-import { mcpUrlFor } from '../../src/ingress/public-url.ts'
+import { INGRESS_PROXY_ADDRESS } from '../../src/hosts.ts'
 import { connectClient, startHome, startServer } from '../helper.ts'
 import { startIngress, testCatalog } from './_ingress.ts'
 
@@ -9,7 +8,7 @@ const UI = { 'x-ha-mcp-ui': '1' }
 t.test('in add-on mode only the Supervisor ingress proxy may connect', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { app: { catalog: await testCatalog() }, home, env: { SUPERVISOR_TOKEN: 'supervisor-token-for-tests', SUPERVISOR_URL: home.supervisorUrl } })
-  t.equal(server.app.config.addonMode, true)
+  t.equal(server.app.services.config.addonMode, true)
   const logs: string[] = []
   const ingress = await startIngress(t, server, logs)
   const foreign = await ingress.inject({ url: '/api/overview', remoteAddress: '192.168.1.50' })
@@ -55,26 +54,14 @@ t.test('connect: the token is masked until revealed; internal hosts become HA_IP
   const ingress = await startIngress(t, server)
   const masked = await ingress.inject({ url: '/api/connect', headers: { host: '192.168.1.20:8123' } })
   const body = masked.json()
-  t.equal(body.url, `http://192.168.1.20:${server.app.config.mcpPort}/mcp`)
+  t.equal(body.url, `http://192.168.1.20:${server.app.services.config.mcpPort}/mcp`)
   t.notOk(masked.body.includes(server.token), 'the full token is not in the masked answer')
   t.equal(body.token, `${server.token.slice(0, 8)}********`)
   t.same(body.clients.map((c: { id: string }) => c.id), ['claude-code', 'claude-desktop', 'cursor', 'vscode', 'gemini-cli', 'opencode', 'generic'])
   const revealed = (await ingress.inject({ url: '/api/connect?reveal=1', headers: { 'x-forwarded-host': 'homeassistant:8123' } })).json()
   t.equal(revealed.token, server.token)
   t.ok(revealed.clients.every((c: { text: string }) => c.text.includes(server.token)), 'every config carries the real token')
-  t.equal(revealed.url, `http://HA_IP:${server.app.config.mcpPort}/mcp`)
-})
-
-t.test('mcpUrlFor maps internal names and keeps LAN addresses', async t => {
-  t.equal(mcpUrlFor({ host: '172.30.32.2:9584' }, 9583, true), 'http://HA_IP:9583/mcp')
-  t.equal(mcpUrlFor({ host: 'supervisor' }, 9583, true), 'http://HA_IP:9583/mcp')
-  t.equal(mcpUrlFor({ host: '127.0.0.1:9584' }, 9583, true), 'http://HA_IP:9583/mcp')
-  t.equal(mcpUrlFor({ host: '127.0.0.1:9584' }, 9583, false), 'http://127.0.0.1:9583/mcp')
-  t.equal(mcpUrlFor({ 'x-forwarded-host': 'homeassistant.local:8123, proxy', host: 'x' }, 9583, true), 'http://homeassistant.local:9583/mcp')
-  t.equal(mcpUrlFor({ host: '[fd00::5]:8123' }, 9583, true), 'http://[fd00::5]:9583/mcp')
-  t.equal(mcpUrlFor({ host: 'evil"><script>' }, 9583, true), 'http://HA_IP:9583/mcp')
-  t.equal(mcpUrlFor({}, 9583, true), 'http://HA_IP:9583/mcp')
-  t.equal(mcpUrlFor({ 'x-forwarded-host': 'abcdef.ui.nabu.casa' }, 9583, true), 'http://HA_IP:9583/mcp', 'the cloud URL does not reach the add-on port')
+  t.equal(revealed.url, `http://HA_IP:${server.app.services.config.mcpPort}/mcp`)
 })
 
 t.test('tokens: create shows the secret once, it works on /mcp, revoke ends it', async t => {
@@ -110,7 +97,7 @@ t.test('activity: usage counters and audit entries with filters', async t => {
   const ingress = await startIngress(t, server)
   const client = await connectClient(t, server)
   await client.callTool({ name: 'ha_list_areas', arguments: {} })
-  const audit = server.app.audit
+  const audit = server.app.services.policy.audit
   audit.record({ tool: 'ha_call_service', identity: 'primary', identity_name: 'primary token', outcome: 'allowed', domain: 'light', service: 'turn_on', entities: ['light.kitchen'] })
   audit.record({ tool: 'ha_run_script', identity: 'primary', identity_name: 'primary token', outcome: 'refused', domain: 'script', service: 'turn_on', reason: 'denylisted' })
   const all = (await ingress.inject({ url: '/api/activity' })).json()
@@ -132,7 +119,7 @@ t.test('activity hides filter_reads entities, even inside a failure reason', asy
   const server = await startServer(t, { app: { catalog: await testCatalog() }, home, options: { filter_reads: true, entity_denylist: ['lock.*'] } })
   const ingress = await startIngress(t, server)
   const lock = home.entityIds().find(id => id.startsWith('lock.')) as string
-  server.app.audit.record({ tool: 'ha_call_service', identity: 'primary', identity_name: 'primary token', outcome: 'failed', domain: 'homeassistant', service: 'turn_on', entities: [lock, 'light.kitchen'], reason: `Home Assistant refused ${lock}` })
+  server.app.services.policy.audit.record({ tool: 'ha_call_service', identity: 'primary', identity_name: 'primary token', outcome: 'failed', domain: 'homeassistant', service: 'turn_on', entities: [lock, 'light.kitchen'], reason: `Home Assistant refused ${lock}` })
   const res = await ingress.inject({ url: '/api/activity' })
   t.notOk(res.body.includes(lock), 'the hidden entity appears nowhere')
   t.match(res.json().audit, [{ entities: ['light.kitchen'] }])
@@ -150,7 +137,7 @@ t.test('in the add-on the URL uses the host port from the Supervisor, and says w
 })
 
 t.test('hostPortLookup: remapped, disabled, unreachable', async t => {
-  const { hostPortLookup } = await import('../../src/ingress/host-port.ts')
+  const { hostPortLookup } = await import('../../src/addon/host-port.ts')
   const fake = (network: unknown) => ({ call: async <T>(): Promise<T> => ({ network }) as T })
   t.same(await hostPortLookup(fake({ '9583/tcp': 19583 }), 9583)(), { port: 19583, fromSupervisor: true })
   t.same(await hostPortLookup(fake({ '9583/tcp': null }), 9583)(), { port: null, fromSupervisor: true })

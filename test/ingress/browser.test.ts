@@ -3,10 +3,11 @@ import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t from 'tap'
-import { DEFAULT_TOOLS_DIR, loadToolCatalog, ToolCatalog } from '../../src/mcp/registry.ts'
+import { loadToolCatalog, ToolCatalog } from '../../src/mcp/registry.ts'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 import { launchChromium } from '../oauth/_browser.ts'
 import { startIngress } from './_ingress.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 const PREFIX = '/api/hassio_ingress/abc'
 const OUTPUT = join(import.meta.dirname, '../../test-output')
@@ -37,7 +38,7 @@ async function startIngressProxy (t: Test, target: number): Promise<string> {
 }
 
 async function entityAndWriteTools (): Promise<ToolCatalog> {
-  const [entities, write] = await Promise.all(['entities', 'write'].map(async dir => await loadToolCatalog(join(DEFAULT_TOOLS_DIR, dir))))
+  const [entities, write] = await Promise.all(['entities', 'write'].map(async dir => await loadToolCatalog(join(TOOLS_DIR, dir))))
   return new ToolCatalog([...entities!.tools, ...write!.tools])
 }
 
@@ -62,7 +63,7 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', async 
   await page.goto(`${proxy}${PREFIX}/`)
   await page.getByTestId('connection').filter({ hasText: 'WebSocket connected' }).waitFor()
   t.equal(await page.getByTestId('entities').textContent(), String(home.entityIds().length), 'live entity count')
-  t.equal(await page.getByTestId('version').textContent(), `Version ${server.app.config.version}`)
+  t.equal(await page.getByTestId('version').textContent(), `Version ${server.app.services.config.version}`)
   t.equal(await page.getByTestId('ha-state').textContent(), 'Connected')
   const writeRow = await page.locator('#tools tbody tr').filter({ hasText: 'allow_write' }).textContent()
   t.match(writeRow, new RegExp(`^Controlling devices${catalog.tools.filter(tool => tool.definition.kind === 'write').length} of \\d+Allow writes: on allow_write$`), 'write tools exposed, with their gate in words')
@@ -111,7 +112,7 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', async 
   await page.getByLabel('Never these entities').fill('lock.*')
   await page.getByRole('button', { name: 'Create token' }).click()
   const secret = (await page.getByTestId('new-token').filter({ hasText: /\S{20,}/ }).textContent()) ?? ''
-  t.match(server.app.tokens.verify(secret), { name: 'living room tablet' }, 'the token shown works')
+  t.match(server.app.services.tokens.verify(secret), { name: 'living room tablet' }, 'the token shown works')
   const tokenRow = page.locator('#token-list tbody tr').filter({ hasText: 'living room tablet' })
   t.match(await tokenRow.textContent(), /Devices and states: read.*Device control: write/)
   t.match(await tokenRow.textContent(), /never lock\.\*/)
@@ -119,7 +120,7 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', async 
   page.once('dialog', dialog => { dialog.accept().catch(() => {}) })
   await tokenRow.getByRole('button', { name: 'Revoke' }).click()
   await tokenRow.waitFor({ state: 'detached' })
-  t.equal(server.app.tokens.verify(secret), undefined, 'revoked')
+  t.equal(server.app.services.tokens.verify(secret), undefined, 'revoked')
 
   t.same(failures, [], 'no script error and no failed request under the prefix')
 })

@@ -8,6 +8,7 @@ import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 import { launchChromium } from '../oauth/_browser.ts'
 import { authorizeUrl, codeFor, exchange, pkce, register } from '../oauth/_oauth.ts'
 import { startIngress } from './_ingress.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 /** Screenshots land here (git-ignored): look at them after a change to the page. */
 const OUTPUT = join(import.meta.dirname, '../../test-output/layout')
@@ -62,7 +63,7 @@ t.setTimeout(300_000)
 
 t.test('every tab of the panel and the consent page fit a 390 px phone and a desktop, light and dark, in English and German', async t => {
   const home = await startHome(t)
-  const catalog = await loadToolCatalog()
+  const catalog = await loadToolCatalog(TOOLS_DIR)
   const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog } })
   const ingress = await startIngress(t, server, [], catalog)
   await ingress.listen({ port: 0, host: '127.0.0.1' })
@@ -112,7 +113,7 @@ t.test('every tab of the panel and the consent page fit a 390 px phone and a des
   const client = await connectClient(t, server)
   const light = home.entityIds().find(id => id.startsWith('light.')) as string
   t.notOk((await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })).isError)
-  await server.app.tokens.create({ name: 'kitchen tablet', levels: { entities: 'read', services: 'write' }, entity_denylist: ['lock.*'] })
+  await server.app.services.tokens.create({ name: 'kitchen tablet', levels: { entities: 'read', services: 'write' }, entity_denylist: ['lock.*'] })
   t.equal((await exchange(server.url, await codeFor(server.url, server.token))).status, 200, 'an app signed in')
   const redirectUri = 'http://127.0.0.1:33333/callback'
   const registered = await (await register(server.url, { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], client_name: 'Living room assistant' })).json() as { client_id: string }

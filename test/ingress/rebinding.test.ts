@@ -2,7 +2,7 @@
 // page from the browser. The peer is loopback, so only the Host and Origin headers tell it apart.
 import { hostname } from 'node:os'
 import t from 'tap'
-import { INGRESS_PROXY_ADDRESS } from '../../plugins/ingress.ts'
+import { INGRESS_PROXY_ADDRESS } from '../../src/hosts.ts'
 import { startHome, startServer } from '../helper.ts'
 import { startIngress, testCatalog } from './_ingress.ts'
 

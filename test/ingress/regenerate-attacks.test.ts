@@ -20,7 +20,7 @@ t.test('regenerate under attack', async t => {
   const server = await startServer(t, { home, options: { allow_write: true }, app: Object.assign({ secrets: scrubber }, { logger }) })
   const ingress = await buildIngressApp({ services: ingressServicesOf(server.app.services), logger })
   t.teardown(() => ingress.close())
-  const { token: named } = await server.app.tokens.create({ name: 'tablet', scopes: ['read', 'write', 'manage'] })
+  const { token: named } = await server.app.services.tokens.create({ name: 'tablet', scopes: ['read', 'write', 'manage'] })
   const works = async (token: string): Promise<number> => (await rpc(server.url, LIST, { authorization: `Bearer ${token}` })).status
 
   t.test('not from the MCP port, with or without a token, named or primary', async t => {
@@ -85,7 +85,7 @@ t.test('regenerate under attack', async t => {
       const res = await ingress.inject({ method: 'GET', url })
       t.notMatch(res.body, fresh, `${url} does not show the new token`)
     }
-    t.notMatch(JSON.stringify(server.app.audit.recent(50)), fresh, 'nor the audit')
+    t.notMatch(JSON.stringify(server.app.services.policy.audit.recent(50)), fresh, 'nor the audit')
     const old = await rpc(server.url, LIST, { authorization: `Bearer ${TEST_TOKEN}` })
     t.notMatch(await old.text() + (old.headers.get('www-authenticate') ?? ''), fresh, 'the 401 for the old token does not hand out the new one')
   })

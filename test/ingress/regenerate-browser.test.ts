@@ -31,7 +31,7 @@ t.test('the Regenerate button in the real browser: confirm, then the page shows 
   await page.getByTestId('copy-status').filter({ hasText: 'old one no longer works' }).waitFor()
   t.match(dialogs, [/current one stops working at once/, /current one stops working at once/])
   const shown = (await page.getByTestId('token').textContent()) ?? ''
-  t.equal(shown, server.app.tokens.primary(), 'the page shows the new token')
+  t.equal(shown, server.app.services.tokens.primary(), 'the page shows the new token')
   t.not(shown, server.token)
   t.equal((await rpc(server.url, LIST, { authorization: `Bearer ${server.token}` })).status, 401, 'the old token is refused')
   t.equal((await rpc(server.url, LIST, { authorization: `Bearer ${shown}` })).status, 200, 'the new one works')

@@ -45,7 +45,7 @@ t.test('regenerate: confirmed, the old token stops at once and is told where the
   const after = await connectClient(t, server, answer.token)
   t.notOk((await callTool(after, 'ha_search_entities', { query: 'kitchen' })).isError)
   t.equal((await ingress.inject({ method: 'GET', url: '/api/connect?reveal=1' })).json().token, answer.token)
-  t.match(server.app.audit.recent(5).find(e => e.tool === 'api_token_regenerated'), { identity_name: 'Alice', outcome: 'allowed' })
+  t.match(server.app.services.policy.audit.recent(5).find(e => e.tool === 'api_token_regenerated'), { identity_name: 'Alice', outcome: 'allowed' })
 
   // What the next start reads: DATA_DIR/token holds the new token (the api_token option being empty).
   t.equal(readFileSync(join(server.dataDir, 'token'), 'utf8').trim(), answer.token)
@@ -93,11 +93,11 @@ t.test('with sessions on, regenerating ends the old token\'s sessions and their 
   t.equal(done.statusCode, 200, done.body)
   await stream.text()
   t.pass('the old token\'s open notification stream ended')
-  t.notOk(server.app.sessions.registry.get(primarySession), 'its session is closed')
-  t.ok(server.app.sessions.registry.get(namedSession), 'another token\'s session stays')
+  t.notOk(server.app.services.sessions.registry.get(primarySession), 'its session is closed')
+  t.ok(server.app.services.sessions.registry.get(namedSession), 'another token\'s session stays')
 
   t.equal((await ingress.inject({ method: 'DELETE', url: `/api/tokens/${named.id}`, headers: { 'x-ha-mcp-ui': '1' } })).statusCode, 200)
-  t.notOk(server.app.sessions.registry.get(namedSession), 'revoking the named token closes its session')
+  t.notOk(server.app.services.sessions.registry.get(namedSession), 'revoking the named token closes its session')
   const refused = await listTools(server.url, named.token, namedSession)
   t.equal(refused.status, 401, 'and its requests are refused')
 })

@@ -95,7 +95,7 @@ t.test('an MCP app signs in with a client ID metadata document, through the cons
   t.teardown(() => client.close())
   const found = await callTool(client, 'ha_search_entities', { query: 'kitchen' })
   t.notOk(found.isError, 'the resulting token calls a tool')
-  t.match(server.app.oauth?.grants(), [{ client_id: clientId, client_name: 'Document App', scopes: ['read', 'write'] }])
+  t.match(server.app.services.oauth?.grants(), [{ client_id: clientId, client_name: 'Document App', scopes: ['read', 'write'] }])
 })
 
 t.test('the v2 SDK client (2026-07-28) signs in with its document and checks the RFC 9207 iss of the answer', async t => {

@@ -140,7 +140,7 @@ for (const method of ['none', 'client_secret_post'] as const) {
     const called = await ha(mcpUrl, { method: 'POST', headers: bearer(refreshed.json.access_token), body: JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ha_call_service', arguments: { domain: 'light', service: 'turn_on', target: { entity_id: light } } } }) })
     t.notOk(called.json.result.isError, called.text.slice(0, 300))
     t.match(home.serviceCalls, [{ domain: 'light', service: 'turn_on' }], 'the call reached the house')
-    const audit = server.app.audit.recent(5).find(entry => entry.tool === 'ha_call_service')
+    const audit = server.app.services.policy.audit.recent(5).find(entry => entry.tool === 'ha_call_service')
     t.equal(audit?.identity_name, 'Home Assistant', 'the audit names the grant')
     t.comment(`HA flow figures (${method}): ${trips.length} round trips, ${Math.round(firstToolAt - started)} ms from discovery to a connected session, ${Math.round(performance.now() - started)} ms to the tool answer (no human in the loop)`)
   })

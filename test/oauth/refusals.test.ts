@@ -94,8 +94,8 @@ t.test('OAuth refusals', async t => {
     t.same(await errorOf(await refresh(server, signIn.clientId, tokens.refresh_token)), { status: 400, error: 'invalid_grant' })
 
     const other = await (await exchange(server.url, await codeFor(server.url, server.token))).json() as { access_token: string }
-    const grant = server.app.oauth?.grants().at(-1)
-    t.ok(await server.app.oauth?.revokeGrant(grant?.id ?? '', 'test'))
+    const grant = server.app.services.oauth?.grants().at(-1)
+    t.ok(await server.app.services.oauth?.revokeGrant(grant?.id ?? '', 'test'))
     t.notOk(await reachesTools(server, other.access_token))
   })
 
@@ -137,12 +137,12 @@ t.test('OAuth refusals', async t => {
   t.test('guessing the token on the consent page meets the per-address backoff', async t => {
     const registered = await (await register(server.url, { redirect_uris: ['http://127.0.0.1:4300/cb'], token_endpoint_auth_method: 'none' })).json() as { client_id: string }
     const page = await openConsent(authorizeUrl(server.url, { clientId: registered.client_id, redirectUri: 'http://127.0.0.1:4300/cb', pkce: pkce() }))
-    server.app.authBackoff.succeed('127.0.0.1')
+    server.app.services.backoff.succeed('127.0.0.1')
     const statuses: number[] = []
     for (let i = 0; i < 7; i++) statuses.push((await postForm(`${server.url}/oauth/authorize`, { request: page.requestId ?? '', api_token: `guess-${i}`, action: 'allow' })).status)
     t.same(statuses.slice(0, 5), [401, 401, 401, 401, 401])
     t.equal(statuses.at(-1), 429, 'then blocked')
-    server.app.authBackoff.succeed('127.0.0.1')
+    server.app.services.backoff.succeed('127.0.0.1')
   })
 
   // Last: it uses up this address's registrations.

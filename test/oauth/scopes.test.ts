@@ -61,7 +61,7 @@ t.test('sign-ins grant one level at a time: read+manage is refused, never taken 
   t.equal(read.scope, 'read')
   const grants = (await ingress.inject({ method: 'GET', url: '/api/tokens' })).json().sign_ins as Array<{ client_name: string, scopes: string[] }>
   t.same(grants.map(g => g.scopes), [['read']], 'the Tokens tab lists read')
-  t.match(server.app.audit.recent(5).find(e => e.tool === 'oauth_sign_in'), { outcome: 'allowed', reason: /with read$/ })
+  t.match(server.app.services.policy.audit.recent(5).find(e => e.tool === 'oauth_sign_in'), { outcome: 'allowed', reason: /with read$/ })
   const readTools = await toolNames(t, server, read.access_token)
   t.notOk(readTools.includes('ha_call_service'), 'tools/list has no service call')
   t.notOk(readTools.includes('ha_create_automation'))
@@ -79,7 +79,7 @@ t.test('sign-ins grant one level at a time: read+manage is refused, never taken 
   const manageTools = await toolNames(t, server, managed.access_token)
   t.ok(manageTools.includes('ha_call_service') && manageTools.includes('ha_create_automation'))
   t.notOk(manageTools.includes('ha_get_camera_snapshot'), 'no camera: it was not ticked')
-  t.match(server.app.audit.recent(5).find(e => e.tool === 'oauth_sign_in'), { reason: /with read write manage$/ })
+  t.match(server.app.services.policy.audit.recent(5).find(e => e.tool === 'oauth_sign_in'), { reason: /with read write manage$/ })
 })
 
 t.test('named tokens: scopes must be a level; the Tokens tab shows what the token can do', async t => {

@@ -106,7 +106,7 @@ t.test('the MCP SDK client signs in with the consent page and the API token fiel
   t.equal(flow.provider.saved?.scope, 'read', 'the consent narrowed the scopes')
   const { tools } = await client.listTools()
   t.ok(tools.length > 0 && tools.every(tool => tool.annotations?.readOnlyHint === true), 'a read grant sees read-only tools only')
-  t.match(server.app.oauth?.grants(), [{ client_name: 'SDK test client', scopes: ['read'], approved_by: 'primary token' }])
+  t.match(server.app.services.oauth?.grants(), [{ client_name: 'SDK test client', scopes: ['read'], approved_by: 'primary token' }])
 })
 
 t.test('the MCP SDK client signs in approved in the ingress panel; the approving user is audited', async t => {
@@ -135,8 +135,8 @@ t.test('the MCP SDK client signs in approved in the ingress panel; the approving
 
   const query = await arrived
   await finish(t, server, flow, query.get('code') ?? '')
-  t.match(server.app.oauth?.grants(), [{ client_name: 'SDK test client', approved_by: 'Alice' }])
-  t.match(server.app.audit.recent(5), [{ tool: 'oauth_sign_in', identity: 'ha_user:a1b2c3', identity_name: 'Alice', outcome: 'allowed' }])
+  t.match(server.app.services.oauth?.grants(), [{ client_name: 'SDK test client', approved_by: 'Alice' }])
+  t.match(server.app.services.policy.audit.recent(5), [{ tool: 'oauth_sign_in', identity: 'ha_user:a1b2c3', identity_name: 'Alice', outcome: 'allowed' }])
 
   // The grant is a named token on the Tokens tab: revoking it there ends the client's access at once.
   await panel.getByRole('tab', { name: 'Tokens' }).click()

@@ -74,7 +74,7 @@ t.test('pending sign-ins: capped per peer, a reload reuses its request, a finish
   t.equal(late.statusCode, 404, 'the duplicate cannot be approved afterwards')
   const closed = await server.app.inject({ method: 'GET', url: `/oauth/authorize/status?request=${encodeURIComponent(restarted.requestId ?? '')}` })
   t.same(closed.json(), { status: 'finished' }, 'its consent page is told the app finished signing in elsewhere')
-  t.equal(server.app.oauth?.grants().length, 1, 'one sign-in, one grant')
+  t.equal(server.app.services.oauth?.grants().length, 1, 'one sign-in, one grant')
 
   // The flood's requests expire after ten minutes and the address may try again.
   clock.advance(10 * 60_000)
@@ -86,7 +86,7 @@ t.test('registrations: bounded fields, capped per peer, unused ones expire withi
   const home = await startHome(t)
   const clock = new TestClock()
   const server = await startServer(t, { home, app: { oauth: { now: clock.now } } })
-  const file = (): string => readFileSync(server.app.oauth?.file ?? '', 'utf8')
+  const file = (): string => readFileSync(server.app.services.oauth?.file ?? '', 'utf8')
 
   // One address: ten per ten minutes, and at most twenty waiting unused.
   const one: number[] = []
@@ -128,12 +128,12 @@ t.test('registrations: bounded fields, capped per peer, unused ones expire withi
     t.equal(answer.status, 400, what)
     t.match(answer.body.error, /^invalid_(client_metadata|redirect_uri)$/, what)
   }
-  t.ok(statSync(server.app.oauth?.file ?? '').size < 100_000, `oauth.json stays small (${statSync(server.app.oauth?.file ?? '').size} bytes)`)
+  t.ok(statSync(server.app.services.oauth?.file ?? '').size < 100_000, `oauth.json stays small (${statSync(server.app.services.oauth?.file ?? '').size} bytes)`)
   t.notOk(file().includes('nnnnnnnnnn'), 'no oversized field reached the store')
 
   // An hour later every registration no sign-in used is gone.
   clock.advance(61 * 60_000)
-  await server.app.oauth?.sweep()
+  await server.app.services.oauth?.sweep()
   t.same(JSON.parse(file()).clients, [], 'unused registrations expired within the hour')
   t.equal((await registerFrom(server, '127.0.0.2', HA_PAYLOAD)).status, 201, 'and the flooding address may register again')
 })

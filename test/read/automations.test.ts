@@ -155,7 +155,7 @@ t.test('include_config drops the biggest configs first to fit the page budget', 
     })
     t.equal(response.status, 200, await response.text())
   }
-  await eventually(() => [0, 1, 2].every(i => server.app.ha.states.get(`automation.aaa_big_${i}`) !== undefined), 5000, 'three new automations')
+  await eventually(() => [0, 1, 2].every(i => server.app.services.ha.states.get(`automation.aaa_big_${i}`) !== undefined), 5000, 'three new automations')
   const answer = await callTool(client, 'ha_list_automations', { include_config: true, limit: 3 })
   t.notOk(answer.isError, answer.text)
   const byName = new Map(answer.json.items.map((item: { name: string }) => [item.name, item]))

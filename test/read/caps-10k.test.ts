@@ -6,12 +6,12 @@ t.test('broadest read calls on a 10,000-entity home fit the cap', async t => {
   const home = await startHome(t, { entities: 10_000 })
   const server = await startServer(t, { home })
   const client = await connectClient(t, server)
-  await server.app.home.ready()
+  await server.app.services.home.ready()
   const ids = home.entityIds()
   const sensors = ids.filter(id => id.startsWith('sensor.') && home.getState(id)?.attributes.unit_of_measurement === '°C')
   const light = ids.find(id => id.startsWith('light.')) as string
-  const area = [...server.app.home.registries.areas.values()][0]?.area_id as string
-  const floor = [...server.app.home.registries.floors.values()][0]?.floor_id as string
+  const area = [...server.app.services.home.registries.areas.values()][0]?.area_id as string
+  const floor = [...server.app.services.home.registries.floors.values()][0]?.floor_id as string
   const calls: Array<[string, Record<string, unknown>]> = [
     ['ha_list_automations', { limit: 200 }],
     ['ha_list_automations', { include_config: true, limit: 10 }],

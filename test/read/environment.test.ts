@@ -93,7 +93,7 @@ t.test('energy, presence, forecast, calendar, to-do and camera tools', async t =
     t.equal(image?.mimeType, 'image/png')
     t.ok(Buffer.from(image?.data ?? '', 'base64').subarray(1, 4).toString() === 'PNG', 'a real PNG')
     t.match(result.structuredContent, { entity_id: camera, mime_type: 'image/png' })
-    t.ok(server.app.audit.recent(10).some(e => e.tool === 'ha_get_camera_snapshot'), 'snapshot recorded in the audit')
+    t.ok(server.app.services.policy.audit.recent(10).some(e => e.tool === 'ha_get_camera_snapshot'), 'snapshot recorded in the audit')
     const unknown = await callTool(client, 'ha_get_camera_snapshot', { entity_id: 'camera.nothing' })
     t.ok(unknown.isError)
     const notCamera = await callTool(client, 'ha_get_camera_snapshot', { entity_id: 'light.kitchen' })

@@ -13,14 +13,14 @@ t.test('ha_explain_event names what caused a change', async t => {
 
   t.test('a light turned on by an automation that a person triggered', async t => {
     home.setState(light, 'off')
-    await eventually(() => server.app.ha.states.get(light)?.state === 'off', 5000, 'light off in the live map')
+    await eventually(() => server.app.services.ha.states.get(light)?.state === 'off', 5000, 'light off in the live map')
     const response = await fetch(`${home.url}/api/services/automation/trigger`, {
       method: 'POST',
       headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ entity_id: 'automation.wake_up' })
     })
     t.equal(response.status, 200)
-    await eventually(() => server.app.ha.states.get(light)?.state === 'on', 5000, 'light on in the live map')
+    await eventually(() => server.app.services.ha.states.get(light)?.state === 'on', 5000, 'light on in the live map')
     const answer = await callTool(client, 'ha_explain_event', { entity_id: light })
     t.notOk(answer.isError, answer.text)
     t.equal(answer.json.changed_to, 'on')

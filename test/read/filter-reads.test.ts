@@ -22,8 +22,8 @@ t.test('filter_reads hides denied entities from every read path', async t => {
   const server = await startServer(t, { home, options, app: { catalog: allTools }, env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl } })
   const client: Client = await connectClient(t, server)
 
-  await server.app.home.ready()
-  const catalog = server.app.home.catalog
+  await server.app.services.home.ready()
+  const catalog = server.app.services.home.catalog
   const deniedRows = [...denyIds, hallLight as string, ...cameras].map(id => catalog.get(id)).filter(row => row !== undefined)
   t.equal(deniedRows.length, denyIds.length + 1 + cameras.length, 'every denied entity exists in the home')
   const hallRow = catalog.get(hallLight as string)
@@ -36,7 +36,7 @@ t.test('filter_reads hides denied entities from every read path', async t => {
   }
   t.comment(`denied: ${[...forbidden].join(' | ')}`)
 
-  const visibleIds = catalog.all().map(row => row.entity_id).filter(id => server.app.home.visible(id))
+  const visibleIds = catalog.all().map(row => row.entity_id).filter(id => server.app.services.home.visible(id))
   const samples: HomeSamples = { entityIds: visibleIds, areaId: hallRow?.area_id as string, floorId: hallRow?.floor_id ?? undefined, labelId: 'energy' }
 
   const outputs: Array<{ what: string, text: string }> = []
@@ -70,7 +70,7 @@ t.test('filter_reads hides denied entities from every read path', async t => {
 
   for (const tool of readTools) {
     const name = tool.definition.name
-    if (!toolEnabled(tool.definition, server.app.config.options)) {
+    if (!toolEnabled(tool.definition, server.app.services.config.options)) {
       t.notOk(listed.has(name), `${name} is disabled and not listed`)
       continue
     }

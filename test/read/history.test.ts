@@ -7,7 +7,7 @@ t.test('history, statistics and logbook against the demo home', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home })
   const client = await connectClient(t, server)
-  await server.app.home.ready()
+  await server.app.services.home.ready()
   const ids = home.entityIds()
   const numeric = (id: string): boolean => id.startsWith('sensor.') && ['°C', '%', 'W', 'lx'].includes(String(home.getState(id)?.attributes.unit_of_measurement)) && Number.isFinite(Number(home.getState(id)?.state))
   const busy = ids.filter(id => numeric(id) && home.getState(id)?.attributes.unit_of_measurement === '°C').concat(ids.filter(id => numeric(id) && home.getState(id)?.attributes.unit_of_measurement !== '°C'))
@@ -90,7 +90,7 @@ t.test('history, statistics and logbook against the demo home', async t => {
     t.notOk(entity.isError, entity.text)
     t.ok(entity.json.events.length > 0, 'the light has logbook rows')
     t.ok(entity.json.events.every((e: { entity_id?: string }) => e.entity_id === light || e.entity_id?.startsWith('automation.')))
-    const area = home.entityIds().map(id => server.app.home.entity(id)).find(row => row?.area_id)?.area as string
+    const area = home.entityIds().map(id => server.app.services.home.entity(id)).find(row => row?.area_id)?.area as string
     const byArea = await callTool(client, 'ha_get_logbook', { area, hours: 24 })
     t.notOk(byArea.isError, byArea.text)
     const whole = await callTool(client, 'ha_get_logbook', { hours: 168 })
@@ -105,7 +105,7 @@ t.test('history, statistics and logbook against the demo home', async t => {
     const times = whole.json.events.map((e: { t: string }) => Date.parse(e.t))
     t.same(times, [...times].sort((a, b) => a - b), 'events are in time order')
     t.ok(Date.now() - (times.at(-1) as number) < 24 * HOUR, 'the newest events are the ones kept')
-    const floor = [...server.app.home.registries.floors.values()][0]?.name as string
+    const floor = [...server.app.services.home.registries.floors.values()][0]?.name as string
     const byFloor = await callTool(client, 'ha_get_logbook', { floor })
     t.notOk(byFloor.isError, byFloor.text)
     const both = await callTool(client, 'ha_get_logbook', { area, floor })

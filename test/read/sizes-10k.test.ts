@@ -26,12 +26,12 @@ t.test('every read tool fits the cap on a 10,000-entity home', async t => {
   const home = await startHome(t, { entities: 10_000 })
   const server = await startServer(t, { home, app: { catalog }, env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl } })
   const client = await connectClient(t, server)
-  await server.app.home.ready()
-  const rows = server.app.home.entities()
+  await server.app.services.home.ready()
+  const rows = server.app.services.home.entities()
   t.ok(rows.length >= 9_900, `${rows.length} entities`)
-  const area = [...server.app.home.registries.areas.values()].sort((a, b) => (server.app.home.counts().area.get(b.area_id) ?? 0) - (server.app.home.counts().area.get(a.area_id) ?? 0))[0]
+  const area = [...server.app.services.home.registries.areas.values()].sort((a, b) => (server.app.services.home.counts().area.get(b.area_id) ?? 0) - (server.app.services.home.counts().area.get(a.area_id) ?? 0))[0]
   const samples: HomeSamples = { entityIds: rows.map(row => row.entity_id), areaId: area?.area_id as string }
-  const sensors = rows.filter(row => row.domain === 'sensor' && server.app.home.state(row.entity_id)?.attributes.state_class === 'measurement').map(row => row.entity_id)
+  const sensors = rows.filter(row => row.domain === 'sensor' && server.app.services.home.state(row.entity_id)?.attributes.state_class === 'measurement').map(row => row.entity_id)
   // Broad calls a schema cannot guess: the widest filters on the biggest home.
   const extra: Record<string, Array<Record<string, unknown>>> = {
     ha_list_entities: [{ domain: 'sensor', limit: 200 }, { area: area?.area_id, limit: 200 }],

@@ -5,8 +5,8 @@ t.test('resources, completions and prompts end to end', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home })
   const client = await connectClient(t, server)
-  await server.app.home.ready()
-  const areas = [...server.app.home.registries.areas.values()]
+  await server.app.services.home.ready()
+  const areas = [...server.app.services.home.registries.areas.values()]
   const read = async (uri: string): Promise<any> => JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text)
 
   t.test('fixed resources and templates are listed and readable', async t => {
@@ -18,7 +18,7 @@ t.test('resources, completions and prompts end to end', async t => {
 
     const areaList = await read('ha://areas')
     t.equal(areaList.total, areas.length)
-    const counts = server.app.home.counts().area
+    const counts = server.app.services.home.counts().area
     t.ok(areaList.items.every((a: { area_id: string, entities: number }) => a.entities === (counts.get(a.area_id) ?? 0)), 'entity counts per area')
     const services = await read('ha://services')
     t.ok(services.domains.some((d: { domain: string, services: number }) => d.domain === 'light' && d.services >= 3))
@@ -33,7 +33,7 @@ t.test('resources, completions and prompts end to end', async t => {
     t.equal(typeof entity.attributes, 'object')
     const packages = await read('ha://entity/sensor.package_tracker')
     t.match(packages.attributes.packages, /truncated/, 'long attributes truncated')
-    const withLights = areas.find(a => server.app.home.entities().some(row => row.area_id === a.area_id && row.domain === 'light')) ?? areas[0]
+    const withLights = areas.find(a => server.app.services.home.entities().some(row => row.area_id === a.area_id && row.domain === 'light')) ?? areas[0]
     const area = await read(`ha://area/${withLights?.area_id}`)
     t.equal(area.area_id, withLights?.area_id)
     t.ok(area.entity_count > 0 && area.by_domain.light > 0)

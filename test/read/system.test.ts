@@ -119,7 +119,7 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     t.ok(typeof ok.json.websocket.ms === 'number' && typeof ok.json.rest.ms === 'number')
     home.faults.setWebSocketDown(true)
     t.teardown(() => home.faults.setWebSocketDown(false))
-    await eventually(() => !server.app.ha.ready, 5000, 'connection down')
+    await eventually(() => !server.app.services.ha.ready, 5000, 'connection down')
     const down = await callTool(client, 'ha_get_self_test')
     t.notOk(down.isError, 'answers while Home Assistant is away')
     // The demo keeps REST up while its WebSocket is down: one link of two is 'degraded', not 'broken'.
@@ -130,6 +130,6 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     const other = await callTool(client, 'ha_get_health')
     t.ok(other.isError, 'other tools say Home Assistant is not connected')
     home.faults.setWebSocketDown(false)
-    await eventually(() => server.app.ha.ready, 10_000, 'reconnected')
+    await eventually(() => server.app.services.ha.ready, 10_000, 'reconnected')
   })
 })

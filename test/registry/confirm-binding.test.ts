@@ -9,8 +9,8 @@ t.test('a confirm token is bound to what its preview showed', async t => {
   const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true } })
   const client = await connectClient(t, server)
   const house = home.house
-  const seen = async (check: (snapshot: Awaited<ReturnType<typeof server.app.ha.registries.snapshot>>) => boolean): Promise<void> => {
-    await eventually(async () => check(await server.app.ha.registries.snapshot()), 5000, 'the add-on to see the owner\'s edit')
+  const seen = async (check: (snapshot: Awaited<ReturnType<typeof server.app.services.ha.registries.snapshot>>) => boolean): Promise<void> => {
+    await eventually(async () => check(await server.app.services.ha.registries.snapshot()), 5000, 'the add-on to see the owner\'s edit')
   }
 
   t.test('delete area "used by nothing", then the owner moves a device into it', async t => {
@@ -30,7 +30,7 @@ t.test('a confirm token is bound to what its preview showed', async t => {
     t.equal(home.registryWrites.length, writes, 'nothing reached the house')
     t.match(done.text, /used by devices: now/, 'says what changed')
     t.match(done.text, /still used by 1 devices/, 'shows the new preview')
-    t.equal(server.app.audit.recent(1)[0]?.reason, 'confirm_token_conflict')
+    t.equal(server.app.services.policy.audit.recent(1)[0]?.reason, 'confirm_token_conflict')
     const stale = await callTool(client, 'ha_manage_registry', { kind: 'area', action: 'delete', id: 'spare_room', confirm_token: asked.json.confirm_token })
     t.equal(stale.code, 'HAMCP_CONFIRM_TOKEN_INVALID', 'the old token is burnt')
   })
@@ -71,7 +71,7 @@ t.test('a confirm token is bound to what its preview showed', async t => {
     const asked = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: lock } })
     t.equal(asked.json.confirmation_required, true, asked.text)
     home.setState(lock, 'jammed')
-    await eventually(() => server.app.ha.states.get(lock)?.state === 'jammed')
+    await eventually(() => server.app.services.ha.states.get(lock)?.state === 'jammed')
     home.clearServiceCalls()
     const done = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: lock }, confirm_token: asked.json.confirm_token })
     t.equal(done.code, 'HAMCP_CONFLICT', done.text)

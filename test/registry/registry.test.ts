@@ -9,7 +9,7 @@ t.test('registry tools against the demo home', async t => {
   const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, entity_denylist: ['lock.*'] } })
   const client = await connectClient(t, server)
   const house = home.house
-  const audit = (): any[] => server.app.audit.recent(50)
+  const audit = (): any[] => server.app.services.policy.audit.recent(50)
 
   t.test('areas: dry run changes nothing, create is visible at once, undo deletes it again', async t => {
     home.registryWrites.length = 0
@@ -224,7 +224,7 @@ t.test('the service denylist names registry edits like services', async t => {
   const label = [...home.house.labels.keys()][0]!
   const refused = await callTool(client, 'ha_manage_registry', { kind: 'label', action: 'delete', id: label, dry_run: true })
   t.equal(refused.code, 'HAMCP_DENIED_SERVICE', 'even a dry run is refused')
-  t.match(server.app.audit.recent(1)[0], { outcome: 'refused', reason: 'service_denylist', domain: 'label_registry', service: 'delete' })
+  t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'refused', reason: 'service_denylist', domain: 'label_registry', service: 'delete' })
   t.notOk((await callTool(client, 'ha_manage_registry', { kind: 'label', action: 'create', name: 'Allowed' })).isError, 'creating is still allowed')
   t.same(home.registryWrites.map(w => w.type), ['config/label_registry/create'], 'only the allowed edit reached the house')
 })

@@ -15,7 +15,7 @@ t.test('a forcing undo confirmation acts only on what it showed', async t => {
     const on = await call(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light }, data: { brightness: 100 } })
     t.notOk(on.isError, on.text)
     await ownerCommand(home, { type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: light }, service_data: { brightness: 30 } })
-    await eventually(() => server.app.ha.states.get(light)?.attributes.brightness === 30, 5000, 'the owner\'s change seen')
+    await eventually(() => server.app.services.ha.states.get(light)?.attributes.brightness === 30, 5000, 'the owner\'s change seen')
     const undone = await call(client, 'ha_undo')
     t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
     return undone.details.confirm_token as string
@@ -25,7 +25,7 @@ t.test('a forcing undo confirmation acts only on what it showed', async t => {
     const light = offLights()[0]!
     const token = await conflicted(light)
     await ownerCommand(home, { type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: light }, service_data: { brightness: 10 } })
-    await eventually(() => server.app.ha.states.get(light)?.attributes.brightness === 10, 5000, 'the second change seen')
+    await eventually(() => server.app.services.ha.states.get(light)?.attributes.brightness === 10, 5000, 'the second change seen')
     home.clearServiceCalls()
     const forced = await call(client, 'ha_undo', { confirm_token: token })
     t.equal(forced.isError, true, forced.text)
@@ -52,7 +52,7 @@ t.test('a forcing undo confirmation acts only on what it showed', async t => {
   t.test('another identity: neither its undo nor the force token acts on this identity\'s write', async t => {
     const light = offLights()[0]!
     const token = await conflicted(light)
-    const { token: tablet } = await server.app.tokens.create({ name: 'tablet', scopes: ['read', 'write'] })
+    const { token: tablet } = await server.app.services.tokens.create({ name: 'tablet', scopes: ['read', 'write'] })
     const other = await connectClient(t, server, tablet)
     home.clearServiceCalls()
     const foreign = await call(other, 'ha_undo', { confirm_token: token })

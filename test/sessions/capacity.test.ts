@@ -11,7 +11,7 @@ t.test('at most 16 sessions: idle ones make room, 503 only when all are active',
 
   const ids: string[] = []
   for (let i = 0; i < 16; i++) ids.push(await openRawSession(server.url, server.token))
-  t.equal(server.app.sessions.registry.size, 16)
+  t.equal(server.app.services.sessions.registry.size, 16)
 
   const full = await rpc(server.url, INITIALIZE, auth(server.token))
   t.equal(full.status, 503, 'a 17th session is refused while all 16 are active')
@@ -28,7 +28,7 @@ t.test('at most 16 sessions: idle ones make room, 503 only when all are active',
 
   const room = await openRawSession(server.url, server.token)
   t.ok(room, 'the 17th initialize succeeds once some session has been idle for over a minute')
-  t.equal(server.app.sessions.registry.size, 16, 'still at most 16')
+  t.equal(server.app.services.sessions.registry.size, 16, 'still at most 16')
   t.equal((await listTools(server.url, server.token, ids[1])).status, 404, 'the least recently used idle session was closed')
   const kept = await listTools(server.url, server.token, ids[0])
   t.equal(kept.status, 200, 'the recently used session was kept')
@@ -49,19 +49,19 @@ t.test('sessions idle for 30 minutes are swept, unless their client is listening
   t.equal(stream.status, 200)
 
   clock += 29 * MINUTE
-  t.equal(await server.app.sessions.sweep(), 0, 'nothing is idle for 30 minutes yet')
+  t.equal(await server.app.services.sessions.sweep(), 0, 'nothing is idle for 30 minutes yet')
   clock += 2 * MINUTE
-  t.equal(await server.app.sessions.sweep(), 1, 'the quiet session expired')
+  t.equal(await server.app.services.sessions.sweep(), 1, 'the quiet session expired')
   t.equal((await listTools(server.url, server.token, quiet)).status, 404, 'and its id is gone')
-  t.ok(server.app.sessions.registry.get(listener), 'a session whose client holds its stream open is not idle')
+  t.ok(server.app.services.sessions.registry.get(listener), 'a session whose client holds its stream open is not idle')
 
   stop.abort()
   await t.rejects(stream.text())
   // The stream closing counts as use; 30 minutes later the session is idle.
-  await eventually(() => !server.app.sessions.registry.listening(listener), 5000, 'the server to see the stream close')
+  await eventually(() => !server.app.services.sessions.registry.listening(listener), 5000, 'the server to see the stream close')
   clock += 31 * MINUTE
-  t.equal(await server.app.sessions.sweep(), 1, 'once its client stops listening it expires too')
-  t.equal(server.app.sessions.registry.size, 0)
+  t.equal(await server.app.services.sessions.sweep(), 1, 'once its client stops listening it expires too')
+  t.equal(server.app.services.sessions.registry.size, 0)
 })
 
 t.test('one token that never closes its sessions cannot take every session: each identity gets a fair share', async t => {
@@ -79,8 +79,8 @@ t.test('one token that never closes its sessions cannot take every session: each
   // No time passes: every session was used within the last minute, yet the other client gets in.
   const mine: string[] = []
   for (let i = 0; i < 8; i++) mine.push(await openRawSession(server.url, other))
-  t.equal(server.app.sessions.registry.size, 16, 'still at most 16')
-  t.same(Object.fromEntries(server.app.sessions.registry.counts()), { primary: 8, [server.app.sessions.registry.owner(mine[0]!)!]: 8 }, 'an even split')
+  t.equal(server.app.services.sessions.registry.size, 16, 'still at most 16')
+  t.same(Object.fromEntries(server.app.services.sessions.registry.counts()), { primary: 8, [server.app.services.sessions.registry.owner(mine[0]!)!]: 8 }, 'an even split')
   const works = await listTools(server.url, other, mine[0])
   t.equal(works.status, 200, 'the other client\'s session answers')
   await works.text()

@@ -37,7 +37,7 @@ t.test('confirmations by elicitation in a session', async t => {
     t.same(Object.keys(params.requestedSchema.properties), ['confirm'])
     t.equal(params.requestedSchema.properties.confirm?.type, 'boolean')
     t.same(params.requestedSchema.required, ['confirm'])
-    t.match(server.app.audit.recent(1)[0], { outcome: 'confirmation_given', via: 'elicitation' }, 'audited as confirmed by elicitation')
+    t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'confirmation_given', via: 'elicitation' }, 'audited as confirmed by elicitation')
   })
 
   for (const [what, answer] of [
@@ -53,7 +53,7 @@ t.test('confirmations by elicitation in a session', async t => {
       t.equal(result.code, 'HAMCP_CONFIRMATION_DECLINED')
       t.equal(asked.length, 1)
       t.equal(unlocks(), 0, 'nothing reached the house')
-      t.match(server.app.audit.recent(1)[0], { outcome: 'refused', reason: 'declined' }, 'the refusal is audited')
+      t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'refused', reason: 'declined' }, 'the refusal is audited')
     })
   }
 
@@ -71,7 +71,7 @@ t.test('confirmations by elicitation in a session', async t => {
 
   t.test('a write outside confirm_domains asks nothing', async t => {
     const { client, asked } = await askableClient(t, server, () => ({ action: 'decline' }))
-    const result = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: server.app.home.entities().find(row => row.domain === 'light')?.entity_id } })
+    const result = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: server.app.services.home.entities().find(row => row.domain === 'light')?.entity_id } })
     t.equal(result.json.success, true)
     t.equal(asked.length, 0)
   })

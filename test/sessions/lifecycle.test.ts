@@ -12,7 +12,7 @@ t.test('with enable_sessions on', async t => {
     const client = await connectClient(t, server)
     const sessionId = (client.transport as StreamableHTTPClientTransport).sessionId
     t.type(sessionId, 'string', 'the server assigned a session id')
-    t.ok(server.app.sessions.registry.get(sessionId as string), 'the server holds the session')
+    t.ok(server.app.services.sessions.registry.get(sessionId as string), 'the server holds the session')
     const found = await callTool(client, 'ha_search_entities', { query: 'light' })
     t.notOk(found.isError, 'tools work inside the session')
     t.equal(found.json.total, 16, 'the demo home has 16 entities matching "light"')
@@ -30,7 +30,7 @@ t.test('with enable_sessions on', async t => {
     t.ok(answerOf(await before.text()).result.tools.length > 0, 'the session answers')
     const ended = await sendRaw(server.url, 'DELETE', server.token, id)
     t.equal(ended.status, 200)
-    t.notOk(server.app.sessions.registry.get(id), 'released on the server')
+    t.notOk(server.app.services.sessions.registry.get(id), 'released on the server')
     const after = await listTools(server.url, server.token, id)
     t.equal(after.status, 404, 'a closed session is not found')
     t.match(await after.json(), { error: { code: -32001 } })
@@ -38,7 +38,7 @@ t.test('with enable_sessions on', async t => {
 
   t.test('a session belongs to the token that opened it', async t => {
     const id = await openRawSession(server.url, server.token)
-    const other = await server.app.tokens.create({ name: 'guest tablet', scopes: ['read'] })
+    const other = await server.app.services.tokens.create({ name: 'guest tablet', scopes: ['read'] })
     const post = await listTools(server.url, other.token, id)
     t.equal(post.status, 403, 'another valid token cannot use it')
     t.match(await post.json(), { error: { code: -32000, message: /another token/ } })
@@ -70,7 +70,7 @@ t.test('with enable_sessions on', async t => {
     const stream = await sendRaw(server.url, 'GET', server.token, id, stop.signal)
     t.equal(stream.status, 200)
     t.match(stream.headers.get('content-type'), /text\/event-stream/)
-    t.ok(server.app.sessions.registry.listening(id), 'the session knows its client listens')
+    t.ok(server.app.services.sessions.registry.listening(id), 'the session knows its client listens')
     stop.abort()
     await t.rejects(stream.text())
   })
@@ -89,5 +89,5 @@ t.test('with enable_sessions off nothing changes', async t => {
   t.equal(initialize.status, 200)
   t.equal(initialize.headers.get('mcp-session-id'), null, 'an initialize opens no session')
   t.equal(answerOf(await initialize.text()).result.capabilities.resources.subscribe, undefined, 'no subscriptions offered')
-  t.equal(server.app.sessions.registry.size, 0)
+  t.equal(server.app.services.sessions.registry.size, 0)
 })

@@ -15,7 +15,7 @@ async function listeningClient (t: { teardown: (fn: () => unknown) => void }, se
     received.push({ uri: notification.params.uri, at: clock.now() })
   })
   const id = (client.transport as StreamableHTTPClientTransport).sessionId as string
-  await eventually(() => server.app.sessions.registry.listening(id), 5000, 'the client to open its event stream')
+  await eventually(() => server.app.services.sessions.registry.listening(id), 5000, 'the client to open its event stream')
   return { client, received }
 }
 
@@ -38,10 +38,10 @@ t.test('subscriptions in a session', async t => {
   // The throttle runs on the test's clock: a trailing signal goes out when the test moves time on.
   const clock = fakeClock()
   const server = await startServer(t, { home, options: { enable_sessions: true }, app: { sessions: { now: clock.now, schedule: clock.schedule } } })
-  await server.app.home.ready()
-  const light = server.app.home.entities().find(row => row.domain === 'light' && row.area_id !== null)
+  await server.app.services.home.ready()
+  const light = server.app.services.home.entities().find(row => row.domain === 'light' && row.area_id !== null)
   if (!light) throw new Error('the demo home has no light in an area')
-  const other = server.app.home.entities().find(row => row.domain === 'sensor' && row.area_id !== light.area_id)
+  const other = server.app.services.home.entities().find(row => row.domain === 'sensor' && row.area_id !== light.area_id)
   if (!other) throw new Error('the demo home has no sensor outside the light\'s area')
 
   t.test('the session offers subscriptions', async t => {
@@ -59,7 +59,7 @@ t.test('subscriptions in a session', async t => {
 
     // A burst of changes: one trailing notification a second after the first, not one per change.
     for (let i = 0; i < 5; i++) home.setState(light.entity_id, i % 2 === 0 ? 'on' : 'off', { brightness: 10 * i })
-    await eventually(() => server.app.ha.states.get(light.entity_id)?.attributes.brightness === 40, 5000, 'the server to see the burst')
+    await eventually(() => server.app.services.ha.states.get(light.entity_id)?.attributes.brightness === 40, 5000, 'the server to see the burst')
     t.same(clock.pending(), [1000], 'the burst waits for one trailing signal, a second after the first')
     await settle(client, received, home, other.entity_id)
     t.equal(received.length, 1, 'nothing more within the second')
@@ -72,7 +72,7 @@ t.test('subscriptions in a session', async t => {
     clock.advance(5000)
     home.setState(light.entity_id, 'off', { brightness: 1 })
     home.setState(light.entity_id, 'on', { brightness: 2 })
-    await eventually(() => server.app.ha.states.get(light.entity_id)?.attributes.brightness === 2, 5000, 'the server to see the changes')
+    await eventually(() => server.app.services.ha.states.get(light.entity_id)?.attributes.brightness === 2, 5000, 'the server to see the changes')
     t.same(clock.pending(), [])
     await settle(client, received, home, other.entity_id)
     t.equal(received.length, 2, 'nothing after unsubscribing')
@@ -93,7 +93,7 @@ t.test('subscriptions in a session', async t => {
     await t.rejects(client.subscribeResource({ uri: 'ha://entity/light.does_not_exist' }), { code: -32002 }, 'unknown entity: resource not found, like resources/read')
     await t.rejects(client.subscribeResource({ uri: 'ha://area/atlantis' }), { code: -32002 }, 'unknown area')
     await t.rejects(client.subscribeResource({ uri: 'ha://services' }), { code: -32602, data: { code: 'HAMCP_NOT_SUPPORTED' } })
-    const ids = server.app.home.entities().slice(0, 51).map(row => row.entity_id)
+    const ids = server.app.services.home.entities().slice(0, 51).map(row => row.entity_id)
     for (const id of ids.slice(0, 50)) await client.subscribeResource({ uri: `ha://entity/${id}` })
     await client.subscribeResource({ uri: `ha://entity/${ids[0] as string}` })
     t.pass('subscribing again to the same URI does not count twice')
@@ -104,11 +104,11 @@ t.test('subscriptions in a session', async t => {
     const client = await connectClient(t, server)
     const id = (client.transport as StreamableHTTPClientTransport).sessionId as string
     await client.subscribeResource({ uri: `ha://entity/${light.entity_id}` })
-    const session = server.app.sessions.registry.get(id)
+    const session = server.app.services.sessions.registry.get(id)
     t.equal(session?.subscriptions.size, 1)
     await (client.transport as StreamableHTTPClientTransport).terminateSession()
     t.equal(session?.subscriptions.size, 0, 'subscriptions dropped')
-    t.notOk(server.app.sessions.registry.get(id), 'session gone')
+    t.notOk(server.app.services.sessions.registry.get(id), 'session gone')
   })
 })
 
@@ -116,10 +116,10 @@ t.test('with filter_reads, hidden entities cannot be subscribed and never signal
   const home = await startHome(t)
   const clock = fakeClock()
   const server = await startServer(t, { home, options: { enable_sessions: true, filter_reads: true, entity_denylist: ['lock.*'] }, app: { sessions: { now: clock.now, schedule: clock.schedule } } })
-  await server.app.home.ready()
-  const lock = server.app.home.catalog.all().find(row => row.domain === 'lock' && row.area_id !== null)
+  await server.app.services.home.ready()
+  const lock = server.app.services.home.catalog.all().find(row => row.domain === 'lock' && row.area_id !== null)
   if (!lock) throw new Error('the demo home has no lock in an area')
-  const neighbour = server.app.home.entities().find(row => row.area_id === lock.area_id && row.domain !== 'lock')
+  const neighbour = server.app.services.home.entities().find(row => row.area_id === lock.area_id && row.domain !== 'lock')
   if (!neighbour) throw new Error('no visible entity shares the lock\'s area')
 
   const { client, received } = await listeningClient(t, server, clock)

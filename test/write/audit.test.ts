@@ -17,7 +17,7 @@ t.test('audit lines reach stderr and audit.log at log_level fatal, and never car
 
   const home = await startHome(t)
   const server = await startServer(t, { home, logLevel: 'fatal', options: { allow_write: true }, app: { catalog: await writeCatalog() } })
-  const second = await server.app.tokens.create({ name: 'kitchen tablet', scopes: ['read', 'write'] })
+  const second = await server.app.services.tokens.create({ name: 'kitchen tablet', scopes: ['read', 'write'] })
   const client = await connectClient(t, server)
   const tablet = await connectClient(t, server, second.token)
 
@@ -46,7 +46,7 @@ t.test('audit lines reach stderr and audit.log at log_level fatal, and never car
 
   const file = readFileSync(join(server.dataDir, 'audit.log'), 'utf8').trim().split('\n')
   t.equal(file.length, 5, 'the same lines are in audit.log')
-  t.same(server.app.audit.recent(2).map(e => e.outcome), ['refused', 'confirmation_given'], 'recent() is newest first')
+  t.same(server.app.services.policy.audit.recent(2).map(e => e.outcome), ['refused', 'confirmation_given'], 'recent() is newest first')
   t.equal(server.logs.length, 0, 'fatal silences the ordinary log, not the audit')
 
   const everything = [...stderr, ...file, ...server.logs].join('\n')

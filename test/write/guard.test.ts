@@ -93,7 +93,7 @@ t.test('the guard rules, proven through what the house received', async t => {
 
   t.test('a token is refused when another identity presents it', async t => {
     home.clearServiceCalls()
-    const created = await server.app.tokens.create({ name: 'second', scopes: ['read', 'write'] })
+    const created = await server.app.services.tokens.create({ name: 'second', scopes: ['read', 'write'] })
     const second = await connectClient(t, server, created.token)
     const args = { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } }
     const asked = await callTool(client, 'ha_call_service', args)

@@ -19,7 +19,7 @@ t.test('helpers: created and deleted through the guarded path', async t => {
   const bad = await callTool(client, 'ha_create_helper', { helper_type: 'input_number', name: 'Broken', options: { min: 5, max: 1 } })
   t.ok(bad.isError, 'Home Assistant\'s validation error comes back as a tool error')
 
-  await eventually(() => server.app.home.entity('input_boolean.write_test_flag') !== undefined, 5000, 'helper in the catalogue')
+  await eventually(() => server.app.services.home.entity('input_boolean.write_test_flag') !== undefined, 5000, 'helper in the catalogue')
   const deleted = await callTool(client, 'ha_delete_helper', { entity_id: 'input_boolean.write_test_flag' })
   t.notOk(deleted.isError, deleted.text)
   t.equal(home.getState('input_boolean.write_test_flag'), undefined, 'the helper is gone')
@@ -27,7 +27,7 @@ t.test('helpers: created and deleted through the guarded path', async t => {
   const notHelper = await callTool(client, 'ha_delete_helper', { entity_id: 'light.kuche_ceiling_light' })
   t.ok(notHelper.isError)
   t.equal(notHelper.code, 'HAMCP_WRONG_DOMAIN')
-  t.equal(server.app.audit.recent(10).filter(e => e.tool === 'ha_create_helper').length, 3, 'every helper attempt is audited')
+  t.equal(server.app.services.policy.audit.recent(10).filter(e => e.tool === 'ha_create_helper').length, 3, 'every helper attempt is audited')
 })
 
 t.test('deleting a helper obeys the entity lists', async t => {

@@ -59,7 +59,7 @@ t.test('no silent success: every target is resolved before the call', async t =>
     t.same(done.json.entities, [LIGHT], 'the answer names the light it turned off')
     t.equal(home.serviceCalls.length, 1)
     t.same(home.serviceCalls[0]?.target, { area_id: ['living_room'] }, 'the house got the area target')
-    const line = server.app.audit.recent(1)[0]
+    const line = server.app.services.policy.audit.recent(1)[0]
     t.same(line?.entities, [LIGHT], 'the audit line lists the light, not []')
   })
 })
@@ -101,7 +101,7 @@ t.test('Home Assistant\'s validation errors and unknown services are the caller\
   t.equal(explode.code, 'HAMCP_NOT_FOUND', explode.text)
   t.equal(home.serviceCalls.length, 1, 'the invalid data reached Home Assistant, which refused it; the unknown service never recorded a call')
   t.equal(home.getState(LIGHT)?.attributes.brightness, 60, 'the light did not change')
-  t.same(server.app.audit.recent(2).map(e => e.outcome), ['failed', 'failed'])
+  t.same(server.app.services.policy.audit.recent(2).map(e => e.outcome), ['failed', 'failed'])
 })
 
 t.test('entity lists read effective membership: an entity sits in its device\'s area', async t => {

@@ -1,11 +1,7 @@
-import type { SupervisorApi } from '../addon/options-sync.ts'
+import { publishedPort, type HostPort } from '../hosts.ts'
+import type { SupervisorApi } from './options-sync.ts'
 
-export interface HostPort {
-  /** The port clients on the LAN use; null when the user disabled it in the add-on's Network section. */
-  port: number | null
-  /** True when the Supervisor told us; false when we fell back to the container port. */
-  fromSupervisor: boolean
-}
+export type { HostPort }
 
 /**
  * The host port the Supervisor maps the MCP port to (the user can change or disable it on the
@@ -18,9 +14,8 @@ export function hostPortLookup (supervisor: SupervisorApi | undefined, container
     if (cached && Date.now() - cached.at < ttlMs) return cached.value
     let value: HostPort
     try {
-      const info = await supervisor.call<{ network?: Record<string, unknown> | null }>('GET', '/addons/self/info')
-      const mapped = info.network?.[`${containerPort}/tcp`]
-      value = typeof mapped === 'number' ? { port: mapped, fromSupervisor: true } : mapped === null ? { port: null, fromSupervisor: true } : { port: containerPort, fromSupervisor: false }
+      const info = await supervisor.call<{ network?: unknown }>('GET', '/addons/self/info')
+      value = publishedPort(info.network, containerPort)
     } catch {
       return { port: containerPort, fromSupervisor: false }
     }
