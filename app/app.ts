@@ -7,16 +7,18 @@ import homeAssistantPlugin from '../plugins/home-assistant.ts'
 import mcpRoutes from '../plugins/mcp.ts'
 import oauthRoutes from '../plugins/oauth.ts'
 import policyPlugin from '../plugins/policy.ts'
-import rateLimitPlugin from '../plugins/rate-limit.ts'
+import requestLimitsPlugin from '../plugins/request-limits.ts'
 import servicesPlugin from '../plugins/services.ts'
 import sessionsPlugin from '../plugins/sessions.ts'
 import { createServices, type ServiceDeps, type Services } from '../src/compose.ts'
 import type { AppLogger } from '../src/logger.ts'
 import { loadToolCatalog, type ToolCatalog } from '../src/mcp/registry.ts'
+import { TOOLS_DIR } from './tools-dir.ts'
 
 export interface AppOptions extends Omit<ServiceDeps, 'catalog' | 'log'> {
   /** The tool modules; all of tools/ by default. */
   catalog?: ToolCatalog
+  /** Over `config.healthDegradedAfterMs` (HEALTH_DEGRADED_AFTER_S). */
   healthDegradedAfterMs?: number
 }
 
@@ -28,7 +30,7 @@ async function app (fastify: FastifyInstance, opts: { services: Services, health
   await fastify.register(homeAssistantPlugin, services)
   await fastify.register(policyPlugin, { policy: services.policy })
   await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff, oauth: services.oauth, publicUrl: services.config.options.public_url })
-  await fastify.register(rateLimitPlugin)
+  await fastify.register(requestLimitsPlugin)
   await fastify.register(healthRoutes, { ha: services.ha, degradedAfterMs: opts.healthDegradedAfterMs })
   await fastify.register(sessionsPlugin, { sessions: services.sessions })
   await fastify.register(oauthRoutes, {
@@ -50,7 +52,7 @@ export const appPlugin = fp(app, { name: 'ha-mcp-app', fastify: '5.x' })
 
 /** A ready Fastify instance with the whole app, for tests and for app/start.ts. */
 export async function buildApp (opts: AppOptions & { logger: AppLogger }): Promise<FastifyInstance> {
-  const catalog = opts.catalog ?? await loadToolCatalog()
+  const catalog = opts.catalog ?? await loadToolCatalog(TOOLS_DIR)
   const services = createServices({ ...opts, catalog, log: opts.logger })
   const fastify = Fastify({
     loggerInstance: opts.logger,
@@ -62,7 +64,7 @@ export async function buildApp (opts: AppOptions & { logger: AppLogger }): Promi
     forceCloseConnections: 'idle',
     return503OnClosing: true
   })
-  await fastify.register(appPlugin, { services, healthDegradedAfterMs: opts.healthDegradedAfterMs, authorizationOrigin: opts.oauth?.authorizationOrigin })
+  await fastify.register(appPlugin, { services, healthDegradedAfterMs: opts.healthDegradedAfterMs ?? opts.config.healthDegradedAfterMs, authorizationOrigin: opts.oauth?.authorizationOrigin })
   await fastify.ready()
   return fastify
 }

@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import ingressRoutes, { type IngressServices } from '../plugins/ingress.ts'
-import rateLimitPlugin from '../plugins/rate-limit.ts'
+import requestLimitsPlugin from '../plugins/request-limits.ts'
 import type { Services } from '../src/compose.ts'
 import type { AppLogger } from '../src/logger.ts'
 
@@ -20,7 +20,7 @@ export async function buildIngressApp (opts: IngressAppOptions): Promise<Fastify
     return503OnClosing: true,
     bodyLimit: 64 * 1024
   })
-  await fastify.register(rateLimitPlugin)
+  await fastify.register(requestLimitsPlugin)
   await fastify.register(ingressRoutes, { services: opts.services, publicDir: opts.publicDir })
   await fastify.ready()
   return fastify

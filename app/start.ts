@@ -5,7 +5,6 @@ import { resolvePrimaryToken, type PrimaryToken } from '../src/auth/bootstrap.ts
 import { loadConfig, type Config, type Env } from '../src/config.ts'
 import { createLogger, SecretScrubber, type AppLogger } from '../src/logger.ts'
 import type { Options } from '../src/options.ts'
-import { requestLimitsFromEnv } from '../src/request-limits.ts'
 import { buildApp } from './app.ts'
 import { buildIngressApp, ingressServicesOf } from './ingress-app.ts'
 
@@ -38,12 +37,6 @@ export function portOf (app: FastifyInstance): number {
   return (app.server.address() as AddressInfo | null)?.port ?? 0
 }
 
-/** HEALTH_DEGRADED_AFTER_S shortens the 5 minutes /health waits before answering 503 (tests, impatient setups). */
-function healthThresholdMs (env: Env): number | undefined {
-  const seconds = Number(env.HEALTH_DEGRADED_AFTER_S)
-  return env.HEALTH_DEGRADED_AFTER_S && Number.isFinite(seconds) && seconds >= 0 ? seconds * 1000 : undefined
-}
-
 /** Configuration, logger and token from the environment, then the MCP app and the ingress page, listening. */
 export async function startServer (opts: StartOptions): Promise<RunningServer> {
   const { env } = opts
@@ -54,10 +47,8 @@ export async function startServer (opts: StartOptions): Promise<RunningServer> {
   const logger = createLogger({ level: config.logLevel, scrubber })
   const primary = await resolvePrimaryToken({ option: config.options.api_token, envToken: config.envApiToken, dataDir: config.dataDir, log: logger })
   scrubber.add(primary.token)
-  const limits = requestLimitsFromEnv(env)
-  for (const message of limits.errors) logger.warning(message)
 
-  const app = await buildApp({ config, primaryToken: primary.token, primarySource: primary.source, secrets: scrubber, logger, healthDegradedAfterMs: healthThresholdMs(env), requestLimits: limits.limits })
+  const app = await buildApp({ config, primaryToken: primary.token, primarySource: primary.source, secrets: scrubber, logger })
   const host = opts.listen?.host ?? config.host
   await app.listen({ port: opts.listen?.mcpPort ?? config.mcpPort, host })
   logger.info({ port: portOf(app), version: config.version, haMode: config.homeAssistant.mode }, 'MCP server listening on /mcp')

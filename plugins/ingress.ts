@@ -19,7 +19,7 @@ import type { ToolCatalog } from '../src/mcp/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 import type { SessionService } from '../src/sessions/service.ts'
 import type { RequestLimits } from '../src/request-limits.ts'
-import type { UsageCounters } from '../src/usage.ts'
+import type { UsageCounters } from '../src/mcp/usage.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import ingressSignIns, { ingressUser } from './ingress-sign-ins.ts'
 

@@ -6,6 +6,7 @@ import { ProtocolErrorCode } from '@modelcontextprotocol/server'
 import type { RefusalCode } from '../src/errors.ts'
 import { rpcError, rpcErrorBody, RpcRefusal, sendRefusal } from '../src/mcp/rpc-error.ts'
 import { checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
+import { MAX_SUBSCRIPTIONS } from '../src/sessions/subscriptions.ts'
 
 export interface McpRouteOptions {
   services: Pick<Services, 'mcp' | 'sessions' | 'requestLimits'>
@@ -19,6 +20,11 @@ function eraRefusalCode (rpcCode: number): RefusalCode {
   if (rpcCode === ProtocolErrorCode.UnsupportedProtocolVersion) return 'HAMCP_UNSUPPORTED_PROTOCOL_VERSION'
   return 'HAMCP_INVALID_REQUEST'
 }
+
+/** Listen streams one token may hold at once, so that no token takes all of the server's (MAX_LISTEN_STREAMS). */
+export const MAX_LISTENS_PER_TOKEN = 8
+/** A listen request's body lives as long as its stream: 64 KB, not 4 MB (64 streams of 4 MB passed the 256 MB heap). */
+export const LISTEN_BODY_LIMIT = 64 * 1024
 
 const header = (value: string | string[] | undefined): string | undefined => Array.isArray(value) ? value.join(',') : value
 
@@ -89,6 +95,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   fastify.delete('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
 
   const endpoint = await createMcpEndpoint(mcp)
+  const listensOf = new Map<string, number>()
   const feed = sessions.liveFeed(uri => { endpoint.resourceUpdated(uri) }, () => endpoint.listening)
   // Listen streams never end by themselves: close them before the server waits for its connections.
   fastify.addHook('preClose', async () => {
@@ -114,6 +121,26 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
       return rpcError(reply, 400, -32000, `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`, 'HAMCP_UNSUPPORTED_PROTOCOL_VERSION')
     }
     if (decision.era === 'modern' && decision.method === 'subscriptions/listen') {
+      const listenId = (request.body as { id?: unknown }).id
+      if (JSON.stringify(request.body).length > LISTEN_BODY_LIMIT) {
+        return sendRefusal(reply, new RpcRefusal(413, -32600, 'HAMCP_TOO_LARGE', `Request body larger than ${LISTEN_BODY_LIMIT / 1024} KB for subscriptions/listen.`), listenId)
+      }
+      // A session subscribes to at most MAX_SUBSCRIPTIONS resources; a stream lists no more.
+      const uris = (request.body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications?.resourceSubscriptions
+      if (Array.isArray(uris) && uris.length > MAX_SUBSCRIPTIONS) {
+        return sendRefusal(reply, new RpcRefusal(200, -32602, 'HAMCP_LIMIT_REACHED', `Invalid params: at most ${MAX_SUBSCRIPTIONS} resourceSubscriptions per listen stream`), listenId)
+      }
+      const owner = (request.identity as Identity).id
+      const held = listensOf.get(owner) ?? 0
+      if (held >= MAX_LISTENS_PER_TOKEN) {
+        return sendRefusal(reply, new RpcRefusal(200, -32603, 'HAMCP_LIMIT_REACHED', `Subscription limit reached: this token already holds ${MAX_LISTENS_PER_TOKEN} listen streams; close one first`), listenId)
+      }
+      listensOf.set(owner, held + 1)
+      reply.raw.once('close', () => {
+        const left = (listensOf.get(owner) ?? 1) - 1
+        if (left > 0) listensOf.set(owner, left)
+        else listensOf.delete(owner)
+      })
       // A long-lived stream of change notifications, written by the SDK's listen router.
       reply.hijack()
       await endpoint.listen(request.raw, reply.raw, request.body, request.identity as Identity)

@@ -2,8 +2,9 @@ import { readdirSync, statSync } from 'node:fs'
 import { join, relative, sep } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { KIND_GATE, type ToolDefinition } from '../src/mcp/define-tool.ts'
-import { DEFAULT_TOOLS_DIR, loadToolCatalog, type LoadedTool } from '../src/mcp/registry.ts'
+import { loadToolCatalog, type LoadedTool } from '../src/mcp/registry.ts'
 import { DEFAULT_OPTIONS, type Options } from '../src/options.ts'
+import { TOOLS_DIR } from '../app/tools-dir.ts'
 
 export const TOOL_DOCS_PATH = 'docs/reference/tools.md'
 
@@ -78,7 +79,7 @@ function gateText (tool: LoadedTool): string {
 }
 
 /** The whole reference page, deterministic for a given set of tool modules. */
-export async function renderToolDocs (dir = DEFAULT_TOOLS_DIR): Promise<string> {
+export async function renderToolDocs (dir = TOOLS_DIR): Promise<string> {
   const catalog = await loadToolCatalog(dir)
   const groups = await groupsByTool(dir)
   const byGroup = new Map<string, LoadedTool[]>()

@@ -6,8 +6,7 @@
  */
 import { AuthBackoff, type BackoffOptions } from './auth/backoff.ts'
 import type { Identity } from './auth/identity.ts'
-import type { TokenSource } from './auth/bootstrap.ts'
-import { TokenStore } from './auth/tokens.ts'
+import { TokenStore, type TokenSource } from './auth/tokens.ts'
 import type { Config } from './config.ts'
 import { HomeAssistant, type HomeAssistantOptions } from './ha/index.ts'
 import { EntityCatalog } from './home/catalog.ts'
@@ -26,7 +25,7 @@ import type { ClientDocumentOptions } from './oauth/client-documents.ts'
 import { createPolicy, type PolicyOptions, type PolicyServices } from './policy/create.ts'
 import { requestLimits, type RequestLimits } from './request-limits.ts'
 import { createSessionService, type SessionService, type SessionsOptions } from './sessions/service.ts'
-import { UsageCounters } from './usage.ts'
+import { UsageCounters } from './mcp/usage.ts'
 
 export interface ServiceDeps {
   config: Config
@@ -44,7 +43,7 @@ export interface ServiceDeps {
   backoff?: BackoffOptions
   policy?: PolicyOptions
   sessions?: SessionsOptions
-  /** Request rate limits (src/request-limits.ts); the bench and tests pass their own. */
+  /** Request rate limits (src/request-limits.ts) over the environment's (`config.requestLimits`); tests pass their own. */
   requestLimits?: Partial<RequestLimits>
   /** OAuth sign-in: an injected clock (tests), where browsers reach the add-on, how client documents are fetched. */
   oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string>, clientDocuments?: ClientDocumentOptions }
@@ -102,7 +101,7 @@ export function createServices (deps: ServiceDeps): Services {
     guard: policy.guard,
     audit: policy.audit,
     undo: policy.undo,
-    rateLimits: policy.rateLimits
+    writeCaps: policy.writeCaps
   }
   const context = (identity: Identity, signal?: AbortSignal, confirmer?: ToolServices['confirmer']): ToolContext => ({
     home,
@@ -147,6 +146,6 @@ export function createServices (deps: ServiceDeps): Services {
     tools,
     mcp,
     sessions,
-    requestLimits: requestLimits(deps.requestLimits)
+    requestLimits: requestLimits({ ...config.requestLimits, ...deps.requestLimits })
   }
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
 import { DEFAULT_OPTIONS, LOG_LEVELS, optionsSchema, type LogLevel, type Options } from './options.ts'
+import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './request-limits.ts'
 
 export interface HomeAssistantTarget {
   /** `dev` talks to HA_URL with HA_TOKEN; `addon` goes through the Supervisor proxy. */
@@ -27,6 +28,10 @@ export interface Config {
   /** True when running as an add-on (SUPERVISOR_TOKEN set): ingress is restricted to the Supervisor. */
   addonMode: boolean
   version: string
+  /** RATE_LIMIT_PER_TOKEN, RATE_LIMIT_PER_ADDRESS, RATE_LIMIT_INGRESS_PER_ADDRESS: request limits for development and the bench. */
+  requestLimits: Partial<RequestLimits>
+  /** HEALTH_DEGRADED_AFTER_S: shortens the 5 minutes /health waits before answering 503 (tests, impatient setups). */
+  healthDegradedAfterMs: number | undefined
 }
 
 export type Env = Record<string, string | undefined>
@@ -40,6 +45,33 @@ function readPort (env: Env, name: string, fallback: number, errors: string[]): 
   if (parsed.success) return parsed.data
   errors.push(`${name}=${raw} is not a port number; using ${fallback}`)
   return fallback
+}
+
+const REQUEST_LIMIT_ENV: Record<keyof RequestLimits, string> = {
+  perToken: 'RATE_LIMIT_PER_TOKEN',
+  perAddress: 'RATE_LIMIT_PER_ADDRESS',
+  ingressPerAddress: 'RATE_LIMIT_INGRESS_PER_ADDRESS'
+}
+
+/** Requests per minute, 0 for off; a value that is not a count is reported and the default kept. */
+function readRequestLimits (env: Env, errors: string[]): Partial<RequestLimits> {
+  const limits: Partial<RequestLimits> = {}
+  for (const [key, name] of Object.entries(REQUEST_LIMIT_ENV) as Array<[keyof RequestLimits, string]>) {
+    const raw = env[name]
+    if (raw === undefined || raw === '') continue
+    if (/^\d{1,9}$/.test(raw)) limits[key] = Number(raw)
+    else errors.push(`${name}=${raw} is not a number of requests per minute; using ${DEFAULT_REQUEST_LIMITS[key]}`)
+  }
+  return limits
+}
+
+function readSeconds (env: Env, name: string, errors: string[]): number | undefined {
+  const raw = env[name]
+  if (raw === undefined || raw === '') return undefined
+  const seconds = Number(raw)
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000
+  errors.push(`${name}=${raw} is not a number of seconds; ignored`)
+  return undefined
 }
 
 /** Reads and validates options.json. Never throws: a bad file gives the defaults and an error message. */
@@ -135,6 +167,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Options> 
     supervisor: { url: supervisorUrl, token: env.SUPERVISOR_TOKEN || undefined },
     envApiToken: env.MCP_API_TOKEN || undefined,
     addonMode,
-    version: VERSION
+    version: VERSION,
+    requestLimits: readRequestLimits(env, errors),
+    healthDegradedAfterMs: readSeconds(env, 'HEALTH_DEGRADED_AFTER_S', errors)
   }
 }

@@ -1,6 +1,4 @@
 /** Response shaping: small answers are the product. */
-import { withoutCameraTokens } from './home/camera-tokens.ts'
-
 export const RESPONSE_CAP_BYTES = 15_000
 export const ATTRIBUTE_MAX_CHARS = 500
 
@@ -57,18 +55,6 @@ export function truncateValue (value: unknown, max = ATTRIBUTE_MAX_CHARS): unkno
     if (text.length > max) return `${clip(text, max)}… (truncated, ${text.length} chars)`
   }
   return value
-}
-
-/** Attributes as an answer shows them: camera credentials removed, long values truncated. */
-export function truncateAttributes (attributes: Record<string, unknown>, max = ATTRIBUTE_MAX_CHARS): { attributes: Record<string, unknown>, truncated: string[] } {
-  const out: Record<string, unknown> = {}
-  const truncated: string[] = []
-  for (const [key, value] of Object.entries(withoutCameraTokens(attributes))) {
-    const next = truncateValue(value, max)
-    if (next !== value) truncated.push(key)
-    out[key] = next
-  }
-  return { attributes: out, truncated }
 }
 
 function isEnvelope (value: unknown): value is Envelope<unknown> {

@@ -4,6 +4,7 @@ import { ALL_LEVELS, type Identity } from '../src/auth/identity.ts'
 import { defineTool } from '../src/mcp/define-tool.ts'
 import { checkDefinition, compactSchema, loadToolCatalog, ToolCatalog } from '../src/mcp/registry.ts'
 import { optionsSchema, type Options } from '../src/options.ts'
+import { TOOLS_DIR } from '../app/tools-dir.ts'
 
 const READ = [
   'ha_explain_event', 'ha_get_addons', 'ha_get_automation', 'ha_get_automation_trace', 'ha_get_calendar', 'ha_get_energy',
@@ -27,7 +28,7 @@ const sorted = (names: string[]): string[] => [...names].sort()
 const opts = (partial: Partial<Options>): Options => optionsSchema.parse(partial)
 
 t.test('the catalogue', async t => {
-  const catalog = await loadToolCatalog()
+  const catalog = await loadToolCatalog(TOOLS_DIR)
   const names = (options: Options, identity: Identity = primary): string[] =>
     catalog.listFor(options, identity).tools.map(tool => tool.name).sort()
 

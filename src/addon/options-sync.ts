@@ -1,4 +1,4 @@
-import type { TokenSource } from '../auth/bootstrap.ts'
+import type { TokenSource } from '../auth/tokens.ts'
 import { maskSecret, type AppLogger } from '../logger.ts'
 import { DEFAULT_OPTIONS } from '../options.ts'
 import { withSupervisorRetry, type RetryOptions } from './retry.ts'

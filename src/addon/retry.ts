@@ -1,4 +1,5 @@
 import { HomeAssistantError } from '../errors.ts'
+import { exponentialDelay } from '../retry-delay.ts'
 
 /** How long to wait between attempts while the Supervisor is still starting. */
 export interface RetryOptions {
@@ -45,16 +46,15 @@ export async function withSupervisorRetry<T> (task: () => Promise<T>, options: R
   const max = options.maxMs ?? 60_000
   const attempts = options.attempts ?? 12
   const aborted = (): boolean => options.signal?.aborted === true
-  let delay = base
   for (let attempt = 1; ; attempt++) {
     try {
       return await task()
     } catch (err) {
       if (attempt >= attempts || !isTransientSupervisorError(err) || aborted()) throw err
+      const delay = exponentialDelay(attempt, base, max)
       options.onRetry?.(err, attempt, delay)
       await wait(delay, options.signal)
       if (aborted()) throw err
-      delay = Math.min(max, delay * 2)
     }
   }
 }

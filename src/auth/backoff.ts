@@ -1,3 +1,6 @@
+import { LRUCache } from 'lru-cache'
+import { exponentialDelay } from '../retry-delay.ts'
+
 export interface BackoffOptions {
   /** Failures allowed before blocking starts. */
   freeFailures?: number
@@ -10,19 +13,19 @@ export interface BackoffOptions {
   now?: () => number
 }
 
-interface Entry { failures: number, blockedUntil: number, lastSeen: number }
+interface Entry { failures: number, blockedUntil: number }
 
 /**
  * Per-address backoff after failed authentications: some free failures, then a block that doubles
- * up to a ceiling. A success clears the address. Memory is bounded by count and by idle time.
+ * up to a ceiling. A success clears the address. Memory is bounded by count (least recently failed
+ * forgotten first) and by idle time, in an LRU cache that reads the injected clock.
  */
 export class AuthBackoff {
-  #entries = new Map<string, Entry>()
+  #entries: LRUCache<string, Entry>
   #free: number
   #base: number
   #max: number
   #idle: number
-  #cap: number
   #now: () => number
 
   constructor (options: BackoffOptions = {}) {
@@ -30,8 +33,9 @@ export class AuthBackoff {
     this.#base = options.baseBlockMs ?? 1_000
     this.#max = options.maxBlockMs ?? 60_000
     this.#idle = options.idleMs ?? 15 * 60_000
-    this.#cap = options.maxTracked ?? 10_000
     this.#now = options.now ?? Date.now
+    // ttlResolution 0: every check reads the clock (a fake one in tests) instead of a cached time.
+    this.#entries = new LRUCache({ max: options.maxTracked ?? 10_000, ttlResolution: 0, perf: { now: this.#now } })
   }
 
   get size (): number {
@@ -47,17 +51,11 @@ export class AuthBackoff {
 
   fail (address: string): void {
     const now = this.#now()
-    const entry = this.#entries.get(address) ?? { failures: 0, blockedUntil: 0, lastSeen: now }
+    const entry = this.#entries.get(address) ?? { failures: 0, blockedUntil: 0 }
     entry.failures++
-    entry.lastSeen = now
-    if (entry.failures > this.#free) {
-      const exponent = Math.min(entry.failures - this.#free - 1, 16)
-      entry.blockedUntil = now + Math.min(this.#max, this.#base * 2 ** exponent)
-    }
-    // Re-insert so Map order is least-recently-seen first.
-    this.#entries.delete(address)
-    this.#entries.set(address, entry)
-    this.#evict(now)
+    if (entry.failures > this.#free) entry.blockedUntil = now + exponentialDelay(entry.failures - this.#free, this.#base, this.#max)
+    // Forgotten once idle, never while still blocked.
+    this.#entries.set(address, entry, { ttl: this.#idle + Math.max(0, entry.blockedUntil - now) })
   }
 
   succeed (address: string): void {
@@ -66,17 +64,6 @@ export class AuthBackoff {
 
   /** Forgets idle addresses; called on a timer. */
   sweep (): void {
-    const now = this.#now()
-    for (const [address, entry] of this.#entries) {
-      if (now - entry.lastSeen > this.#idle && entry.blockedUntil <= now) this.#entries.delete(address)
-    }
-  }
-
-  #evict (now: number): void {
-    if (this.#entries.size <= this.#cap) return
-    for (const [address, entry] of this.#entries) {
-      if (this.#entries.size <= this.#cap) break
-      if (entry.blockedUntil <= now || this.#entries.size > this.#cap) this.#entries.delete(address)
-    }
+    this.#entries.purgeStale()
   }
 }

@@ -2,9 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../files.ts'
 import { maskSecret, type AppLogger } from '../logger.ts'
-import { generateToken, type TokenStore } from './tokens.ts'
-
-export type TokenSource = 'option' | 'env' | 'file' | 'generated'
+import { generateToken, type TokenSource, type TokenStore } from './tokens.ts'
 
 export interface PrimaryToken {
   token: string

@@ -3,8 +3,10 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../files.ts'
-import type { TokenSource } from './bootstrap.ts'
 import { isLevel, levelsFromScopes, PRIMARY_IDENTITY, type Identity, type Level, type Levels, type Scope } from './identity.ts'
+
+/** Where the primary token came from: the add-on option, MCP_API_TOKEN, DATA_DIR/token, or made at first start. */
+export type TokenSource = 'option' | 'env' | 'file' | 'generated'
 
 export function hashToken (token: string): Buffer {
   return createHash('sha256').update(token, 'utf8').digest()

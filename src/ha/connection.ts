@@ -1,3 +1,4 @@
+import pTimeout from 'p-timeout'
 import { WebSocket as WsWebSocket } from 'ws'
 import {
   createConnection, createLongLivedTokenAuth, ERR_INVALID_AUTH,
@@ -5,6 +6,7 @@ import {
 } from 'home-assistant-js-websocket'
 import { HA_COMMAND_FAILED, HA_NOT_CONNECTED, HA_TIMEOUT } from '../errors.ts'
 import type { AppLogger } from '../logger.ts'
+import { exponentialDelay } from '../retry-delay.ts'
 
 // home-assistant-js-websocket opens sockets with the global WebSocket, which Node 20 lacks.
 const globals = globalThis as { WebSocket?: unknown }
@@ -88,18 +90,11 @@ export class HaConnection {
   async command<T = unknown>(message: MessageBase, timeoutMs = this.#opts.commandTimeoutMs): Promise<T> {
     const conn = this.#conn
     if (!conn || !this.connected) throw new HA_NOT_CONNECTED(this.#downReason())
-    let timer: NodeJS.Timeout | undefined
-    const timeout = new Promise<never>((_resolve, reject) => {
-      timer = setTimeout(() => reject(new HA_TIMEOUT(message.type, timeoutMs)), timeoutMs)
-      timer.unref()
-    })
     this.#opts.log.debug({ ws: message.type }, 'ws command')
     try {
-      return await Promise.race([conn.sendMessagePromise<T>(message), timeout])
+      return await pTimeout(conn.sendMessagePromise<T>(message), { milliseconds: timeoutMs, fallback: () => { throw new HA_TIMEOUT(message.type, timeoutMs) } })
     } catch (err) {
       throw this.#translate(err, message.type)
-    } finally {
-      clearTimeout(timer)
     }
   }
 
@@ -147,7 +142,7 @@ export class HaConnection {
   #scheduleRetry (authFailed: boolean): void {
     const delay = authFailed
       ? this.#opts.authRetryMs
-      : Math.min(this.#opts.retryMaxMs, this.#opts.retryMinMs * 2 ** Math.min(this.#attempt - 1, 10))
+      : exponentialDelay(this.#attempt, this.#opts.retryMinMs, this.#opts.retryMaxMs)
     const log = this.#opts.log
     if (authFailed) log.error({ retryInSeconds: Math.round(delay / 1000) }, 'Home Assistant refused the token; will retry')
     else log.warning({ retryInSeconds: Math.round(delay / 100) / 10, attempt: this.#attempt }, 'cannot reach Home Assistant; will retry')

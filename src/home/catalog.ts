@@ -2,29 +2,8 @@ import type { HomeAssistant } from '../ha/index.ts'
 import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { HassState } from '../ha/schemas.ts'
 import { SearchIndex } from './search.ts'
-import { domainOf } from './entities.ts'
+import { domainOf, type EntityRow } from './entities.ts'
 import { fold } from './text.ts'
-
-/** What tools need to know about one entity, joined from its state and the registries. */
-export interface EntityRow {
-  entity_id: string
-  domain: string
-  name: string
-  state: string
-  area_id: string | null
-  area: string | null
-  floor_id: string | null
-  floor: string | null
-  labels: string[]
-  aliases: string[]
-  device_id: string | null
-  hidden: boolean
-  entity_category: string | null
-  /** Folded text every search token is matched against. */
-  haystack: string
-  /** Folded name, for ranking. */
-  foldedName: string
-}
 
 /**
  * The entity catalogue: one row per entity, rebuilt when the registries change and patched entity by

@@ -1,6 +1,4 @@
 import { UserError } from '../errors.ts'
-import type { EntityRow } from './catalog.ts'
-import type { HomeView } from './view.ts'
 
 /**
  * What an entity id is, in one place: `domain.object_id`, lower-case letters, digits and underscores
@@ -17,6 +15,12 @@ export const ENTITY_ID = new RegExp(`^${ENTITY_ID_SOURCE}$`)
  */
 export const ENTITY_ID_IN_TEXT = new RegExp(`(?<![\\w\\\\])${ENTITY_ID_SOURCE}\\b`, 'g')
 
+/** A domain or a service name on its own: `light`, `turn_on`. */
+export const SLUG = new RegExp(`^${PART}$`)
+
+/** A long-term statistic: an entity's (`sensor.energy`) or an integration's own (`sensor:energy`). */
+export const STATISTIC_ID = new RegExp(`^${PART}[.:]${PART}$`)
+
 /** The ids of one domain: `^light\.[a-z0-9_]+$`. */
 export function domainEntityPattern (domain: string): RegExp {
   return new RegExp(`^${domain}\\.${PART}$`)
@@ -32,17 +36,41 @@ export function domainOf (entityId: string): string {
   return dot === -1 ? entityId : entityId.slice(0, dot)
 }
 
+/** What tools need to know about one entity, joined from its state and the registries. */
+export interface EntityRow {
+  entity_id: string
+  domain: string
+  name: string
+  state: string
+  area_id: string | null
+  area: string | null
+  floor_id: string | null
+  floor: string | null
+  labels: string[]
+  aliases: string[]
+  device_id: string | null
+  hidden: boolean
+  entity_category: string | null
+  /** Folded text every search token is matched against. */
+  haystack: string
+  /** Folded name, for ranking. */
+  foldedName: string
+}
+
+/** What the require functions look an id up in: the HomeView, which answers only for visible entities. */
+interface Lookup { entity: (entityId: string) => EntityRow | undefined }
+
 const NOT_FOUND_HINT = 'Use ha_search_entities to find the right entity_id.'
 
 /** The visible row for an id, or a not-found error that never reveals hidden entities. */
-export function requireEntity (home: HomeView, entityId: string): EntityRow {
+export function requireEntity (home: Lookup, entityId: string): EntityRow {
   const row = home.entity(entityId)
   if (!row) throw new UserError('HAMCP_ENTITY_NOT_FOUND', `Entity ${entityId} not found.`, NOT_FOUND_HINT)
   return row
 }
 
 /** One id or a list: duplicates dropped, ids that are unknown or hidden refused (all named at once). */
-export function requireEntities (home: HomeView, value: string | string[]): string[] {
+export function requireEntities (home: Lookup, value: string | string[]): string[] {
   const ids = [...new Set(Array.isArray(value) ? value : [value])]
   const missing = ids.filter(id => !home.entity(id))
   if (missing.length) throw new UserError('HAMCP_ENTITY_NOT_FOUND', `Entity ${missing.join(', ')} not found.`, NOT_FOUND_HINT)

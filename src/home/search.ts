@@ -1,4 +1,4 @@
-import type { EntityRow } from './catalog.ts'
+import type { EntityRow } from './entities.ts'
 import { fold, tokens } from './text.ts'
 
 /**

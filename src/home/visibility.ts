@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache'
 import type { Options } from '../options.ts'
-import { matchesAny } from '../policy/globs.ts'
+import { matchesAny } from '../globs.ts'
 import type { EntityCatalog } from './catalog.ts'
 import { ENTITY_ID_IN_TEXT } from './entities.ts'
 

@@ -17,7 +17,7 @@ import { inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, type Se
 import { LRUCache } from 'lru-cache'
 import type { Identity } from '../auth/identity.ts'
 import { stableJson } from '../policy/confirm.ts'
-import type { ConfirmPreview } from '../policy/types.ts'
+import type { ConfirmAnswer, ConfirmPreview } from '../policy/types.ts'
 import type { ToolCallResult } from './invoke.ts'
 
 /** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */
@@ -109,27 +109,47 @@ function canElicit (ctx: ServerContext): boolean {
   return elicitation.form !== undefined || elicitation.url === undefined
 }
 
-export type RunWith = (args: unknown, confirmer?: (preview: ConfirmPreview) => Promise<boolean | 'unavailable'>) => Promise<ToolCallResult>
+export type RunWith = (args: unknown, confirmer?: (preview: ConfirmPreview) => Promise<ConfirmAnswer>) => Promise<ToolCallResult>
+
+/**
+ * The confirmation a result asks for, when it carries a confirm token: a write's
+ * `confirmation_required`, or a HAMCP_CONFLICT whose fresh preview needs a new yes (what the first
+ * question showed changed before the answer; an undo that would overwrite newer work).
+ */
+function askedFor (result: ToolCallResult, shown: ConfirmPreview): { token: string, message: string } | undefined {
+  const structured = result.structuredContent as { confirmation_required?: unknown, confirm_token?: unknown, error?: { code?: unknown, details?: { confirm_token?: unknown, preview?: unknown, changes?: unknown } } } | undefined
+  if (structured?.confirmation_required === true && typeof structured.confirm_token === 'string') {
+    return { token: structured.confirm_token, message: `Confirm this action? ${shown.preview}` }
+  }
+  const error = structured?.error
+  const details = error?.details
+  if (result.isError !== true || error?.code !== 'HAMCP_CONFLICT' || typeof details?.confirm_token !== 'string') return undefined
+  const changes = Array.isArray(details.changes) ? details.changes.map(String) : []
+  const preview = typeof details.preview === 'string' ? details.preview : shown.preview
+  return { token: details.confirm_token, message: `${changes.length > 0 ? `Changed in Home Assistant since: ${changes.join('; ')}. ` : ''}Confirm this action? ${preview}` }
+}
 
 /**
  * One round of a tools/call on the 2026-07-28 era. Without state: run the call; a write that needs a
  * confirmation comes back with the guard's token, which becomes an `input_required` round (when the
  * client can be asked). With state (already verified by the SDK's hook): the user's answer decides;
- * yes redeems the token, anything else is the guard's audited refusal.
+ * yes redeems the token (audited `via: 'round'`), anything else is the guard's audited refusal. A yes
+ * to a question whose facts changed meanwhile is asked again with the new preview, never answered
+ * with a token for the model to carry.
  */
 export async function modernConfirmation (confirmations: ModernConfirmations, ctx: ServerContext, identity: Identity, tool: string, args: unknown, run: RunWith): Promise<ToolCallResult | ReturnType<typeof inputRequired>> {
   const payload = ctx.mcpReq.requestState<Sealed>()
-  if (payload === undefined) {
-    let shown: ConfirmPreview | undefined
-    const result = await run(args, canElicit(ctx) ? async preview => { shown = preview; return 'unavailable' } : undefined)
-    const structured = result.structuredContent as { confirmation_required?: unknown, confirm_token?: unknown, preview?: unknown } | undefined
-    if (shown === undefined || structured?.confirmation_required !== true || typeof structured.confirm_token !== 'string') return result
+  let shown: ConfirmPreview | undefined
+  const asRound = (result: ToolCallResult, asked: unknown): ToolCallResult | ReturnType<typeof inputRequired> => {
+    const question = shown && askedFor(result, shown)
+    if (question === undefined) return result
     return inputRequired({
-      inputRequests: {
-        confirm: inputRequired.elicit({ message: `Confirm this action? ${shown.preview}`, requestedSchema: CONFIRM_SCHEMA })
-      },
-      requestState: confirmations.mint(identity.id, tool, args, structured.confirm_token)
+      inputRequests: { confirm: inputRequired.elicit({ message: question.message, requestedSchema: CONFIRM_SCHEMA }) },
+      requestState: confirmations.mint(identity.id, tool, asked, question.token)
     })
+  }
+  if (payload === undefined) {
+    return asRound(await run(args, canElicit(ctx) ? async preview => { shown = preview; return 'unavailable' } : undefined), args)
   }
   // Spent on its first presentation whatever the verdict, like the token it stands for.
   const token = confirmations.take(payload)
@@ -138,9 +158,9 @@ export async function modernConfirmation (confirmations: ModernConfirmations, ct
   }
   const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm') as { kind: string, action?: string, content?: { confirm?: unknown } }
   const yes = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true
-  if (yes) return await run({ ...(args as Record<string, unknown>), confirm_token: token })
-  // No, cancelled or no answer: the guard refuses and audits it, exactly like a declined elicitation.
-  // A confirm token carried in the arguments must not turn that no into a write.
+  // A confirm token carried in the arguments must neither stand in for the round's nor turn a no into a write.
   const { confirm_token: _smuggled, ...asked } = (args ?? {}) as Record<string, unknown>
+  if (yes) return asRound(await run(asked, async preview => { shown = preview; return { token, via: 'round' } }), args)
+  // No, cancelled or no answer: the guard refuses and audits it, exactly like a declined elicitation.
   return await run(asked, async () => false)
 }

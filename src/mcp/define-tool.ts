@@ -33,6 +33,11 @@ export interface ToolContext {
   signal?: AbortSignal
 }
 
+/** What a tool's handler gets: the context plus the tool's own name, for audit lines and write requests. */
+export interface ToolCallContext extends ToolContext {
+  tool: string
+}
+
 /** A result with explicit MCP content (images); anything else a handler returns is sent as JSON. */
 export interface RawToolResult {
   raw: true
@@ -55,7 +60,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   alsoKind?: ToolKind
   /** Defaults to true: the handler needs a live Home Assistant. */
   needsHomeAssistant?: boolean
-  handler: (ctx: ToolContext, args: z.infer<Input>) => Promise<unknown>
+  handler: (ctx: ToolCallContext, args: z.infer<Input>) => Promise<unknown>
 }
 
 /** Typed identity helper: one tool, one module, one default export. */

@@ -1,5 +1,5 @@
 import { configSummary } from '../ha/config-summary.ts'
-import { truncateAttributes } from '../shape.ts'
+import { truncateAttributes } from '../home/attributes.ts'
 import type { ToolContext } from './define-tool.ts'
 import { ResourceNotFound, type ResourceContents, type ResourceInfo, type ResourceTemplateInfo } from './surface.ts'
 

@@ -1,3 +1,4 @@
+import pTimeout from 'p-timeout'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
@@ -48,17 +49,8 @@ export const READ_BUDGET_MS = 8_000
 const OVER_BUDGET = Symbol('over budget')
 
 async function withinBudget<T> (work: Promise<T>, budgetMs: number): Promise<T | typeof OVER_BUDGET> {
-  let timer: NodeJS.Timeout | undefined
-  const over = new Promise<typeof OVER_BUDGET>(resolve => {
-    // Not unref()ed: it lives as long as the call it bounds, and is cleared with it.
-    timer = setTimeout(() => { resolve(OVER_BUDGET) }, budgetMs)
-  })
-  try {
-    // race subscribes to `work`, so a late rejection is handled, not reported as unhandled.
-    return await Promise.race([work, over])
-  } finally {
-    clearTimeout(timer)
-  }
+  // p-timeout subscribes to `work`, so a late rejection is handled, and clears its timer when `work` settles.
+  return await pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET })
 }
 
 /** The entity ids a call's arguments name (any case), which its error message may echo back. */
@@ -119,7 +111,7 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
     try {
       const running = (async () => {
         if (tool.definition.needsHomeAssistant !== false) await ctx.home.ready()
-        return await tool.definition.handler(ctx, parsed.data)
+        return await tool.definition.handler({ ...ctx, tool: name }, parsed.data)
       })()
       const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
       const value = bounded ? await withinBudget(running, readBudgetMs) : await running

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import { levelIn, levelRank, levelsKey, type Identity } from '../auth/identity.ts'
 import { ARGUMENT_CATEGORIES, categoryOf, levelNeeded } from './categories.ts'
@@ -181,8 +181,6 @@ function listedAnnotations (annotations: ToolAnnotations): Partial<ToolAnnotatio
   return listed
 }
 
-export const DEFAULT_TOOLS_DIR = fileURLToPath(new URL('../../tools/', import.meta.url))
-
 function toolFiles (dir: string): string[] {
   const files: string[] = []
   for (const name of readdirSync(dir).sort()) {
@@ -192,6 +190,15 @@ function toolFiles (dir: string): string[] {
     else if (/\.(ts|js)$/.test(name) && !/\.(d|test)\.(ts|js)$/.test(name)) files.push(path)
   }
   return files
+}
+
+/**
+ * The folder a tool module is filed under: its own, or its group's when the tool has a folder of its own
+ * (tools/config/manage-config/manage-config.ts is filed under config, beside its private `_*.ts` files).
+ */
+function groupFolder (file: string): string {
+  const folder = dirname(file)
+  return basename(folder) === basename(file).replace(/\.(ts|js)$/, '') ? basename(dirname(folder)) : basename(folder)
 }
 
 /** Checks one definition; throws a message naming the file and the rule it breaks. */
@@ -229,7 +236,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
   }
   return {
     definition: tool,
-    category: categoryOf(tool.name, basename(dirname(where))),
+    category: categoryOf(tool.name, groupFolder(where)),
     ...(byArgument ? { byArgument } : {}),
     annotations,
     inputSchema,
@@ -314,8 +321,8 @@ function listingFor (tool: LoadedTool, identity: Identity): LoadedTool['listing'
   return { ...tool.listing, inputSchema: { ...tool.listing.inputSchema, properties: { ...properties, [field]: { ...property, enum: property.enum.filter(v => allowed.includes(v as string)) } } } }
 }
 
-/** Loads every tool module under `dir` (folders and files starting with `_` hold shared helpers). */
-export async function loadToolCatalog (dir = DEFAULT_TOOLS_DIR): Promise<ToolCatalog> {
+/** Loads every tool module under `dir`, the tool directory the app passes in (folders and files starting with `_` hold shared helpers). */
+export async function loadToolCatalog (dir: string): Promise<ToolCatalog> {
   const loaded: LoadedTool[] = []
   for (const file of toolFiles(dir)) {
     const module = await import(pathToFileURL(file).href) as { default?: ToolDefinition }

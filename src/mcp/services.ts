@@ -1,6 +1,6 @@
-import type { TargetRateLimiter } from '../policy/rate-limit.ts'
 import type { AuditApi, WriteGuardApi, WriteRunContext } from '../policy/types.ts'
 import type { UndoStore } from '../policy/undo.ts'
+import type { SlidingWindow } from '../sliding-window.ts'
 
 /**
  * What tools use beyond reading the home, typed and always present. Built once in src/compose.ts;
@@ -11,8 +11,8 @@ export interface ToolServices {
   guard: WriteGuardApi
   audit: AuditApi
   undo: UndoStore
-  /** Per-target caps: notifications 6/min, announcements 3/min. */
-  rateLimits: { notify: TargetRateLimiter, announce: TargetRateLimiter }
+  /** Per-target write caps: notifications 6/min, announcements 3/min. */
+  writeCaps: { notify: SlidingWindow, announce: SlidingWindow }
   /** Set per call by a session whose client supports elicitation: asks the human instead of issuing a token. */
   confirmer?: WriteRunContext['confirmer']
 }

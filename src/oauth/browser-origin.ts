@@ -1,3 +1,4 @@
+import pTimeout from 'p-timeout'
 import type { SupervisorApi } from '../addon/options-sync.ts'
 import { hostPortLookup } from '../addon/host-port.ts'
 import { resolveAuthorizationOrigin, type AuthorizationOrigin } from './public-origin.ts'
@@ -63,11 +64,5 @@ export function browserOriginLookup (deps: BrowserOriginDeps): (request: { host:
 
 async function withinMs<T> (work: Promise<T> | undefined, ms: number): Promise<T | undefined> {
   if (!work) return undefined
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<undefined>(resolve => { timer = setTimeout(() => resolve(undefined), ms) })
-  try {
-    return await Promise.race([work.catch(() => undefined), late])
-  } finally {
-    clearTimeout(timer)
-  }
+  return await pTimeout<T | undefined>(work.catch(() => undefined), { milliseconds: ms, fallback: () => undefined })
 }

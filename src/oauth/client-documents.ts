@@ -4,6 +4,7 @@ import { request } from 'node:https'
 import { BlockList, isIP, type LookupFunction } from 'node:net'
 import { rootCertificates } from 'node:tls'
 import { LRUCache } from 'lru-cache'
+import { SlidingWindow } from '../sliding-window.ts'
 import { OAuthError } from './errors.ts'
 import { GRANT_TYPES, readClientMetadata } from './registration.ts'
 import { OAUTH_SCOPES, formatScope } from './scopes.ts'
@@ -144,7 +145,7 @@ export class ClientDocuments {
   #limits: typeof CLIENT_DOCUMENT_LIMITS
   #cache: LRUCache<string, { record: ClientRecord, expiresAt: number }>
   #inFlight = new Map<string, Promise<ClientRecord>>()
-  #peers = new Map<string, number[]>()
+  #peers: SlidingWindow
 
   constructor (options: ClientDocumentOptions = {}) {
     this.#now = options.now ?? Date.now
@@ -153,6 +154,7 @@ export class ClientDocuments {
     this.#ca = options.ca ? [...rootCertificates, options.ca] : undefined
     this.#limits = { ...CLIENT_DOCUMENT_LIMITS, ...options.limits }
     this.#cache = new LRUCache({ max: this.#limits.cacheEntries })
+    this.#peers = new SlidingWindow(CLIENT_DOCUMENT_LIMITS.perPeer.fetches, CLIENT_DOCUMENT_LIMITS.perPeer.windowMs, this.#now)
   }
 
   /** The client a document URL describes, from the cache or fetched now; refusals are ClientDocumentError. */
@@ -183,20 +185,14 @@ export class ClientDocuments {
 
   /** Forgets per-peer counts that ran out (the OAuth sweep calls it). */
   sweep (): void {
-    const now = this.#now()
-    const { windowMs } = CLIENT_DOCUMENT_LIMITS.perPeer
-    for (const [peer, times] of this.#peers) if (times.every(at => now - at >= windowMs)) this.#peers.delete(peer)
+    this.#peers.sweep()
   }
 
   #countFetch (clientId: string, peer: string): void {
-    const now = this.#now()
-    const { fetches, windowMs } = CLIENT_DOCUMENT_LIMITS.perPeer
-    const recent = (this.#peers.get(peer) ?? []).filter(at => now - at < windowMs)
-    if (recent.length >= fetches || this.#inFlight.size >= this.#limits.inFlight) {
+    // A fetch counts whatever it brings back: a failing document costs the site as much as a good one.
+    if (this.#inFlight.size >= this.#limits.inFlight || 'retryAfterS' in this.#peers.take(peer)) {
       throw new ClientDocumentError('too_many_fetches', clientId, 'too many client metadata documents fetched for this address; retry in a few minutes')
     }
-    recent.push(now)
-    this.#peers.set(peer, recent)
   }
 
   async #fetchClient (clientId: string): Promise<ClientRecord> {

@@ -2,10 +2,10 @@ import { join } from 'node:path'
 import type { HomeAssistant } from '../ha/index.ts'
 import type { AppLogger } from '../logger.ts'
 import type { Options } from '../options.ts'
+import { SlidingWindow } from '../sliding-window.ts'
 import { AuditLog, type AuditLogOptions } from './audit.ts'
 import { ConfirmStore } from './confirm.ts'
 import { WriteGuard } from './guard.ts'
-import { TargetRateLimiter } from './rate-limit.ts'
 import { UndoStore } from './undo.ts'
 import type { Schedule } from './reached.ts'
 import { serviceDomainsOf, type ServiceDescriptions } from './targets.ts'
@@ -31,14 +31,15 @@ export interface PolicyDeps extends PolicyOptions {
   log: AppLogger
 }
 
-/** The guarded write path, its audit trail, undo history and per-target rate caps. */
+/** The guarded write path, its audit trail, undo history and per-target write caps. */
 export interface PolicyServices {
   guard: WriteGuard
   audit: AuditLog
   undo: UndoStore
   /** Pending confirmations, per identity; the guard's confirm tokens and any other way of asking share it. */
   confirms: ConfirmStore
-  rateLimits: { notify: TargetRateLimiter, announce: TargetRateLimiter }
+  /** Per-target write caps: notifications 6/min, announcements 3/min (the HTTP limits are src/request-limits.ts). */
+  writeCaps: { notify: SlidingWindow, announce: SlidingWindow }
 }
 
 export function createPolicy (deps: PolicyDeps): PolicyServices {
@@ -80,9 +81,9 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     audit,
     undo,
     confirms,
-    rateLimits: {
-      notify: new TargetRateLimiter(NOTIFY_PER_MINUTE, 60_000, now),
-      announce: new TargetRateLimiter(ANNOUNCE_PER_MINUTE, 60_000, now)
+    writeCaps: {
+      notify: new SlidingWindow(NOTIFY_PER_MINUTE, 60_000, now),
+      announce: new SlidingWindow(ANNOUNCE_PER_MINUTE, 60_000, now)
     }
   }
 }

@@ -5,9 +5,9 @@ import { domainOf } from '../home/entities.ts'
 import { callerErrorOf } from '../ha/service-errors.ts'
 import { callFingerprint, ConfirmStore, stableJson, type RedeemVerdict, type Shown } from './confirm.ts'
 import { configCalls } from './config-calls.ts'
-import { matchesAny } from './globs.ts'
+import { matchesAny } from '../globs.ts'
 import { assertBounded } from './input-checks.ts'
-import { settle, type ReachedState, type Schedule } from './reached.ts'
+import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reached.ts'
 import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
 import type { AuditApi, AuditEntry, ConfirmPreview, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { LEFT_BY_WRITE, priorState, stateFacts, type UndoRecord, type UndoStore } from './undo.ts'
@@ -161,10 +161,11 @@ export class WriteGuard implements WriteGuardApi {
       const answer = context.confirmer && !request.confirmToken
         ? await context.confirmer(shown).catch(() => 'unavailable' as const)
         : 'unavailable'
-      if (answer !== 'unavailable') {
+      const given = typeof answer === 'object' ? answer : undefined
+      if (answer !== 'unavailable' && given === undefined) {
         if (answer !== true) refuse('declined', `The confirmation for ${service} was declined.`, 'Nothing was changed. Ask the user before trying again.')
         via = 'elicitation'
-      } else if (request.confirmToken === undefined || request.confirmToken === '') {
+      } else if (given === undefined && (request.confirmToken === undefined || request.confirmToken === '')) {
         const token = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: this.#shown(request, reach ?? entities, aimsIndirectly), preview })
         audit('confirmation_asked')
         return {
@@ -176,7 +177,7 @@ export class WriteGuard implements WriteGuardApi {
         }
       } else {
         const shownNow = this.#shown(request, reach ?? entities, aimsIndirectly)
-        const consumed = this.#confirms.consume(identity.id, request.confirmToken, { call: fingerprint, shown: shownNow, preview })
+        const consumed = this.#confirms.consume(identity.id, given?.token ?? request.confirmToken ?? '', { call: fingerprint, shown: shownNow, preview })
         if (consumed.verdict === 'conflict') {
           // Same call, but the preview it was shown with no longer holds: a fresh preview and token, nothing written.
           audit('refused', { reason: 'confirm_token_conflict' })
@@ -186,7 +187,7 @@ export class WriteGuard implements WriteGuardApi {
         if (consumed.verdict !== 'ok') {
           refuse(`confirm_token_${consumed.verdict}`, `Refused: ${REFUSAL_MESSAGES[consumed.verdict]}.`, 'Call again without confirm_token to get a fresh one, then confirm with the same arguments.')
         }
-        via = 'token'
+        via = given?.via ?? 'token'
       }
     } else if (request.confirmToken !== undefined && request.confirmToken !== '') {
       // A token presented to a write that needs no yes is still checked: one issued for another call
@@ -201,6 +202,7 @@ export class WriteGuard implements WriteGuardApi {
     // 6. The call, remembering what it is about to change so ha_undo can put it back.
     const undoable = request.undoable ?? (request.execute === undefined && request.config === undefined)
     const before = undoable ? this.#statesBefore(request, reach ?? entities) : undefined
+    const already = reached && plainCall ? this.#alreadyAsAsked(request, reached, data) : undefined
     let result: unknown
     try {
       result = request.execute
@@ -228,16 +230,16 @@ export class WriteGuard implements WriteGuardApi {
     else if (request.revert) this.#deps.undo?.forget(identity.id)
     if (via) audit('confirmation_given', { via })
     else audit('allowed')
-    const effect = reached && plainCall ? await this.#effect(reached, result) : undefined
+    const effect = reached && plainCall ? await this.#effect(reached, result, already) : undefined
     return { status: 'done', result, ...(effect ?? {}), ...(remembered ? { undo_available: true } : {}) }
   }
 
   /** What the call did to the entities it reached, once Home Assistant reported their states (bounded wait). */
-  async #effect (reached: string[], result: unknown): Promise<{ reached: string[], states?: Record<string, string>, unchanged?: string[] }> {
+  async #effect (reached: string[], result: unknown, already?: ReadonlySet<string>): Promise<{ reached: string[], states?: Record<string, string>, unchanged?: string[] }> {
     const { state, changes } = this.#deps
     if (!state || !changes || reached.length === 0) return { reached }
     const contextId = (result as { context?: { id?: unknown } } | null)?.context?.id
-    const settled = await settle({ state, changes, schedule: this.#deps.schedule, settleMs: this.#deps.settleMs }, reached, typeof contextId === 'string' ? contextId : undefined)
+    const settled = await settle({ state, changes, schedule: this.#deps.schedule, settleMs: this.#deps.settleMs }, reached, typeof contextId === 'string' ? contextId : undefined, already)
     return { reached, states: settled.states, unchanged: settled.unchanged }
   }
 
@@ -271,6 +273,13 @@ export class WriteGuard implements WriteGuardApi {
     if (typeof contextId !== 'string' || !state) return record
     const wrote = Object.fromEntries(record.states.map(prior => [prior.entity_id, LEFT_BY_WRITE]))
     return { ...record, wrote, current: async () => stateFacts(record.states, contextId, state) }
+  }
+
+  /** The reached entities that already are as the call would leave them, read before it is sent. */
+  #alreadyAsAsked (request: { domain: string, service: string }, reached: string[], data: Record<string, unknown> | undefined): Set<string> | undefined {
+    const { state } = this.#deps
+    if (!state) return undefined
+    return new Set(reached.filter(id => alreadyAsAsked({ domain: request.domain, service: request.service, ...(data ? { data } : {}) }, id, state(id))))
   }
 
   #statesBefore (request: WriteRequest, ids: string[]): UndoRecord | undefined {

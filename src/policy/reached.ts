@@ -61,14 +61,54 @@ export interface Settled {
   unchanged: string[]
 }
 
+/** The state each simple service leaves an entity in, whatever its domain. */
+const END_STATES: Record<string, string> = {
+  turn_on: 'on',
+  turn_off: 'off',
+  lock: 'locked',
+  unlock: 'unlocked',
+  open_cover: 'open',
+  close_cover: 'closed',
+  open_valve: 'open',
+  close_valve: 'closed'
+}
+/** Services that set the state to the value they are given, and the field that carries it. */
+const VALUE_FIELDS: Record<string, string> = { set_value: 'value', select_option: 'option' }
+/** Domains whose `turn_on` leaves something other than `on` (a player starts playing, a script runs). */
+const OTHER_ON = new Set(['media_player', 'script', 'scene', 'automation', 'remote', 'vacuum', 'climate', 'water_heater'])
+
+const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b)
+
+/**
+ * Whether an entity already is as a call would leave it, read from its state before the call:
+ * `light.turn_on` on a light that is on (with every given field already equal to its attribute),
+ * `lock.lock` on a locked lock, `input_select.select_option` to the current option. Home Assistant
+ * writes no new state then, so a write need not wait for one. False whenever it cannot tell.
+ */
+export function alreadyAsAsked (call: { domain: string, service: string, data?: Record<string, unknown> }, entityId: string, before: ReachedState | undefined): boolean {
+  if (before === undefined) return false
+  const data = call.data ?? {}
+  const valueField = VALUE_FIELDS[call.service]
+  if (valueField !== undefined) {
+    const { [valueField]: value, ...rest } = data
+    return Object.keys(rest).length === 0 && value !== undefined && value !== null && before.state === String(value)
+  }
+  const end = END_STATES[call.service]
+  if (end === undefined || (end === 'on' && OTHER_ON.has(entityId.slice(0, entityId.indexOf('.'))))) return false
+  if (before.state !== end) return false
+  // Given fields (brightness, percentage...) must already be the entity's attributes; off takes none.
+  return Object.entries(data).every(([key, value]) => end !== 'off' && same(before.attributes[key], value))
+}
+
 /**
  * Waits (bounded) until every entity the call reached shows a state written in the call's context, then
- * describes them. An entity already in the asked state gets no new state, so the wait ends at the bound.
+ * describes them. An entity already in the asked state gets no new state: `already` names those (from
+ * `alreadyAsAsked`), and the wait is spent only on the others, not at all when there are none.
  */
-export async function settle (deps: SettleDeps, entityIds: readonly string[], contextId: string | undefined): Promise<Settled> {
+export async function settle (deps: SettleDeps, entityIds: readonly string[], contextId: string | undefined, already: ReadonlySet<string> = new Set()): Promise<Settled> {
   const ids = entityIds.slice(0, MAX_DESCRIBED)
   const touched = (id: string): boolean => contextId !== undefined && deps.state(id)?.context?.id === contextId
-  const waiting = new Set(ids.filter(id => !touched(id) && deps.state(id) !== undefined))
+  const waiting = new Set(ids.filter(id => !touched(id) && !already.has(id) && deps.state(id) !== undefined))
   if (contextId !== undefined && waiting.size > 0) {
     await new Promise<void>(resolve => {
       let cancel = (): void => {}

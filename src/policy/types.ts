@@ -64,13 +64,24 @@ export interface ConfirmPreview {
   preview: string
 }
 
+/**
+ * A yes the human gave to a question asked outside the guard for a confirm token the guard issued (a
+ * 2026-07-28 confirming round, src/mcp/confirm-rounds.ts): the guard redeems the token exactly like
+ * one sent as `confirm_token`, and audits the confirmation with `via`.
+ */
+export interface GivenYes { token: string, via: 'round' }
+
+/** What a confirmer answers; see WriteRunContext. */
+export type ConfirmAnswer = boolean | 'unavailable' | GivenYes
+
 /** Per-call extras. A session whose client supports elicitation passes a confirmer that asks the human. */
 export interface WriteRunContext {
   /**
    * Resolves true only when the human accepted; false (declined, cancelled, no answer) is an audited
-   * refusal; 'unavailable' (the client could not be asked after all) falls back to a confirm token.
+   * refusal; 'unavailable' (the client could not be asked after all) falls back to a confirm token;
+   * a GivenYes redeems the token the yes was given for.
    */
-  confirmer?: (preview: ConfirmPreview) => Promise<boolean | 'unavailable'>
+  confirmer?: (preview: ConfirmPreview) => Promise<ConfirmAnswer>
 }
 
 export type WriteOutcome =
@@ -105,8 +116,11 @@ export interface AuditEntry {
   reason?: string
   /** Short hash of the call fingerprint: ties a confirmation_asked line to its confirmation_given. */
   ref?: string
-  /** How a confirmation was given. */
-  via?: 'token' | 'elicitation'
+  /**
+   * How a confirmation was given: `token` (a confirm_token sent back), `elicitation` (a session's
+   * client asked its user), `round` (a 2026-07-28 `input_required` round answered yes).
+   */
+  via?: 'token' | 'elicitation' | GivenYes['via']
 }
 
 export interface WriteGuardApi {

@@ -1,6 +1,5 @@
 import { LRUCache } from 'lru-cache'
 import type { Shown } from './confirm.ts'
-import type { ServiceTarget } from './types.ts'
 import { domainOf } from '../home/entities.ts'
 import { describeState, type ReachedState } from './reached.ts'
 
@@ -104,10 +103,11 @@ export interface RestoreCommand {
   [key: string]: unknown
 }
 
+/** One service call that puts one entity back. */
 export interface RestoreCall {
   domain: string
   service: string
-  target: ServiceTarget
+  target: { entity_id: string }
   data?: Record<string, unknown>
 }
 

@@ -2,6 +2,7 @@ import t from 'tap'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 /** Every kind of a multi-kind tool is gated by its own category (issue 15 item 2). */
 
@@ -10,7 +11,7 @@ const UI = { 'x-ha-mcp-ui': '1', 'content-type': 'application/json' }
 t.test('dashboards, scenes and calendar at read: ha_manage_config cannot save a dashboard, create an event or offer a scene', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true } })
-  const ingress = await startIngress(t, server, [], await loadToolCatalog())
+  const ingress = await startIngress(t, server, [], await loadToolCatalog(TOOLS_DIR))
 
   // The Tokens tab says which tools each category covers, ha_manage_config under each of its kinds.
   const categories = (await ingress.inject({ method: 'GET', url: '/api/tokens' })).json().categories as Array<{ id: string, covers: Array<{ tool: string, level: string, kinds?: string[] }> }>

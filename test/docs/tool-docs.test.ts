@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { renderToolDocs, TOOL_DOCS_PATH } from '../../scripts/tool-docs.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 t.test('docs/reference/tools.md matches the tool modules', async t => {
   const expected = await renderToolDocs()
@@ -16,7 +17,7 @@ t.test('docs/reference/tools.md matches the tool modules', async t => {
 
 t.test('the reference documents every tool with its gate and a parameter table', async t => {
   const text = await renderToolDocs()
-  const catalog = await loadToolCatalog()
+  const catalog = await loadToolCatalog(TOOLS_DIR)
   for (const tool of catalog.tools) {
     const start = text.indexOf(`### ${tool.definition.name}\n`)
     t.ok(start >= 0, `${tool.definition.name} has a section`)

@@ -81,14 +81,17 @@ t.test('confirmation rounds under attack', async t => {
     await eventually(() => server.app.services.ha.states.get(LOCK)?.state === 'locked')
   })
 
-  t.test('the house changes between the question and the yes: a conflict, not an unlock', async t => {
+  t.test('the house changes between the question and the yes: asked again, not an unlock', async t => {
     home.clearServiceCalls()
     const state = await stateFor()
     home.setState(LOCK, 'jammed')
     await eventually(() => server.app.services.ha.states.get(LOCK)?.state === 'jammed')
     const answer = await raw(server, 'ha_call_service', UNLOCK, { requestState: state, inputResponses: YES })
-    t.equal(answer.body.result?.structuredContent?.error?.code, 'HAMCP_CONFLICT', JSON.stringify(answer.body))
+    t.equal(answer.body.result?.resultType, 'input_required', JSON.stringify(answer.body))
+    t.match(answer.body.result?.inputRequests?.confirm?.params?.message, /now jammed/)
     t.equal(unlocks(), 0)
+    const replayed = await raw(server, 'ha_call_service', UNLOCK, { requestState: state, inputResponses: YES })
+    t.equal(replayed.body.error?.code, -32602, 'the first state stays spent')
     home.setState(LOCK, 'locked')
     await eventually(() => server.app.services.ha.states.get(LOCK)?.state === 'locked')
   })

@@ -4,7 +4,7 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import t, { type Test } from 'tap'
 import { createModernConfirmations } from '../../src/mcp/confirm-rounds.ts'
-import { callTool, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { callTool, eventually, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 
 const MODERN = '2026-07-28'
 const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' } }
@@ -58,7 +58,7 @@ t.test('confirmations by input_required rounds', async t => {
     t.equal(asked.length, 1, 'the human was asked once')
     t.match(asked[0], /lock\.unlock/, 'the question shows the call')
     t.equal(unlocks(), 1, 'the unlock reached the house exactly once')
-    t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'confirmation_given' }, 'audited like any confirmation')
+    t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'confirmation_given', via: 'round' }, 'audited as a confirmation given in a round')
   })
 
   for (const [what, answer] of [['decline', { action: 'decline' }], ['cancel', { action: 'cancel' }], ['accept with confirm false', { action: 'accept', content: { confirm: false } }]] as Array<[string, Answer]>) {
@@ -83,6 +83,31 @@ t.test('confirmations by input_required rounds', async t => {
     const confirmed = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
     t.equal(confirmed.json.success, true)
     t.equal(unlocks(), 1)
+  })
+
+  t.test('what the question showed changed before the yes: asked again with the new preview, never a token', async t => {
+    home.clearServiceCalls()
+    const lock = UNLOCK.target.entity_id
+    home.setState(lock, 'locked')
+    await eventually(() => server.app.services.ha.states.get(lock)?.state === 'locked')
+    const first = await rawCall(server, UNLOCK)
+    t.equal(first.result.resultType, 'input_required')
+    home.setState(lock, 'jammed')
+    await eventually(() => server.app.services.ha.states.get(lock)?.state === 'jammed')
+    const again = await rawCall(server, UNLOCK, { requestState: first.result.requestState, inputResponses: YES })
+    t.equal(again.result?.resultType, 'input_required', JSON.stringify(again))
+    t.notMatch(JSON.stringify(again), /confirm_token/, 'no token for the model to carry')
+    const message: string = again.result.inputRequests.confirm.params.message
+    t.match(message, /was locked, now jammed/, 'the new question says what changed')
+    t.match(message, /lock\.unlock/, 'and shows the call again')
+    t.not(again.result.requestState, first.result.requestState)
+    t.equal(unlocks(), 0, 'the stale yes wrote nothing')
+    t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'refused', reason: 'confirm_token_conflict' })
+    const done = await rawCall(server, UNLOCK, { requestState: again.result.requestState, inputResponses: YES })
+    t.equal(done.result?.resultType, 'complete', JSON.stringify(done))
+    t.equal(done.result.structuredContent.success, true)
+    t.equal(unlocks(), 1, 'the yes to the new question unlocks')
+    t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'confirmation_given', via: 'round' })
   })
 
   t.test('tampered, replayed, foreign or re-aimed state is refused before anything runs', async t => {

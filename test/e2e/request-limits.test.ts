@@ -1,6 +1,7 @@
 import t from 'tap'
-import { DEFAULT_REQUEST_LIMITS, requestLimitsFromEnv } from '../../src/request-limits.ts'
-import { callTool, connectClient, rpc, startHome, startServer } from '../helper.ts'
+import { loadConfig } from '../../src/config.ts'
+import { DEFAULT_REQUEST_LIMITS } from '../../src/request-limits.ts'
+import { callTool, connectClient, rpc, startHome, startServer, tempDataDir } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 
 const listTools = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
@@ -59,10 +60,13 @@ t.test('the ingress API is capped per address; the page itself is not', async t 
 })
 
 t.test('limits come from the environment for development and the bench; bad values are reported', async t => {
-  t.same(requestLimitsFromEnv({ RATE_LIMIT_PER_TOKEN: '0', RATE_LIMIT_PER_ADDRESS: '100000' }), { limits: { perToken: 0, perAddress: 100000 }, errors: [] })
-  const bad = requestLimitsFromEnv({ RATE_LIMIT_INGRESS_PER_ADDRESS: 'lots' })
-  t.same(bad.limits, {})
-  t.match(bad.errors, [/RATE_LIMIT_INGRESS_PER_ADDRESS=lots .*using 600/])
+  const dataDir = tempDataDir(t)
+  const good = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_PER_TOKEN: '0', RATE_LIMIT_PER_ADDRESS: '100000' })
+  t.same(good.requestLimits, { perToken: 0, perAddress: 100000 })
+  t.same(good.optionErrors, [])
+  const bad = loadConfig({ DATA_DIR: dataDir, RATE_LIMIT_INGRESS_PER_ADDRESS: 'lots' })
+  t.same(bad.requestLimits, {})
+  t.match(bad.optionErrors, [/RATE_LIMIT_INGRESS_PER_ADDRESS=lots .*using 600/])
   t.ok(DEFAULT_REQUEST_LIMITS.perToken >= 1000, 'the default never bothers a working client')
 })
 

@@ -10,6 +10,7 @@ import { ALL_LEVELS } from '../../src/auth/identity.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { eventually, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { broadestArguments, requiredArguments } from '../../bench/broad-requests.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 const HA_CALL_TIMEOUT_MS = 10_000
 
@@ -27,7 +28,7 @@ t.test('every tool answers within Home Assistant\'s 10 s on a 10,000-entity home
   const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, allow_camera: true }, env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl } })
   const ids = home.entityIds()
   const table = broadestArguments(ids, [...home.house.areas.keys()].slice(0, 50))
-  const catalog = await loadToolCatalog()
+  const catalog = await loadToolCatalog(TOOLS_DIR)
   const timings: Array<[string, number]> = []
   // What the server does right after connecting (the catalogue, the add-on tasks) is no call's cost.
   await server.app.services.home.ready()

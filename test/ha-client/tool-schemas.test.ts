@@ -14,6 +14,7 @@ import { connectClient, startHome, startServer } from '../helper.ts'
 import { portableProblems } from './portable.ts'
 import { fromOpenapi, toOpenapi, validate } from './probatio.ts'
 import { conversionProblem, convertToVoluptuous, pythonRegexProblem } from './voluptuous-openapi.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 type Schema = Record<string, unknown>
 const isDict = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value)
@@ -170,7 +171,7 @@ function probatioProblems (schema: Schema): string[] {
 }
 
 t.test('every tool schema is portable and passes both of Home Assistant\'s converters under every option set', async t => {
-  const catalog = await loadToolCatalog()
+  const catalog = await loadToolCatalog(TOOLS_DIR)
   const primary: Identity = { id: 'primary', name: 'primary', levels: ALL_LEVELS }
   const seen = new Set<string>()
   for (const set of optionSets()) {
@@ -197,7 +198,7 @@ t.test('the checks above catch what they are for', async t => {
 })
 
 t.test('Home Assistant\'s validator lets typical arguments of every tool through', async t => {
-  const catalog = await loadToolCatalog()
+  const catalog = await loadToolCatalog(TOOLS_DIR)
   for (const tool of catalog.tools) {
     const schema = tool.listing.inputSchema
     if (conversionProblem(schema) !== undefined) continue // reported by the test above
@@ -210,7 +211,7 @@ t.test('Home Assistant\'s validator lets typical arguments of every tool through
 })
 
 t.test('arguments a user would ask for pass Home Assistant\'s validator', async t => {
-  const catalog = await loadToolCatalog()
+  const catalog = await loadToolCatalog(TOOLS_DIR)
   const haValidates = (name: string, args: Schema): string | undefined => {
     const tool = catalog.byName.get(name)
     if (tool === undefined) return `no tool ${name}`
@@ -238,7 +239,7 @@ t.test('what tools/list sends over HTTP is what was checked', async t => {
   const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, allow_camera: true } })
   const client = await connectClient(t, server)
   const { tools } = await client.listTools()
-  const catalog = await loadToolCatalog()
+  const catalog = await loadToolCatalog(TOOLS_DIR)
   t.ok(tools.length > 0)
   for (const tool of tools) {
     t.equal(conversionProblem(tool.inputSchema), undefined, `${tool.name} converts as received`)

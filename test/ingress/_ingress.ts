@@ -2,13 +2,14 @@ import type { FastifyInstance } from 'fastify'
 import { buildIngressApp, ingressServicesOf } from '../../app/ingress-app.ts'
 import { createLogger, SecretScrubber } from '../../src/logger.ts'
 import { join } from 'node:path'
-import { DEFAULT_TOOLS_DIR, loadToolCatalog, type ToolCatalog } from '../../src/mcp/registry.ts'
+import { loadToolCatalog, type ToolCatalog } from '../../src/mcp/registry.ts'
 import type { TestServer } from '../helper.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 let entitiesCatalog: Promise<ToolCatalog> | undefined
 /** The finished entity tools only, so these tests do not depend on tool modules still being written. */
 export async function testCatalog (): Promise<ToolCatalog> {
-  entitiesCatalog ??= loadToolCatalog(join(DEFAULT_TOOLS_DIR, 'entities'))
+  entitiesCatalog ??= loadToolCatalog(join(TOOLS_DIR, 'entities'))
   return await entitiesCatalog
 }
 

@@ -3,10 +3,11 @@ import { createServer, request as httpRequest, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t from 'tap'
-import { DEFAULT_TOOLS_DIR, loadToolCatalog, ToolCatalog } from '../../src/mcp/registry.ts'
+import { loadToolCatalog, ToolCatalog } from '../../src/mcp/registry.ts'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 import { launchChromium } from '../oauth/_browser.ts'
 import { startIngress } from './_ingress.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 const PREFIX = '/api/hassio_ingress/abc'
 const OUTPUT = join(import.meta.dirname, '../../test-output')
@@ -37,7 +38,7 @@ async function startIngressProxy (t: Test, target: number): Promise<string> {
 }
 
 async function entityAndWriteTools (): Promise<ToolCatalog> {
-  const [entities, write] = await Promise.all(['entities', 'write'].map(async dir => await loadToolCatalog(join(DEFAULT_TOOLS_DIR, dir))))
+  const [entities, write] = await Promise.all(['entities', 'write'].map(async dir => await loadToolCatalog(join(TOOLS_DIR, dir))))
   return new ToolCatalog([...entities!.tools, ...write!.tools])
 }
 

@@ -8,6 +8,7 @@ import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 import { launchChromium } from '../oauth/_browser.ts'
 import { authorizeUrl, codeFor, exchange, pkce, register } from '../oauth/_oauth.ts'
 import { startIngress } from './_ingress.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 /** Screenshots land here (git-ignored): look at them after a change to the page. */
 const OUTPUT = join(import.meta.dirname, '../../test-output/layout')
@@ -62,7 +63,7 @@ t.setTimeout(300_000)
 
 t.test('every tab of the panel and the consent page fit a 390 px phone and a desktop, light and dark, in English and German', async t => {
   const home = await startHome(t)
-  const catalog = await loadToolCatalog()
+  const catalog = await loadToolCatalog(TOOLS_DIR)
   const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog } })
   const ingress = await startIngress(t, server, [], catalog)
   await ingress.listen({ port: 0, host: '127.0.0.1' })

@@ -1,7 +1,9 @@
-// The folders are layers: a lower one never imports a higher one. src/ (the services, no Fastify
-// wiring) < plugins/ (Fastify adapters over them) < app/ (the app factory, start/stop, the entry).
-// Tools build on src/ only; nothing shipped imports the simulator, the scripts or the tests.
-import { readdirSync, readFileSync } from 'node:fs'
+// The folders are layers: a lower one never reaches a higher one, by an import or by a path. src/ (the
+// services, no Fastify wiring) < tools/ and plugins/ (each on src/ only) < app/ (the app factory,
+// start/stop, the entry). app/tools-dir.ts alone names tools/: the app hands that directory to the
+// registry. Inside src/ the subfolders are layers too (SRC_LAYERS), and nothing imports in a circle.
+// Nothing shipped reaches the simulator, the scripts, the bench or the tests.
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import t from 'tap'
 
@@ -12,21 +14,87 @@ const FORBIDDEN: Record<string, string[]> = {
   plugins: ['app', 'tools', 'demo', 'scripts', 'test', 'bench'],
   app: ['tools', 'demo', 'scripts', 'test', 'bench']
 }
+const ALLOWED = ['app/tools-dir.ts -> tools']
+/** src/ lowest first: a module reaches its own layer and lower ones. A file directly in src/ is named as such. */
+const SRC_LAYERS = [
+  ['errors.ts', 'shape.ts', 'files.ts', 'hosts.ts', 'globs.ts', 'options.ts', 'logger.ts', 'config.ts', 'request-limits.ts', 'retry-delay.ts', 'sliding-window.ts'],
+  ['auth'], ['ha'], ['home'], ['policy'], ['addon', 'connect'], ['oauth'], ['mcp'], ['sessions', 'ingress'],
+  ['compose.ts']
+]
+/** The src/ modules that touch Fastify or its types, as docs/architecture.md lists them; tools/ touch none. */
+const FASTIFY_IN_SRC = ['src/errors.ts', 'src/logger.ts', 'src/mcp/rpc-error.ts']
+const FASTIFY = /['"`](?:fastify(?:-[a-z]+)?|@fastify\/[^'"`]+)['"`]/
 
 function files (dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter(f => f.endsWith('.ts')).map(f => join(dir, f))
 }
 
-for (const [layer, above] of Object.entries(FORBIDDEN)) {
-  t.test(`${layer}/ imports none of ${above.join(', ')}`, async t => {
-    const offending: string[] = []
-    for (const file of files(layer)) {
-      const text = readFileSync(join(ROOT, file), 'utf8')
-      for (const match of text.matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
-        const target = relative(ROOT, join(ROOT, file, '..', match[1] as string)).split('/')[0] as string
-        if (above.includes(target)) offending.push(`${file} -> ${match[1]}`)
-      }
+/** What a module reaches by a relative path, however written: imports, import(), require, new URL(..., import.meta.url). */
+function reached (file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8')
+  return [...text.matchAll(/['"`](\.\.?\/[^'"`$]*)/g)].map(match => relative(ROOT, join(ROOT, file, '..', match[1] as string)))
+}
+
+/** The first cycle in a graph of module -> modules it reaches, as a path that ends where it starts. */
+export function findCycle (graph: Map<string, string[]>): string[] | undefined {
+  const done = new Set<string>()
+  const visit = (node: string, path: string[]): string[] | undefined => {
+    if (path.includes(node)) return [...path.slice(path.indexOf(node)), node]
+    if (done.has(node)) return undefined
+    for (const next of graph.get(node) ?? []) {
+      const cycle = visit(next, [...path, node])
+      if (cycle) return cycle
     }
+    done.add(node)
+    return undefined
+  }
+  for (const node of graph.keys()) {
+    const cycle = visit(node, [])
+    if (cycle) return cycle
+  }
+  return undefined
+}
+
+/** The edges of the graph that go up SRC_LAYERS; a src/ folder or file missing from it counts as up. */
+export function upward (graph: Map<string, string[]>): string[] {
+  const rank = (file: string): number => SRC_LAYERS.findIndex(layer => layer.includes(file.split('/')[1] as string))
+  return [...graph].flatMap(([file, targets]) => targets.filter(to => rank(file) === -1 || rank(to) === -1 || rank(to) > rank(file)).map(to => `${file} -> ${to}`))
+}
+
+const graph = new Map(Object.keys(FORBIDDEN).flatMap(files).map(file => [file, reached(file).filter(to => existsSync(join(ROOT, to)))]))
+const inSrc = new Map([...graph].filter(([file]) => file.startsWith('src/')).map(([file, targets]) => [file, targets.filter(to => to.startsWith('src/'))]))
+
+for (const [layer, above] of Object.entries(FORBIDDEN)) {
+  t.test(`${layer}/ reaches none of ${above.join(', ')}`, async t => {
+    const offending = [...graph].filter(([file]) => file.startsWith(`${layer}/`))
+      .flatMap(([file, targets]) => targets.map(to => `${file} -> ${to.split('/')[0] as string}`))
+      .filter(edge => above.includes(edge.split(' -> ')[1] as string) && !ALLOWED.includes(edge))
     t.same(offending, [])
   })
 }
+
+t.test('inside src/, no import goes up a layer or round in a circle', async t => {
+  t.same(upward(inSrc), [], 'SRC_LAYERS, lowest first: ' + SRC_LAYERS.map(layer => layer.join(' ')).join(' < '))
+  t.equal(findCycle(inSrc)?.join(' -> '), undefined)
+})
+
+t.test('the cycle and layer checks catch what they are for', async t => {
+  const fixture = new Map([['src/home/a.ts', ['src/home/b.ts']], ['src/home/b.ts', ['src/home/c.ts']], ['src/home/c.ts', ['src/home/a.ts']], ['src/home/d.ts', ['src/policy/e.ts']]])
+  t.same(findCycle(fixture), ['src/home/a.ts', 'src/home/b.ts', 'src/home/c.ts', 'src/home/a.ts'])
+  t.equal(findCycle(new Map([['src/a.ts', ['src/b.ts']], ['src/b.ts', []], ['src/c.ts', ['src/b.ts']]])), undefined, 'a shared module is no cycle')
+  t.same(upward(fixture), ['src/home/d.ts -> src/policy/e.ts'])
+  t.same(upward(new Map([['src/nowhere/x.ts', ['src/errors.ts']]])), ['src/nowhere/x.ts -> src/errors.ts'], 'a new folder needs its place in SRC_LAYERS')
+})
+
+t.test('src/ touches Fastify only where docs/architecture.md says; tools/ never', async t => {
+  const touching = [...files('src'), ...files('tools')].filter(file => FASTIFY.test(readFileSync(join(ROOT, file), 'utf8')))
+  t.same(touching.filter(file => !FASTIFY_IN_SRC.includes(file)), [])
+})
+
+// A tool folder's `_*.ts` files are its own: another folder shares code through tools/_shared/.
+t.test('no tool reaches another tool folder\'s files', async t => {
+  const offending = [...graph].filter(([file]) => file.startsWith('tools/')).flatMap(([file, targets]) => targets
+    .filter(to => to.startsWith('tools/') && !to.startsWith('tools/_shared/') && to.split('/')[1] !== file.split('/')[1])
+    .map(to => `${file} -> ${to}`))
+  t.same(offending, [])
+})

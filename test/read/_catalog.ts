@@ -2,7 +2,8 @@ import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import type { ToolDefinition } from '../../src/mcp/define-tool.ts'
-import { checkDefinition, DEFAULT_TOOLS_DIR, loadToolCatalog, ToolCatalog, type LoadedTool } from '../../src/mcp/registry.ts'
+import { checkDefinition, loadToolCatalog, ToolCatalog, type LoadedTool } from '../../src/mcp/registry.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 function files (dir: string): string[] {
   return readdirSync(dir).sort().flatMap(name => {
@@ -20,12 +21,12 @@ function files (dir: string): string[] {
  */
 export async function sweepCatalog (comment: (text: string) => void): Promise<ToolCatalog> {
   try {
-    return await loadToolCatalog()
+    return await loadToolCatalog(TOOLS_DIR)
   } catch (err) {
     comment(`registry refused to load (${(err as Error).message.split('\n')[0]}); loading module by module`)
   }
   const loaded: LoadedTool[] = []
-  for (const file of files(DEFAULT_TOOLS_DIR)) {
+  for (const file of files(TOOLS_DIR)) {
     try {
       const module = await import(pathToFileURL(file).href) as { default?: ToolDefinition }
       loaded.push(checkDefinition(module.default as ToolDefinition, file))

@@ -6,12 +6,13 @@ import { createLogger, SecretScrubber } from '../../src/logger.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { DEFAULT_REQUEST_LIMITS } from '../../src/request-limits.ts'
 import { startHome, tempDataDir, TEST_TOKEN } from '../helper.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 t.test('the composition root builds every service once, typed, and starts nothing', async t => {
   const home = await startHome(t)
   const config = loadConfig({ HA_URL: home.url, HA_TOKEN: home.token, DATA_DIR: tempDataDir(t) })
   const log = createLogger({ level: 'fatal', scrubber: new SecretScrubber(), write: () => {} })
-  const services = createServices({ config, primaryToken: TEST_TOKEN, log, catalog: await loadToolCatalog(), requestLimits: { perToken: 7 } })
+  const services = createServices({ config, primaryToken: TEST_TOKEN, log, catalog: await loadToolCatalog(TOOLS_DIR), requestLimits: { perToken: 7 } })
   t.teardown(() => services.ha.close())
 
   t.equal(home.connectionCount(), 0, 'no connection to Home Assistant until the app starts it')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import type { EntityRow } from '../../src/home/catalog.ts'
+import type { EntityRow } from '../../src/home/entities.ts'
 import { rankMatches, SearchIndex } from '../../src/home/search.ts'
 import { fold } from '../../src/home/text.ts'
 

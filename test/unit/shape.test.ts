@@ -1,6 +1,6 @@
 import t from 'tap'
-import { byteLength, fitToCap, page, truncateAttributes, RESPONSE_CAP_BYTES } from '../../src/shape.ts'
-import { globMatch, matchesAny } from '../../src/policy/globs.ts'
+import { truncateAttributes } from '../../src/home/attributes.ts'
+import { byteLength, fitToCap, page, RESPONSE_CAP_BYTES } from '../../src/shape.ts'
 import { fold, tokens } from '../../src/home/text.ts'
 
 t.test('list envelope', async t => {
@@ -32,17 +32,6 @@ t.test('attribute truncation at 500 characters', async t => {
   t.equal(attributes.short, 'ok')
   t.match(attributes.long, /truncated, 600 chars/)
   t.same(truncated.sort(), ['list', 'long'])
-})
-
-t.test('globs: only * is special, case-insensitive, whole string', async t => {
-  t.ok(globMatch('lock.*', 'lock.front_door'))
-  t.ok(globMatch('LOCK.*', 'lock.front_door'))
-  t.notOk(globMatch('lock.*', 'xlock.front'), 'anchored at the start')
-  t.notOk(globMatch('light.kitchen', 'light.kitchen_2'), 'anchored at the end')
-  t.notOk(globMatch('light.?', 'light.a'), '? is literal')
-  t.ok(globMatch('light.[a]', 'light.[a]'), 'brackets are literal')
-  t.ok(globMatch('recorder.purge*', 'recorder.purge_entities'))
-  t.ok(matchesAny(['x.*', '*.secret'], 'camera.secret'))
 })
 
 t.test('search text folds case and accents, keeps any script', async t => {

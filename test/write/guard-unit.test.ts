@@ -3,10 +3,10 @@ import { PRIMARY_IDENTITY, type Identity } from '../../src/auth/identity.ts'
 import { isUserError } from '../../src/errors.ts'
 import { DEFAULT_OPTIONS, type Options } from '../../src/options.ts'
 import { ConfirmStore, stableJson } from '../../src/policy/confirm.ts'
-import { globMatch, matchesAny } from '../../src/policy/globs.ts'
 import { WriteGuard } from '../../src/policy/guard.ts'
 import type { AuditEntry, WriteRequest } from '../../src/policy/types.ts'
 import { restoreCalls, UndoStore } from '../../src/policy/undo.ts'
+import { fakeClock } from '../helper.ts'
 
 const HOUSE = [{ entity_id: 'light.kitchen', area: 'kitchen' }, { entity_id: 'light.hall', area: 'hall' }, { entity_id: 'lock.door', area: 'hall' }]
 
@@ -48,17 +48,6 @@ async function refusal (promise: Promise<unknown>): Promise<string> {
 }
 
 const call = (extra: Partial<WriteRequest> = {}): WriteRequest => ({ tool: 'test', domain: 'light', service: 'turn_on', target: { entity_id: 'light.kitchen' }, ...extra })
-
-t.test('globs: only * is special, case-insensitive, whole string', async t => {
-  t.ok(globMatch('light.*', 'LIGHT.Kitchen'))
-  t.notOk(globMatch('light.*', 'switch.light'), 'anchored at the start')
-  t.notOk(globMatch('light.k', 'light.kitchen'), 'anchored at the end')
-  t.notOk(globMatch('light.k?tchen', 'light.kitchen'), '? is literal')
-  t.ok(globMatch('light.k?tchen', 'light.k?tchen'))
-  t.notOk(globMatch('light.[ab]', 'light.a'), 'brackets are literal')
-  t.ok(matchesAny(['lock.*', 'recorder.purge*'], 'recorder.purge_entities'))
-  t.notOk(matchesAny([], 'anything'))
-})
 
 t.test('rule order: service denylist first, then entity lists, then indirect targets, then dry run', async t => {
   const { guard, sent, audit } = setup({ service_denylist: ['light.turn_on'], entity_denylist: ['light.kitchen'] })
@@ -192,4 +181,28 @@ t.test('undo is recorded per identity with the states before the call', async t 
   t.same(restoreCalls({ entity_id: 'climate.hall', state: 'heat', attributes: { temperature: 20 } }).map(c => c.service), ['set_hvac_mode', 'set_temperature'])
   t.same(restoreCalls({ entity_id: 'input_number.x', state: '4', attributes: {} })[0]?.data, { value: 4 })
   t.same(restoreCalls({ entity_id: 'sensor.x', state: '4', attributes: {} }), [])
+})
+
+t.test('a call that changes nothing answers without the settle wait', async t => {
+  const clock = fakeClock()
+  const states: Record<string, { state: string, attributes: Record<string, unknown> }> = { 'light.kitchen': { state: 'on', attributes: { brightness: 100 } }, 'light.hall': { state: 'off', attributes: {} } }
+  const guard = new WriteGuard({
+    command: async () => ({ context: { id: 'ctx' } }),
+    options: () => DEFAULT_OPTIONS,
+    audit: { record: () => {}, recent: () => [] },
+    state: id => states[id],
+    changes: () => () => {},
+    schedule: clock.schedule,
+    house: { entityIds: () => Object.keys(states), registry: async () => { throw new Error('not needed') } },
+    now: clock.now
+  })
+  const settledBy = async (run: Promise<unknown>): Promise<unknown> => await Promise.race([run, new Promise(resolve => setImmediate(() => { resolve('still waiting') }))])
+  const same = await settledBy(guard.run(PRIMARY_IDENTITY, call()))
+  t.match(same, { status: 'done', unchanged: ['light.kitchen'] }, 'turning on a light that is on answers at once')
+  t.same(clock.pending(), [], 'no settle timer was set')
+  const changing = guard.run(PRIMARY_IDENTITY, call({ target: { entity_id: 'light.hall' } }))
+  t.equal(await settledBy(changing), 'still waiting', 'a light that is off is waited for')
+  t.same(clock.pending(), [1500])
+  clock.advance(1500)
+  t.match(await changing, { status: 'done' })
 })

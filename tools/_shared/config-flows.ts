@@ -1,5 +1,5 @@
 import { UserError } from '../../src/errors.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolCallContext, ToolContext } from '../../src/mcp/define-tool.ts'
 import {
   applyChanges, automationBlocks, deleteConfig, referencedEntities, resolveConfigTarget,
   validateWithHomeAssistant, writeConfig, type ConfigKind, type ConfigRecord
@@ -31,7 +31,7 @@ function validationBlocks (kind: ConfigKind, config: ConfigRecord, changed: Reco
  * Update: provided fields replace the stored ones wholesale (null removes a key), a modern block drops
  * its legacy twin, blueprint inputs merge into the existing ones. The preview is a unified diff.
  */
-export async function updateFlow (ctx: ToolContext, tool: string, kind: ConfigKind, entityId: string, changes: Record<string, unknown>, inputs: Record<string, unknown> | undefined, guard: Guarded): Promise<Record<string, unknown>> {
+export async function updateFlow (ctx: ToolCallContext, kind: ConfigKind, entityId: string, changes: Record<string, unknown>, inputs: Record<string, unknown> | undefined, guard: Guarded): Promise<Record<string, unknown>> {
   const target = await resolveConfigTarget(ctx, kind, entityId)
   const current = target.config
   const next = applyChanges(current, changes)
@@ -48,7 +48,7 @@ export async function updateFlow (ctx: ToolContext, tool: string, kind: ConfigKi
   const previousYaml = toYaml(current)
   const baseHash = configHash(current)
   return await runConfigWrite(ctx, {
-    tool,
+    tool: ctx.tool,
     domain: kind,
     action: 'update',
     subject: entityId,
@@ -67,11 +67,11 @@ export async function updateFlow (ctx: ToolContext, tool: string, kind: ConfigKi
 }
 
 /** Delete: the preview is the complete YAML that goes away, returned again afterwards for undo. */
-export async function deleteFlow (ctx: ToolContext, tool: string, kind: ConfigKind, entityId: string, guard: Guarded): Promise<Record<string, unknown>> {
+export async function deleteFlow (ctx: ToolCallContext, kind: ConfigKind, entityId: string, guard: Guarded): Promise<Record<string, unknown>> {
   const target = await resolveConfigTarget(ctx, kind, entityId)
   const deletedYaml = toYaml(target.config)
   return await runConfigWrite(ctx, {
-    tool,
+    tool: ctx.tool,
     domain: kind,
     action: 'delete',
     subject: entityId,
@@ -90,7 +90,7 @@ export async function deleteFlow (ctx: ToolContext, tool: string, kind: ConfigKi
 }
 
 /** Create: the preview is the full YAML; the base is "nothing stored under this id yet". */
-export async function createFlow (ctx: ToolContext, tool: string, kind: ConfigKind, subject: string, config: ConfigRecord, options: {
+export async function createFlow (ctx: ToolCallContext, kind: ConfigKind, subject: string, config: ConfigRecord, options: {
   guard: Guarded
   /** Config id when it is known before the write (scripts); automations get theirs at creation. */
   id?: string
@@ -99,7 +99,7 @@ export async function createFlow (ctx: ToolContext, tool: string, kind: ConfigKi
 }): Promise<Record<string, unknown>> {
   const { id } = options
   return await runConfigWrite(ctx, {
-    tool,
+    tool: ctx.tool,
     domain: kind,
     action: 'create',
     subject,

@@ -11,7 +11,7 @@ import { fold } from '../../src/home/text.ts'
  * checks every config tool runs before asking for a confirmation.
  */
 export type { ConfigKind, ConfigRecord }
-/** What the config API stores and these writes reach: automations, scripts and scenes (tools/_shared/manage-scene.ts). */
+/** What the config API stores and these writes reach: automations, scripts and scenes (tools/config/manage-config/_scene.ts). */
 type StoredKind = ConfigKind | 'scene'
 
 /** Writes (creates or replaces) a config; Home Assistant reloads the domain by itself. */

@@ -1,5 +1,5 @@
 import { UserError } from '../../src/errors.ts'
-import type { EntityRow } from '../../src/home/catalog.ts'
+import type { EntityRow } from '../../src/home/entities.ts'
 import { fold } from '../../src/home/text.ts'
 import type { HomeView } from '../../src/home/view.ts'
 

@@ -1,7 +1,6 @@
 import type { HomeAssistant } from '../../src/ha/index.ts'
-import type { EntityRow } from '../../src/home/catalog.ts'
 import type { HomeView } from '../../src/home/view.ts'
-import { requireDomain, requireEntity } from '../../src/home/entities.ts'
+import { requireDomain, requireEntity, type EntityRow } from '../../src/home/entities.ts'
 
 /**
  * Services that only answer questions (forecasts, to-do items): called directly with return_response,

@@ -59,7 +59,7 @@ export function serviceResponse (result: unknown): Record<string, unknown> {
 /** A write that takes a per-target slot first (notifications, announcements), released if nothing was sent. */
 export async function rateLimitedWrite (ctx: Pick<ToolContext, 'services' | 'identity'>, limiter: 'notify' | 'announce', key: string, request: WriteRequest): Promise<WriteOutcome> {
   if (request.dryRun === true) return await guardedWrite(ctx, request)
-  const limits = ctx.services.rateLimits
+  const limits = ctx.services.writeCaps
   const slot = limits[limiter].take(key)
   if ('retryAfterS' in slot) {
     ctx.services.audit.record({ tool: request.tool, identity: ctx.identity.id, identity_name: ctx.identity.name, outcome: 'refused', domain: request.domain, service: request.service, reason: 'rate_limit' })

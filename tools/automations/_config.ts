@@ -1,25 +1,8 @@
-import type { EntityRow } from '../../src/home/catalog.ts'
 import type { ConfigKind } from '../../src/home/configs.ts'
 import type { HomeView } from '../../src/home/view.ts'
-import { requireDomain, requireEntity } from '../../src/home/entities.ts'
+import { requireDomain, requireEntity, type EntityRow } from '../../src/home/entities.ts'
 
 export { hideEntities } from '../_shared/hide.ts'
-
-const CONCURRENCY = 8
-
-/** Runs `fn` over `items` with a small concurrency bound, keeping the order. */
-export async function mapBounded<T, U> (items: readonly T[], fn: (item: T) => Promise<U>): Promise<U[]> {
-  const out = new Array<U>(items.length)
-  let next = 0
-  const worker = async (): Promise<void> => {
-    while (next < items.length) {
-      const index = next++
-      out[index] = await fn(items[index] as T)
-    }
-  }
-  await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker))
-  return out
-}
 
 /** The visible row of an automation or script, refusing ids of the other domain. */
 export function requireItem (home: HomeView, domain: ConfigKind | ConfigKind[], entityId: string): EntityRow {

@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { byteLength, page } from '../../src/shape.ts'
 import { offsetArg } from '../_shared/args.ts'
-import { hideEntities, lastTriggered, mapBounded } from './_config.ts'
+import { mapBounded } from '../_shared/map-bounded.ts'
+import { hideEntities, lastTriggered } from './_config.ts'
 
 /** Whole-page budget when configs are attached: leaves room under the 15 KB cap for the envelope. */
 export const CONFIG_PAGE_BUDGET_BYTES = 14_000

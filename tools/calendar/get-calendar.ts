@@ -3,6 +3,7 @@ import { UserError } from '../../src/errors.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { excerpt } from '../../src/shape.ts'
+import { domainEntityArg } from '../_shared/args.ts'
 import { domainRows, HOUR_MS, requireDomainEntity } from '../_shared/read-calls.ts'
 
 const EVENTS_CAP = 100
@@ -36,7 +37,7 @@ export default defineTool({
   description: 'Calendar events in a window, max 100; all calendars merged without entity_id.',
   kind: 'read',
   input: z.object({
-    entity_id: z.string().trim().regex(/^calendar\.[a-z0-9_]+$/, 'must be a calendar entity, e.g. calendar.family').optional().describe('e.g. calendar.family'),
+    entity_id: domainEntityArg('calendar', 'calendar.family').optional().describe('e.g. calendar.family'),
     hours: z.number().int().min(1).max(720).default(24).describe('Window width in hours.'),
     start: z.string().trim().optional().describe('ISO start (default now).')
   }),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { excerpt } from '../../src/shape.ts'
+import { domainEntityArg } from '../_shared/args.ts'
 import { domainRows, readServiceResponse, requireDomainEntity } from '../_shared/read-calls.ts'
 
 const ITEMS_CAP = 100
@@ -13,7 +14,7 @@ export default defineTool({
   description: 'Items of a to-do list (max 100); no entity_id: the lists with open counts.',
   kind: 'read',
   input: z.object({
-    entity_id: z.string().trim().regex(/^todo\.[a-z0-9_]+$/, 'must be a to-do entity, e.g. todo.shopping_list').optional().describe('e.g. todo.shopping_list'),
+    entity_id: domainEntityArg('todo', 'todo.shopping_list').optional().describe('e.g. todo.shopping_list'),
     status: z.enum(['needs_action', 'completed']).optional().describe('Only this status.')
   }),
   async handler ({ ha, home }, args) {

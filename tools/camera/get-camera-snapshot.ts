@@ -2,6 +2,7 @@ import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import type { RawToolResult } from '../../src/mcp/define-tool.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
+import { domainEntityArg } from '../_shared/args.ts'
 import { requireDomainEntity } from '../_shared/read-calls.ts'
 
 export const SNAPSHOT_MAX_BYTES = 4_000_000
@@ -12,9 +13,9 @@ export default defineTool({
   description: 'Still image of a camera (max 4 MB); audited.',
   kind: 'camera',
   input: z.object({
-    entity_id: z.string().trim().regex(/^camera\.[a-z0-9_]+$/, 'must be a camera entity, e.g. camera.front_door').describe('Camera entity.')
+    entity_id: domainEntityArg('camera', 'camera.front_door').describe('Camera entity.')
   }),
-  async handler ({ ha, home, identity, services }, { entity_id: entityId }) {
+  async handler ({ ha, home, identity, services, tool }, { entity_id: entityId }) {
     const row = requireDomainEntity(home, entityId, 'camera', 'Use ha_list_entities with domain camera to find cameras.')
     const answer = await ha.rest.request('GET', `/api/camera_proxy/${entityId}`)
     if (answer.status !== 200) {
@@ -26,7 +27,7 @@ export default defineTool({
       throw new UserError('HAMCP_TOO_LARGE', `The snapshot is ${answer.body.length} bytes, over the 4 MB limit.`, 'Lower the camera\'s still-image resolution in its integration settings.')
     }
     // Images leave the home: each one is recorded, with the caller and the size.
-    services.audit.record({ tool: 'ha_get_camera_snapshot', identity: identity.id, identity_name: identity.name, outcome: 'allowed', entities: [entityId], reason: `snapshot ${answer.body.length} bytes` })
+    services.audit.record({ tool, identity: identity.id, identity_name: identity.name, outcome: 'allowed', entities: [entityId], reason: `snapshot ${answer.body.length} bytes` })
     const result: RawToolResult = {
       raw: true,
       content: [

@@ -66,7 +66,7 @@ export default defineTool({
     const baseHash = configHash(current)
     const label = `dashboard ${args.dashboard}`
     return await runConfigWrite(ctx, {
-      tool: 'ha_add_dashboard_card',
+      tool: ctx.tool,
       domain: 'lovelace',
       action: 'add_card',
       subject: label,

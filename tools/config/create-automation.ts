@@ -35,7 +35,7 @@ export default defineTool({
       ...(args.max_exceeded === undefined ? {} : { max_exceeded: args.max_exceeded })
     }
     await validateWithHomeAssistant(ctx.ha, automationBlocks(config), 'automation')
-    return await createFlow(ctx, 'ha_create_automation', 'automation', `automation "${args.alias}"`, config, {
+    return await createFlow(ctx, 'automation', `automation "${args.alias}"`, config, {
       guard: args,
       write: async () => {
         const id = await newAutomationId(ctx.home)

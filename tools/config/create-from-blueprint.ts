@@ -79,7 +79,7 @@ export default defineTool({
       if (id === '' || ctx.home.state(`script.${id}`) || await ctx.home.configs.read('script', id) !== undefined) {
         throw new UserError('HAMCP_ALREADY_EXISTS', `The alias "${args.alias}" gives script.${id}, which is empty or already taken.`, 'Pick another alias.')
       }
-      return await createFlow(ctx, 'ha_create_from_blueprint', 'script', `script.${id}`, config, {
+      return await createFlow(ctx, 'script', `script.${id}`, config, {
         guard: args,
         id,
         entities,
@@ -90,7 +90,7 @@ export default defineTool({
       })
     }
     refuseAutomationCollision(ctx, args.alias)
-    return await createFlow(ctx, 'ha_create_from_blueprint', 'automation', `automation "${args.alias}"`, config, {
+    return await createFlow(ctx, 'automation', `automation "${args.alias}"`, config, {
       guard: args,
       entities,
       write: async () => {

@@ -37,7 +37,7 @@ export default defineTool({
       ...(args.max_exceeded === undefined ? {} : { max_exceeded: args.max_exceeded })
     }
     await validateWithHomeAssistant(ctx.ha, { actions: args.sequence }, 'script')
-    return await createFlow(ctx, 'ha_create_script', 'script', entityId, config, {
+    return await createFlow(ctx, 'script', entityId, config, {
       guard: args,
       id,
       write: async () => {

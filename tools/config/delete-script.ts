@@ -15,6 +15,6 @@ export default defineTool({
     confirm_token: confirmTokenArg()
   }),
   async handler (ctx, args) {
-    return await deleteFlow(ctx, 'ha_delete_script', 'script', args.entity_id, args)
+    return await deleteFlow(ctx, 'script', args.entity_id, args)
   }
 })

@@ -28,6 +28,6 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     const { entity_id: entityId, inputs, dry_run: dryRun, confirm_token: confirmToken, ...changes } = args
-    return await updateFlow(ctx, 'ha_update_automation', 'automation', entityId, changes, inputs, { dry_run: dryRun, confirm_token: confirmToken })
+    return await updateFlow(ctx, 'automation', entityId, changes, inputs, { dry_run: dryRun, confirm_token: confirmToken })
   }
 })

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { mapBounded } from '../automations/_config.ts'
+import { mapBounded } from '../_shared/map-bounded.ts'
 import { outline } from '../_shared/dashboards.ts'
 
 type Raw = Record<string, unknown>

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { truncateAttributes } from '../../src/shape.ts'
+import { truncateAttributes } from '../../src/home/attributes.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../../src/home/entities.ts'
 

@@ -1,8 +1,8 @@
 import { z } from 'zod'
-import type { EntityRow } from '../../src/home/catalog.ts'
+import type { EntityRow } from '../../src/home/entities.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { page } from '../../src/shape.ts'
-import { limitArg, offsetArg } from '../_shared/args.ts'
+import { limitArg, offsetArg, slugArg } from '../_shared/args.ts'
 import { compactRow, resolveArea, resolveFloor, resolveLabel, searchRows } from '../_shared/entities.ts'
 
 function top (counts: Map<string, number>, n: number): Record<string, number> {
@@ -15,7 +15,7 @@ export default defineTool({
   description: 'Entities matching every given filter, paged; no filter gives counts by domain and area.',
   kind: 'read',
   input: z.object({
-    domain: z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/).optional().describe('e.g. light'),
+    domain: slugArg('domain', 'light').optional(),
     area: z.string().trim().min(1).optional().describe('Area id or name.'),
     floor: z.string().trim().min(1).optional().describe('Floor id or name.'),
     label: z.string().trim().min(1).optional().describe('Label id or name.'),

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
+import { domainEntityArg } from '../_shared/args.ts'
 import { domainRows, readServiceResponse, requireDomainEntity } from '../_shared/read-calls.ts'
 
 const CAPS = { hourly: 48, daily: 14, twice_daily: 14 } as const
@@ -13,7 +14,7 @@ export default defineTool({
   description: 'Weather forecast, 48 hourly or 14 daily points; no entity_id: the only weather entity, else a list.',
   kind: 'read',
   input: z.object({
-    entity_id: z.string().trim().regex(/^weather\.[a-z0-9_]+$/, 'must be a weather entity, e.g. weather.home').optional().describe('e.g. weather.home'),
+    entity_id: domainEntityArg('weather', 'weather.home').optional().describe('e.g. weather.home'),
     type: z.enum(['daily', 'hourly', 'twice_daily']).default('daily').describe('Granularity.')
   }),
   async handler ({ ha, home }, args) {

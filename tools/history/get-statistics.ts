@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
+import { STATISTIC_ID } from '../../src/home/entities.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { isoSeconds, resolveWindow, toMillis, windowShape } from '../_shared/window.ts'
 
@@ -11,7 +12,7 @@ type Period = keyof typeof PERIOD_HOURS
 const PERIODS = Object.keys(PERIOD_HOURS) as Period[]
 const VALUE_KEYS = ['mean', 'min', 'max', 'state', 'sum', 'change'] as const
 
-const statisticId = z.string().trim().min(1)
+const statisticId = z.string().trim().toLowerCase().min(1)
 
 /** The finest period, not finer than asked, whose rows for this window fit the per-statistic budget. */
 function fittingPeriod (asked: Period, hours: number, perStatistic: number): Period {
@@ -38,7 +39,7 @@ export default defineTool({
   async handler ({ home, ha }, args) {
     const ids = [...new Set(Array.isArray(args.statistic_id) ? args.statistic_id : [args.statistic_id])]
     // An entity-like statistic belongs to its entity: hidden or unknown entities are refused alike.
-    const refused = ids.filter(id => !/^[a-z0-9_]+[.:][a-z0-9_]+$/i.test(id) || (id.includes('.') && !home.entity(id)))
+    const refused = ids.filter(id => !STATISTIC_ID.test(id) || (id.includes('.') && !home.entity(id)))
     if (refused.length) throw new UserError(refused.every(id => id.includes('.')) ? 'HAMCP_ENTITY_NOT_FOUND' : 'HAMCP_NOT_FOUND', `Statistic ${refused.join(', ')} not found.`, 'Use ha_search_entities to find sensors; statistics exist for sensors with a state_class.')
     const window = resolveWindow(args, LIMITS)
     const perStatistic = Math.floor(STATISTICS_ROW_BUDGET / ids.length)

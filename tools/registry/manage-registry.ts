@@ -128,7 +128,7 @@ export default defineTool({
       throw new UserError('HAMCP_NOT_FOUND', `Unknown floor: ${fields.floor_id}.`, 'Create the floor first (kind floor, action create).')
     }
     const domain = kind === 'zone' ? 'zone' : `${kind}_registry`
-    const base = { tool: 'ha_manage_registry', domain, service: args.action, dryRun: args.dry_run, confirmToken: args.confirm_token }
+    const base = { tool: ctx.tool, domain, service: args.action, dryRun: args.dry_run, confirmToken: args.confirm_token }
 
     if (args.action === 'create') {
       if (args.id !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Home Assistant picks the id of a new entry (from its name).', 'Leave id out when creating.')

@@ -56,7 +56,7 @@ export default defineTool({
       }
     }
     return await runRegistryWrite(ctx, {
-      tool: 'ha_update_device',
+      tool: ctx.tool,
       domain: 'device_registry',
       service: 'update',
       // Renaming or moving a device renames or moves its entities: each must pass the entity lists.

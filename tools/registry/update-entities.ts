@@ -36,7 +36,7 @@ export default defineTool({
     hidden: z.boolean().optional().describe('Hide.'),
     disabled: z.boolean().optional().describe('Disable.'),
     exposed: z.boolean().optional().describe('To Assist.'),
-    new_entity_id: z.string().trim().max(255).optional().describe('Rename (one entity).'),
+    new_entity_id: z.string().trim().toLowerCase().max(255).optional().describe('Rename (one entity).'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),
@@ -98,7 +98,7 @@ export default defineTool({
         ].filter(Boolean).join('\n')
       : undefined
     return await runRegistryWrite(ctx, {
-      tool: 'ha_update_entities',
+      tool: ctx.tool,
       domain: 'entity_registry',
       service: 'update',
       entities: rename !== undefined ? [...ids, rename] : ids,

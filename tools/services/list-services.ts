@@ -5,6 +5,7 @@ import type { HomeView } from '../../src/home/view.ts'
 import { fold } from '../../src/home/text.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { excerpt } from '../../src/shape.ts'
+import { slugArg } from '../_shared/args.ts'
 
 interface FieldDescription { name?: string, description?: string, required?: boolean, example?: unknown, selector?: Record<string, unknown> }
 interface ServiceDescription { name?: string, description?: string, fields?: Record<string, FieldDescription>, target?: { entity?: Array<{ domain?: string[] }> }, response?: { optional?: boolean } }
@@ -49,7 +50,7 @@ export default defineTool({
   description: 'No args: domains with counts; domain: its services and fields; search: matches across domains (30 max).',
   kind: 'read',
   input: z.object({
-    domain: z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/).optional().describe('e.g. light'),
+    domain: slugArg('domain', 'light').optional(),
     search: z.string().trim().min(2).max(100).optional().describe('Words in ids, names or descriptions.')
   }),
   async handler ({ ha, home }, args) {

@@ -1,7 +1,8 @@
+import pTimeout from 'p-timeout'
 import { z } from 'zod'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { ROLE_HINT } from '../_shared/manage-backup.ts'
+import { ROLE_HINT } from '../_shared/backups.ts'
 
 const PROBE_TIMEOUT_MS = 3000
 
@@ -9,17 +10,11 @@ interface Probe { ok: boolean, ms?: number, detail?: string }
 
 async function timed (run: () => Promise<unknown>): Promise<Probe> {
   const started = performance.now()
-  let timer: NodeJS.Timeout | undefined
   try {
-    await Promise.race([
-      run(),
-      new Promise((_resolve, reject) => { timer = setTimeout(() => reject(new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`)), PROBE_TIMEOUT_MS) })
-    ])
+    await pTimeout(run(), { milliseconds: PROBE_TIMEOUT_MS, message: `no answer within ${PROBE_TIMEOUT_MS} ms` })
     return { ok: true, ms: Math.round(performance.now() - started) }
   } catch (err) {
     return { ok: false, ms: Math.round(performance.now() - started), detail: (err as Error).message }
-  } finally {
-    clearTimeout(timer)
   }
 }
 

@@ -4,7 +4,7 @@ import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { excerpt } from '../../src/shape.ts'
 import { ageDays, supervisorGet } from './_supervisor.ts'
-import { ROLE_HINT } from '../_shared/manage-backup.ts'
+import { ROLE_HINT } from '../_shared/backups.ts'
 
 const ERROR_LOG_CAP = 40
 const MOUNTS_CAP = 10

@@ -13,7 +13,7 @@ export default defineTool({
   hints: { destructiveHint: false },
   input: z.object({
     message: z.string().optional().describe('Text, max 500 chars.'),
-    target: z.string().trim().optional().describe('assist_satellite.* or media_player.* id.'),
+    target: z.string().trim().toLowerCase().optional().describe('assist_satellite.* or media_player.* id.'),
     engine: z.string().trim().optional().describe('tts.* engine for media players.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
@@ -42,7 +42,7 @@ export default defineTool({
       request = { domain: 'tts', service: 'speak', target: { entity_id: engine }, data: { media_player_entity_id: args.target, message } }
     }
     const outcome = await rateLimitedWrite(ctx, 'announce', args.target, {
-      tool: 'ha_announce', ...request, dryRun: args.dry_run, confirmToken: args.confirm_token, undoable: false
+      tool: ctx.tool, ...request, dryRun: args.dry_run, confirmToken: args.confirm_token, undoable: false
     })
     return formatOutcome(outcome)
   }

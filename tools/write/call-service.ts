@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { freeFormArg } from '../_shared/args.ts'
+import { freeFormArg, slugArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 
 const ids = () => z.union([z.string(), z.array(z.string()).max(100)]).optional()
@@ -12,8 +12,8 @@ export default defineTool({
   kind: 'write',
   hints: { openWorldHint: true },
   input: z.object({
-    domain: z.string().trim().regex(/^[a-z0-9_]+$/, 'a domain such as light').describe('e.g. light'),
-    service: z.string().trim().regex(/^[a-z0-9_]+$/, 'a service such as turn_on').describe('e.g. turn_on'),
+    domain: slugArg('domain', 'light'),
+    service: slugArg('service', 'turn_on'),
     target: z.object({
       entity_id: ids(),
       device_id: ids(),
@@ -28,7 +28,7 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     const outcome = await guardedWrite(ctx, {
-      tool: 'ha_call_service',
+      tool: ctx.tool,
       domain: args.domain,
       service: args.service,
       target: args.target,

@@ -23,7 +23,7 @@ export default defineTool({
     const { type: _type, id: _id, ...options } = args.options ?? {}
     const payload = { ...options, name: args.name }
     const outcome = await guardedWrite(ctx, {
-      tool: 'ha_create_helper',
+      tool: ctx.tool,
       domain: args.helper_type,
       service: 'create',
       data: payload,

@@ -26,7 +26,7 @@ export default defineTool({
     }
     const uniqueId = entry.unique_id
     const outcome = await guardedWrite(ctx, {
-      tool: 'ha_delete_helper',
+      tool: ctx.tool,
       domain: type,
       service: 'delete',
       target: { entity_id: args.entity_id },

@@ -19,7 +19,7 @@ export default defineTool({
   async handler (ctx, args) {
     requireEntity(ctx.home, args.entity_id)
     const outcome = await guardedWrite(ctx, {
-      tool: 'ha_run_script',
+      tool: ctx.tool,
       domain: 'script',
       service: 'turn_on',
       target: { entity_id: args.entity_id },

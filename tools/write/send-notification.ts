@@ -22,7 +22,7 @@ export default defineTool({
   hints: { destructiveHint: false },
   input: z.object({
     message: z.string().optional().describe('Text, max 1000 chars.'),
-    target: z.string().trim().optional().describe('notify.* entity or notify service.'),
+    target: z.string().trim().toLowerCase().optional().describe('notify.* entity or notify service.'),
     title: z.string().superRefine(nameIssue()).optional().describe('Title.'),
     data: freeFormArg().optional().describe('Platform data (notify services).'),
     dry_run: dryRunArg(),
@@ -44,7 +44,7 @@ export default defineTool({
       request = { domain: 'notify', service: name, data: { message, ...(args.title ? { title: args.title } : {}), ...(args.data ? { data: args.data } : {}) } }
     }
     const outcome = await rateLimitedWrite(ctx, 'notify', args.target, {
-      tool: 'ha_send_notification', ...request, dryRun: args.dry_run, confirmToken: args.confirm_token, undoable: false
+      tool: ctx.tool, ...request, dryRun: args.dry_run, confirmToken: args.confirm_token, undoable: false
     })
     return formatOutcome(outcome)
   }

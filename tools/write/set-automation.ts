@@ -19,7 +19,7 @@ export default defineTool({
   async handler (ctx, args) {
     requireEntity(ctx.home, args.entity_id)
     const outcome = await guardedWrite(ctx, {
-      tool: 'ha_set_automation',
+      tool: ctx.tool,
       domain: 'automation',
       service: args.enabled ? 'turn_on' : 'turn_off',
       target: { entity_id: args.entity_id },

@@ -14,7 +14,7 @@ export default defineTool({
   hints: { destructiveHint: false },
   input: z.object({
     name: nameArg(100).describe('Scene name.'),
-    entities: z.array(z.string().trim()).min(1).max(50).describe('Entity ids.'),
+    entities: z.array(z.string().trim().toLowerCase()).min(1).max(50).describe('Entity ids.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),
@@ -25,7 +25,7 @@ export default defineTool({
     const entities = [...new Set(args.entities)]
     for (const entityId of entities) requireEntity(ctx.home, entityId)
     const outcome = await guardedWrite(ctx, {
-      tool: 'ha_snapshot_scene',
+      tool: ctx.tool,
       domain: 'scene',
       service: 'create',
       data: { scene_id: sceneId, snapshot_entities: entities },

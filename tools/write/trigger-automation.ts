@@ -20,7 +20,7 @@ export default defineTool({
   async handler (ctx, args) {
     requireEntity(ctx.home, args.entity_id)
     const outcome = await guardedWrite(ctx, {
-      tool: 'ha_trigger_automation',
+      tool: ctx.tool,
       domain: 'automation',
       service: 'trigger',
       target: { entity_id: args.entity_id },

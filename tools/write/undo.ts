@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import { defineTool, type ToolCallContext, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { changedFacts, type Shown } from '../../src/policy/confirm.ts'
 import type { WriteOutcome, WriteRequest } from '../../src/policy/types.ts'
 import { createdId, restoreCalls, withCreatedId, type RestoreCommand, type UndoRecord } from '../../src/policy/undo.ts'
@@ -40,14 +40,14 @@ async function undoWrite (ctx: ToolContext, record: UndoRecord, since: Since | u
 }
 
 /** A config change is put back like any config write: preview, confirmation, audit line. */
-async function revertConfig (ctx: ToolContext, record: UndoRecord & { revert: NonNullable<UndoRecord['revert']> }, args: Guarded): Promise<Record<string, unknown>> {
+async function revertConfig (ctx: ToolCallContext, record: UndoRecord & { revert: NonNullable<UndoRecord['revert']> }, args: Guarded): Promise<Record<string, unknown>> {
   if (ctx.options.allow_config_write !== true) throw new UserError('HAMCP_NOT_SUPPORTED', `The last write (${record.call}) was a config change; undoing it needs allow_config_write.`, 'Ask the owner to turn allow_config_write on.')
   const { revert } = record
   const since = await changedSince(record)
   const overwrites = since && since.changes.length > 0 ? since.changes : undefined
   const preview = overwrites ? `${revert.preview}\nThis overwrites what changed in Home Assistant since that write:\n${overwrites.map(c => `- ${c}`).join('\n')}` : revert.preview
   const outcome = await undoWrite(ctx, record, since, {
-    tool: 'ha_undo',
+    tool: ctx.tool,
     domain: 'undo',
     service: 'revert',
     data: { call: record.call, at: record.at },
@@ -88,7 +88,7 @@ export default defineTool({
     const since = await changedSince(record)
     // One guarded request for the whole restore: audited, checked against the lists, confirmed once if needed.
     const outcome = await undoWrite(ctx, record, since, {
-      tool: 'ha_undo',
+      tool: ctx.tool,
       domain: 'undo',
       service: 'restore',
       target: { entity_id: record.states.map(s => s.entity_id) },
@@ -110,10 +110,10 @@ export default defineTool({
 })
 
 /** Registry edits: replay the commands that put the previous values back, as one guarded write. */
-async function undoCommands (ctx: ToolContext, args: Guarded, record: UndoRecord, commands: RestoreCommand[]): Promise<Record<string, unknown>> {
+async function undoCommands (ctx: ToolCallContext, args: Guarded, record: UndoRecord, commands: RestoreCommand[]): Promise<Record<string, unknown>> {
   const since = await changedSince(record)
   const outcome = await undoWrite(ctx, record, since, {
-    tool: 'ha_undo',
+    tool: ctx.tool,
     domain: 'undo',
     service: 'restore',
     ...(record.entities && record.entities.length > 0 ? { target: { entity_id: record.entities } } : {}),

@@ -1,4 +1,4 @@
-import type { CallReport } from './mcp/invoke.ts'
+import type { CallReport } from './invoke.ts'
 
 /** Tool calls since start, per tool and per token, for the ingress page. */
 export class UsageCounters {

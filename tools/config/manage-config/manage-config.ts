@@ -1,9 +1,9 @@
-import { defineTool } from '../../src/mcp/define-tool.ts'
-import { manageInput } from '../_shared/manage-args.ts'
-import { manageBackup } from '../_shared/manage-backup.ts'
-import { manageCalendar } from '../_shared/manage-calendar.ts'
-import { manageDashboard } from '../_shared/manage-dashboard.ts'
-import { manageScene } from '../_shared/manage-scene.ts'
+import { defineTool } from '../../../src/mcp/define-tool.ts'
+import { manageInput } from './_args.ts'
+import { manageBackup } from './_backup.ts'
+import { manageCalendar } from './_calendar.ts'
+import { manageDashboard } from './_dashboard.ts'
+import { manageScene } from './_scene.ts'
 
 const BY_KIND = { scene: manageScene, calendar: manageCalendar, dashboard: manageDashboard, backup: manageBackup }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { confirmTokenArg, dryRunArg } from './write.ts'
+import { confirmTokenArg, dryRunArg } from '../../_shared/write.ts'
 
 /**
  * The one argument shape of ha_manage_config, shared by its four kinds. Described tersely: tools/list

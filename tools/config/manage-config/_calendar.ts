@@ -1,11 +1,11 @@
-import { UserError } from '../../src/errors.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
-import { configFact, type Revert } from '../../src/policy/undo.ts'
-import { applyChanges } from './config-store.ts'
-import { configHash, toYaml } from './config-yaml.ts'
-import type { ManageArgs } from './manage-args.ts'
-import { formatOutcome, guardedWrite } from './write.ts'
-import { assertName } from '../../src/policy/input-checks.ts'
+import { UserError } from '../../../src/errors.ts'
+import type { ToolContext } from '../../../src/mcp/define-tool.ts'
+import { configFact, type Revert } from '../../../src/policy/undo.ts'
+import { applyChanges } from '../../_shared/config-store.ts'
+import { configHash, toYaml } from '../../_shared/config-yaml.ts'
+import type { ManageArgs } from './_args.ts'
+import { formatOutcome, guardedWrite } from '../../_shared/write.ts'
+import { assertName } from '../../../src/policy/input-checks.ts'
 
 /**
  * Events of calendars that support editing (Local Calendar, CalDAV...) through

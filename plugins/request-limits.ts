@@ -29,7 +29,7 @@ const ALLOWED: RequestLimitHook = async () => undefined
 const MAX_NOTICED = 1000
 
 /** Request rate limits over @fastify/rate-limit's counters (only where a route asks, never globally). */
-async function rateLimitPlugin (fastify: FastifyInstance): Promise<void> {
+async function requestLimitsPlugin (fastify: FastifyInstance): Promise<void> {
   await fastify.register(fastifyRateLimit, { global: false, timeWindow: REQUEST_LIMIT_WINDOW_MS })
   fastify.decorate('requestLimit', (by: RequestLimitKey, opts: RequestLimitHookOptions): RequestLimitHook => {
     if (opts.max === 0) return ALLOWED
@@ -58,4 +58,4 @@ async function rateLimitPlugin (fastify: FastifyInstance): Promise<void> {
   })
 }
 
-export default fp(rateLimitPlugin, { name: 'request-limits', fastify: '5.x' })
+export default fp(requestLimitsPlugin, { name: 'request-limits', fastify: '5.x' })

@@ -1,9 +1,10 @@
-import { UserError } from '../../src/errors.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
-import { addonSlugProblem, backupNameProblem } from '../../src/policy/input-checks.ts'
-import { toYaml } from './config-yaml.ts'
-import type { ManageArgs } from './manage-args.ts'
-import { formatOutcome, guardedWrite } from './write.ts'
+import { UserError } from '../../../src/errors.ts'
+import type { ToolContext } from '../../../src/mcp/define-tool.ts'
+import { addonSlugProblem, backupNameProblem } from '../../../src/policy/input-checks.ts'
+import { ROLE_HINT } from '../../_shared/backups.ts'
+import { toYaml } from '../../_shared/config-yaml.ts'
+import type { ManageArgs } from './_args.ts'
+import { formatOutcome, guardedWrite } from '../../_shared/write.ts'
 
 /**
  * Backups through the Supervisor (`/backups`, `/backups/new/full|partial`), which needs the add-on's
@@ -14,7 +15,6 @@ import { formatOutcome, guardedWrite } from './write.ts'
  */
 const TOOL = 'ha_manage_config'
 const FOLDERS = ['homeassistant', 'ssl', 'share', 'addons/local', 'media']
-export const ROLE_HINT = 'The add-on needs hassio_role: backup in its config.yaml (the published add-on has it); update or reinstall it.'
 
 function supervisorError (err: unknown, what: string): never {
   const message = (err as Error).message ?? String(err)

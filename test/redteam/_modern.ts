@@ -1,0 +1,98 @@
+// Raw 2026-07-28 requests for the red-team tests: one call with the headers that revision requires,
+// and a subscriptions/listen stream read frame by frame.
+import { rpc } from '../helper.ts'
+
+export const MODERN = '2026-07-28'
+
+export function metaFor (capabilities: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientCapabilities': capabilities,
+    'io.modelcontextprotocol/clientInfo': { name: 'redteam', version: '1' }
+  }
+}
+
+/** One 2026-07-28 request; `name` goes into Mcp-Name for the methods that carry one. */
+export async function modern (url: string, token: string, method: string, params: Record<string, unknown> = {}, meta = metaFor()): Promise<{ status: number, body: any }> {
+  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined
+  const res = await rpc(url, { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }, {
+    authorization: `Bearer ${token}`, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name !== undefined ? { 'mcp-name': name } : {})
+  })
+  const text = await res.text()
+  let body: any
+  try { body = JSON.parse(text) } catch { body = text }
+  return { status: res.status, body }
+}
+
+export interface ListenStream {
+  status: number
+  /** Every JSON-RPC message seen so far. */
+  seen: any[]
+  /** Reads until `check` holds (or the stream ends, or `ms` pass: then it throws). */
+  until: (check: () => boolean, what: string, ms?: number) => Promise<void>
+  /** Resolves once the server ended the stream. */
+  ended: () => Promise<void>
+  updates: () => string[]
+  close: () => void
+}
+
+/** Opens a subscriptions/listen stream for `uris` (or any raw `notifications` filter). */
+export async function listen (url: string, token: string, id: string, uris: unknown[], extra: Record<string, unknown> = {}): Promise<ListenStream> {
+  const aborted = new AbortController()
+  const res = await fetch(`${url}/mcp`, {
+    method: 'POST',
+    signal: aborted.signal,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
+    body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris }, ...extra, _meta: metaFor() } })
+  })
+  const seen: any[] = []
+  let buffer = ''
+  const state = { done: false }
+  const reader = res.body!.pipeThrough(new TextDecoderStream()).getReader()
+  const readOnce = async (ms: number): Promise<void> => {
+    let timer: NodeJS.Timeout | undefined
+    const timeout = new Promise<never>((_resolve, reject) => { timer = setTimeout(() => { reject(new Error('timed out')) }, ms) })
+    try {
+      const chunk = await Promise.race([reader.read(), timeout])
+      if (chunk.done) { state.done = true; return }
+      buffer += chunk.value
+    } finally {
+      clearTimeout(timer)
+    }
+    // A JSON (non-stream) answer is one message.
+    if (!(res.headers.get('content-type') ?? '').includes('event-stream')) return
+    let end: number
+    while ((end = buffer.indexOf('\n\n')) >= 0) {
+      const data = buffer.slice(0, end).split('\n').filter(line => line.startsWith('data:')).map(line => line.slice(5).trim()).join('')
+      buffer = buffer.slice(end + 2)
+      if (data) seen.push(JSON.parse(data))
+    }
+  }
+  const stream: ListenStream = {
+    status: res.status,
+    seen,
+    async until (check, what, ms = 5000) {
+      const deadline = Date.now() + ms
+      while (!check()) {
+        if (state.done) throw new Error(`the stream ended before ${what}`)
+        const left = deadline - Date.now()
+        if (left <= 0) throw new Error(`timed out waiting for ${what}`)
+        await readOnce(left).catch(err => { throw new Error(`${(err as Error).message} waiting for ${what}`) })
+      }
+    },
+    async ended () {
+      const deadline = Date.now() + 5000
+      while (!state.done) {
+        if (Date.now() > deadline) throw new Error('the stream did not end')
+        await readOnce(deadline - Date.now()).catch(() => {})
+      }
+    },
+    updates: () => seen.filter(m => m.method === 'notifications/resources/updated').map(m => m.params.uri as string),
+    close: () => { aborted.abort() }
+  }
+  if (!(res.headers.get('content-type') ?? '').includes('event-stream')) {
+    await stream.ended()
+    seen.push(JSON.parse(buffer))
+  }
+  return stream
+}
