@@ -1,10 +1,11 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
+import { answerSignIn } from '../src/oauth/approval.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import { clientDocumentHost } from '../src/oauth/client-documents.ts'
-import { chosenScopes, LEVEL_SCOPES, OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
+import { LEVEL_SCOPES, OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
 import type { Options } from '../src/options.ts'
-import type { Scope } from '../src/auth/identity.ts'
+import { levelSchema, scopeSchema } from '../src/auth/identity.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 
 export interface IngressSignInOptions {
@@ -18,10 +19,10 @@ export interface IngressSignInOptions {
 const decisionBody = z.object({
   action: z.enum(['approve', 'deny']),
   /** One level (each includes the ones below) and camera on top, as the consent page offers. */
-  level: z.enum(['none', 'read', 'write', 'manage']).optional(),
+  level: levelSchema.optional(),
   camera: z.boolean().optional(),
   /** The older form: a list of scopes, which must already be a level (read+manage is refused). */
-  scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])).optional()
+  scopes: z.array(scopeSchema).optional()
 })
 
 function header (request: FastifyRequest, name: string): string | undefined {
@@ -71,27 +72,10 @@ export default async function ingressSignIns (fastify: FastifyInstance, opts: In
     const pending = oauth.requests.get(request.params.id)
     if (!pending || pending.outcome) return await reply.code(404).send({ error: 'Not Found', message: 'this sign-in request expired or was already answered' })
     const user = ingressUser(request)
-    const approve = parsed.data.action === 'approve'
-    let scopes: Scope[] = []
-    if (approve) {
-      const { level, camera, scopes: listed } = parsed.data
-      const choice = level === undefined && listed === undefined ? { scopes: pending.scopes } : chosenScopes({ level, camera, scopes: listed }, pending.scopes)
-      if ('error' in choice) return await reply.code(400).send({ error: 'Bad Request', message: `nothing was granted: ${choice.error}` })
-      scopes = choice.scopes
-    }
-    if (approve) await oauth.approve(pending, scopes, user.name)
-    else oauth.deny(pending)
-    const granted = approve && pending.scopes.some(s => scopes.includes(s))
-    request.log.notice({ client: pending.clientName, code: pending.shortCode, user: user.name, approved: granted }, 'OAuth sign-in answered in the panel')
-    opts.audit?.record({
-      tool: 'oauth_sign_in',
-      identity: user.id,
-      identity_name: user.name,
-      outcome: granted ? 'allowed' : 'refused',
-      reason: granted
-        ? `signed in "${pending.clientName}" (${pending.redirectHost}) with ${pending.scopes.filter(s => scopes.includes(s)).join(' ')}`
-        : `denied the sign-in of "${pending.clientName}" (${pending.redirectHost})`
-    })
-    return { approved: granted, scopes: granted ? scopes : [] }
+    const { action, ...choice } = parsed.data
+    const answer = answerSignIn(oauth, opts.audit, pending, { action, choice, by: user, approvedBy: user.name })
+    if (!answer.settled) return await reply.code(400).send({ error: 'Bad Request', message: answer.error })
+    request.log.notice({ client: pending.clientName, code: pending.shortCode, user: user.name, approved: answer.approved }, 'OAuth sign-in answered in the panel')
+    return { approved: answer.approved, scopes: answer.scopes }
   })
 }

@@ -1,26 +1,19 @@
-import { randomBytes, timingSafeEqual } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { Identity, Scope } from '../auth/identity.ts'
 import { identityForScopes } from '../auth/identity.ts'
-import { generateToken, hashToken } from '../auth/tokens.ts'
+import { generateToken } from '../auth/tokens.ts'
 import { sameAuthority } from '../hosts.ts'
-import { ClientDocuments, isClientDocumentId, type ClientDocumentOptions } from './client-documents.ts'
+import { ClientDocuments, type ClientDocumentOptions } from './client-documents.ts'
+import { OAuthClients } from './clients.ts'
 import { OAuthError } from './errors.ts'
 import { verifierMatches } from './pkce.ts'
 import { AuthorizationRequests, type AuthorizationRequest } from './requests.ts'
-import { readClientMetadata } from './registration.ts'
 import { formatScope, levelOfScopes, parseScope, scopesClosed, scopesForLevel, SCOPES_NOT_CLOSED } from './scopes.ts'
 import { hashSecret, OAuthFile, type ClientRecord, type GrantRecord } from './store.ts'
 
 export const ACCESS_TTL_MS = 60 * 60_000
 export const REFRESH_TTL_MS = 90 * 24 * 60 * 60_000
 export const CODE_TTL_MS = 60_000
-/** A registration no sign-in used is forgotten after this. */
-export const UNUSED_CLIENT_TTL_MS = 60 * 60_000
-/**
- * Registrations per peer address per window, registrations never used per peer, and never used in
- * all (past that the oldest unused one of the busiest peer is dropped: no peer can lock out another).
- */
-export const REGISTRATION_LIMIT = { perWindow: 10, windowMs: 10 * 60_000, unusedPerPeer: 20, maxUnused: 200 }
 
 export interface AuthorizationServerOptions {
   dataDir: string
@@ -38,8 +31,6 @@ export interface TokenAnswer {
   refresh_token?: string
   scope: string
 }
-
-export interface ClientCredentials { clientId?: string, clientSecret?: string }
 
 interface CodeRecord {
   clientId: string
@@ -63,26 +54,22 @@ export interface GrantSummary {
   last_used_at: string | null
 }
 
-function sameSecret (presented: string, hash: string): boolean {
-  const a = hashToken(presented)
-  const b = Buffer.from(hash, 'hex')
-  return a.length === b.length && timingSafeEqual(a, b)
-}
-
 /** Same resource, ignoring a trailing slash (RFC 8707 resources are absolute URIs without fragment). */
 export function sameResource (a: string, b: string): boolean {
   return a.replace(/\/+$/, '') === b.replace(/\/+$/, '')
 }
 
 /**
- * The add-on's own OAuth 2.1 authorization server: dynamic registration, the authorization requests
- * waiting for the user, single-use codes, opaque access tokens and rotating refresh tokens. Only
- * hashes are kept; each grant is a named token the user can revoke.
+ * The add-on's own OAuth 2.1 authorization server: the authorization requests waiting for the user,
+ * single-use codes, opaque access tokens and rotating refresh tokens, over the clients of
+ * src/oauth/clients.ts. Only hashes are kept; each grant is a named token the user can revoke.
  */
 export class AuthorizationServer {
   readonly requests: AuthorizationRequests
   /** Clients whose client_id is the https URL of their metadata document. */
   readonly documents: ClientDocuments
+  /** Registered and metadata-document clients, and client authentication. */
+  readonly clients: OAuthClients
   #file: OAuthFile
   #now: () => number
   #log: AuthorizationServerOptions['log']
@@ -90,7 +77,6 @@ export class AuthorizationServer {
   #accessIndex = new Map<string, string>()
   #refreshIndex = new Map<string, string>()
   #spentIndex = new Map<string, string>()
-  #registrations = new Map<string, number[]>()
   #dirty = false
 
   constructor (options: AuthorizationServerOptions) {
@@ -99,6 +85,7 @@ export class AuthorizationServer {
     this.#file = new OAuthFile({ dataDir: options.dataDir, log: options.log, now: this.#now })
     this.requests = new AuthorizationRequests({ now: this.#now })
     this.documents = new ClientDocuments({ now: this.#now, ...options.clientDocuments })
+    this.clients = new OAuthClients({ file: this.#file, documents: this.documents, now: this.#now })
     for (const grant of this.#file.grants.values()) {
       // Grants from before levels were enforced: only what their levels really hold (read+manage is read).
       grant.scopes = scopesForLevel(levelOfScopes(grant.scopes), grant.scopes.includes('camera'))
@@ -110,86 +97,17 @@ export class AuthorizationServer {
     return this.#file.file
   }
 
-  // Registration ---------------------------------------------------------------------------------
-
-  async register (body: unknown, address: string, issuer?: string): Promise<Record<string, unknown>> {
-    const now = this.#now()
-    this.#expireUnused(now)
-    const recent = (this.#registrations.get(address) ?? []).filter(at => now - at < REGISTRATION_LIMIT.windowMs)
-    const unused = [...this.#file.clients.values()].filter(c => c.used_at === null)
-    const unusedHere = unused.filter(c => c.registered_from === address).length
-    if (recent.length >= REGISTRATION_LIMIT.perWindow || unusedHere >= REGISTRATION_LIMIT.unusedPerPeer) {
-      throw new OAuthError('temporarily_unavailable', 'too many client registrations from this address; retry in a few minutes', 429)
-    }
-    const metadata = readClientMetadata(body)
-    recent.push(now)
-    this.#registrations.set(address, recent)
-    if (unused.length >= REGISTRATION_LIMIT.maxUnused) this.#dropBusiestUnused(unused)
-    const clientId = `ha-mcp-${randomBytes(12).toString('base64url')}`
-    const secret = metadata.token_endpoint_auth_method === 'none' ? undefined : generateToken()
-    const record: ClientRecord = {
-      client_id: clientId,
-      ...(secret ? { secret_hash: hashSecret(secret) } : {}),
-      auth_method: metadata.token_endpoint_auth_method,
-      client_name: metadata.client_name,
-      redirect_uris: metadata.redirect_uris,
-      grant_types: metadata.grant_types,
-      scope: formatScope(metadata.scopes),
-      ...(metadata.application_type ? { application_type: metadata.application_type } : {}),
-      ...(issuer ? { issuer } : {}),
-      created_at: now,
-      used_at: null,
-      registered_from: address
-    }
-    this.#file.clients.set(clientId, record)
-    await this.#file.save()
-    return {
-      client_id: clientId,
-      client_id_issued_at: Math.floor(now / 1000),
-      // A confidential client's secret never expires: Home Assistant refuses one that does.
-      ...(secret ? { client_secret: secret, client_secret_expires_at: 0 } : {}),
-      client_name: record.client_name,
-      redirect_uris: record.redirect_uris,
-      grant_types: record.grant_types,
-      response_types: metadata.response_types,
-      token_endpoint_auth_method: record.auth_method,
-      scope: record.scope,
-      ...(record.application_type ? { application_type: record.application_type } : {})
-    }
-  }
-
-  client (clientId: string): ClientRecord | undefined {
-    return this.#file.clients.get(clientId)
-  }
-
-  /**
-   * A registered client, or the one an https client_id's metadata document describes (fetched or
-   * cached; a document that cannot be used throws a ClientDocumentError saying why).
-   */
-  async findClient (clientId: string, peer: string): Promise<ClientRecord | undefined> {
-    return isClientDocumentId(clientId) ? await this.documents.client(clientId, peer) : this.client(clientId)
-  }
-
-  /** RFC 6749 section 2.3: a public client names itself; a confidential one proves its secret. */
-  async authenticateClient (credentials: ClientCredentials, peer = 'local'): Promise<ClientRecord> {
-    const client = credentials.clientId ? await this.findClient(credentials.clientId, peer) : undefined
-    if (!client) throw new OAuthError('invalid_client', 'unknown client: register first', 401)
-    if (client.auth_method !== 'none') {
-      if (!credentials.clientSecret || !client.secret_hash || !sameSecret(credentials.clientSecret, client.secret_hash)) {
-        throw new OAuthError('invalid_client', 'client authentication failed', 401)
-      }
-    }
-    return client
-  }
-
   // Authorization --------------------------------------------------------------------------------
 
-  /** Issues the code for an approved request and returns the URL to send the browser to. */
-  async approve (request: AuthorizationRequest, scopes: Scope[], approvedBy: string): Promise<string> {
-    const ticked = request.scopes.filter(s => scopes.includes(s))
-    // Never more than ticked: a level counts only with the ones below it (read+manage is read).
-    const granted = scopesForLevel(levelOfScopes(ticked), ticked.includes('camera'))
-    if (granted.length === 0) return this.deny(request)
+  /**
+   * Issues the code for a request the owner approved with these scopes (decided by
+   * src/oauth/approval.ts: a level, camera on top, within what was asked) and returns the URL to send
+   * the browser to.
+   */
+  issueCode (request: AuthorizationRequest, granted: Scope[], approvedBy: string): string {
+    if (granted.length === 0 || !scopesClosed(granted) || granted.some(s => !request.scopes.includes(s))) {
+      throw new Error(`refusing to issue a code for ${formatScope(granted) || 'no scope'}: not a level within ${formatScope(request.scopes)}`)
+    }
     const code = generateToken()
     this.#codes.set(hashSecret(code), {
       clientId: request.clientId,
@@ -340,10 +258,7 @@ export class AuthorizationServer {
     for (const [key, code] of this.#codes) if (code.expiresAt + CODE_TTL_MS <= now) this.#codes.delete(key)
     this.requests.sweep()
     this.documents.sweep()
-    for (const [address, times] of this.#registrations) {
-      if (times.every(at => now - at >= REGISTRATION_LIMIT.windowMs)) this.#registrations.delete(address)
-    }
-    let changed = this.#expireUnused(now) || this.#dirty
+    let changed = this.clients.expireUnused(now) || this.#dirty
     for (const grant of this.#file.grants.values()) {
       const live = grant.access.filter(a => a.expires_at > now)
       if (live.length !== grant.access.length) {
@@ -365,27 +280,6 @@ export class AuthorizationServer {
   }
 
   // Internals ------------------------------------------------------------------------------------
-
-  /** Forgets registrations no sign-in used within UNUSED_CLIENT_TTL_MS; true when one went. */
-  #expireUnused (now: number): boolean {
-    let changed = false
-    for (const client of this.#file.clients.values()) {
-      if (client.used_at === null && now - client.created_at > UNUSED_CLIENT_TTL_MS) {
-        this.#file.clients.delete(client.client_id)
-        changed = true
-      }
-    }
-    return changed
-  }
-
-  /** The store is full of unused registrations: the busiest peer's oldest one makes room. */
-  #dropBusiestUnused (unused: ClientRecord[]): void {
-    const byPeer = new Map<string, ClientRecord[]>()
-    for (const client of unused) byPeer.set(client.registered_from ?? '', [...(byPeer.get(client.registered_from ?? '') ?? []), client])
-    const busiest = [...byPeer.values()].sort((a, b) => b.length - a.length)[0] ?? []
-    const oldest = busiest.sort((a, b) => a.created_at - b.created_at)[0]
-    if (oldest) this.#file.clients.delete(oldest.client_id)
-  }
 
   #resourceFor (presented: string | undefined, bound: string | null, isOurs: (resource: string) => boolean): string | null {
     if (presented === undefined || presented === '') return bound

@@ -31,7 +31,7 @@ t.test('a /64 is one peer: registrations', async t => {
   const statuses: number[] = []
   for (let i = 1; i <= 210; i++) statuses.push((await registerFrom(server, attacker(i), { redirect_uris: [`http://127.0.0.1:${5000 + i}/cb`], token_endpoint_auth_method: 'none' })).status)
   t.equal(statuses.filter(s => s === 201).length, 10, 'ten per window for the whole /64')
-  t.ok(server.app.services.oauth?.client(ha.body.client_id), 'Home Assistant\'s registration was not pushed out')
+  t.ok(server.app.services.oauth?.clients.get(ha.body.client_id), 'Home Assistant\'s registration was not pushed out')
   const mapped = await registerFrom(server, '::ffff:127.0.0.9', { redirect_uris: ['http://127.0.0.1:6000/cb'], token_endpoint_auth_method: 'none' })
   t.equal(mapped.status, 201, 'an IPv4-mapped address is its IPv4 peer')
 })

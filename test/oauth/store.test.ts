@@ -13,14 +13,14 @@ function serverAt (dataDir: string, clock: TestClock, logs: string[] = []): Auth
 }
 
 async function signIn (server: AuthorizationServer, method: 'none' | 'client_secret_basic' = 'none'): Promise<{ clientId: string, secret?: string, access: string, refresh: string }> {
-  const registered = await server.register({ redirect_uris: ['http://127.0.0.1:7000/cb'], token_endpoint_auth_method: method, grant_types: ['authorization_code', 'refresh_token'], client_name: 'Kitchen tablet' }, '10.0.0.9')
+  const registered = await server.clients.register({ redirect_uris: ['http://127.0.0.1:7000/cb'], token_endpoint_auth_method: method, grant_types: ['authorization_code', 'refresh_token'], client_name: 'Kitchen tablet' }, '10.0.0.9')
   const clientId = registered.client_id as string
   const secret = registered.client_secret as string | undefined
   const { verifier, challenge } = pkce()
-  const request = server.requests.open({ params: { client_id: clientId, redirect_uri: 'http://127.0.0.1:7000/cb', response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's' }, client: id => server.client(id), isOurs: ours })
-  const redirect = await server.approve(request, ['read', 'write'], 'Alice')
+  const request = server.requests.open({ params: { client_id: clientId, redirect_uri: 'http://127.0.0.1:7000/cb', response_type: 'code', code_challenge: challenge, code_challenge_method: 'S256', state: 's' }, client: id => server.clients.get(id), isOurs: ours })
+  const redirect = server.issueCode(request, ['read', 'write'], 'Alice')
   const code = new URL(redirect).searchParams.get('code') ?? ''
-  const client = await server.authenticateClient({ clientId, clientSecret: secret })
+  const client = await server.clients.authenticate({ clientId, clientSecret: secret })
   const answer = await server.exchangeCode(client, { code, redirect_uri: 'http://127.0.0.1:7000/cb', code_verifier: verifier }, ours)
   return { clientId, secret, access: answer.access_token, refresh: answer.refresh_token ?? '' }
 }
@@ -40,7 +40,7 @@ t.test('grants survive a restart, hashed at rest', async t => {
 
   const second = serverAt(dataDir, clock)
   t.ok(second.verifyAccess(tokens.access, HOST), 'the access token works after a restart')
-  const client = await second.authenticateClient({ clientId: tokens.clientId, clientSecret: tokens.secret })
+  const client = await second.clients.authenticate({ clientId: tokens.clientId, clientSecret: tokens.secret })
   const rotated = await second.refresh(client, { refresh_token: tokens.refresh }, ours)
   t.equal(rotated.expires_in, 3600)
   t.match(second.grants(), [{ client_name: 'Kitchen tablet', scopes: ['read', 'write'], approved_by: 'Alice', last_used_at: /^2026-/ }])
@@ -63,12 +63,12 @@ t.test('unused registrations expire after a day; expired grants go away', async 
   const dataDir = tempDataDir(t)
   const clock = new TestClock()
   const server = serverAt(dataDir, clock)
-  const unused = await server.register({ redirect_uris: ['http://127.0.0.1:7001/cb'], token_endpoint_auth_method: 'none' }, '10.0.0.8')
+  const unused = await server.clients.register({ redirect_uris: ['http://127.0.0.1:7001/cb'], token_endpoint_auth_method: 'none' }, '10.0.0.8')
   const used = await signIn(server)
   clock.advance(24 * 60 * 60_000 + 1)
   await server.sweep()
-  t.notOk(server.client(unused.client_id as string), 'the never-used registration is gone')
-  t.ok(server.client(used.clientId), 'a used one stays')
+  t.notOk(server.clients.get(unused.client_id as string), 'the never-used registration is gone')
+  t.ok(server.clients.get(used.clientId), 'a used one stays')
   t.equal(server.verifyAccess(used.access, HOST), undefined, 'an access token lives an hour')
   clock.advance(90 * 24 * 60 * 60_000)
   await server.sweep()
