@@ -61,7 +61,7 @@ export default async function oauthConsentRoutes (fastify: FastifyInstance, opts
     } catch (err) {
       if (!(err instanceof ClientDocumentError)) throw err
       request.log.notice({ client_id: clientId, reason: err.reason, address: request.ip }, 'OAuth client metadata document refused')
-      throw new AuthorizationPageError(`The app's client metadata document could not be used, so this sign-in cannot continue: ${err.message}.`)
+      throw new AuthorizationPageError(`The app's client metadata document could not be used, so this sign-in cannot continue: ${err.message} (${err.reason}).`)
     }
   }
 
