@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: SPEC section 15's figures. For each home size, starts a demo home, runs the real
+ * `npm run bench`: the figures the README's Bench section lists. For each home size, starts a demo home, runs the real
  * server in a child process against it (npm start's command line), and
  *  1. drives the lookups (search, get, list, an HA-style session per call) with concurrent stateless
  *     clients over HTTP: throughput, latency percentiles, server CPU per call;
