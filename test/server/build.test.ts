@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { broadestArguments, requiredArguments } from '../../bench/broad-requests.ts'
+import { cpuMs, memoryMb, resetPeak } from '../../bench/process-figures.ts'
 import { callTool, connectClient, eventually, startHome, tempDataDir } from '../helper.ts'
 import { portFrom, ROOT, startProcess } from './process-helper.ts'
 
@@ -43,28 +44,6 @@ t.test('the production build starts, serves MCP and the ingress page, and stops 
   t.equal(await server.exit, 0, 'SIGTERM exits 0')
   t.notOk(server.lines.join('\n').includes('build-test-token-0123456789'), 'the token is never logged in full')
 })
-
-/** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
-function cpuMs (pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
-/** VmRSS (now) or VmHWM (peak since the last reset) of a process, in MB. */
-function memoryMb (pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const value = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return Number(value?.[1] ?? 0) / 1024
-}
-
-/** Sets the peak-RSS mark back to the current RSS (Linux clear_refs), so the next peak is one call's. */
-function resetPeak (pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5')
-    return true
-  } catch {
-    return false
-  }
-}
 
 const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
 /** Work a call may take: the answer within 2 s, on one core. */
