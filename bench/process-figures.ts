@@ -33,3 +33,18 @@ export function resetPeak (pid: number): boolean {
     return false
   }
 }
+
+/**
+ * `npm start`'s command line, split: the environment assignments before `node` (glibc's allocator
+ * setting), then node's own arguments. The bench and the build test start the server with exactly these.
+ */
+export function startCommand (packageJson: string = 'package.json'): { env: Record<string, string>, program: string, args: string[] } {
+  const words = (JSON.parse(readFileSync(packageJson, 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ')
+  const env: Record<string, string> = {}
+  while (/^[A-Z_]+=/.test(words[0] ?? '')) {
+    const [name, ...value] = (words.shift() as string).split('=')
+    env[name as string] = value.join('=')
+  }
+  const [program, ...args] = words
+  return { env, program: program ?? '', args }
+}

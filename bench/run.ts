@@ -19,7 +19,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startDemoHome, type DemoHome } from '../demo/index.ts'
 import { broadestArguments, extraHeavyReads, requiredArguments, type Args } from './broad-requests.ts'
-import { cpuMs, memoryMb, resetPeak } from './process-figures.ts'
+import { cpuMs, memoryMb, resetPeak, startCommand } from './process-figures.ts'
 
 const { values } = parseArgs({
   options: {
@@ -34,8 +34,9 @@ const { values } = parseArgs({
   }
 })
 
-/** `npm start`'s flags (package.json's start script is where the add-on's memory flags live). */
-const START_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').filter(arg => arg.startsWith('--'))
+/** `npm start`'s command line (package.json's start script is where the add-on's memory settings live). */
+const START = startCommand()
+const START_FLAGS = START.args.filter(arg => arg.startsWith('--'))
 /** The add-on's own memory flags, from npm start's command line; BENCH_NODE_ARGS overrides. */
 const NODE_ARGS = process.env.BENCH_NODE_ARGS === undefined ? START_FLAGS : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean)
 const TOKEN = 'bench-token-0123456789abcdef0123'
@@ -81,7 +82,7 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   const child = spawn(process.execPath, [...profile, ...NODE_ARGS, 'dist/app/server.js'], {
     // 16 clients with one token on loopback far outrun any real client: the request limits stay on
     // (their cost is measured) but so high that they never throttle the bench. RATE_LIMIT_*=0 measures without them.
-    env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
+    env: { ...process.env, ...START.env, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   // The server's log, without the audit lines of the heavy reads' dry runs: not the bench's output.
@@ -278,7 +279,7 @@ async function main (): Promise<void> {
   }
   const sizes = values.sizes.split(',').map(Number).filter(n => n > 0)
   const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, machine: machine(), cpus: cpus().length, server_flags: NODE_ARGS.join(' '), runs: [] as unknown[] }
-  process.stdout.write(`Node ${process.version}; ${machine()}\nserver: node ${NODE_ARGS.join(' ')} dist/app/server.js${process.env.BENCH_NODE_ARGS === undefined ? ' (npm start)' : ' (BENCH_NODE_ARGS)'}\n`)
+  process.stdout.write(`Node ${process.version}; ${machine()}\nserver: ${Object.entries(START.env).map(([k, v]) => `${k}=${v} `).join('')}node ${NODE_ARGS.join(' ')} dist/app/server.js${process.env.BENCH_NODE_ARGS === undefined ? ' (npm start)' : ' (BENCH_NODE_ARGS)'}\n`)
   let port = 19_583
   for (const size of sizes) {
     process.stdout.write(`\n== ${size} entities; lookups: ${CLIENTS} concurrent stateless clients, ${SECONDS} s per scenario; load average ${loadavg()[0]?.toFixed(1)} ==\n`)
