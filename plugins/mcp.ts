@@ -137,6 +137,10 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
       if (Array.isArray(uris) && uris.length > MAX_SUBSCRIPTIONS) {
         return sendRefusal(reply, new RpcRefusal(200, -32602, 'HAMCP_LIMIT_REACHED', `Invalid params: at most ${MAX_SUBSCRIPTIONS} resourceSubscriptions per listen stream`), listenId)
       }
+      const denied = Array.isArray(uris) ? uris.find(uri => typeof uri === 'string' && !mcp.surface.mayRead(uri, request.identity as Identity)) : undefined
+      if (denied !== undefined) {
+        return sendRefusal(reply, new RpcRefusal(200, -32602, 'HAMCP_DENIED_LEVEL', `Invalid params: this token's level does not allow reading ${String(denied)}`), listenId)
+      }
       const owner = (request.identity as Identity).id
       const held = listensOf.get(owner) ?? new Set<ServerResponse>()
       if (held.size >= MAX_LISTENS_PER_TOKEN) {

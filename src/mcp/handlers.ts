@@ -141,7 +141,10 @@ export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
   if (extras) {
     server.setRequestHandler('resources/subscribe', async (request, extra) => {
       try {
-        await extras.subscribe(request.params.uri, deps.context(identityOf(extra), extra.mcpReq.signal))
+        const identity = identityOf(extra)
+        // Reading it first refuses what the token may not read, with the same answer as resources/read.
+        if (!deps.surface.mayRead(request.params.uri, identity)) await deps.surface.readResource(request.params.uri, deps.context(identity, extra.mcpReq.signal))
+        await extras.subscribe(request.params.uri, deps.context(identity, extra.mcpReq.signal))
         return {}
       } catch (err) {
         throw resourceError(err, request.params.uri)

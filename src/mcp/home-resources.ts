@@ -1,3 +1,4 @@
+import { levelIn, type Identity } from '../auth/identity.ts'
 import { configSummary } from '../ha/config-summary.ts'
 import { truncateAttributes } from '../home/attributes.ts'
 import type { ToolContext } from './define-tool.ts'
@@ -57,6 +58,18 @@ function areaResource (areaId: string, uri: string, ctx: ToolContext): ResourceC
     by_domain: byDomain,
     notable
   }, ctx)
+}
+
+/** The category whose read level a resource needs: that of the tools reading the same facts. */
+export function resourceCategory (uri: string): string {
+  if (uri === 'ha://services') return 'services'
+  if (uri === 'ha://config') return 'system'
+  return 'entities'
+}
+
+/** Whether a token's levels allow reading a resource (the camera level aside, any level reads). */
+export function mayReadResource (uri: string, identity: Identity): boolean {
+  return levelIn(identity.levels, resourceCategory(uri)) !== 'none'
 }
 
 /** Reads one resource; every entity in it passes the same visibility rule as the tools. */

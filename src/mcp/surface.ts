@@ -28,6 +28,12 @@ export interface McpSurface {
   prompts: () => PromptInfo[]
   /** Throws a UserError for an unknown prompt or bad arguments. */
   getPrompt: (name: string, args: Record<string, string>, ctx: ToolContext) => Promise<PromptMessages>
+  /**
+   * Whether this identity's levels let it read `uri` (resources/read, resources/subscribe and
+   * subscriptions/listen ask; resources/list shows only these): a resource needs the read level of the
+   * tools that read the same facts.
+   */
+  mayRead: (uri: string, identity: Identity) => boolean
   /** At most 50 values. */
   complete: (ref: CompletionRef, argument: { name: string, value: string }, ctx: ToolContext, context?: Record<string, string>) => Promise<string[]>
 }
@@ -44,6 +50,7 @@ export const EMPTY_SURFACE: McpSurface = {
   resources: () => [],
   resourceTemplates: () => [],
   readResource: async (uri) => { throw new ResourceNotFound(uri) },
+  mayRead: () => false,
   prompts: () => [],
   getPrompt: async (name) => { throw new UserError('HAMCP_NOT_FOUND', `Unknown prompt: ${name}.`) },
   complete: async () => []

@@ -16,8 +16,27 @@ t.test('a token with no level in any category', async t => {
   const stream = await listen(server.url, token, 'nothing-1', [`ha://entity/${lock}`])
   t.teardown(() => { stream.close() })
   await stream.until(() => stream.seen.length >= 1, 'the first message')
-  t.todo('FINDING: resources are not gated by the token\'s levels (src/mcp/handlers.ts resources/list, resources/read; plugins/mcp.ts subscriptions/listen). A named token the owner gave "none" in every category (or "none" for entities) gets an empty tools/list but reads the front door lock\'s state with resources/read (2025 and 2026 alike) and can stream its changes with subscriptions/listen. Reproduce: tokens.create({ levels: { "*": "none" } }), then resources/read ha://entity/lock.front_door_lock.', async t => {
-    t.notOk(read.body.result?.contents, `no lock state for a token granted nothing: ${JSON.stringify(read.body).slice(0, 160)}`)
-    t.not(stream.seen[0]?.method, 'notifications/subscriptions/acknowledged', 'no stream for it either')
-  })
+  // Finding of the red-team pass: resources/read and subscriptions/listen ignored the token's levels.
+  t.notOk(read.body.result?.contents, `no lock state for a token granted nothing: ${JSON.stringify(read.body).slice(0, 160)}`)
+  t.equal(read.body.error?.data?.code, 'HAMCP_DENIED_LEVEL', 'resources/read says why')
+  t.not(stream.seen[0]?.method, 'notifications/subscriptions/acknowledged', 'no stream for it either')
+  t.equal(stream.seen[0]?.error?.data?.code, 'HAMCP_DENIED_LEVEL', 'the listen refusal says why')
+  const listed = await modern(server.url, token, 'resources/list')
+  t.same(listed.body.result?.resources, [], 'resources/list shows none')
+  const completed = await modern(server.url, token, 'completion/complete', { ref: { type: 'ref/resource', uri: 'ha://entity/{entity_id}' }, argument: { name: 'entity_id', value: 'lock' } })
+  t.same(completed.body.result?.completion?.values, [], 'completions name no entity')
+})
+
+t.test('a token with entities at read and the rest at none', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  await server.app.services.home.ready()
+  const { token } = await server.app.services.tokens.create({ name: 'entities only', levels: { '*': 'none', entities: 'read' } })
+  const lock = home.entityIds().find(id => id.startsWith('lock.')) as string
+  const read = await modern(server.url, token, 'resources/read', { uri: `ha://entity/${lock}` })
+  t.ok(read.body.result?.contents, 'reads the entity resource')
+  const config = await modern(server.url, token, 'resources/read', { uri: 'ha://config' })
+  t.equal(config.body.error?.data?.code, 'HAMCP_DENIED_LEVEL', 'not the system configuration')
+  const listed = await modern(server.url, token, 'resources/list')
+  t.same((listed.body.result?.resources as Array<{ uri: string }>).map(resource => resource.uri), ['ha://areas'], 'resources/list shows what it may read')
 })
