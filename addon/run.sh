@@ -34,13 +34,19 @@ if bashio::config.true 'allow_write'; then
 fi
 bashio::log.info "Starting the MCP server on port ${MCP_PORT} (ingress page on ${INGRESS_PORT}, writes ${write_mode})"
 
-# The command line is package.json's start script (`node <flags> dist/app/server.js`): the Node memory
-# flags live there only, so `npm start`, this script and the bench run the same thing.
-start_line="$(sed -nE 's/^[[:space:]]*"start":[[:space:]]*"node ([^"]+)",?[[:space:]]*$/\1/p' "${APP_DIR}/package.json")"
+# The command line is package.json's start script (`[VAR=value ...] node <flags> dist/app/server.js`):
+# the memory settings live there only, so `npm start`, this script and the bench run the same thing.
+# The assignments tune glibc's allocator; the image's musl ignores them, they are exported all the same.
+start_line="$(sed -nE 's/^[[:space:]]*"start":[[:space:]]*"(([A-Z_]+=[^ "]* )*)node ([^"]+)",?[[:space:]]*$/\3/p' "${APP_DIR}/package.json")"
+start_env="$(sed -nE 's/^[[:space:]]*"start":[[:space:]]*"(([A-Z_]+=[^ "]* )*)node ([^"]+)",?[[:space:]]*$/\1/p' "${APP_DIR}/package.json")"
 if [[ -z "${start_line}" ]]; then
   bashio::exit.nok "No start script in ${APP_DIR}/package.json"
 fi
 read -r -a node_args <<< "${start_line}"
+read -r -a start_assignments <<< "${start_env}"
+for assignment in "${start_assignments[@]}"; do
+  export "${assignment?}"
+done
 
 cd "${APP_DIR}"
 exec su-exec "${APP_USER}:${APP_USER}" /usr/local/bin/node "${node_args[@]}"

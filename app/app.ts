@@ -44,7 +44,7 @@ async function app (fastify: FastifyInstance, opts: { services: Services, health
   })
   await fastify.register(mcpRoutes, { services })
   fastify.setNotFoundHandler(async (request, reply) => {
-    return await reply.code(404).send({ error: 'Not Found', message: `${request.method} ${request.url} does not exist; the MCP endpoint is POST /mcp` })
+    return await reply.code(404).send({ error: 'Not Found', code: 'HAMCP_NOT_FOUND', message: `${request.method} ${request.url} does not exist; the MCP endpoint is POST /mcp` })
   })
 }
 

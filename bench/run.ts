@@ -1,5 +1,5 @@
 /**
- * `npm run bench`: SPEC section 15's figures. For each home size, starts a demo home, runs the real
+ * `npm run bench`: the figures the README's Bench section lists. For each home size, starts a demo home, runs the real
  * server in a child process against it (npm start's command line), and
  *  1. drives the lookups (search, get, list, an HA-style session per call) with concurrent stateless
  *     clients over HTTP: throughput, latency percentiles, server CPU per call;
@@ -19,6 +19,7 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startDemoHome, type DemoHome } from '../demo/index.ts'
 import { broadestArguments, extraHeavyReads, requiredArguments, type Args } from './broad-requests.ts'
+import { cpuMs, memoryMb, resetPeak, startCommand } from './process-figures.ts'
 
 const { values } = parseArgs({
   options: {
@@ -33,8 +34,9 @@ const { values } = parseArgs({
   }
 })
 
-/** `npm start`'s flags (package.json's start script is where the add-on's memory flags live). */
-const START_FLAGS = (JSON.parse(readFileSync('package.json', 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ').filter(arg => arg.startsWith('--'))
+/** `npm start`'s command line (package.json's start script is where the add-on's memory settings live). */
+const START = startCommand()
+const START_FLAGS = START.args.filter(arg => arg.startsWith('--'))
 /** The add-on's own memory flags, from npm start's command line; BENCH_NODE_ARGS overrides. */
 const NODE_ARGS = process.env.BENCH_NODE_ARGS === undefined ? START_FLAGS : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean)
 const TOKEN = 'bench-token-0123456789abcdef0123'
@@ -63,37 +65,6 @@ function percentile (sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number
 }
 
-/** CPU time (user + system) the process has used so far, in ms; load-independent cost per call. */
-function cpuMs (pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-    return (Number(fields[11]) + Number(fields[12])) * 10
-  } catch {
-    return 0
-  }
-}
-
-/** VmHWM (peak resident) or VmRSS (current) of a process, in MB. */
-function memoryMb (pid: number, field: 'VmHWM' | 'VmRSS' = 'VmHWM'): number {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8')
-    const value = new RegExp(`${field}:\\s+(\\d+) kB`).exec(status)
-    return value ? Math.round(Number(value[1]) / 1024) : 0
-  } catch {
-    return 0
-  }
-}
-
-/** Sets the process's peak-RSS mark (VmHWM) back to its current RSS, so the next peak is one call's. */
-function resetPeak (pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5')
-    return true
-  } catch {
-    return false
-  }
-}
-
 function machine (): string {
   const [one, five] = loadavg()
   return `${cpus()[0]?.model.trim() ?? 'unknown CPU'}, ${cpus().length} cores, load average ${one?.toFixed(1)} (1 min) ${five?.toFixed(1)} (5 min)`
@@ -111,7 +82,7 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   const child = spawn(process.execPath, [...profile, ...NODE_ARGS, 'dist/app/server.js'], {
     // 16 clients with one token on loopback far outrun any real client: the request limits stay on
     // (their cost is measured) but so high that they never throttle the bench. RATE_LIMIT_*=0 measures without them.
-    env: { ...process.env, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
+    env: { ...process.env, ...START.env, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   // The server's log, without the audit lines of the heavy reads' dry runs: not the bench's output.
@@ -157,7 +128,10 @@ async function haSessionCall (port: number, name: string, args: unknown): Promis
   return await rpc(port, 'tools/call', { name, arguments: args })
 }
 
-async function runScenario (port: number, pid: number, ids: string[], scenario: Scenario): Promise<Record<string, number>> {
+async function runScenario (port: number, pid: number, ids: string[], scenario: Scenario, peak: { mb: number }): Promise<Record<string, number>> {
+  // The scenario's own peak: the mark is reset before it (the peak so far is kept first).
+  peak.mb = Math.max(peak.mb, memoryMb(pid))
+  resetPeak(pid)
   const cpuBefore = cpuMs(pid)
   const latencies: number[] = []
   let errors = 0
@@ -180,6 +154,8 @@ async function runScenario (port: number, pid: number, ids: string[], scenario: 
   await Promise.all(Array.from({ length: CLIENTS }, worker))
   const elapsed = (performance.now() - started) / 1000
   latencies.sort((a, b) => a - b)
+  const scenarioPeak = memoryMb(pid)
+  peak.mb = Math.max(peak.mb, scenarioPeak)
   return {
     calls: latencies.length,
     calls_per_s: Math.round(latencies.length / elapsed),
@@ -187,7 +163,9 @@ async function runScenario (port: number, pid: number, ids: string[], scenario: 
     p99_ms: Math.round(percentile(latencies, 99) * 10) / 10,
     errors,
     max_answer_bytes: maxBytes,
-    server_cpu_ms_per_call: Math.round(((cpuMs(pid) - cpuBefore) / Math.max(1, latencies.length)) * 100) / 100
+    server_cpu_ms_per_call: Math.round(((cpuMs(pid) - cpuBefore) / Math.max(1, latencies.length)) * 100) / 100,
+    peak_rss_mb: Math.round(scenarioPeak),
+    load_average: Math.round((loadavg()[0] ?? 0) * 10) / 10
   }
 }
 
@@ -227,7 +205,7 @@ async function heavyReads (port: number, pid: number, ids: string[], areaIds: st
       answer = await rpc(port, 'tools/call', { name: tool, arguments: args })
     } catch (err) {
       // The server died (out of memory, say): that is the finding; the rest cannot be measured.
-      results.push({ label, tool, ms: Math.round(performance.now() - started), server_cpu_ms: 0, rss_before_mb: before, peak_above_mb: Number.NaN, answer_bytes: 0, error: `no answer: ${(err as Error).message}` })
+      results.push({ label, tool, ms: Math.round(performance.now() - started), server_cpu_ms: 0, rss_before_mb: Math.round(before), peak_above_mb: Number.NaN, answer_bytes: 0, error: `no answer: ${(err as Error).message}` })
       break
     }
     const { status, text } = answer
@@ -236,7 +214,7 @@ async function heavyReads (port: number, pid: number, ids: string[], areaIds: st
     peak.mb = Math.max(peak.mb, after)
     let error: string | null = status === 200 ? null : `HTTP ${status}`
     if (text.includes('"isError":true')) error = (/"code":"([A-Z_]+)"/.exec(text)?.[1]) ?? 'error'
-    results.push({ label, tool, ms: Math.round(ms), server_cpu_ms: cpuMs(pid) - cpuBefore, rss_before_mb: before, peak_above_mb: resettable ? Math.max(0, after - before) : Number.NaN, answer_bytes: Buffer.byteLength(text), error })
+    results.push({ label, tool, ms: Math.round(ms), server_cpu_ms: cpuMs(pid) - cpuBefore, rss_before_mb: Math.round(before), peak_above_mb: resettable ? Math.round(Math.max(0, after - before)) : Number.NaN, answer_bytes: Buffer.byteLength(text), error })
   }
   return results
 }
@@ -253,16 +231,18 @@ async function benchSize (entities: number, port: number): Promise<Record<string
     const tools = (JSON.parse(listing.text) as { result: { tools: Array<{ name: string, inputSchema: Record<string, unknown> }> } }).result.tools
     const listBytes = Buffer.byteLength(JSON.stringify({ tools }))
     const pid = server.pid as number
-    const readyRss = memoryMb(pid, 'VmRSS')
+    const readyRss = Math.round(memoryMb(pid, 'VmRSS'))
     const ids = home.entityIds()
-    const peak = { mb: 0 }
+    const peak = { mb: memoryMb(pid) }
+    // The peak until ready (the first states read), before any call.
+    const startupPeak = Math.round(peak.mb)
     const results: Record<string, unknown> = {}
     const loadAtStart = loadavg()[0]
     if (values['heavy-only'] !== true) {
       // Warm up: let the JIT and the caches settle.
       for (const scenario of SCENARIOS) for (let i = 0; i < 50; i++) await rpc(port, 'tools/call', { name: scenario.tool, arguments: scenario.args(ids, i) })
       const only = values.scenarios ? new Set(values.scenarios.split(',')) : undefined
-      for (const scenario of SCENARIOS) if (only === undefined || only.has(scenario.name)) results[scenario.name] = await runScenario(port, pid, ids, scenario)
+      for (const scenario of SCENARIOS) if (only === undefined || only.has(scenario.name)) results[scenario.name] = await runScenario(port, pid, ids, scenario, peak)
     }
     peak.mb = Math.max(peak.mb, memoryMb(pid))
     if (values['no-heavy'] !== true) await settle(port, pid, ids)
@@ -282,7 +262,8 @@ async function benchSize (entities: number, port: number): Promise<Record<string
       scenarios: results,
       heavy_reads: heavy,
       server_rss_ready_mb: readyRss,
-      server_peak_rss_mb: peak.mb
+      server_startup_peak_rss_mb: startupPeak,
+      server_peak_rss_mb: Math.round(peak.mb)
     }
   } finally {
     server.kill('SIGTERM')
@@ -298,7 +279,7 @@ async function main (): Promise<void> {
   }
   const sizes = values.sizes.split(',').map(Number).filter(n => n > 0)
   const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, machine: machine(), cpus: cpus().length, server_flags: NODE_ARGS.join(' '), runs: [] as unknown[] }
-  process.stdout.write(`Node ${process.version}; ${machine()}\nserver: node ${NODE_ARGS.join(' ')} dist/app/server.js${process.env.BENCH_NODE_ARGS === undefined ? ' (npm start)' : ' (BENCH_NODE_ARGS)'}\n`)
+  process.stdout.write(`Node ${process.version}; ${machine()}\nserver: ${Object.entries(START.env).map(([k, v]) => `${k}=${v} `).join('')}node ${NODE_ARGS.join(' ')} dist/app/server.js${process.env.BENCH_NODE_ARGS === undefined ? ' (npm start)' : ' (BENCH_NODE_ARGS)'}\n`)
   let port = 19_583
   for (const size of sizes) {
     process.stdout.write(`\n== ${size} entities; lookups: ${CLIENTS} concurrent stateless clients, ${SECONDS} s per scenario; load average ${loadavg()[0]?.toFixed(1)} ==\n`)
@@ -307,7 +288,7 @@ async function main (): Promise<void> {
     const scenarios = run.scenarios as Record<string, Record<string, number>>
     const described: Record<string, string> = { search: 'ha_search_entities, mostly distinct two-word queries, limit 20', get: 'ha_get_entity, a different entity each call', list: 'ha_list_entities by domain, limit 50', 'ha-call': 'ha_get_entity in a new MCP session per call, as HA\'s client' }
     for (const [name, r] of Object.entries(scenarios)) {
-      process.stdout.write(`${name.padEnd(8)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  cpu/call ${r.server_cpu_ms_per_call} ms  errors ${r.errors}  max answer ${r.max_answer_bytes} B  (${described[name] ?? name})\n`)
+      process.stdout.write(`${name.padEnd(8)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  cpu/call ${r.server_cpu_ms_per_call} ms  peak RSS ${r.peak_rss_mb} MB  errors ${r.errors}  max answer ${r.max_answer_bytes} B  load ${r.load_average}  (${described[name] ?? name})\n`)
     }
     const heavy = run.heavy_reads as HeavyResult[]
     if (heavy.length > 0) {
@@ -317,7 +298,7 @@ async function main (): Promise<void> {
       const worst = (key: 'ms' | 'peak_above_mb'): HeavyResult => heavy.reduce((a, b) => (b[key] > a[key] ? b : a))
       process.stdout.write(`  ${heavy.length} calls: slowest ${worst('ms').label} ${worst('ms').ms} ms; most memory ${worst('peak_above_mb').label} +${worst('peak_above_mb').peak_above_mb} MB\n`)
     }
-    process.stdout.write(`tools/list: ${run.tools as number} tools, ${run.tools_list_bytes as number} bytes (${run.tools_list_bytes_per_tool as number}/tool)  RSS ready ${run.server_rss_ready_mb as number} MB, peak over the whole run (lookups and heavy reads) ${run.server_peak_rss_mb as number} MB  demo start ${run.demo_home_start_ms as number} ms  server ready ${run.server_ready_ms as number} ms\n`)
+    process.stdout.write(`tools/list: ${run.tools as number} tools, ${run.tools_list_bytes as number} bytes (${run.tools_list_bytes_per_tool as number}/tool)  RSS ready ${run.server_rss_ready_mb as number} MB (peak until ready ${run.server_startup_peak_rss_mb as number} MB), peak over the whole run (lookups and heavy reads) ${run.server_peak_rss_mb as number} MB  demo start ${run.demo_home_start_ms as number} ms  server ready ${run.server_ready_ms as number} ms\n`)
   }
   mkdirSync('bench/results', { recursive: true })
   writeFileSync('bench/results/report.json', JSON.stringify(report, null, 2))

@@ -63,7 +63,7 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
       const message = replaced
         ? 'Invalid bearer token: this API token was regenerated and no longer works. Get the new one from Home Assistant: sidebar, MCP Server, Connect tab.'
         : header ? 'Invalid bearer token.' : 'Missing bearer token: send Authorization: Bearer <token>.'
-      return await reply.code(401).send(rpcErrorBody(-32001, message))
+      return await reply.code(401).send(rpcErrorBody(-32001, message, header ? 'HAMCP_INVALID_TOKEN' : 'HAMCP_UNAUTHENTICATED'))
     }
     backoff.succeed(address)
     request.identity = identity

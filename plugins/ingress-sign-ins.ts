@@ -5,6 +5,7 @@ import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import { clientDocumentHost } from '../src/oauth/client-documents.ts'
 import { LEVEL_SCOPES, OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
 import type { Options } from '../src/options.ts'
+import { levelSchema, scopeSchema } from '../src/auth/identity.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 
 export interface IngressSignInOptions {
@@ -18,10 +19,10 @@ export interface IngressSignInOptions {
 const decisionBody = z.object({
   action: z.enum(['approve', 'deny']),
   /** One level (each includes the ones below) and camera on top, as the consent page offers. */
-  level: z.enum(['none', 'read', 'write', 'manage']).optional(),
+  level: levelSchema.optional(),
   camera: z.boolean().optional(),
   /** The older form: a list of scopes, which must already be a level (read+manage is refused). */
-  scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])).optional()
+  scopes: z.array(scopeSchema).optional()
 })
 
 function header (request: FastifyRequest, name: string): string | undefined {

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { PrimaryTokenLocked, regeneratePrimaryToken } from '../src/auth/bootstrap.ts'
-import { PRIMARY_IDENTITY } from '../src/auth/identity.ts'
+import { levelSchema, PRIMARY_IDENTITY, scopeSchema } from '../src/auth/identity.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import { scopesClosed, SCOPES_NOT_CLOSED } from '../src/oauth/scopes.ts'
 import type { Config } from '../src/config.ts'
@@ -57,9 +57,9 @@ export const DEFAULT_PUBLIC_DIR = ['../ingress/public/', '../../ingress/public/'
 const globList = z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_.*]{1,255}$/, 'entity globs look like light.* or lock.front_door')).max(100).optional()
 const createTokenBody = z.object({
   name: z.string().trim().min(1, 'a name is required').max(64),
-  levels: z.record(z.string().regex(/^(\*|[a-z_]{1,32})$/, 'unknown category'), z.enum(['none', 'read', 'write', 'manage'])).optional(),
+  levels: z.record(z.string().regex(/^(\*|[a-z_]{1,32})$/, 'unknown category'), levelSchema).optional(),
   /** The older form: four flat scopes. */
-  scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])).optional(),
+  scopes: z.array(scopeSchema).optional(),
   entity_allowlist: globList,
   entity_denylist: globList
 }).refine(body => Object.values(body.levels ?? {}).some(level => level !== 'none') || (body.scopes?.length ?? 0) > 0, 'give at least one category a level')

@@ -2,8 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Identity } from '../src/auth/identity.ts'
 import type { Services } from '../src/compose.ts'
 import { originAllowed } from '../src/hosts.ts'
-import { rpcError, rpcErrorBody, rpcRefusal } from '../src/mcp/rpc-error.ts'
-import { checkBody, createMcpEndpoint, decideEra, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
+import { ProtocolErrorCode } from '@modelcontextprotocol/server'
+import type { RefusalCode } from '../src/errors.ts'
+import { rpcError, rpcErrorBody, RpcRefusal, sendRefusal } from '../src/mcp/rpc-error.ts'
+import { checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
 import { MAX_SUBSCRIPTIONS } from '../src/sessions/subscriptions.ts'
 
 export interface McpRouteOptions {
@@ -11,6 +13,13 @@ export interface McpRouteOptions {
 }
 
 const BODY_LIMIT = 4 * 1024 * 1024
+
+/** Our code for a refusal the 2026-07-28 rules decide (src/mcp/stateless.ts), by its JSON-RPC code. */
+function eraRefusalCode (rpcCode: number): RefusalCode {
+  if (rpcCode === HEADER_MISMATCH) return 'HAMCP_HEADER_MISMATCH'
+  if (rpcCode === ProtocolErrorCode.UnsupportedProtocolVersion) return 'HAMCP_UNSUPPORTED_PROTOCOL_VERSION'
+  return 'HAMCP_INVALID_REQUEST'
+}
 
 /** Listen streams one token may hold at once, so that no token takes all of the server's (MAX_LISTEN_STREAMS). */
 export const MAX_LISTENS_PER_TOKEN = 8
@@ -38,33 +47,26 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   fastify.addContentTypeParser(['application/json'], { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, body, done) => {
     try {
       done(null, JSON.parse(body as string))
-    } catch {
-      const error = new Error('Parse error: the body is not valid JSON') as Error & { statusCode: number, rpcCode: number }
-      error.statusCode = 400
-      error.rpcCode = -32700
-      done(error, undefined)
+    } catch (err) {
+      done(new RpcRefusal(400, ProtocolErrorCode.ParseError, 'HAMCP_PARSE_ERROR', 'Parse error: the body is not valid JSON', { cause: err }), undefined)
     }
   })
-  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, _body, done) => {
-    const error = new Error('Unsupported Media Type: send Content-Type: application/json') as Error & { statusCode: number, rpcCode: number }
-    error.statusCode = 415
-    error.rpcCode = -32000
-    done(error, undefined)
-  })
-  fastify.setErrorHandler((error: Error & { statusCode?: number, rpcCode?: number, code?: string }, request, reply) => {
+  const unsupportedMedia = (): RpcRefusal => new RpcRefusal(415, -32000, 'HAMCP_UNSUPPORTED_MEDIA_TYPE', 'Unsupported Media Type: send Content-Type: application/json')
+  fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, _body, done) => { done(unsupportedMedia(), undefined) })
+  fastify.setErrorHandler((error: Error & { statusCode?: number, code?: string }, request, reply) => {
+    if (error instanceof RpcRefusal) return sendRefusal(reply, error)
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return rpcError(reply, 413, -32000, 'Request body larger than 4 MB.', 'HAMCP_TOO_LARGE')
-    if (error.rpcCode) return rpcError(reply, error.statusCode ?? 400, error.rpcCode, error.message)
-    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return rpcError(reply, 415, -32000, 'Unsupported Media Type: send Content-Type: application/json')
-    if ((error.statusCode ?? 500) < 500) return rpcError(reply, error.statusCode ?? 400, -32600, error.message)
+    if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendRefusal(reply, unsupportedMedia())
+    if ((error.statusCode ?? 500) < 500) return rpcError(reply, error.statusCode ?? 400, ProtocolErrorCode.InvalidRequest, error.message, 'HAMCP_INVALID_REQUEST')
     request.log.error({ err: error }, 'MCP request failed')
-    return rpcError(reply, 500, -32603, 'Internal error')
+    return rpcError(reply, 500, ProtocolErrorCode.InternalError, 'Internal error', 'HAMCP_INTERNAL')
   })
 
   const checkOrigin = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const origin = request.headers.origin
     if (origin !== undefined && !originAllowed(origin, request.headers.host)) {
       request.log.notice({ origin, address: request.ip }, 'refused a request from a foreign Origin')
-      await rpcError(reply, 403, -32000, 'Forbidden: Origin not allowed')
+      await rpcError(reply, 403, -32000, 'Forbidden: Origin not allowed', 'HAMCP_ORIGIN_NOT_ALLOWED')
     }
   }
 
@@ -87,7 +89,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   }
   const sessionOrNotAllowed = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (sessions.enabled) return await toSession(request, reply)
-    await rpcError(reply.header('allow', 'POST'), 405, -32000, 'Method not allowed: this server is stateless; use POST.')
+    await rpcError(reply.header('allow', 'POST'), 405, -32000, 'Method not allowed: this server is stateless; use POST.', 'HAMCP_METHOD_NOT_ALLOWED')
   }
   fastify.get('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
   fastify.delete('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
@@ -106,29 +108,32 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     const version = header(request.headers['mcp-protocol-version'])
     const accept = request.headers.accept
     if (accept && !/application\/json|\*\/\*|application\/\*/i.test(accept)) {
-      return rpcError(reply, 406, -32000, 'Not Acceptable: this server answers with application/json')
+      return rpcError(reply, 406, -32000, 'Not Acceptable: this server answers with application/json', 'HAMCP_NOT_ACCEPTABLE')
     }
     const checked = checkBody(request.body)
-    if (!checked.ok) return rpcError(reply, 400, -32600, checked.message)
+    if (!checked.ok) return rpcError(reply, 400, ProtocolErrorCode.InvalidRequest, checked.message, 'HAMCP_INVALID_REQUEST')
     const decision = decideEra(request.body, { protocolVersion: version, method: header(request.headers['mcp-method']), name: header(request.headers['mcp-name']) })
-    if (decision.era === 'reject') return rpcRefusal(reply, decision.status, decision.code, decision.message, decision.data, (request.body as { id?: unknown }).id)
+    if (decision.era === 'reject') {
+      const data = typeof decision.data === 'object' && decision.data !== null ? decision.data as Record<string, unknown> : undefined
+      return sendRefusal(reply, new RpcRefusal(decision.status, decision.code, eraRefusalCode(decision.code), decision.message, { data }), (request.body as { id?: unknown }).id)
+    }
     if (decision.era === 'legacy' && version !== undefined && !LEGACY_PROTOCOL_VERSIONS.includes(version)) {
-      return rpcError(reply, 400, -32000, `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`)
+      return rpcError(reply, 400, -32000, `Unsupported MCP-Protocol-Version ${version}; supported: ${SUPPORTED_PROTOCOL_VERSIONS.join(', ')}`, 'HAMCP_UNSUPPORTED_PROTOCOL_VERSION')
     }
     if (decision.era === 'modern' && decision.method === 'subscriptions/listen') {
       const listenId = (request.body as { id?: unknown }).id
       if (JSON.stringify(request.body).length > LISTEN_BODY_LIMIT) {
-        return rpcRefusal(reply, 413, -32600, `Request body larger than ${LISTEN_BODY_LIMIT / 1024} KB for subscriptions/listen.`, { code: 'HAMCP_TOO_LARGE' }, listenId)
+        return sendRefusal(reply, new RpcRefusal(413, -32600, 'HAMCP_TOO_LARGE', `Request body larger than ${LISTEN_BODY_LIMIT / 1024} KB for subscriptions/listen.`), listenId)
       }
       // A session subscribes to at most MAX_SUBSCRIPTIONS resources; a stream lists no more.
       const uris = (request.body as { params?: { notifications?: { resourceSubscriptions?: unknown } } }).params?.notifications?.resourceSubscriptions
       if (Array.isArray(uris) && uris.length > MAX_SUBSCRIPTIONS) {
-        return rpcRefusal(reply, 200, -32602, `Invalid params: at most ${MAX_SUBSCRIPTIONS} resourceSubscriptions per listen stream`, { code: 'HAMCP_LIMIT_REACHED' }, listenId)
+        return sendRefusal(reply, new RpcRefusal(200, -32602, 'HAMCP_LIMIT_REACHED', `Invalid params: at most ${MAX_SUBSCRIPTIONS} resourceSubscriptions per listen stream`), listenId)
       }
       const owner = (request.identity as Identity).id
       const held = listensOf.get(owner) ?? 0
       if (held >= MAX_LISTENS_PER_TOKEN) {
-        return rpcRefusal(reply, 200, -32603, `Subscription limit reached: this token already holds ${MAX_LISTENS_PER_TOKEN} listen streams; close one first`, { code: 'HAMCP_LIMIT_REACHED' }, listenId)
+        return sendRefusal(reply, new RpcRefusal(200, -32603, 'HAMCP_LIMIT_REACHED', `Subscription limit reached: this token already holds ${MAX_LISTENS_PER_TOKEN} listen streams; close one first`), listenId)
       }
       listensOf.set(owner, held + 1)
       reply.raw.once('close', () => {

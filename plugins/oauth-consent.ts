@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthBackoff } from '../src/auth/backoff.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
+import { httpOrigin } from '../src/hosts.ts'
 import { answerSignIn } from '../src/oauth/approval.ts'
 import { ClientDocumentError } from '../src/oauth/client-documents.ts'
 import { consentPage, problemPage } from '../src/oauth/consent-page.ts'
@@ -26,11 +27,8 @@ export interface OAuthConsentOptions {
 
 /** The page may only post to itself and follow the answer to the client's own redirect (browsers check form-action on that redirect). */
 function pageHeaders (reply: FastifyReply, page?: { nonce: string, redirectUri: string }): FastifyReply {
-  let target = ''
-  if (page) {
-    const url = new URL(page.redirectUri)
-    target = ` ${url.protocol === 'http:' || url.protocol === 'https:' ? url.origin : url.protocol}`
-  }
+  // An app's private-use scheme (`com.example.app:/cb`) is named by its scheme.
+  const target = page ? ` ${httpOrigin(page.redirectUri) ?? new URL(page.redirectUri).protocol}` : ''
   return reply
     .type('text/html; charset=utf-8')
     .header('cache-control', 'no-store')
@@ -63,7 +61,7 @@ export default async function oauthConsentRoutes (fastify: FastifyInstance, opts
     } catch (err) {
       if (!(err instanceof ClientDocumentError)) throw err
       request.log.notice({ client_id: clientId, reason: err.reason, address: request.ip }, 'OAuth client metadata document refused')
-      throw new AuthorizationPageError(`The app's client metadata document could not be used, so this sign-in cannot continue: ${err.message}.`)
+      throw new AuthorizationPageError(`The app's client metadata document could not be used, so this sign-in cannot continue: ${err.message} (${err.reason}).`)
     }
   }
 

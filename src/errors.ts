@@ -1,15 +1,91 @@
-import createError from '@fastify/error'
-
 /**
- * Coded errors. Tests assert codes, not prose. `UserError`s are the ones a caller can fix: tools turn them
- * into `isError` results carrying the code, the message and a hint; anything else is a programming error.
+ * The one error model. Every error the add-on raises on purpose is a `CodedError`: a stable `code`
+ * (what clients and tests branch on), the HTTP `status` it answers with where it has one, and the
+ * `cause` it wraps. The families below are its subclasses: `UserError` (the caller can fix the call),
+ * `HomeAssistantError` (Home Assistant or the Supervisor away or refusing), `OAuthError`
+ * (src/oauth/errors.ts, the RFC codes of the sign-in endpoints) and `RpcRefusal` (src/mcp/rpc-error.ts,
+ * an HTTP refusal on /mcp). Anything else thrown is a programming error. docs/errors.md lists every code.
  */
-export const HA_NOT_CONNECTED = createError('HAMCP_HA_NOT_CONNECTED', 'Home Assistant is not connected%s', 503)
-export const HA_TIMEOUT = createError('HAMCP_HA_TIMEOUT', 'Home Assistant did not answer %s within %s ms', 504)
-export const HA_COMMAND_FAILED = createError('HAMCP_HA_COMMAND_FAILED', 'Home Assistant refused %s: %s', 502)
-export const HA_BAD_PAYLOAD = createError('HAMCP_HA_BAD_PAYLOAD', 'Unexpected answer from Home Assistant to %s: %s', 502)
-export const HA_HTTP_FAILED = createError('HAMCP_HA_HTTP_FAILED', '%s answered HTTP %s: %s', 502)
-export const SUPERVISOR_UNAVAILABLE = createError('HAMCP_SUPERVISOR_UNAVAILABLE', 'The Supervisor API is not available: %s', 503)
+export class CodedError<C extends string = string> extends Error {
+  readonly code: C
+  /** The HTTP status this error answers with when it reaches a client over HTTP; undefined when it has none. */
+  readonly status: number | undefined
+
+  constructor (code: C, message: string, options: { status?: number, cause?: unknown } = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause })
+    this.name = new.target.name
+    this.code = code
+    this.status = options.status
+  }
+}
+
+/** The codes of Home Assistant or the Supervisor being away or refusing; retrying later may help. */
+export const HOME_ASSISTANT_ERROR_CODES = {
+  HAMCP_HA_NOT_CONNECTED: 'The add-on has no working connection to Home Assistant right now (it reconnects by itself).',
+  HAMCP_HA_TIMEOUT: 'Home Assistant did not answer in time.',
+  HAMCP_HA_COMMAND_FAILED: 'Home Assistant refused a WebSocket command for a reason the caller cannot fix.',
+  HAMCP_HA_BAD_PAYLOAD: 'Home Assistant answered something the add-on cannot read.',
+  HAMCP_HA_HTTP_FAILED: 'Home Assistant or the Supervisor answered an HTTP error, or an answer over the size limit.',
+  HAMCP_SUPERVISOR_UNAVAILABLE: 'The Supervisor API is not available: the add-on is not running under the Supervisor.'
+} as const
+
+export type HomeAssistantErrorCode = keyof typeof HOME_ASSISTANT_ERROR_CODES
+
+/** A failure of Home Assistant or the Supervisor rather than of our code or of the call. */
+export class HomeAssistantError extends CodedError<HomeAssistantErrorCode> {
+  /** The HTTP status Home Assistant or the Supervisor answered, for HAMCP_HA_HTTP_FAILED. */
+  readonly upstreamStatus: number | undefined
+  /** Home Assistant's own error code and message, for a refused WebSocket command (HAMCP_HA_COMMAND_FAILED). */
+  readonly haCode: string | undefined
+  readonly haMessage: string | undefined
+
+  constructor (code: HomeAssistantErrorCode, message: string, options: { status: number, cause?: unknown, upstreamStatus?: number, haCode?: string, haMessage?: string }) {
+    super(code, message, options)
+    this.upstreamStatus = options.upstreamStatus
+    this.haCode = options.haCode
+    this.haMessage = options.haMessage
+  }
+}
+
+// One constructor per code, so a call site reads as what happened; `status` is what the add-on answers with.
+
+/** `detail` is appended to the sentence as is: `': no address configured'`, `' (connection refused)'`. */
+export class HA_NOT_CONNECTED extends HomeAssistantError {
+  constructor (detail = '', cause?: unknown) {
+    super('HAMCP_HA_NOT_CONNECTED', `Home Assistant is not connected${detail}`, { status: 503, cause })
+  }
+}
+
+export class HA_TIMEOUT extends HomeAssistantError {
+  constructor (what: string, ms: number, cause?: unknown) {
+    super('HAMCP_HA_TIMEOUT', `Home Assistant did not answer ${what} within ${ms} ms`, { status: 504, cause })
+  }
+}
+
+export class HA_COMMAND_FAILED extends HomeAssistantError {
+  constructor (type: string, text: string, haCode?: string, cause?: unknown) {
+    super('HAMCP_HA_COMMAND_FAILED', `Home Assistant refused ${type}: ${text}`, { status: 502, cause, haCode, haMessage: text })
+  }
+}
+
+export class HA_BAD_PAYLOAD extends HomeAssistantError {
+  constructor (what: string, detail: string, cause?: unknown) {
+    super('HAMCP_HA_BAD_PAYLOAD', `Unexpected answer from Home Assistant to ${what}: ${detail}`, { status: 502, cause })
+  }
+}
+
+/** `upstreamStatus` is the status Home Assistant or the Supervisor answered; retries decide on it, never on the text. */
+export class HA_HTTP_FAILED extends HomeAssistantError {
+  constructor (what: string, upstreamStatus: number, detail: string) {
+    super('HAMCP_HA_HTTP_FAILED', `${what} answered HTTP ${upstreamStatus}: ${detail}`, { status: 502, upstreamStatus })
+  }
+}
+
+export class SUPERVISOR_UNAVAILABLE extends HomeAssistantError {
+  constructor (detail: string) {
+    super('HAMCP_SUPERVISOR_UNAVAILABLE', `The Supervisor API is not available: ${detail}`, { status: 503 })
+  }
+}
 
 /**
  * The closed set of codes for what a caller can fix, each with what it means. The client reads the code
@@ -42,17 +118,40 @@ export type UserErrorCode = keyof typeof USER_ERROR_CODES
 
 /** The code of the generic result for a programming error (logged in full, never detailed to the client). */
 export const INTERNAL_ERROR_CODE = 'HAMCP_INTERNAL'
+export const INTERNAL_ERROR_MEANING = 'A bug: the add-on log has the details, the client gets none.'
+
+/**
+ * The codes of refusals at the HTTP layer (/mcp and the bearer check), before any tool runs: each
+ * answers a JSON-RPC error body whose `error.data.code` is the code, with the HTTP status given.
+ */
+export const HTTP_REFUSAL_CODES = {
+  HAMCP_UNAUTHENTICATED: 'No bearer token was sent (401; WWW-Authenticate names the sign-in metadata).',
+  HAMCP_INVALID_TOKEN: 'The bearer token is unknown, expired, revoked, for another resource, or was regenerated (401).',
+  HAMCP_ORIGIN_NOT_ALLOWED: 'A browser Origin that is not this machine (403, the DNS-rebinding guard).',
+  HAMCP_NOT_ACCEPTABLE: 'The Accept header does not allow application/json (406).',
+  HAMCP_UNSUPPORTED_MEDIA_TYPE: 'The body is not sent as Content-Type: application/json (415).',
+  HAMCP_PARSE_ERROR: 'The body is not valid JSON (400, JSON-RPC -32700).',
+  HAMCP_INVALID_REQUEST: 'The body is not a JSON-RPC 2.0 message or batch of them (400, JSON-RPC -32600).',
+  HAMCP_METHOD_NOT_ALLOWED: 'GET or DELETE on /mcp while sessions are off (405, Allow: POST).',
+  HAMCP_UNSUPPORTED_PROTOCOL_VERSION: 'The MCP-Protocol-Version header or the request envelope names a revision this server does not speak (400; data lists the supported ones).',
+  HAMCP_HEADER_MISMATCH: 'A 2026-07-28 request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header is missing or disagrees with the body (400, JSON-RPC -32020).',
+  HAMCP_SESSION_REQUIRED: 'A session request without the Mcp-Session-Id header (400).',
+  HAMCP_SESSION_NOT_FOUND: 'The Mcp-Session-Id names no open session: it ended or expired; initialize a new one (404).',
+  HAMCP_SESSION_FORBIDDEN: 'The session belongs to another token (403).'
+} as const
+
+export type HttpRefusalCode = keyof typeof HTTP_REFUSAL_CODES
+
+/** Every code an HTTP refusal body can carry in `error.data.code`. */
+export type RefusalCode = UserErrorCode | HttpRefusalCode | typeof INTERNAL_ERROR_CODE
 
 /** An error the caller can fix by changing the call: `new UserError('HAMCP_ENTITY_NOT_FOUND', message, hint?)`. */
-export class UserError extends Error {
-  readonly code: UserErrorCode
+export class UserError extends CodedError<UserErrorCode> {
   readonly hint: string | undefined
   /** Machine-readable extras, sent in `structuredContent.error.details` (a conflict's fresh preview and token). */
   readonly details: Record<string, unknown> | undefined
-  constructor (code: UserErrorCode, message: string, hint?: string, details?: Record<string, unknown>) {
-    super(message)
-    this.name = 'UserError'
-    this.code = code
+  constructor (code: UserErrorCode, message: string, hint?: string, details?: Record<string, unknown>, cause?: unknown) {
+    super(code, message, { cause })
     this.hint = hint
     this.details = details
   }
@@ -63,7 +162,6 @@ export function isUserError (err: unknown): err is UserError {
 }
 
 /** True for failures that come from Home Assistant being away or refusing, rather than from our code. */
-export function isHomeAssistantError (err: unknown): err is Error & { code: string, haCode?: string } {
-  const code = (err as { code?: unknown } | null)?.code
-  return typeof code === 'string' && (code.startsWith('HAMCP_HA_') || code === 'HAMCP_SUPERVISOR_UNAVAILABLE')
+export function isHomeAssistantError (err: unknown): err is HomeAssistantError {
+  return err instanceof HomeAssistantError
 }

@@ -91,7 +91,7 @@ t.test('the catalogue', async t => {
     t.matchSnapshot(all.tools, 'tools/list with every option on')
   })
 
-  // SPEC 15 / issue 12: every option on stays at or under 28 KB however many capabilities are added, and the
+  // Issue 12: every option on stays at or under 28 KB however many capabilities are added, and the
   // default read-only set never grows past what it was before the home-management tools (12,613 bytes).
   t.test('tools/list fits its byte budget', async t => {
     const bytes = (options: Options): number => Buffer.byteLength(JSON.stringify(catalog.listFor(options, primary)))

@@ -1,3 +1,4 @@
+import { HomeAssistantError } from '../errors.ts'
 import { exponentialDelay } from '../retry-delay.ts'
 
 /** How long to wait between attempts while the Supervisor is still starting. */
@@ -13,15 +14,17 @@ export interface RetryOptions {
   onRetry?: (err: unknown, attempt: number, delayMs: number) => void
 }
 
+const TRANSIENT_STATUSES = new Set([502, 503, 504])
+
 /**
  * True for failures that mean "the Supervisor is not up yet": connection refused, a timeout, or a
- * 502/503/504 from its proxy. A 4xx means the request itself is wrong and retrying will not help.
+ * 502/503/504 from its proxy (the status it answered, never the text). A 4xx means the request
+ * itself is wrong and retrying will not help.
  */
 export function isTransientSupervisorError (err: unknown): boolean {
-  const code = (err as { code?: unknown } | null)?.code
-  if (code === 'HAMCP_HA_NOT_CONNECTED' || code === 'HAMCP_HA_TIMEOUT') return true
-  if (code === 'HAMCP_HA_HTTP_FAILED') return /answered HTTP 50[234]\b/.test((err as Error).message)
-  return false
+  if (!(err instanceof HomeAssistantError)) return false
+  if (err.code === 'HAMCP_HA_NOT_CONNECTED' || err.code === 'HAMCP_HA_TIMEOUT') return true
+  return err.code === 'HAMCP_HA_HTTP_FAILED' && err.upstreamStatus !== undefined && TRANSIENT_STATUSES.has(err.upstreamStatus)
 }
 
 async function wait (ms: number, signal: AbortSignal | undefined): Promise<void> {

@@ -1,9 +1,14 @@
+import { z } from 'zod'
+
 /** OAuth scopes and the legacy flat token scopes: one per level, camera being its own category. */
-export type Scope = 'read' | 'write' | 'manage' | 'camera'
+export const SCOPES = ['read', 'write', 'manage', 'camera'] as const
+export type Scope = typeof SCOPES[number]
+export const scopeSchema = z.enum(SCOPES)
 
 /** What a token may do in one tool category; each level includes the ones below it. */
-export type Level = 'none' | 'read' | 'write' | 'manage'
-export const LEVELS: readonly Level[] = ['none', 'read', 'write', 'manage']
+export const LEVELS = ['none', 'read', 'write', 'manage'] as const
+export type Level = typeof LEVELS[number]
+export const levelSchema = z.enum(LEVELS)
 
 /**
  * Level per tool category (`entities`, `automations`, `camera`...). `*` covers every category not

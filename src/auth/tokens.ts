@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
 import { writeFileAtomic } from '../files.ts'
-import { isLevel, levelsFromScopes, PRIMARY_IDENTITY, type Identity, type Level, type Levels, type Scope } from './identity.ts'
+import { isLevel, levelSchema, levelsFromScopes, PRIMARY_IDENTITY, scopeSchema, type Identity, type Level, type Levels, type Scope } from './identity.ts'
 
 /** Where the primary token came from: the add-on option, MCP_API_TOKEN, DATA_DIR/token, or made at first start. */
 export type TokenSource = 'option' | 'env' | 'file' | 'generated'
@@ -16,7 +16,6 @@ export function generateToken (): string {
   return randomBytes(32).toString('base64url')
 }
 
-const levelSchema = z.enum(['none', 'read', 'write', 'manage'])
 const storedTokenSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -25,7 +24,7 @@ const storedTokenSchema = z.object({
   /** Level per tool category; `*` for every category not named (src/auth/identity.ts). */
   levels: z.record(z.string(), levelSchema).optional(),
   /** Before levels: four flat scopes. Read once and migrated to levels. */
-  scopes: z.array(z.enum(['read', 'write', 'manage', 'camera'])).optional(),
+  scopes: z.array(scopeSchema).optional(),
   entity_allowlist: z.array(z.string()).optional(),
   entity_denylist: z.array(z.string()).optional(),
   created_at: z.string()

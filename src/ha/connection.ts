@@ -119,10 +119,7 @@ export class HaConnection {
     if (raw?.error?.code === 3 || raw?.code === 3) return new HA_NOT_CONNECTED(': the connection was lost during the command')
     const code = String(raw?.code ?? raw?.error?.code ?? 'unknown_error')
     const text = String(raw?.message ?? raw?.error?.message ?? 'no message')
-    const error = new HA_COMMAND_FAILED(type, text) as Error & { haCode?: string, haMessage?: string }
-    error.haCode = code
-    error.haMessage = text
-    return error
+    return new HA_COMMAND_FAILED(type, text, code, err)
   }
 
   #connect (): void {

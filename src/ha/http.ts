@@ -53,8 +53,8 @@ export class HttpClient {
       })
     } catch (err) {
       const name = (err as Error).name
-      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs)
-      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`)
+      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs, err)
+      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`, err)
     }
     const declared = Number(response.headers.get('content-length') ?? 0)
     if (declared > this.#maxBytes) {
@@ -85,8 +85,8 @@ export class HttpClient {
       })
     } catch (err) {
       const name = (err as Error).name
-      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs)
-      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`)
+      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs, err)
+      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`, err)
     }
     const chunks: Buffer[] = []
     let size = 0
@@ -103,8 +103,8 @@ export class HttpClient {
       }
     } catch (err) {
       const name = (err as Error).name
-      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs)
-      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`)
+      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs, err)
+      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`, err)
     } finally {
       if (!complete) await reader?.cancel().catch(() => {})
     }

@@ -87,7 +87,9 @@ export class Registries {
   constructor (command: Command, log: Warn, options: { ttlMs?: number, now?: () => number } = {}) {
     this.#command = command
     this.#log = log
-    this.#ttlMs = options.ttlMs ?? 60_000
+    // A safety net only (the `<kind>_registry_updated` events and reconnects invalidate): on a big
+    // home a refresh is seconds of CPU and the add-on's memory peak (every registry read whole), so rare.
+    this.#ttlMs = options.ttlMs ?? 600_000
     this.#now = options.now ?? Date.now
   }
 

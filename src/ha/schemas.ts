@@ -89,7 +89,7 @@ export function parsePayload<T> (schema: z.ZodType<T>, value: unknown, what: str
   if (result.success) return result.data
   const issue = result.error.issues[0]
   const where = issue?.path.length ? issue.path.join('.') : 'the answer'
-  throw new HA_BAD_PAYLOAD(what, `${where}: ${issue?.message ?? 'invalid'}`)
+  throw new HA_BAD_PAYLOAD(what, `${where}: ${issue?.message ?? 'invalid'}`, result.error)
 }
 
 /** Like parsePayload for arrays, but drops (and counts) broken items instead of failing the whole list. */

@@ -18,6 +18,10 @@ export interface EntityCounts {
   label: Map<string, number>
 }
 
+function * cameraStates (states: Iterable<HassState>): Iterable<HassState> {
+  for (const state of states) if (state.entity_id.startsWith('camera.')) yield state
+}
+
 const SEARCH_CACHE_SIZE = 128
 /** How much of each ranking the cache keeps: enough for any search page (limit <= 50). */
 const CACHED_RANKS = 50
@@ -44,6 +48,9 @@ export class HomeView {
     this.catalog = catalog
     this.visibility = visibility
     this.configs = new ConfigReader({ ha, now: options.now })
+    // Camera tokens are learnt from the state feed as they change, not looked up by every answer.
+    this.#cameraTokens.observe(cameraStates(ha.states.values()))
+    ha.states.onChange(({ newState }) => { if (newState?.entity_id.startsWith('camera.') === true) this.#cameraTokens.observe([newState]) })
     // Home Assistant's MCP client opens a new session for every call, with 10 s for all of it: the
     // registries and the catalogue of a big home are built right after (re)connecting, not by the
     // first call.
@@ -163,8 +170,6 @@ export class HomeView {
 
   /** A text with hidden entities' ids and names removed but for `keep` (filter_reads), and camera tokens redacted. */
   scrub (text: string, keep?: Iterable<string>): string {
-    const cameras = this.catalog.domain('camera')
-    if (cameras.length > 0) this.#cameraTokens.observe(cameras.flatMap(row => { const state = this.ha.states.get(row.entity_id); return state ? [state] : [] }))
     return this.#cameraTokens.scrub(this.visibility.scrub(text, this.catalog, keep))
   }
 }

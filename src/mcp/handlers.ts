@@ -1,9 +1,10 @@
 /**
  * The MCP request handlers, shared by the stateless endpoint (stateless.ts) and sessions (session.ts).
- * These files (with rpc-error.ts) are the only ones that touch the MCP SDK (v2 line,
- * `@modelcontextprotocol/server`). The handlers only wire cached answers: tool listings and JSON
- * Schemas are computed once at start, so nothing is rebuilt per request. The caller's identity
- * travels with each message.
+ * Five files touch the MCP SDK (v2 line, `@modelcontextprotocol/server` and `/node`): this one,
+ * stateless.ts, session.ts, rpc-error.ts and confirm-rounds.ts, all in src/mcp/
+ * (test/packaging/sdk-files.test.ts keeps the list true). The handlers only wire cached answers:
+ * tool listings and JSON Schemas are computed once at start, so nothing is rebuilt per request. The
+ * caller's identity travels with each message.
  *
  * One handler set serves both protocol eras: `legacy` (2024-11-05 .. 2025-11-25, opened by
  * `initialize`) and `modern` (2026-07-28: no handshake, a `_meta` envelope on every request,

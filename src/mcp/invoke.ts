@@ -1,5 +1,5 @@
 import pTimeout from 'p-timeout'
-import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type UserErrorCode } from '../errors.ts'
+import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
@@ -26,7 +26,7 @@ function isRaw (value: unknown): value is RawToolResult {
 
 /** What every error result carries in `structuredContent.error`; the text says the same for clients that read only text. */
 export interface ToolErrorData {
-  code: UserErrorCode | typeof INTERNAL_ERROR_CODE | `HAMCP_HA_${string}` | 'HAMCP_SUPERVISOR_UNAVAILABLE'
+  code: UserErrorCode | typeof INTERNAL_ERROR_CODE | HomeAssistantErrorCode
   message: string
   hint?: string
   details?: Record<string, unknown>
@@ -128,7 +128,7 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
       if (isUserError(err)) {
         result = errorResult(err.code, scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs), err.details && JSON.parse(scrubError(ctx, JSON.stringify(err.details), rawArgs)) as Record<string, unknown>)
       } else if (isHomeAssistantError(err)) {
-        result = errorResult(err.code as ToolErrorData['code'], scrubError(ctx, err.message, rawArgs))
+        result = errorResult(err.code, scrubError(ctx, err.message, rawArgs))
       } else {
         ctx.log.error({ tool: name, err }, 'tool failed')
         result = errorResult(INTERNAL_ERROR_CODE, `Internal error while running ${name}; the add-on log has the details.`)

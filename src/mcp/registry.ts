@@ -241,7 +241,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
     annotations,
     inputSchema,
     // The title stays in the definition and the tool reference; clients display the name without it, and
-    // tools/list is paid by the model in every conversation (SPEC 15: under 28 KB with every option on).
+    // tools/list is paid by the model in every conversation (test/catalog.test.ts holds it under 28 KB with every option on).
     listing: { name: tool.name, description: tool.description, inputSchema: bareStandardArgs(compactSchema(inputSchema) as Record<string, unknown>), annotations: listedAnnotations(annotations) }
   }
 }

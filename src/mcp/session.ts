@@ -93,7 +93,7 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
         // The transport gave up mid-way: never leave the client hanging on a half-written response.
         if (!res.headersSent) {
           res.writeHead(500, { 'content-type': 'application/json' })
-          res.end(JSON.stringify(rpcErrorBody(ProtocolErrorCode.InternalError, 'Internal error')))
+          res.end(JSON.stringify(rpcErrorBody(ProtocolErrorCode.InternalError, 'Internal error', 'HAMCP_INTERNAL')))
         } else {
           res.destroy(err as Error)
         }

@@ -3,7 +3,7 @@
  * as long as the app, and each HTTP POST hands its JSON-RPC messages to a small in-process transport
  * that gives each a private id, lets the Server answer, and routes the answer back to that HTTP
  * response. Concurrent clients reusing the same JSON-RPC ids never collide, and nothing is rebuilt
- * per request: that is what keeps a call's cost flat (SPEC section 15).
+ * per request: that is what keeps a call's cost flat (the README's Bench section measures it).
  *
  * The SDK's own HTTP entry (`createMcpHandler`) builds a fresh server per request instead; we keep
  * its classification step (`classifyInboundRequest`), so the era decision and the header/body

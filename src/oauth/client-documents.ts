@@ -38,7 +38,7 @@ export const CLIENT_DOCUMENT_LIMITS = {
 /** Why a document was refused: stable, for tests and logs (docs/security.md lists them). */
 export type ClientDocumentRefusal =
   | 'invalid_url' | 'address_refused' | 'unreachable' | 'timeout' | 'redirect_refused' | 'http_status'
-  | 'too_large' | 'not_json' | 'client_id_mismatch' | 'invalid_metadata' | 'too_many_fetches'
+  | 'too_large' | 'not_json' | 'client_id_mismatch' | 'invalid_metadata' | 'auth_method_unsupported' | 'too_many_fetches'
 
 export class ClientDocumentError extends OAuthError {
   readonly reason: ClientDocumentRefusal
@@ -51,6 +51,9 @@ export class ClientDocumentError extends OAuthError {
     this.transient = transient
   }
 }
+
+/** Authentication methods by key rather than secret: a document may name them, the add-on does not offer them. */
+const KEY_AUTH_METHODS = new Set(['private_key_jwt', 'tls_client_auth', 'self_signed_tls_client_auth'])
 
 /** A client_id that names a metadata document (this server's own client ids never start so). */
 export function isClientDocumentId (clientId: string): boolean {
@@ -302,6 +305,11 @@ export class ClientDocuments {
     if (input.client_id !== clientId) throw new ClientDocumentError('client_id_mismatch', clientId, `its client_id ${JSON.stringify(input.client_id)} is not the URL it was fetched from`)
     if (input.client_secret !== undefined || input.client_secret_expires_at !== undefined) throw new ClientDocumentError('invalid_metadata', clientId, 'a metadata document cannot carry a client secret')
     const method = input.token_endpoint_auth_method ?? 'none'
+    if (typeof method === 'string' && KEY_AUTH_METHODS.has(method)) {
+      // A client that proves itself with a key (RFC 7523 private_key_jwt, mutual TLS) is refused, not
+      // downgraded: it holds no PKCE-only sign-in, and its key is never checked here.
+      throw new ClientDocumentError('auth_method_unsupported', clientId, `token_endpoint_auth_method ${JSON.stringify(method)} is not supported: the add-on signs in document clients as public clients (PKCE, token_endpoint_auth_method "none"), as its authorization server metadata says`)
+    }
     if (method !== 'none') throw new ClientDocumentError('invalid_metadata', clientId, `token_endpoint_auth_method ${JSON.stringify(method)} is not supported here; a document client is public ("none")`)
     // One document serves every server the client talks to: its scope names others' scopes (ours are
     // asked at authorize), and grants we do not offer (VS Code lists device_code) are simply not used.

@@ -1,3 +1,4 @@
+import { httpOrigin } from '../hosts.ts'
 import { OAUTH_SCOPES } from './scopes.ts'
 import { CLIENT_AUTH_METHODS, GRANT_TYPES } from './registration.ts'
 
@@ -49,12 +50,8 @@ export function authorizationServerMetadata (origin: string, browserOrigin: stri
  * client registered at, else the origin of the request itself.
  */
 export function authorizationIssuer (input: { resource?: string, isOurs: (resource: string) => boolean, registeredAt?: string, requestOrigin: string }): string {
-  if (input.resource && input.isOurs(input.resource)) {
-    try {
-      return new URL(input.resource).origin
-    } catch {}
-  }
-  return input.registeredAt ?? input.requestOrigin
+  const fromResource = input.resource && input.isOurs(input.resource) ? httpOrigin(input.resource) : undefined
+  return fromResource ?? input.registeredAt ?? input.requestOrigin
 }
 
 function quoted (value: string): string {

@@ -1,4 +1,4 @@
-import type { Scope } from '../auth/identity.ts'
+import { SCOPES, type Scope } from '../auth/identity.ts'
 import type { Options } from '../options.ts'
 
 /**
@@ -6,7 +6,7 @@ import type { Options } from '../options.ts'
  * ones below them, as on the Tokens tab: a set of scopes always holds every level up to its highest
  * (`read write manage`, never `read manage`), so what is granted is exactly what the token can do.
  */
-export const OAUTH_SCOPES: readonly Scope[] = ['read', 'write', 'manage', 'camera']
+export const OAUTH_SCOPES: readonly Scope[] = SCOPES
 
 /** The levels a sign-in chooses between, lowest first; camera is ticked on top. */
 export const LEVEL_SCOPES = ['read', 'write', 'manage'] as const

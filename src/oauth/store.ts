@@ -1,10 +1,11 @@
 import { readFileSync, renameSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { scopeSchema } from '../auth/identity.ts'
 import { hashToken } from '../auth/tokens.ts'
 import { writeFileAtomic } from '../files.ts'
 
-const scopeList = z.array(z.enum(['read', 'write', 'manage', 'camera']))
+const scopeList = z.array(scopeSchema)
 
 const clientSchema = z.object({
   client_id: z.string(),

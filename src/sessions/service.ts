@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Identity } from '../auth/identity.ts'
-import type { UserErrorCode } from '../errors.ts'
+import type { RefusalCode } from '../errors.ts'
 import type { HomeView } from '../home/view.ts'
 import type { AppLogger } from '../logger.ts'
 import type { McpServerDeps } from '../mcp/handlers.ts'
@@ -50,7 +50,7 @@ export interface SessionRequest {
 }
 
 /** Why a session request was not served; the caller answers it as a JSON-RPC error. */
-export interface SessionRefusal { status: number, rpcCode: number, message: string, code?: UserErrorCode }
+export interface SessionRefusal { status: number, rpcCode: number, message: string, code: RefusalCode }
 
 /** The session side of `/mcp` (plugins/mcp.ts routes session requests here). */
 export interface SessionService {
@@ -155,13 +155,13 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
       const header = request.sessionId
       if (header === undefined && request.method === 'POST') return await open(request)
       if (typeof header !== 'string' || header === '') {
-        return { status: 400, rpcCode: -32000, message: 'Bad Request: send the Mcp-Session-Id header of an open session.' }
+        return { status: 400, rpcCode: -32000, message: 'Bad Request: send the Mcp-Session-Id header of an open session.', code: 'HAMCP_SESSION_REQUIRED' }
       }
       const session = registry.get(header)
-      if (!session) return { status: 404, rpcCode: -32001, message: 'Session not found: it ended or expired; initialize a new one.', code: 'HAMCP_NOT_FOUND' }
+      if (!session) return { status: 404, rpcCode: -32001, message: 'Session not found: it ended or expired; initialize a new one.', code: 'HAMCP_SESSION_NOT_FOUND' }
       if (registry.owner(header) !== request.identity.id) {
         request.log.notice({ address: request.address, identity: request.identity.name }, 'refused a request for a session opened by another token')
-        return { status: 403, rpcCode: -32000, message: 'Forbidden: this session belongs to another token.' }
+        return { status: 403, rpcCode: -32000, message: 'Forbidden: this session belongs to another token.', code: 'HAMCP_SESSION_FORBIDDEN' }
       }
       await serve(request, header, await session.server)
       return undefined

@@ -730,7 +730,7 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Logbook (changes, automation runs, who did it) of an entity, area, floor or the home; last 100 events.",
+    "description": "Logbook (changes, automation runs, who did it) of an entity, area, floor or home; the newest, paged.",
     "inputSchema": Object {
       "properties": Object {
         "area": Object {

@@ -1,9 +1,23 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { USER_ERROR_CODES } from '../../src/errors.ts'
+import { HOME_ASSISTANT_ERROR_CODES, HTTP_REFUSAL_CODES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_MEANING, USER_ERROR_CODES } from '../../src/errors.ts'
+import { OAUTH_ERROR_CODES } from '../../src/oauth/errors.ts'
 
-t.test('docs/errors.md lists exactly the codes of src/errors.ts, with their meaning', async t => {
-  const text = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8')
-  const documented = Object.fromEntries([...text.matchAll(/^\| `(HAMCP_\w+)` \| (.+) \|$/gm)].map(m => [m[1], m[2]]))
-  t.same(documented, USER_ERROR_CODES)
+const text = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8')
+/** Each `## ` section's table rows, as code to meaning; the first table is before any `## `. */
+const sections = text.split(/^## /m).map(part => Object.fromEntries([...part.matchAll(/^\| `(\w+)` \| (.+) \|$/gm)].map(m => [m[1], m[2]])))
+
+t.test('docs/errors.md lists exactly the codes of src/errors.ts and src/oauth/errors.ts, each in its table, with their meaning', async t => {
+  const tables = sections.filter(rows => Object.keys(rows).length > 0)
+  t.same(tables, [
+    USER_ERROR_CODES,
+    HTTP_REFUSAL_CODES,
+    { ...HOME_ASSISTANT_ERROR_CODES, [INTERNAL_ERROR_CODE]: INTERNAL_ERROR_MEANING },
+    OAUTH_ERROR_CODES
+  ])
+})
+
+t.test('no code is in two tables', async t => {
+  const all = [...Object.keys(USER_ERROR_CODES), ...Object.keys(HTTP_REFUSAL_CODES), ...Object.keys(HOME_ASSISTANT_ERROR_CODES), INTERNAL_ERROR_CODE]
+  t.equal(new Set(all).size, all.length)
 })

@@ -1,5 +1,6 @@
 // The official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json) run
-// against the product, for both protocol eras, with sessions off (the default) and on. It has no way
+// against the product, for both protocol eras with sessions off (the default), and for the 2025 era
+// with sessions on (a 2026-07-28 request never opens or names a session, so its answers are the same). It has no way
 // to send a bearer token, so a loopback proxy adds ours. The baselines list only what needs the
 // suite's own fixture tools, resources and prompts (each entry says which), and the few deliberate
 // exceptions with their reason; a new failure, or a listed entry that starts passing, fails the test.
@@ -8,8 +9,9 @@
 // extensions, those added after its release: server-session-lifecycle, server-sse-polling, the Tasks
 // scenarios...), so this test reads every scenario's checks and holds all of them to the baseline.
 //
-// Bounded on a loaded machine: the four runs share one deadline, each run is killed when it would
-// pass it, and a scenario failing unexpectedly gets one more run on its own before it counts (some of
+// Bounded on a loaded machine: the three runs share one deadline (the file's own timeout is raised to
+// match, since .taprc's 90 s is too short when other tests load both cores), each run is killed when
+// it would pass it, and a scenario failing unexpectedly gets one more run on its own before it counts (some of
 // the suite's checks read a stream for only 1 or 2 s, a window a busy 2-core machine can miss).
 import { spawn } from 'node:child_process'
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -22,8 +24,8 @@ import { tokenProxy } from './conformance/_token-proxy.ts'
 
 const SUITE = join(import.meta.dirname, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js')
 const major = Number(process.versions.node.split('.')[0])
-/** All four runs together (each takes about 10 s on an idle machine, 20 s under load). */
-const BUDGET_MS = 420_000
+/** All three runs together (each takes about 10 s on an idle machine, 30 to 60 s under heavy load). */
+const BUDGET_MS = 360_000
 /** At most this many scenarios are run a second time, per run. */
 const MAX_RETRIES = 3
 
@@ -91,15 +93,17 @@ function scenarioOf (finding: string): string {
 }
 
 const deadline = Date.now() + BUDGET_MS
+t.setTimeout(BUDGET_MS + 60_000)
 
 async function conformance (t: Test, url: string, requirements: string, baselineFile: string, outputDir: string): Promise<void> {
   const baselinePath = join(import.meta.dirname, 'conformance', baselineFile)
   const dir = join(outputDir, requirements)
+  const started = Date.now()
   const run = await runSuite(['--url', url, '--requirements', requirements, '--expected-failures', baselinePath, '-o', dir], deadline)
   t.notOk(run.killed, `--requirements ${requirements} finished within the test's time budget`)
   const total = /Total: \d+ passed, \d+ failed/.exec(run.output)?.[0]
   t.ok(total, `--requirements ${requirements} ran`)
-  t.comment(`--requirements ${requirements} against ${baselineFile}: ${total ?? 'no total'}`)
+  t.comment(`--requirements ${requirements} against ${baselineFile}: ${total ?? 'no total'} in ${Math.round((Date.now() - started) / 1000)} s`)
   const results = readResults(dir)
   const baseline = readBaseline(baselinePath)
   let { unexpected, stale } = compare(results, baseline)
@@ -141,6 +145,5 @@ t.test('the MCP conformance suite passes, but for what needs its fixture tools',
     const proxy = await tokenProxy(server.url, TEST_TOKEN)
     t.teardown(() => proxy.close())
     await conformance(t, `${proxy.url}/mcp`, '2025-11-25', 'baseline-2025-11-25-sessions.yml', join(outputDir, 'on'))
-    await conformance(t, `${proxy.url}/mcp`, '2026-07-28', 'baseline-2026-07-28.yml', join(outputDir, 'on'))
   })
 })

@@ -138,6 +138,15 @@ t.test('a document that cannot be used stops the sign-in on the page: nothing go
   const refused = await openConsent(authorizeUrl(server.url, { clientId: privateId, redirectUri: 'https://app.example/cb', pkce: pkce() }))
   t.equal(refused.status, 400)
   t.match(refused.html, /special-use address/, 'a private address in the client_id is refused before any request')
+
+  // A client that would prove itself with a key (RFC 7523) is told so, by name and with its code.
+  const keyed = documents.url('/keyed.json')
+  documents.json('/keyed.json', { client_id: keyed, client_name: 'Keyed App', redirect_uris: ['https://app.example/cb'], token_endpoint_auth_method: 'private_key_jwt', jwks_uri: documents.url('/jwks.json') })
+  const keyPage = await openConsent(authorizeUrl(server.url, { clientId: keyed, redirectUri: 'https://app.example/cb', pkce: pkce() }))
+  t.equal(keyPage.status, 400)
+  t.equal(keyPage.location, null)
+  t.match(keyPage.html, /token_endpoint_auth_method (&quot;|")private_key_jwt(&quot;|") is not supported.*\(auth_method_unsupported\)/s, 'the page names the method and the refusal code')
+  t.notOk(documents.hits.includes('/jwks.json'), 'its key set is never fetched')
 })
 
 t.test('the redirect_uri must be one the document lists; refusals and a denial carry iss too', async t => {

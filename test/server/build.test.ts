@@ -1,8 +1,9 @@
 import { execFileSync } from 'node:child_process'
-import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { broadestArguments, requiredArguments } from '../../bench/broad-requests.ts'
+import { cpuMs, memoryMb, resetPeak, startCommand } from '../../bench/process-figures.ts'
 import { callTool, connectClient, eventually, startHome, tempDataDir } from '../helper.ts'
 import { portFrom, ROOT, startProcess } from './process-helper.ts'
 
@@ -44,29 +45,7 @@ t.test('the production build starts, serves MCP and the ingress page, and stops 
   t.notOk(server.lines.join('\n').includes('build-test-token-0123456789'), 'the token is never logged in full')
 })
 
-/** CPU time (user + system) a process has used, in ms, from /proc (clock ticks of 10 ms). */
-function cpuMs (pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
-  return (Number(fields[11]) + Number(fields[12])) * 10
-}
-
-/** VmRSS (now) or VmHWM (peak since the last reset) of a process, in MB. */
-function memoryMb (pid: number, field: 'VmRSS' | 'VmHWM'): number {
-  const value = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, 'utf8'))
-  return Number(value?.[1] ?? 0) / 1024
-}
-
-/** Sets the peak-RSS mark back to the current RSS (Linux clear_refs), so the next peak is one call's. */
-function resetPeak (pid: number): boolean {
-  try {
-    writeFileSync(`/proc/${pid}/clear_refs`, '5')
-    return true
-  } catch {
-    return false
-  }
-}
-
-const START_SCRIPT = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start
+const START = startCommand(join(ROOT, 'package.json'))
 /** Work a call may take: the answer within 2 s, on one core. */
 const WORK_BUDGET_MS = 2_000
 /** Home Assistant's MCP client gives up after 10 s: no answer may come later than that, however loaded the machine. */
@@ -81,11 +60,12 @@ const CALL_MEMORY_MB = 30
 // (the demo home answering and the client), measured around the call. The wall clock is held to Home
 // Assistant's own 10 s, which a user would notice; its figure is printed for each call.
 t.test('npm start\'s command line on a 10,000-entity home: every tool\'s broadest call answers and the process lives', async t => {
-  const [program, ...args] = START_SCRIPT.split(' ')
+  const { program, args, env: startEnv } = START
   t.equal(program, 'node', 'npm start runs node (Node 26 from the devDependency, first on the scripts\' PATH)')
   const home = await startHome(t, { entities: 10_000 })
   const token = 'heavy-reads-test-token-0123456789'
   const server = startProcess(t, {
+    ...startEnv,
     HA_URL: home.url,
     HA_TOKEN: home.token,
     SUPERVISOR_TOKEN: home.supervisorToken,
@@ -96,7 +76,7 @@ t.test('npm start\'s command line on a 10,000-entity home: every tool\'s broades
     LOG_LEVEL: 'info',
     RATE_LIMIT_PER_TOKEN: '0',
     RATE_LIMIT_PER_ADDRESS: '0'
-  }, [program as string, ...args])
+  }, [program, ...args])
   const pid = server.child.pid as number
   await eventually(() => portFrom(server.lines, 'MCP server listening') > 0 || server.child.exitCode !== null, 180_000, 'the server to listen')
   const url = `http://127.0.0.1:${portFrom(server.lines, 'MCP server listening')}`

@@ -48,12 +48,16 @@ export default defineTool({
     let rows: readonly EntityRow[] = args.search
       ? searchRows(home, args.search)
       : args.domain !== undefined ? home.domain(args.domain) : home.entities()
-    rows = rows.filter(row =>
-      (args.domain === undefined || row.domain === args.domain) &&
-      (areaId === undefined || row.area_id === areaId) &&
-      (floorId === undefined || row.floor_id === floorId) &&
-      (labelId === undefined || row.labels.includes(labelId)) &&
-      (args.state === undefined || row.state === args.state))
+    // By domain alone (the common call), the domain's rows are the answer: no pass over them.
+    const domainOnly = args.search === undefined && areaId === undefined && floorId === undefined && labelId === undefined && args.state === undefined
+    if (!domainOnly) {
+      rows = rows.filter(row =>
+        (args.domain === undefined || row.domain === args.domain) &&
+        (areaId === undefined || row.area_id === areaId) &&
+        (floorId === undefined || row.floor_id === floorId) &&
+        (labelId === undefined || row.labels.includes(labelId)) &&
+        (args.state === undefined || row.state === args.state))
+    }
     const note = rows.length === 0 ? 'Nothing matches all filters; drop one or check names with ha_list_areas / ha_search_entities.' : undefined
     return page(rows, args.offset, args.limit, note, compactRow)
   }

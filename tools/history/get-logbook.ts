@@ -37,7 +37,7 @@ function shapeRow (home: HomeView, people: Map<string, Person>, row: LogbookRow)
 export default defineTool({
   name: 'ha_get_logbook',
   title: 'Get logbook',
-  description: 'Logbook (changes, automation runs, who did it) of an entity, area, floor or the home; last 100 events.',
+  description: 'Logbook (changes, automation runs, who did it) of an entity, area, floor or home; the newest, paged.',
   kind: 'read',
   input: z.object({
     entity_id: entityIdArg().optional().describe('One entity.'),
