@@ -1,12 +1,15 @@
 import { z } from 'zod'
 
+/** The levels a grant can hold, lowest first; each is also an OAuth scope. */
+export const GRANTED_LEVELS = ['read', 'write', 'manage'] as const
+
 /** OAuth scopes and the legacy flat token scopes: one per level, camera being its own category. */
-export const SCOPES = ['read', 'write', 'manage', 'camera'] as const
+export const SCOPES = [...GRANTED_LEVELS, 'camera'] as const
 export type Scope = typeof SCOPES[number]
 export const scopeSchema = z.enum(SCOPES)
 
 /** What a token may do in one tool category; each level includes the ones below it. */
-export const LEVELS = ['none', 'read', 'write', 'manage'] as const
+export const LEVELS = ['none', ...GRANTED_LEVELS] as const
 export type Level = typeof LEVELS[number]
 export const levelSchema = z.enum(LEVELS)
 
@@ -51,7 +54,7 @@ export function levelIn (levels: Levels, category: string): Level {
  */
 export function levelsFromScopes (scopes: readonly Scope[]): Levels {
   let top: Level = 'none'
-  for (const level of ['read', 'write', 'manage'] as const) {
+  for (const level of GRANTED_LEVELS) {
     if (!scopes.includes(level)) break
     top = level
   }

@@ -1,5 +1,6 @@
 import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { generateToken, hashToken } from '../auth/tokens.ts'
+import { SlidingWindow } from '../sliding-window.ts'
 import { isClientDocumentId, type ClientDocuments } from './client-documents.ts'
 import { OAuthError } from './errors.ts'
 import { readClientMetadata } from './registration.ts'
@@ -30,26 +31,32 @@ export class OAuthClients {
   #file: OAuthFile
   #documents: ClientDocuments
   #now: () => number
-  #registrations = new Map<string, number[]>()
+  #registrations: SlidingWindow
 
   constructor (options: { file: OAuthFile, documents: ClientDocuments, now: () => number }) {
     this.#file = options.file
     this.#documents = options.documents
     this.#now = options.now
+    this.#registrations = new SlidingWindow(REGISTRATION_LIMIT.perWindow, REGISTRATION_LIMIT.windowMs, options.now)
   }
 
   async register (body: unknown, address: string, issuer?: string): Promise<Record<string, unknown>> {
     const now = this.#now()
     this.expireUnused(now)
-    const recent = (this.#registrations.get(address) ?? []).filter(at => now - at < REGISTRATION_LIMIT.windowMs)
     const unused = [...this.#file.clients.values()].filter(c => c.used_at === null)
     const unusedHere = unused.filter(c => c.registered_from === address).length
-    if (recent.length >= REGISTRATION_LIMIT.perWindow || unusedHere >= REGISTRATION_LIMIT.unusedPerPeer) {
+    const slot = unusedHere >= REGISTRATION_LIMIT.unusedPerPeer ? undefined : this.#registrations.take(address)
+    if (slot === undefined || 'retryAfterS' in slot) {
       throw new OAuthError('temporarily_unavailable', 'too many client registrations from this address; retry in a few minutes', 429)
     }
-    const metadata = readClientMetadata(body)
-    recent.push(now)
-    this.#registrations.set(address, recent)
+    let metadata: ReturnType<typeof readClientMetadata>
+    try {
+      metadata = readClientMetadata(body)
+    } catch (err) {
+      // A registration refused for its metadata does not count against the address.
+      slot.release()
+      throw err
+    }
     if (unused.length >= REGISTRATION_LIMIT.maxUnused) this.#dropBusiestUnused(unused)
     const clientId = `ha-mcp-${randomBytes(12).toString('base64url')}`
     const secret = metadata.token_endpoint_auth_method === 'none' ? undefined : generateToken()
@@ -111,9 +118,7 @@ export class OAuthClients {
 
   /** Forgets registrations no sign-in used within UNUSED_CLIENT_TTL_MS and spent registration windows; true when a client went. */
   expireUnused (now: number): boolean {
-    for (const [address, times] of this.#registrations) {
-      if (times.every(at => now - at >= REGISTRATION_LIMIT.windowMs)) this.#registrations.delete(address)
-    }
+    this.#registrations.sweep()
     let changed = false
     for (const client of this.#file.clients.values()) {
       if (client.used_at === null && now - client.created_at > UNUSED_CLIENT_TTL_MS) {

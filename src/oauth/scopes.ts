@@ -1,4 +1,4 @@
-import { SCOPES, type Scope } from '../auth/identity.ts'
+import { GRANTED_LEVELS, SCOPES, type Scope } from '../auth/identity.ts'
 import type { Options } from '../options.ts'
 
 /**
@@ -9,7 +9,7 @@ import type { Options } from '../options.ts'
 export const OAUTH_SCOPES: readonly Scope[] = SCOPES
 
 /** The levels a sign-in chooses between, lowest first; camera is ticked on top. */
-export const LEVEL_SCOPES = ['read', 'write', 'manage'] as const
+export const LEVEL_SCOPES = GRANTED_LEVELS
 export type LevelScope = typeof LEVEL_SCOPES[number]
 
 export const SCOPE_MEANING: Record<Scope, string> = {
