@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Identity } from '../src/auth/identity.ts'
 import type { Services } from '../src/compose.ts'
@@ -95,10 +96,16 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   fastify.delete('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
 
   const endpoint = await createMcpEndpoint(mcp)
-  const listensOf = new Map<string, number>()
+  // Each identity's open listen streams: at most MAX_LISTENS_PER_TOKEN, ended when its credential is revoked.
+  const listensOf = new Map<string, Set<ServerResponse>>()
+  const stopOwnerClosed = sessions.onOwnerClosed(owner => {
+    for (const stream of listensOf.get(owner) ?? []) stream.end()
+    listensOf.delete(owner)
+  })
   const feed = sessions.liveFeed(uri => { endpoint.resourceUpdated(uri) }, () => endpoint.listening)
   // Listen streams never end by themselves: close them before the server waits for its connections.
   fastify.addHook('preClose', async () => {
+    stopOwnerClosed()
     feed.close()
     await endpoint.closeListens()
   })
@@ -131,15 +138,14 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
         return sendRefusal(reply, new RpcRefusal(200, -32602, 'HAMCP_LIMIT_REACHED', `Invalid params: at most ${MAX_SUBSCRIPTIONS} resourceSubscriptions per listen stream`), listenId)
       }
       const owner = (request.identity as Identity).id
-      const held = listensOf.get(owner) ?? 0
-      if (held >= MAX_LISTENS_PER_TOKEN) {
+      const held = listensOf.get(owner) ?? new Set<ServerResponse>()
+      if (held.size >= MAX_LISTENS_PER_TOKEN) {
         return sendRefusal(reply, new RpcRefusal(200, -32603, 'HAMCP_LIMIT_REACHED', `Subscription limit reached: this token already holds ${MAX_LISTENS_PER_TOKEN} listen streams; close one first`), listenId)
       }
-      listensOf.set(owner, held + 1)
+      listensOf.set(owner, held.add(reply.raw))
       reply.raw.once('close', () => {
-        const left = (listensOf.get(owner) ?? 1) - 1
-        if (left > 0) listensOf.set(owner, left)
-        else listensOf.delete(owner)
+        held.delete(reply.raw)
+        if (held.size === 0 && listensOf.get(owner) === held) listensOf.delete(owner)
       })
       // A long-lived stream of change notifications, written by the SDK's listen router.
       reply.hijack()

@@ -16,7 +16,7 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server'
 import { LRUCache } from 'lru-cache'
 import type { Identity } from '../auth/identity.ts'
-import { stableJson } from '../policy/confirm.ts'
+import { MAX_PENDING_PER_IDENTITY, stableJson } from '../policy/confirm.ts'
 import type { ConfirmAnswer, ConfirmPreview } from '../policy/types.ts'
 import type { ToolCallResult } from './invoke.ts'
 
@@ -49,7 +49,8 @@ export interface ModernConfirmationsOptions {
   ttlMs?: number
   /** The HMAC key; a fresh random one per process unless a test brings its own. */
   key?: Buffer
-  maxPending?: number
+  /** Pending rounds kept per identity (the oldest goes first), as the guard pools its confirm tokens. */
+  maxPendingPerIdentity?: number
 }
 
 const b64 = (buffer: Buffer): string => buffer.toString('base64url')
@@ -68,15 +69,28 @@ export function createModernConfirmations (options: ModernConfirmationsOptions =
   const now = options.now ?? Date.now
   const ttlMs = options.ttlMs ?? ROUND_TTL_MS
   const key = options.key ?? randomBytes(32)
-  const pending = new LRUCache<string, Pending>({ max: options.maxPending ?? 500 })
+  const maxPerIdentity = options.maxPendingPerIdentity ?? MAX_PENDING_PER_IDENTITY
+  // One pool per identity: no client can push out another's pending yes by asking many rounds.
+  const pools = new Map<string, LRUCache<string, Pending>>()
+  const poolOf = (identityId: string): LRUCache<string, Pending> => {
+    let pool = pools.get(identityId)
+    if (!pool) pools.set(identityId, pool = new LRUCache<string, Pending>({ max: maxPerIdentity }))
+    return pool
+  }
   const sign = (body: string): Buffer => createHmac('sha256', key).update(body).digest()
 
   return {
-    get size () { return pending.size },
+    get size () {
+      let total = 0
+      for (const pool of pools.values()) total += pool.size
+      return total
+    },
     mint (identityId, tool, args, token) {
       const nonce = b64(randomBytes(16))
       const expiresAt = now() + ttlMs
-      pending.set(nonce, { token, identityId, expiresAt })
+      const pool = poolOf(identityId)
+      for (const [old, entry] of pool.entries()) if (entry.expiresAt <= now()) pool.delete(old)
+      pool.set(nonce, { token, identityId, expiresAt })
       const body = b64(Buffer.from(JSON.stringify({ n: nonce, i: identityId, t: tool, a: argsHash(args), e: expiresAt } satisfies Sealed)))
       return `${body}.${b64(sign(body))}`
     },
@@ -89,12 +103,14 @@ export function createModernConfirmations (options: ModernConfirmationsOptions =
       const payload = JSON.parse(Buffer.from(body, 'base64url').toString('utf8')) as Sealed
       if (!(payload.e > now())) throw new Error('expired')
       if (payload.i !== identityIdOf(ctx)) throw new Error('issued to another identity')
-      if (!pending.has(payload.n)) throw new Error('already used')
+      if (pools.get(payload.i)?.has(payload.n) !== true) throw new Error('already used')
       return payload
     },
     take (payload) {
-      const entry = pending.get(payload.n)
-      pending.delete(payload.n)
+      const pool = pools.get(payload.i)
+      const entry = pool?.get(payload.n)
+      pool?.delete(payload.n)
+      if (pool?.size === 0) pools.delete(payload.i)
       if (!entry || entry.expiresAt <= now() || entry.identityId !== payload.i) return undefined
       return entry.token
     }

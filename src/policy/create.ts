@@ -51,7 +51,7 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     now,
     ...deps.audit
   })
-  const undo = new UndoStore({ now })
+  const undo = new UndoStore()
   const confirms = new ConfirmStore({ now, ttlMs: deps.confirmTtlMs })
   let services: { at: number, all: ServiceDescriptions } | undefined
   const guard = new WriteGuard({

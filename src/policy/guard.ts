@@ -9,8 +9,8 @@ import { matchesAny } from '../globs.ts'
 import { assertBounded } from './input-checks.ts'
 import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reached.ts'
 import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
-import type { AuditApi, AuditEntry, ConfirmPreview, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
-import { LEFT_BY_WRITE, priorState, stateFacts, type UndoRecord, type UndoStore } from './undo.ts'
+import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, RegistryWrite, ServiceCallWrite, SupervisorWrite, UndoWrite, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
+import { priorState, revertUndo, statesUndo, type PriorState, type Revert, type UndoPlan, type UndoStore } from './undo.ts'
 
 type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
 
@@ -47,10 +47,79 @@ const REFUSAL_MESSAGES: Record<Exclude<RedeemVerdict, 'ok' | 'conflict'>, string
 /** Most entities whose state a service call's confirmation is bound to. */
 const SHOWN_STATES = 200
 
+/** A refusal as decided by a rule: the audit's reason and the client's code, said once, where it is decided. */
+interface Refusal { code: UserErrorCode, reason: string, message: string, hint: string }
+
 /**
- * The one guarded path every write goes through, in this order: service denylist, entity lists,
- * indirect targeting, dry run, confirmation, the call, the audit line. Each attempt leaves exactly one
- * audit line, and nothing reaches Home Assistant unless every rule passed.
+ * What one write kind asks of the guard, built by that kind's function below (`planOf`): what it names
+ * in the audit, what it targets, which services the denylist sees, how it is confirmed and undone.
+ */
+interface Plan {
+  /** The audit's `domain` and `service`: a Home Assistant service, or the kind's documented name. */
+  domain: string
+  service: string
+  /** Names `service_denylist` is matched against: the service itself, or a registry's or the Supervisor's documented name. */
+  denylisted: string[]
+  /** Services the write makes Home Assistant call (inside a config, or an undo's restore calls): each through `service_denylist`. */
+  inner: string[]
+  /** Services a config picks by template: refused while `service_denylist` is set. */
+  templated: string[]
+  read: CallTargets
+  /** Service calls only: resolve the target before sending, and report what each reached entity became. */
+  resolves: boolean
+  /** An edit always confirmed with this preview, bound to its hash instead of entity states. */
+  edit?: ConfirmedEdit
+  /** Always confirmed with this preview, still bound to the states it reaches (an undo over newer work). */
+  forced?: string
+  send: () => Promise<unknown>
+  /** Service calls: Home Assistant's refusals of the call are the caller's to fix. */
+  callersError?: (err: unknown) => UserError | undefined
+  /**
+   * What ha_undo can take back afterwards; undefined: this kind leaves the last record alone. A function
+   * answering undefined: this write could not be undone, so undo must not revert an older one instead.
+   */
+  undo?: (result: unknown, failed: boolean) => Promise<UndoPlan | undefined>
+}
+
+/** `service_denylist`, a config's inner and templated calls, the entity lists, indirect targets: the first that refuses. */
+function ruleRefusal (plan: Plan, entities: string[], indirect: string[], options: ReturnType<WriteGuardDeps['options']>, identity: Identity): Refusal | undefined {
+  const denied = (message: string, hint: string): Refusal => ({ code: 'HAMCP_DENIED_SERVICE', reason: 'service_denylist', message, hint })
+  for (const name of plan.denylisted) {
+    if (matchesAny(options.service_denylist, name)) return denied(`${name} is refused by the service_denylist option.`, 'The add-on owner must remove it from service_denylist; no argument makes this call pass.')
+  }
+  for (const inner of plan.inner) {
+    if (matchesAny(options.service_denylist, inner)) {
+      return plan.domain === 'undo'
+        ? denied(`Undoing it calls ${inner}, which is refused by the service_denylist option.`, 'The add-on owner must remove it from service_denylist; restore it by hand in Home Assistant otherwise.')
+        : denied(`The config calls ${inner}, which is refused by the service_denylist option.`, 'Remove that action; the add-on never writes an automation or script that calls a denied service.')
+    }
+  }
+  if (plan.templated.length > 0 && options.service_denylist.length > 0) {
+    return { code: 'HAMCP_DENIED_SERVICE', reason: 'templated_action', message: `The config picks its action with a template (${plan.templated.slice(0, 3).join(', ')}), which cannot be checked against service_denylist.`, hint: 'Name each action literally, e.g. action: light.turn_on.' }
+  }
+  for (const entityId of entities) {
+    const rule = entityRefusal(entityId, options, identity)
+    if (rule) return { code: 'HAMCP_DENIED_ENTITY', reason: rule, message: `${entityId} is refused by ${rule}.`, hint: rule.endsWith('allowlist') ? 'Only entities matching the allowlist can be written; ask the owner to extend it.' : 'Denied entities can never be written; pick another entity.' }
+  }
+  const listsActive = [options.entity_allowlist, options.entity_denylist, identity.entityAllowlist ?? [], identity.entityDenylist ?? []].some(list => list.length > 0)
+  if (listsActive && indirect.length > 0) {
+    return { code: 'HAMCP_DENIED_TARGET', reason: 'indirect_target', message: `Targeting by ${indirect.join(', ')} is refused while entity allow/deny lists are set.`, hint: 'Target the entities explicitly with entity_id (ha_search_entities finds them).' }
+  }
+  return undefined
+}
+
+const tokenRefusal = (verdict: Exclude<RedeemVerdict, 'ok' | 'conflict'>): Refusal => ({
+  code: 'HAMCP_CONFIRM_TOKEN_INVALID',
+  reason: `confirm_token_${verdict}`,
+  message: `Refused: ${REFUSAL_MESSAGES[verdict]}.`,
+  hint: 'Call again without confirm_token to get a fresh one, then confirm with the same arguments.'
+})
+
+/**
+ * The one guarded path every write goes through, in this order: the write's kind says what it targets
+ * and which rules apply (`planOf`); then service denylist, entity lists, indirect targeting, target
+ * resolution, dry run, confirmation, the write, its undo record, the audit line. Each attempt leaves
+ * exactly one audit line, and nothing reaches Home Assistant unless every rule passed.
  */
 export class WriteGuard implements WriteGuardApi {
   readonly #deps: WriteGuardDeps
@@ -65,173 +134,174 @@ export class WriteGuard implements WriteGuardApi {
 
   async run (identity: Identity, request: WriteRequest, context: WriteRunContext = {}): Promise<WriteOutcome> {
     const options = this.#deps.options()
-    const service = `${request.domain}.${request.service}`
-    const early = { tool: request.tool, identity: identity.id, identity_name: identity.name, domain: request.domain, service: request.service }
+    const label = writeLabel(request)
+    const early = { tool: request.tool, identity: identity.id, identity_name: identity.name, ...label }
 
-    // 0. Every id read as Home Assistant will read it, every free-form object bounded, before any rule.
-    let call: CallTargets
-    let nestedServices: string[] = []
-    let templatedServices: string[] = []
+    // Every id read as Home Assistant will read it, every free-form object bounded, before any rule.
+    let plan: Plan
     try {
-      assertBounded(request.data, 'data')
-      call = readCall(request)
-      if (request.config) {
-        const nested = configCalls(request.data)
-        nestedServices = [...nested.services].sort()
-        templatedServices = [...nested.templatedServices].sort()
-        for (const id of nested.entities) call.entities.add(id)
-        if (nested.templatedTargets.size > 0) call.indirect.add('a template')
-      }
+      plan = this.#planOf(request)
     } catch (err) {
       this.#deps.audit.record({ ...early, outcome: 'refused', reason: (err as { code?: string }).code ?? 'invalid_arguments' })
       throw err
     }
-    const { target, data } = call
-    const entities = [...call.entities].sort()
-    const indirect = [...call.indirect].sort()
+    const { target, data } = plan.read
+    const entities = [...plan.read.entities].sort()
+    const indirect = [...plan.read.indirect].sort()
     // The call as asked: what a confirmation approves, together with what its preview showed (`shown` below).
     const fingerprint = request.asked === undefined
-      ? callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, target, data })
-      : callFingerprint({ tool: request.tool, domain: request.domain, service: request.service, data: { asked: request.asked } })
+      ? callFingerprint({ tool: request.tool, ...label, target, data })
+      : callFingerprint({ tool: request.tool, ...label, data: { asked: request.asked } })
     const base = { ...early, entities, ...(target ? { target } : {}), ref: fingerprint.slice(0, 12) }
-    const refuseWith = (reason: string, problem: { code: UserErrorCode, message: string, hint: string }): never => {
-      audit('refused', { reason })
-      throw new UserError(problem.code, problem.message, problem.hint)
-    }
     const audit = (outcome: AuditEntry['outcome'], extra: Partial<AuditEntry> = {}): void => { this.#deps.audit.record({ ...base, outcome, ...extra }) }
-    const refuse = (reason: string, message: string, hint: string): never => {
-      audit('refused', { reason })
-      throw new UserError(refusalCode(reason), message, hint)
+    const refuse = (refusal: Refusal): never => {
+      audit('refused', { reason: refusal.reason })
+      throw new UserError(refusal.code, refusal.message, refusal.hint)
     }
 
-    // 1. Services refused in any context, also when a written automation or script would call them.
-    if (matchesAny(options.service_denylist, service)) {
-      refuse('service_denylist', `${service} is refused by the service_denylist option.`, 'The add-on owner must remove it from service_denylist; no argument makes this call pass.')
-    }
-    for (const inner of nestedServices) {
-      if (matchesAny(options.service_denylist, inner)) {
-        refuse('service_denylist', `The config calls ${inner}, which is refused by the service_denylist option.`, 'Remove that action; the add-on never writes an automation or script that calls a denied service.')
-      }
-    }
-    if (templatedServices.length > 0 && options.service_denylist.length > 0) {
-      refuse('templated_action', `The config picks its action with a template (${templatedServices.slice(0, 3).join(', ')}), which cannot be checked against service_denylist.`, 'Name each action literally, e.g. action: light.turn_on.')
-    }
+    const ruled = ruleRefusal(plan, entities, indirect, options, identity)
+    if (ruled) refuse(ruled)
 
-    // 2. Every entity the call names, in target, data and config, passes both the global and the token's lists.
-    for (const entityId of entities) {
-      const rule = entityRefusal(entityId, options, identity)
-      if (rule) refuse(rule, `${entityId} is refused by ${rule}.`, rule.endsWith('allowlist') ? 'Only entities matching the allowlist can be written; ask the owner to extend it.' : 'Denied entities can never be written; pick another entity.')
-    }
-
-    // 3. Area/device/floor/label targets, `all`/`none` and templates could reach entities the lists would refuse.
-    const listsActive = [options.entity_allowlist, options.entity_denylist, identity.entityAllowlist ?? [], identity.entityDenylist ?? []].some(list => list.length > 0)
-    if (listsActive && indirect.length > 0) {
-      refuse('indirect_target', `Targeting by ${indirect.join(', ')} is refused while entity allow/deny lists are set.`, 'Target the entities explicitly with entity_id (ha_search_entities finds them).')
-    }
-
-    // 4. Every target resolved before the call: what does not exist is refused, never a silent success.
-    const aim = call.aim
+    // Every target resolved before the call: what does not exist is refused, never a silent success.
+    const aim = plan.read.aim
     const aimsIndirectly = aim !== undefined && (aim.entity_id === 'all' || INDIRECT_TARGET_FIELDS.some(key => aim[key] !== undefined && aim[key] !== 'none'))
-    const plainCall = request.execute === undefined && request.config === undefined
     let reach: string[] | undefined = aimsIndirectly ? undefined : entities
     let reached: string[] | undefined
-    if (plainCall && aim !== undefined && this.#deps.house) {
-      const resolution = await resolveTarget(this.#deps.house, aim, request.domain, request.service)
-      if (resolution.problem) refuseWith(resolution.problem.code === 'HAMCP_WRONG_DOMAIN' ? 'wrong_domain' : 'target_not_found', resolution.problem)
+    if (plan.resolves && aim !== undefined && this.#deps.house) {
+      const resolution = await resolveTarget(this.#deps.house, aim, plan.domain, plan.service)
+      if (resolution.problem) refuse({ ...resolution.problem, reason: resolution.problem.code === 'HAMCP_WRONG_DOMAIN' ? 'wrong_domain' : 'target_not_found' })
       if (resolution.complete) {
         reached = resolution.reached
         reach = [...new Set([...entities, ...reached])].sort()
         base.entities = reached
       }
     }
-    const wouldCall = { domain: request.domain, service: request.service, ...(target ? { target } : {}), ...(data && Object.keys(data).length > 0 ? { data } : {}) }
+    const wouldCall = { ...label, ...(target ? { target } : {}), ...(data && Object.keys(data).length > 0 ? { data } : {}) }
+    const needsYes = plan.edit !== undefined || plan.forced !== undefined || needsConfirmation(plan.domain, entities, reach, options.confirm_domains)
 
-    // 4. A dry run stops here, having checked everything but the confirmation.
+    // A dry run stops here, having checked everything but the confirmation.
     if (request.dryRun === true) {
       audit('dry_run')
-      const needs = this.#needsConfirmation(request, entities, reach, options.confirm_domains)
-      return { status: 'dry_run', would_call: wouldCall, ...(reached ? { reaches: reached } : aimsIndirectly && reach ? { reaches: reach } : {}), ...(needs ? { notes: ['The real call will need a confirmation.'] } : {}) }
+      return { status: 'dry_run', would_call: wouldCall, ...(reached ? { reaches: reached } : aimsIndirectly && reach ? { reaches: reach } : {}), ...(needsYes ? { notes: ['The real call will need a confirmation.'] } : {}) }
     }
 
-    // 5. Sensitive domains and every config edit need a human's yes: elicitation when the session offers it, else a token.
+    // Sensitive domains, every config edit and forced undos need a human's yes: asked when the client can be, else a token.
+    const preview = plan.edit?.preview ?? plan.forced ?? `${plan.domain}.${plan.service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}`
+    const shownNow = (): Shown => this.#shown(plan, request.basis, reach ?? entities, aimsIndirectly)
+    const redeem = (token: string): { verdict: 'ok' } | { verdict: 'conflict', changes: string[] } => {
+      const consumed = this.#confirms.consume(identity.id, token, { call: fingerprint, shown: shownNow(), preview })
+      if (consumed.verdict === 'ok' || consumed.verdict === 'conflict') return consumed
+      return refuse(tokenRefusal(consumed.verdict))
+    }
+    const presented = request.confirmToken === undefined || request.confirmToken === '' ? undefined : request.confirmToken
     let via: AuditEntry['via']
-    if (this.#needsConfirmation(request, entities, reach, options.confirm_domains)) {
-      const preview = request.config?.preview ?? request.confirmPreview ?? `${service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}`
-      const shown: ConfirmPreview = { tool: request.tool, domain: request.domain, service: request.service, entities: reach ?? entities, preview }
-      const answer = context.confirmer && !request.confirmToken
+    if (needsYes) {
+      const shown: ConfirmPreview = { tool: request.tool, ...label, entities: reach ?? entities, preview }
+      const answer = context.confirmer && presented === undefined
         ? await context.confirmer(shown).catch(() => 'unavailable' as const)
         : 'unavailable'
       const given = typeof answer === 'object' ? answer : undefined
-      if (answer !== 'unavailable' && given === undefined) {
-        if (answer !== true) refuse('declined', `The confirmation for ${service} was declined.`, 'Nothing was changed. Ask the user before trying again.')
-        via = 'elicitation'
-      } else if (given === undefined && (request.confirmToken === undefined || request.confirmToken === '')) {
-        const token = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: this.#shown(request, reach ?? entities, aimsIndirectly), preview })
+      const token = given?.token ?? presented
+      if (answer === true) via = 'elicitation'
+      else if (answer === false) refuse({ code: 'HAMCP_CONFIRMATION_DECLINED', reason: 'declined', message: `The confirmation for ${plan.domain}.${plan.service} was declined.`, hint: 'Nothing was changed. Ask the user before trying again.' })
+      else if (token === undefined) {
+        const issued = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: shownNow(), preview })
         audit('confirmation_asked')
         return {
           status: 'confirmation_required',
-          confirm_token: token,
+          confirm_token: issued,
           expires_in_s: Math.round(this.#confirms.ttlMs / 1000),
           preview,
-          how: `Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.${request.config && entities.length >= BULK_ENTITIES ? ` This changes ${entities.length} entities: offer a backup first (ha_manage_config, kind backup).` : ''}`
+          how: `Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.${plan.edit && entities.length >= BULK_ENTITIES ? ` This changes ${entities.length} entities: offer a backup first (ha_manage_config, kind backup).` : ''}`
         }
       } else {
-        const shownNow = this.#shown(request, reach ?? entities, aimsIndirectly)
-        const consumed = this.#confirms.consume(identity.id, given?.token ?? request.confirmToken ?? '', { call: fingerprint, shown: shownNow, preview })
+        const consumed = redeem(token)
         if (consumed.verdict === 'conflict') {
           // Same call, but the preview it was shown with no longer holds: a fresh preview and token, nothing written.
           audit('refused', { reason: 'confirm_token_conflict' })
-          const token = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: shownNow, preview })
-          throw conflictError(request.config?.subject ?? 'What the preview showed', consumed.changes, preview, token, Math.round(this.#confirms.ttlMs / 1000))
-        }
-        if (consumed.verdict !== 'ok') {
-          refuse(`confirm_token_${consumed.verdict}`, `Refused: ${REFUSAL_MESSAGES[consumed.verdict]}.`, 'Call again without confirm_token to get a fresh one, then confirm with the same arguments.')
+          const fresh = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: shownNow(), preview })
+          throw conflictError(plan.edit?.subject ?? 'What the preview showed', consumed.changes, preview, fresh, Math.round(this.#confirms.ttlMs / 1000))
         }
         via = given?.via ?? 'token'
       }
-    } else if (request.confirmToken !== undefined && request.confirmToken !== '') {
+    } else if (presented !== undefined) {
       // A token presented to a write that needs no yes is still checked: one issued for another call
       // (an undo of another record, another target) is refused, never silently ignored.
-      const preview = request.config?.preview ?? request.confirmPreview ?? ''
-      const consumed = this.#confirms.consume(identity.id, request.confirmToken, { call: fingerprint, shown: this.#shown(request, reach ?? entities, aimsIndirectly), preview })
-      if (consumed.verdict !== 'ok' && consumed.verdict !== 'conflict') {
-        refuse(`confirm_token_${consumed.verdict}`, `Refused: ${REFUSAL_MESSAGES[consumed.verdict]}.`, 'Call again without confirm_token to get a fresh one, then confirm with the same arguments.')
-      }
+      redeem(presented)
     }
 
-    // 6. The call, remembering what it is about to change so ha_undo can put it back.
-    const undoable = request.undoable ?? (request.execute === undefined && request.config === undefined)
-    const before = undoable ? this.#statesBefore(request, reach ?? entities) : undefined
-    const already = reached && plainCall ? this.#alreadyAsAsked(request, reached, data) : undefined
+    // The write, remembering what it is about to change so ha_undo can put it back.
+    const before = request.kind === 'service' && request.undoable !== false ? this.#statesBefore(reach ?? entities) : undefined
+    const already = reached && plan.resolves ? this.#alreadyAsAsked(plan, reached, data) : undefined
     let result: unknown
     try {
-      result = request.execute
-        ? await request.execute()
-        : await this.#deps.command({
-          type: 'call_service',
-          domain: request.domain,
-          service: request.service,
-          ...(data && Object.keys(data).length > 0 ? { service_data: data } : {}),
-          ...(target ? { target } : {}),
-          ...(request.returnResponse === true ? { return_response: true } : {})
-        })
+      result = await plan.send()
     } catch (err) {
-      // Home Assistant's validation errors and unknown services are the caller's to fix, and say so.
-      const callers = request.execute ? undefined : callerErrorOf(err, service)
+      const callers = plan.callersError?.(err)
       audit('failed', { reason: `${callers ? `${callers.code}: ` : ''}${String((err as Error).message ?? err)}`.slice(0, 300), ...(via ? { via } : {}) })
+      // A registry edit that failed part way: what it applied can be undone (nothing applied: the last record stays).
+      const partial = request.kind === 'registry' ? await plan.undo?.(undefined, true) : undefined
+      if (partial) await this.#remember(identity, request.tool, label, partial)
       throw callers ?? err
     }
-
-    // 7. The audit line.
-    const revert = request.revert?.(result)
-    const remembered = (before && this.#checked(before, result)) ?? (revert && this.#deps.undo ? { tool: request.tool, call: service, at: this.#now(), states: [], revert, ...(revert.wrote && revert.current ? { wrote: revert.wrote, current: revert.current } : {}) } : undefined)
-    if (remembered) this.#deps.undo?.remember(identity.id, remembered)
-    // An undoable kind of write that this time cannot be undone: undo must not revert an older one instead.
-    else if (request.revert) this.#deps.undo?.forget(identity.id)
+    const contextId = (result as { context?: { id?: unknown } } | null)?.context?.id
+    const undoPlan = before
+      ? statesUndo(before, typeof contextId === 'string' ? contextId : undefined, this.#deps.state, this.#deps.command)
+      : await plan.undo?.(result, false)
+    const undoable = before !== undefined || plan.undo !== undefined
+    const remembered = undoable ? await this.#remember(identity, request.tool, label, undoPlan) : false
     if (via) audit('confirmation_given', { via })
     else audit('allowed')
-    const effect = reached && plainCall ? await this.#effect(reached, result, already) : undefined
+    const effect = reached && plan.resolves ? await this.#effect(reached, result, already) : undefined
     return { status: 'done', result, ...(effect ?? {}), ...(remembered ? { undo_available: true } : {}) }
+  }
+
+  /** Keeps the identity's undo record, stamped with the guard's clock; none: the last one is dropped, never undone instead. */
+  async #remember (identity: Identity, tool: string, label: { domain: string, service: string }, plan: UndoPlan | undefined): Promise<boolean> {
+    const { undo } = this.#deps
+    if (!undo) return false
+    if (plan === undefined) {
+      undo.forget(identity.id)
+      return false
+    }
+    undo.remember(identity.id, { tool, call: `${label.domain}.${label.service}`, at: this.#now(), ...plan })
+    return true
+  }
+
+  /** Dispatches on the write's kind: each says what it targets and which rules apply. */
+  #planOf (request: WriteRequest): Plan {
+    switch (request.kind) {
+      case 'service': return this.#servicePlan(request)
+      case 'command': return commandPlan(request)
+      case 'config': return configPlan(request)
+      case 'registry': return registryPlan(request)
+      case 'supervisor': return supervisorPlan(request)
+      case 'undo': return undoPlan(request)
+    }
+  }
+
+  #servicePlan (request: ServiceCallWrite): Plan {
+    assertBounded(request.data, 'data')
+    const read = readCall(request)
+    const service = `${request.domain}.${request.service}`
+    return {
+      domain: request.domain,
+      service: request.service,
+      denylisted: [service],
+      inner: [],
+      templated: [],
+      read,
+      resolves: true,
+      send: async () => await this.#deps.command({
+        type: 'call_service',
+        domain: request.domain,
+        service: request.service,
+        ...(read.data && Object.keys(read.data).length > 0 ? { service_data: read.data } : {}),
+        ...(read.target ? { target: read.target } : {}),
+        ...(request.returnResponse === true ? { return_response: true } : {})
+      }),
+      callersError: err => callerErrorOf(err, service)
+    }
   }
 
   /** What the call did to the entities it reached, once Home Assistant reported their states (bounded wait). */
@@ -245,52 +315,130 @@ export class WriteGuard implements WriteGuardApi {
 
   /**
    * What a preview showed, as facts a confirmation is bound to (with its text): the config's hash, what the
-   * tool read to build it (`basis`), the entities an indirect target reaches and, for service calls,
-   * the current state of each entity the call reaches.
+   * tool read to build it (`basis`), the entities an indirect target reaches and, unless it is a config
+   * edit, the current state of each entity the write reaches.
    */
-  #shown (request: WriteRequest, reach: string[], aimsIndirectly: boolean): Shown {
-    const shown: Shown = { ...request.basis }
-    if (request.config?.baseHash !== undefined) shown[`${request.config.subject ?? `${request.domain}.${request.service}`} (config hash)`] = request.config.baseHash.slice(0, 16)
+  #shown (plan: Plan, basis: Record<string, string> | undefined, reach: string[], aimsIndirectly: boolean): Shown {
+    const shown: Shown = { ...basis }
+    if (plan.edit?.baseHash !== undefined) shown[`${plan.edit.subject ?? `${plan.domain}.${plan.service}`} (config hash)`] = plan.edit.baseHash.slice(0, 16)
     if (aimsIndirectly) shown['reached entities'] = reach.join(', ') || 'none'
-    if (request.config === undefined && this.#deps.state) {
+    if (plan.edit === undefined && this.#deps.state) {
       for (const id of reach.slice(0, SHOWN_STATES)) shown[`${id} state`] = this.#deps.state(id)?.state ?? 'absent'
     }
     return shown
   }
 
-  #needsConfirmation (request: WriteRequest, entities: string[], reach: string[] | undefined, confirmDomains: readonly string[]): boolean {
-    if (request.config || request.confirmPreview !== undefined) return true
-    if (matchesAny(confirmDomains, request.domain)) return true
-    // Reach unknown (registries unavailable): an indirect target might reach a sensitive domain.
-    if (reach === undefined) return confirmDomains.length > 0
-    return [...entities, ...reach].some(entityId => matchesAny(confirmDomains, domainOf(entityId)))
-  }
-
-  /** A service call's undo record, told how to see what changed since: states carrying another context than the call's. */
-  #checked (record: UndoRecord, result: unknown): UndoRecord {
-    const contextId = (result as { context?: { id?: unknown } } | null)?.context?.id
-    const { state } = this.#deps
-    if (typeof contextId !== 'string' || !state) return record
-    const wrote = Object.fromEntries(record.states.map(prior => [prior.entity_id, LEFT_BY_WRITE]))
-    return { ...record, wrote, current: async () => stateFacts(record.states, contextId, state) }
-  }
-
   /** The reached entities that already are as the call would leave them, read before it is sent. */
-  #alreadyAsAsked (request: { domain: string, service: string }, reached: string[], data: Record<string, unknown> | undefined): Set<string> | undefined {
+  #alreadyAsAsked (plan: Plan, reached: string[], data: Record<string, unknown> | undefined): Set<string> | undefined {
     const { state } = this.#deps
     if (!state) return undefined
-    return new Set(reached.filter(id => alreadyAsAsked({ domain: request.domain, service: request.service, ...(data ? { data } : {}) }, id, state(id))))
+    return new Set(reached.filter(id => alreadyAsAsked({ domain: plan.domain, service: plan.service, ...(data ? { data } : {}) }, id, state(id))))
   }
 
-  #statesBefore (request: WriteRequest, ids: string[]): UndoRecord | undefined {
+  #statesBefore (ids: string[]): PriorState[] | undefined {
     const { undo, state } = this.#deps
     if (!undo || !state) return undefined
-    const states = ids.slice(0, 200).flatMap(id => {
+    return ids.slice(0, 200).flatMap(id => {
       const current = state(id)
       return current ? [priorState(id, current.state, current.attributes)] : []
     })
-    if (states.length === 0) return undefined
-    return { tool: request.tool, call: `${request.domain}.${request.service}`, at: this.#now(), states }
+  }
+}
+
+/** What the audit line names a write: its service, or its kind's documented name. */
+export function writeLabel (request: WriteRequest): { domain: string, service: string } {
+  switch (request.kind) {
+    case 'service': case 'command': return { domain: request.domain, service: request.service }
+    case 'config': return { domain: request.domain, service: request.action }
+    case 'registry': return { domain: request.registry, service: request.action }
+    case 'supervisor': return { domain: 'supervisor', service: request.action }
+    case 'undo': return { domain: 'undo', service: request.record.needs === 'allow_write' ? 'restore' : 'revert' }
+  }
+}
+
+/** Whether confirm_domains asks for a yes: the write's domain, or any entity it names or reaches. */
+function needsConfirmation (domain: string, entities: string[], reach: string[] | undefined, confirmDomains: readonly string[]): boolean {
+  if (matchesAny(confirmDomains, domain)) return true
+  // Reach unknown (registries unavailable): an indirect target might reach a sensitive domain.
+  if (reach === undefined) return confirmDomains.length > 0
+  return [...entities, ...reach].some(entityId => matchesAny(confirmDomains, domainOf(entityId)))
+}
+
+const revertOf = (revert: ((result: unknown) => Revert | undefined) | undefined): Plan['undo'] =>
+  revert && (async result => { const r = revert(result); return r && revertUndo(r) })
+
+function commandPlan (request: CommandWrite): Plan {
+  assertBounded(request.data, 'data')
+  return {
+    domain: request.domain,
+    service: request.service,
+    denylisted: [`${request.domain}.${request.service}`],
+    inner: [],
+    templated: [],
+    read: readCall({ target: request.target, data: request.data, entities: request.confirm?.entities }),
+    resolves: false,
+    ...(request.confirm ? { edit: request.confirm } : {}),
+    send: request.execute,
+    ...(request.revert ? { undo: revertOf(request.revert) } : {})
+  }
+}
+
+function configPlan (request: ConfigWrite): Plan {
+  assertBounded(request.data, 'data')
+  const read = readCall({ data: request.data, entities: request.confirm.entities })
+  const nested = configCalls(request.data)
+  for (const id of nested.entities) read.entities.add(id)
+  if (nested.templatedTargets.size > 0) read.indirect.add('a template')
+  return {
+    domain: request.domain,
+    service: request.action,
+    // Its name as owners write it in service_denylist (`lovelace.*`, `scene.delete`), though no service is called.
+    denylisted: [`${request.domain}.${request.action}`],
+    inner: [...nested.services].sort(),
+    templated: [...nested.templatedServices].sort(),
+    read,
+    resolves: false,
+    edit: request.confirm,
+    send: request.execute,
+    ...(request.revert ? { undo: revertOf(request.revert) } : {})
+  }
+}
+
+function registryPlan (request: RegistryWrite): Plan {
+  return {
+    domain: request.registry,
+    service: request.action,
+    denylisted: [`${request.registry}.${request.action}`],
+    inner: [],
+    templated: [],
+    read: readCall({ ...(request.entities.length > 0 ? { target: { entity_id: request.entities } } : {}), data: request.data, entities: request.confirm === undefined ? undefined : request.entities }),
+    resolves: false,
+    ...(request.confirm === undefined ? {} : { edit: { preview: request.confirm, entities: request.entities } }),
+    send: request.execute,
+    undo: async () => await request.undo()
+  }
+}
+
+function supervisorPlan (request: SupervisorWrite): Plan {
+  assertBounded(request.data, 'data')
+  return { domain: 'supervisor', service: request.action, denylisted: [`supervisor.${request.action}`], inner: [], templated: [], read: readCall({ data: request.data }), resolves: false, send: request.execute }
+}
+
+function undoPlan (request: UndoWrite): Plan {
+  const { record, overwrites = [] } = request
+  const lost = overwrites.length > 0 ? `\nThis overwrites what changed in Home Assistant since that write:\n${overwrites.map(c => `- ${c}`).join('\n')}\nOnly confirm if the user wants the older values back anyway.` : ''
+  const preview = `Undo of ${record.call}: ${record.preview}${lost}`
+  return {
+    domain: 'undo',
+    service: record.needs === 'allow_write' ? 'restore' : 'revert',
+    denylisted: [],
+    inner: record.services,
+    templated: [],
+    read: readCall({ ...(record.entities.length > 0 ? { target: { entity_id: record.entities } } : {}), data: { undo: record.call, at: record.at } }),
+    resolves: false,
+    ...(record.alwaysConfirm ? { edit: { preview, entities: record.entities } } : lost !== '' ? { forced: preview } : {}),
+    // Confirmed with the changes shown, the undo may overwrite them.
+    send: async () => await record.run(overwrites.length > 0)
   }
 }
 
@@ -311,17 +459,6 @@ function reachLine (reach: string[] | undefined): string {
   if (reach.length === 0) return 'Reaches: no entity.'
   const shown = reach.slice(0, 25)
   return `Reaches ${reach.length} ${reach.length === 1 ? 'entity' : 'entities'}: ${shown.join(', ')}${reach.length > shown.length ? `, and ${reach.length - shown.length} more` : ''}.`
-}
-
-/** The stable code a client reads for each audit reason of a refusal. */
-function refusalCode (reason: string): UserErrorCode {
-  if (reason === 'service_denylist' || reason === 'templated_action') return 'HAMCP_DENIED_SERVICE'
-  if (reason.includes('entity_')) return 'HAMCP_DENIED_ENTITY'
-  if (reason === 'indirect_target') return 'HAMCP_DENIED_TARGET'
-  if (reason === 'declined') return 'HAMCP_CONFIRMATION_DECLINED'
-  if (reason === 'confirm_token_conflict') return 'HAMCP_CONFLICT'
-  if (reason.startsWith('confirm_token_')) return 'HAMCP_CONFIRM_TOKEN_INVALID'
-  return 'HAMCP_INVALID_ARGUMENT'
 }
 
 /** Which list refuses an entity, if any: denylists win, a non-empty allowlist denies what it does not name. */

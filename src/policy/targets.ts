@@ -1,7 +1,7 @@
 import { domainOf, ENTITY_ID } from '../home/entities.ts'
 import { isTemplate } from './config-calls.ts'
 import { assertId, idProblem, invalidId } from './input-checks.ts'
-import type { ServiceTarget, WriteRequest } from './types.ts'
+import type { ServiceTarget } from './types.ts'
 
 /**
  * Entity fields read exactly as Home Assistant reads them (cv.comp_entity_ids for entity_id, cv.ensure_list
@@ -122,7 +122,7 @@ export interface CallTargets {
 }
 
 /** Reads a write's target and data once; throws a UserError naming the first bad field. */
-export function readCall (request: Pick<WriteRequest, 'target' | 'data' | 'config'>): CallTargets {
+export function readCall (request: { target?: ServiceTarget | undefined, data?: Record<string, unknown> | undefined, entities?: readonly string[] | undefined }): CallTargets {
   const into: CallTargets = { target: undefined, data: undefined, aim: undefined, entities: new Set(), indirect: new Set() }
   const target = request.target ? readTargetFields(request.target as Record<string, unknown>, 'target', into) : {}
   let data = request.data
@@ -140,7 +140,7 @@ export function readCall (request: Pick<WriteRequest, 'target' | 'data' | 'confi
       if (!(TARGET_FIELDS as readonly string[]).includes(key)) scanNested({ [key]: value }, 'data', into)
     }
   }
-  for (const id of request.config?.entities ?? []) {
+  for (const id of request.entities ?? []) {
     const clean = id.trim().toLowerCase()
     if (clean !== '') into.entities.add(clean)
   }

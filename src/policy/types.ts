@@ -3,7 +3,7 @@
  * Implemented in src/policy/guard.ts (WriteGuard) and src/policy/audit.ts (AuditLog).
  */
 import type { Identity } from '../auth/identity.ts'
-import type { Revert } from './undo.ts'
+import type { Revert, UndoPlan, UndoRecord } from './undo.ts'
 
 export interface ServiceTarget {
   entity_id?: string | string[]
@@ -13,30 +13,14 @@ export interface ServiceTarget {
   label_id?: string | string[]
 }
 
-/** One write as the guard sees it. Runtime writes are service calls; config writes carry `config`. */
-export interface WriteRequest {
+/** What every write kind carries: who asks, and the guard's standard arguments. */
+interface WriteBase {
   /** Tool that asked, for the audit. */
   tool: string
-  domain: string
-  service: string
-  target?: ServiceTarget
-  data?: Record<string, unknown>
   dryRun?: boolean
-  confirmToken?: string
-  returnResponse?: boolean
-  /** Config edits (automations, scripts, dashboards): always confirmed, preview shown, base hash bound. */
-  config?: {
-    /** Full YAML or unified diff shown to the human before confirming. */
-    preview: string
-    /** Hash of the config being replaced; a change between preview and confirmation is refused. */
-    baseHash?: string
-    /** The item edited (an entity id, a dashboard), so a refusal can say it changed meanwhile. */
-    subject?: string
-    /** Entities the new config touches, checked against the lists like targets. */
-    entities?: string[]
-  }
+  confirmToken?: string | undefined
   /**
-   * The call as the caller asked for it, when `target`/`data` carry values the tool derived from the
+   * The call as the caller asked for it, when the request carries values the tool derived from the
    * house (a registry edit's affected entities): the confirmation is bound to this instead of them.
    */
   asked?: unknown
@@ -45,15 +29,122 @@ export interface WriteRequest {
    * confirmation holds only while these are unchanged; otherwise the answer is HAMCP_CONFLICT with a new preview.
    */
   basis?: Record<string, string>
-  /** Always ask for a confirmation, showing this preview (ha_undo forcing over newer work). */
-  confirmPreview?: string
-  /** Performs the write when it is not a plain call_service (config writes through REST). */
-  execute?: () => Promise<unknown>
-  /** Remember prior states for ha_undo; defaults to true for plain service calls, false with `execute`. */
+}
+
+/**
+ * A Home Assistant service call (`call_service`). Rules: `service_denylist` on `domain.service`; the
+ * entity lists on every entity in target and data; area/device/floor/label/`all` targets refused while
+ * a list is set; the target resolved first (no silent success); `confirm_domains` on the domain and on
+ * every entity it reaches. Undo remembers the states it changes; the answer says what each reached
+ * entity became.
+ */
+export interface ServiceCallWrite extends WriteBase {
+  kind: 'service'
+  domain: string
+  service: string
+  target?: ServiceTarget
+  data?: Record<string, unknown>
+  returnResponse?: boolean
+  /** Remember the prior states for ha_undo (default true). */
   undoable?: boolean
-  /** Config writes that ha_undo can reverse: builds the revert from the write's result, once it succeeded. */
+}
+
+/**
+ * A change made with a WebSocket command that stands for a service of an entity's domain (a calendar
+ * event, a helper created or deleted): the same rules as that service (`domain.service` through
+ * `service_denylist`, the entity lists, `confirm_domains`), plus an always-asked confirmation when
+ * `confirm` is set (a delete, bound to the item's hash).
+ */
+export interface CommandWrite extends WriteBase {
+  kind: 'command'
+  domain: string
+  service: string
+  target?: ServiceTarget
+  data?: Record<string, unknown>
+  confirm?: ConfirmedEdit
+  execute: () => Promise<unknown>
+  /** Makes it undoable: how to reverse it, from its result (undefined: this one cannot be). */
   revert?: (result: unknown) => Revert | undefined
 }
+
+/**
+ * An edit of Home Assistant's configuration: an automation, script, scene or dashboard. Always
+ * confirmed, its preview shown, bound to the hash of the config it replaces. The services the config
+ * calls (`action:`, `perform_action`, `scene:`) pass `service_denylist`, a templated one is refused,
+ * every entity it names passes the lists. `domain.action` (automation.update, lovelace.add_card,
+ * scene.delete) names it in the audit and in `service_denylist` (so `lovelace.*` forbids dashboard
+ * edits), as documented for owners, though no Home Assistant service is called.
+ */
+export interface ConfigWrite extends WriteBase {
+  kind: 'config'
+  domain: string
+  action: string
+  /** Everything the confirmation is bound to, walked for the calls inside. */
+  data: Record<string, unknown>
+  confirm: ConfirmedEdit
+  execute: () => Promise<unknown>
+  revert?: (result: unknown) => Revert | undefined
+}
+
+/**
+ * A registry edit (areas, floors, labels, categories, zones, entities, devices). `service_denylist`
+ * sees it as `registry.action` (`area_registry.delete`, `zone.create`, `entity_registry.update`), as
+ * documented for owners. Every entity it touches passes the lists; only deletes, bulk edits and
+ * renames (`confirm`) are confirmed, bound to `asked` and `basis`. Undo replays the commands `undo`
+ * gives, after the edit and after a partial failure too.
+ */
+export interface RegistryWrite extends WriteBase {
+  kind: 'registry'
+  registry: string
+  action: string
+  entities: string[]
+  /** The edit as text for the audit's binding (registry values name areas and labels, not targets). */
+  data: Record<string, unknown>
+  confirm?: string
+  execute: () => Promise<unknown>
+  /** The undo of what was applied so far; called once the edit finished or failed part way. */
+  undo: () => Promise<UndoPlan | undefined>
+}
+
+/**
+ * A Supervisor job (a backup). `service_denylist` sees it as `supervisor.action` (`backup.*` and
+ * `hassio.*` do not apply: no Home Assistant service is called), as documented for owners;
+ * `confirm_domains` containing `supervisor` asks for a confirmation.
+ */
+export interface SupervisorWrite extends WriteBase {
+  kind: 'supervisor'
+  action: string
+  data: Record<string, unknown>
+  execute: () => Promise<unknown>
+}
+
+/**
+ * ha_undo putting one record back. Its entities pass the lists and `confirm_domains` again, each
+ * service it calls passes `service_denylist`; a config change's undo is always confirmed, and so is
+ * any undo that would overwrite newer work (`overwrites`, shown in the preview).
+ */
+export interface UndoWrite extends WriteBase {
+  kind: 'undo'
+  record: UndoRecord
+  /** What changed since the write, which the undo would overwrite: it then needs the user's yes. */
+  overwrites?: string[]
+}
+
+/** A confirmed edit's preview and what it is bound to. */
+export interface ConfirmedEdit {
+  /** Full YAML or unified diff shown to the human before confirming. */
+  preview: string
+  /** Hash of the config being replaced; a change between preview and confirmation is refused. */
+  baseHash?: string
+  /** The item edited (an entity id, a dashboard), so a refusal can say it changed meanwhile. */
+  subject?: string
+  /** Entities the new config touches, checked against the lists like targets. */
+  entities?: string[]
+}
+
+/** One write as the guard sees it: each kind says what it targets and which rules apply. */
+export type WriteRequest = ServiceCallWrite | CommandWrite | ConfigWrite | RegistryWrite | SupervisorWrite | UndoWrite
+export type WriteKind = WriteRequest['kind']
 
 /** What a human is shown before a sensitive write. */
 export interface ConfirmPreview {

@@ -10,26 +10,100 @@ export interface PriorState {
   attributes: Record<string, unknown>
 }
 
+/**
+ * The one shape of everything ha_undo can take back, whatever the write was: the guard stamps it
+ * (tool, call, its clock's time) and keeps it; ha_undo shows `preview`, checks the rules again on
+ * `entities` and `services`, compares `wrote` with `current()`, and calls `run`. Built by
+ * `statesUndo` (a service call), `commandsUndo` (a registry edit) and `revertUndo` (a config change).
+ */
 export interface UndoRecord {
   tool: string
   /** What the write called, for the answer. */
   call: string
   at: number
-  states: PriorState[]
-  /** Config edits (registries): the WebSocket commands that put the previous values back, in order. */
-  commands?: RestoreCommand[]
-  /** Entities those commands touch, checked against the entity lists again when undoing. */
-  entities?: string[]
-  /** What the restore cannot bring back, said in the undo's answer. */
+  /** The option undoing needs: a service call's states take allow_write, a config or registry change allow_config_write. */
+  needs: 'allow_write' | 'allow_config_write'
+  /** What the undo does, shown before it runs. */
+  preview: string
+  /** Always confirmed (a config change), or only as any write on `entities` would be. */
+  alwaysConfirm: boolean
+  /** Entities the undo writes, checked against the entity lists (and confirm_domains) again. */
+  entities: string[]
+  /** Home Assistant services the undo calls, checked against service_denylist again. */
+  services: string[]
+  /** What the undo cannot bring back exactly, said in its answer. */
   unrestorable?: string[]
-  /** A config change (scene, event, dashboard...): how to put the previous value back. */
-  revert?: Revert
   /**
    * What the write left, as named facts, and how to read the same facts now. ha_undo compares the two
    * first: a fact that differs is newer work, which it never overwrites without the user's yes.
    */
   wrote?: Shown
   current?: () => Promise<Shown>
+  /** Puts it back (`force`: the user agreed to overwrite newer work) and answers what it did. */
+  run: (force: boolean) => Promise<Record<string, unknown>>
+}
+
+/** An undo record as a write kind describes it; the guard adds who, what and when. */
+export type UndoPlan = Omit<UndoRecord, 'tool' | 'call' | 'at'>
+
+type Send = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
+
+/**
+ * A service call's undo: the service calls that put each entity back (src/policy/undo.ts
+ * `restoreCalls`), told how to see what changed since: states carrying another context than the
+ * call's. Undefined when nothing it reached can be restored.
+ */
+export function statesUndo (states: PriorState[], contextId: string | undefined, read: ((entityId: string) => ReachedState | undefined) | undefined, send: Send): UndoPlan | undefined {
+  const calls = states.flatMap(restoreCalls)
+  if (calls.length === 0) return undefined
+  const facts = contextId !== undefined && read !== undefined
+    ? { wrote: Object.fromEntries(states.map(prior => [prior.entity_id, LEFT_BY_WRITE])), current: async () => stateFacts(states, contextId, read) }
+    : {}
+  return {
+    needs: 'allow_write',
+    preview: `Restore ${states.map(s => `${s.entity_id} to ${s.state}`).join(', ')}.`,
+    alwaysConfirm: false,
+    entities: states.map(s => s.entity_id),
+    services: [...new Set(calls.map(c => `${c.domain}.${c.service}`))],
+    ...facts,
+    run: async () => {
+      for (const c of calls) await send({ type: 'call_service', domain: c.domain, service: c.service, target: c.target, ...(c.data ? { service_data: c.data } : {}) })
+      return { restored: states.map(s => s.entity_id) }
+    }
+  }
+}
+
+/** A registry edit's undo: replays the commands that put every entry back, in order (a recreated entry's id substituted into what follows). */
+export function commandsUndo (commands: RestoreCommand[], entities: string[], send: Send, extra: Pick<UndoPlan, 'unrestorable' | 'wrote' | 'current'> = {}): UndoPlan {
+  return {
+    needs: 'allow_config_write',
+    preview: `Replay ${commands.length} registry ${commands.length === 1 ? 'command' : 'commands'}: ${commands.slice(0, 5).map(c => c.type).join(', ')}${commands.length > 5 ? ', ...' : ''}.`,
+    alwaysConfirm: false,
+    entities,
+    services: [],
+    ...extra,
+    run: async () => {
+      let created: string | undefined
+      for (const command of commands) {
+        const result = await send(withCreatedId(command, created))
+        if (command.type.endsWith('/create')) created = createdId(result)
+      }
+      return { steps: commands.length }
+    }
+  }
+}
+
+/** A config change's undo, from the Revert its tool built: always confirmed, like any config write. */
+export function revertUndo (revert: Revert): UndoPlan {
+  return {
+    needs: 'allow_config_write',
+    preview: revert.preview,
+    alwaysConfirm: true,
+    entities: revert.entities ?? [],
+    services: [],
+    ...(revert.wrote && revert.current ? { wrote: revert.wrote, current: revert.current } : {}),
+    run: async force => await revert.run(force)
+  }
 }
 
 /** An entity as the write left it: changed by the write itself (its context) or not changed at all. */
@@ -59,7 +133,7 @@ export interface Revert {
   preview: string
   /** Entities the revert writes, checked against the entity lists again. */
   entities?: string[]
-  /** What the change left and how to read it now (see UndoRecord); the record takes them over. */
+  /** What the change left and how to read it now (see UndoRecord). */
   wrote?: Shown
   current?: () => Promise<Shown>
   /**
@@ -193,19 +267,16 @@ export function restoreCalls (prior: PriorState): RestoreCall[] {
   }
 }
 
-/** The last allowed runtime write of each identity, with the states just before it. Bounded. */
+/** The last undoable write of each identity. Bounded. Written by the guard only, stamped with its clock. */
 export class UndoStore {
   readonly #records: LRUCache<string, UndoRecord>
-  readonly #now: () => number
 
-  constructor (options: { maxIdentities?: number, now?: () => number } = {}) {
+  constructor (options: { maxIdentities?: number } = {}) {
     this.#records = new LRUCache({ max: options.maxIdentities ?? 100 })
-    this.#now = options.now ?? Date.now
   }
 
-  /** Keeps the identity's last write, stamped with the store's clock unless `at` is given. */
-  remember (identityId: string, record: Omit<UndoRecord, 'at'> & { at?: number }): void {
-    this.#records.set(identityId, { ...record, at: record.at ?? this.#now() })
+  remember (identityId: string, record: UndoRecord): void {
+    this.#records.set(identityId, record)
   }
 
   last (identityId: string): UndoRecord | undefined {

@@ -68,8 +68,13 @@ export interface SessionService {
   closeStreams: () => Promise<void>
   /** Closes every session (shutdown). */
   closeAll: () => Promise<void>
-  /** Closes the sessions opened by one identity (its credential was regenerated or revoked); returns how many. */
+  /**
+   * Closes the sessions opened by one identity (its credential was regenerated or revoked) and tells
+   * every `onOwnerClosed` listener, so that its 2026-07-28 listen streams end too; returns how many sessions.
+   */
   closeOwnedBy: (identityId: string, reason: string) => Promise<number>
+  /** Calls `listener` whenever `closeOwnedBy` runs for an identity; returns the unsubscribe. */
+  onOwnerClosed: (listener: (identityId: string) => void) => () => void
   /** The live entity and area resources for 2026-07-28 listen streams, with the sessions' clock and interval. */
   liveFeed: (publish: (uri: string) => void, active: () => boolean) => LiveFeed
 }
@@ -142,6 +147,7 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
     return undefined
   }
 
+  const ownerClosed = new Set<(identityId: string) => void>()
   return {
     enabled,
     registry,
@@ -180,7 +186,12 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
     async closeAll () {
       await Promise.all(registry.drain().map(({ id, value }) => closeSession(id, value, 'shutdown')))
     },
+    onOwnerClosed (listener) {
+      ownerClosed.add(listener)
+      return () => { ownerClosed.delete(listener) }
+    },
     async closeOwnedBy (identityId, reason) {
+      for (const listener of ownerClosed) listener(identityId)
       const owned = registry.entries().filter(({ id }) => registry.owner(id) === identityId)
       await Promise.all(owned.map(({ id, value }) => closeSession(id, value, reason)))
       return owned.length

@@ -4,7 +4,7 @@ import { isUserError } from '../../src/errors.ts'
 import { DEFAULT_OPTIONS, type Options } from '../../src/options.ts'
 import { ConfirmStore, stableJson } from '../../src/policy/confirm.ts'
 import { WriteGuard } from '../../src/policy/guard.ts'
-import type { AuditEntry, WriteRequest } from '../../src/policy/types.ts'
+import type { AuditEntry, ServiceCallWrite, WriteRequest } from '../../src/policy/types.ts'
 import { restoreCalls, UndoStore } from '../../src/policy/undo.ts'
 import { fakeClock } from '../helper.ts'
 
@@ -47,7 +47,7 @@ async function refusal (promise: Promise<unknown>): Promise<string> {
   throw new Error('expected a refusal')
 }
 
-const call = (extra: Partial<WriteRequest> = {}): WriteRequest => ({ tool: 'test', domain: 'light', service: 'turn_on', target: { entity_id: 'light.kitchen' }, ...extra })
+const call = (extra: Partial<ServiceCallWrite> = {}): ServiceCallWrite => ({ kind: 'service', tool: 'test', domain: 'light', service: 'turn_on', target: { entity_id: 'light.kitchen' }, ...extra })
 
 t.test('rule order: service denylist first, then entity lists, then indirect targets, then dry run', async t => {
   const { guard, sent, audit } = setup({ service_denylist: ['light.turn_on'], entity_denylist: ['light.kitchen'] })
@@ -108,7 +108,7 @@ t.test('a confirm domain is matched on the targeted entities too', async t => {
 t.test('config requests always need a confirmation and bind the base hash', async t => {
   const { guard, sent } = setup({ confirm_domains: [] })
   let executed = 0
-  const request = (baseHash: string): WriteRequest => ({ tool: 'ha_update_automation', domain: 'automation', service: 'update', data: { id: 'a1' }, config: { preview: '--- diff', baseHash }, execute: async () => { executed++; return 'ok' } })
+  const request = (baseHash: string): WriteRequest => ({ kind: 'config', tool: 'ha_update_automation', domain: 'automation', action: 'update', data: { id: 'a1' }, confirm: { preview: '--- diff', baseHash }, execute: async () => { executed++; return 'ok' } })
   const asked = await guard.run(PRIMARY_IDENTITY, request('hash-1'))
   if (asked.status !== 'confirmation_required') throw new Error('expected a confirmation')
   t.equal(asked.preview, '--- diff', 'the preview is the config diff')
@@ -174,8 +174,8 @@ t.test('undo is recorded per identity with the states before the call', async t 
   const { guard, undo } = setup()
   await guard.run(PRIMARY_IDENTITY, call())
   const record = undo.last('primary')
-  t.same(record?.states, [{ entity_id: 'light.kitchen', state: 'on', attributes: { brightness: 100, color_mode: 'hs', hs_color: [10, 20] } }])
-  t.same(restoreCalls(record!.states[0]!), [{ domain: 'light', service: 'turn_on', target: { entity_id: 'light.kitchen' }, data: { brightness: 100, hs_color: [10, 20] } }])
+  t.match(record, { tool: 'test', call: 'light.turn_on', at: 1_000_000, needs: 'allow_write', entities: ['light.kitchen'], services: ['light.turn_on'] }, 'stamped with the guard\'s clock')
+  t.same(restoreCalls({ entity_id: 'light.kitchen', state: 'on', attributes: { brightness: 100, color_mode: 'hs', hs_color: [10, 20] } }), [{ domain: 'light', service: 'turn_on', target: { entity_id: 'light.kitchen' }, data: { brightness: 100, hs_color: [10, 20] } }])
   t.equal(undo.last('token:other'), undefined)
   t.same(restoreCalls({ entity_id: 'cover.blind', state: 'open', attributes: { current_position: 40 } })[0]?.data, { position: 40 })
   t.same(restoreCalls({ entity_id: 'climate.hall', state: 'heat', attributes: { temperature: 20 } }).map(c => c.service), ['set_hvac_mode', 'set_temperature'])

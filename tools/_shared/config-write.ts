@@ -41,14 +41,14 @@ function changedMeanwhile (subject: string): UserError {
 
 export async function runConfigWrite (ctx: ToolContext, write: ConfigWrite): Promise<Record<string, unknown>> {
   const outcome = await guardedWrite(ctx, {
+    kind: 'config',
     tool: write.tool,
     domain: write.domain,
-    service: write.action,
+    action: write.action,
     data: write.payload,
     dryRun: write.dryRun,
     ...(write.confirmToken === undefined ? {} : { confirmToken: write.confirmToken }),
-    config: { preview: write.preview, baseHash: write.baseHash, subject: write.subject, entities: write.entities },
-    undoable: false,
+    confirm: { preview: write.preview, baseHash: write.baseHash, subject: write.subject, entities: write.entities },
     ...(write.revert ? { revert: (result: unknown) => write.revert?.(result as Record<string, unknown>) } : {}),
     execute: async () => {
       // Closes the window between the confirmation and the write.

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { isUserError, UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { writeLabel } from '../../src/policy/guard.ts'
 import type { WriteOutcome, WriteRequest } from '../../src/policy/types.ts'
 
 /** Shared by every write tool: the same wording for the guard's two standard arguments. */
@@ -62,7 +63,7 @@ export async function rateLimitedWrite (ctx: Pick<ToolContext, 'services' | 'ide
   const limits = ctx.services.writeCaps
   const slot = limits[limiter].take(key)
   if ('retryAfterS' in slot) {
-    ctx.services.audit.record({ tool: request.tool, identity: ctx.identity.id, identity_name: ctx.identity.name, outcome: 'refused', domain: request.domain, service: request.service, reason: 'rate_limit' })
+    ctx.services.audit.record({ tool: request.tool, identity: ctx.identity.id, identity_name: ctx.identity.name, outcome: 'refused', ...writeLabel(request), reason: 'rate_limit' })
     throw new UserError('HAMCP_RATE_LIMITED', `Rate limit: at most ${limits[limiter].limit} per minute for ${key}.`, `Try again in ${slot.retryAfterS} s.`)
   }
   try {

@@ -1,7 +1,7 @@
 import { stableJson } from '../../src/policy/confirm.ts'
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
-import type { RestoreCommand } from '../../src/policy/undo.ts'
+import { commandsUndo, type RestoreCommand } from '../../src/policy/undo.ts'
 import { formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { undoFacts } from './_undo-facts.ts'
 
@@ -13,7 +13,7 @@ export interface Step {
 
 export interface RegistryWrite {
   tool: string
-  /** What the audit line and service_denylist see, e.g. area_registry.delete, zone.create. */
+  /** What the audit line and service_denylist see, e.g. area_registry.delete, zone.create (documented for owners). */
   domain: string
   service: string
   /** Entities the edit touches: each must pass the entity lists. */
@@ -60,29 +60,12 @@ const SHOWN_STEPS = 5
  */
 export async function runRegistryWrite (ctx: ToolContext, write: RegistryWrite): Promise<Record<string, unknown>> {
   const results: unknown[] = []
-  const remember = async (done: number): Promise<void> => {
-    // Steps are taken back last first; each step's own restore commands keep their order.
-    const undo = write.steps.slice(0, done).map((step, i) => step.undo(results[i])).reverse().flat()
-    if (undo.length === 0) return
-    // What the edit left, read back at once: ha_undo compares it with what is there then.
-    const forward = write.steps.slice(0, done).map(step => step.command)
-    const read = async (): Promise<Record<string, string>> => await undoFacts(ctx, undo, forward)
-    const wrote = await read().catch(() => undefined)
-    ctx.services.undo.remember(ctx.identity.id, {
-      tool: write.tool,
-      call: `${write.domain}.${write.service}`,
-      states: [],
-      commands: undo,
-      entities: write.entities,
-      ...(write.unrestorable && write.unrestorable.length > 0 ? { unrestorable: write.unrestorable } : {}),
-      ...(wrote ? { wrote, current: read } : {})
-    })
-  }
   const outcome = await guardedWrite(ctx, {
+    kind: 'registry',
     tool: write.tool,
-    domain: write.domain,
-    service: write.service,
-    ...(write.entities.length > 0 ? { target: { entity_id: write.entities } } : {}),
+    registry: write.domain,
+    action: write.service,
+    entities: write.entities,
     // As text: registry values name areas, floors and labels, which are not service targets.
     data: { change: stableJson(write.change) },
     // The entities are derived from the house: the confirmation approves the change as asked, and
@@ -91,20 +74,32 @@ export async function runRegistryWrite (ctx: ToolContext, write: RegistryWrite):
     basis: { ...currentValues(write.steps), ...write.basis },
     dryRun: write.dryRun,
     ...(write.confirmToken === undefined ? {} : { confirmToken: write.confirmToken }),
-    ...(write.confirm === undefined ? {} : { config: { preview: write.confirm, entities: write.entities } }),
-    undoable: false,
+    ...(write.confirm === undefined ? {} : { confirm: write.confirm }),
     execute: async () => {
       for (const [i, step] of write.steps.entries()) {
         try {
           results.push(await ctx.ha.command(step.command))
         } catch (err) {
-          await remember(i)
           if (i === 0) throw err
           throw new UserError('HAMCP_PARTIAL_WRITE', `Home Assistant refused step ${i + 1} of ${write.steps.length} (${(err as Error).message}); the ${i} before it were applied.`, 'ha_undo reverts the applied part.')
         }
       }
-      await remember(write.steps.length)
       return results
+    },
+    // The steps applied (all, or those before a failure), taken back last first; each step's own
+    // restore commands keep their order. What the edit left is read back at once: ha_undo compares it
+    // with what is there then.
+    undo: async () => {
+      const done = results.length
+      const undo = write.steps.slice(0, done).map((step, i) => step.undo(results[i])).reverse().flat()
+      if (undo.length === 0) return undefined
+      const forward = write.steps.slice(0, done).map(step => step.command)
+      const read = async (): Promise<Record<string, string>> => await undoFacts(ctx, undo, forward)
+      const wrote = await read().catch(() => undefined)
+      return commandsUndo(undo, write.entities, async message => await ctx.ha.command(message), {
+        ...(write.unrestorable && write.unrestorable.length > 0 ? { unrestorable: write.unrestorable } : {}),
+        ...(wrote ? { wrote, current: read } : {})
+      })
     }
   })
   if (outcome.status === 'dry_run') {

@@ -42,7 +42,7 @@ export default defineTool({
       request = { domain: 'tts', service: 'speak', target: { entity_id: engine }, data: { media_player_entity_id: args.target, message } }
     }
     const outcome = await rateLimitedWrite(ctx, 'announce', args.target, {
-      tool: ctx.tool, ...request, dryRun: args.dry_run, confirmToken: args.confirm_token, undoable: false
+      kind: 'service', tool: ctx.tool, ...request, dryRun: args.dry_run, confirmToken: args.confirm_token, undoable: false
     })
     return formatOutcome(outcome)
   }

@@ -28,6 +28,7 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     const outcome = await guardedWrite(ctx, {
+      kind: 'service',
       tool: ctx.tool,
       domain: args.domain,
       service: args.service,

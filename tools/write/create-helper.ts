@@ -23,6 +23,7 @@ export default defineTool({
     const { type: _type, id: _id, ...options } = args.options ?? {}
     const payload = { ...options, name: args.name }
     const outcome = await guardedWrite(ctx, {
+      kind: 'command',
       tool: ctx.tool,
       domain: args.helper_type,
       service: 'create',

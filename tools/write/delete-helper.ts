@@ -26,6 +26,7 @@ export default defineTool({
     }
     const uniqueId = entry.unique_id
     const outcome = await guardedWrite(ctx, {
+      kind: 'command',
       tool: ctx.tool,
       domain: type,
       service: 'delete',

@@ -32,6 +32,7 @@ export default defineTool({
     if (args.action === 'rename' && !args.new_name) throw new UserError('HAMCP_INVALID_ARGUMENT', 'rename needs new_name.', 'Pass new_name with the new item text.')
     const { service, data } = ACTIONS[args.action](args.item, args.new_name ?? '')
     const outcome = await guardedWrite(ctx, {
+      kind: 'service',
       tool: ctx.tool,
       domain: 'todo',
       service,

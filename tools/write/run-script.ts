@@ -19,6 +19,7 @@ export default defineTool({
   async handler (ctx, args) {
     requireEntity(ctx.home, args.entity_id)
     const outcome = await guardedWrite(ctx, {
+      kind: 'service',
       tool: ctx.tool,
       domain: 'script',
       service: 'turn_on',

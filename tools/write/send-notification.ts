@@ -44,7 +44,7 @@ export default defineTool({
       request = { domain: 'notify', service: name, data: { message, ...(args.title ? { title: args.title } : {}), ...(args.data ? { data: args.data } : {}) } }
     }
     const outcome = await rateLimitedWrite(ctx, 'notify', args.target, {
-      tool: ctx.tool, ...request, dryRun: args.dry_run, confirmToken: args.confirm_token, undoable: false
+      kind: 'service', tool: ctx.tool, ...request, dryRun: args.dry_run, confirmToken: args.confirm_token, undoable: false
     })
     return formatOutcome(outcome)
   }

@@ -25,6 +25,7 @@ export default defineTool({
     const entities = [...new Set(args.entities)]
     for (const entityId of entities) requireEntity(ctx.home, entityId)
     const outcome = await guardedWrite(ctx, {
+      kind: 'service',
       tool: ctx.tool,
       domain: 'scene',
       service: 'create',

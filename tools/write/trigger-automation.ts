@@ -20,6 +20,7 @@ export default defineTool({
   async handler (ctx, args) {
     requireEntity(ctx.home, args.entity_id)
     const outcome = await guardedWrite(ctx, {
+      kind: 'service',
       tool: ctx.tool,
       domain: 'automation',
       service: 'trigger',

@@ -63,9 +63,9 @@ export async function manageBackup (ctx: ToolContext, args: ManageArgs): Promise
   const { kind, body } = backupBody(args.config ?? {})
   const shown = { ...body, ...(body.password === undefined ? {} : { password: '(set)' }) }
   const outcome = await guardedWrite(ctx, {
+    kind: 'supervisor',
     tool: TOOL,
-    domain: 'supervisor',
-    service: `backup_${kind}`,
+    action: `backup_${kind}`,
     data: shown,
     dryRun: args.dry_run,
     ...(args.confirm_token === undefined ? {} : { confirmToken: args.confirm_token }),

@@ -125,6 +125,7 @@ export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promi
     checkEvent(event)
     const preview = `# new event on ${calendar}:\n${toYaml(event)}`
     const outcome = await guardedWrite(ctx, {
+      kind: 'command',
       tool: TOOL,
       domain: 'calendar',
       service: 'create_event',
@@ -162,13 +163,14 @@ export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promi
   if (args.action === 'delete') {
     const preview = `# ${label} on ${calendar} will be deleted${series ? ' with every later instance' : ''}:\n${toYaml(found.event)}`
     const outcome = await guardedWrite(ctx, {
+      kind: 'command',
       tool: TOOL,
       domain: 'calendar',
       service: 'delete_event',
       target: { entity_id: calendar },
       data: { uid: found.uid, ...where },
       ...guard,
-      config: { preview, baseHash: configHash(found.event), entities: [calendar] },
+      confirm: { preview, baseHash: configHash(found.event), entities: [calendar] },
       execute: async () => {
         await command({ type: 'calendar/event/delete', entity_id: calendar, uid: found.uid, ...where })
         return {
@@ -202,6 +204,7 @@ export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promi
   if (configHash(next) === configHash(wsEvent(found.event))) throw new UserError('HAMCP_INVALID_ARGUMENT', `Nothing to change: the given fields already match ${label}.`)
   const preview = `# ${label} on ${calendar}${series ? ' and every later instance' : ''}:\n# before\n${toYaml(found.event)}# after\n${toYaml(next)}`
   const outcome = await guardedWrite(ctx, {
+    kind: 'command',
     tool: TOOL,
     domain: 'calendar',
     service: 'update_event',
