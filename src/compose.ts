@@ -45,6 +45,11 @@ export interface ServiceDeps {
   sessions?: SessionsOptions
   /** Request rate limits (src/request-limits.ts) over the environment's (`config.requestLimits`); tests pass their own. */
   requestLimits?: Partial<RequestLimits>
+  /**
+   * The one clock: every expiry, window and timestamp the services keep reads it. Real time unless a
+   * test passes its own; `policy.now`, `oauth.now` and `backoff.now` narrow it to one service.
+   */
+  now?: () => number
   /** OAuth sign-in: an injected clock (tests), where browsers reach the add-on, how client documents are fetched. */
   oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string>, clientDocuments?: ClientDocumentOptions }
 }
@@ -87,16 +92,18 @@ export function createServices (deps: ServiceDeps): Services {
     log: log.child({ component: 'ha' }),
     connection: deps.homeAssistant?.connection
   })
-  const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options), { now: deps.policy?.now })
+  // Real time enters here and nowhere else in the services.
+  const now = deps.now ?? Date.now
+  const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options), { now: deps.policy?.now ?? now })
   const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, primarySource: deps.primarySource, onError: message => log.error(message) })
   const oauth = new AuthorizationServer({
     dataDir: config.dataDir,
-    now: deps.oauth?.now,
+    now: deps.oauth?.now ?? now,
     clientDocuments: deps.oauth?.clientDocuments,
     log: { error: message => log.error(message), warn: message => log.warn(message) }
   })
   const usage = new UsageCounters()
-  const policy = createPolicy({ ha, options: () => config.options, dataDir: config.dataDir, log, ...deps.policy })
+  const policy = createPolicy({ ha, options: () => config.options, dataDir: config.dataDir, log, now, ...deps.policy })
   const tools: ToolServices = {
     guard: policy.guard,
     audit: policy.audit,
@@ -140,7 +147,7 @@ export function createServices (deps: ServiceDeps): Services {
     home,
     tokens,
     oauth,
-    backoff: new AuthBackoff(deps.backoff),
+    backoff: new AuthBackoff({ now, ...deps.backoff }),
     usage,
     policy,
     tools,

@@ -99,7 +99,10 @@ t.test('ha_manage_config kind scene', async t => {
     home.configWrites.length = 0
     const noName = await callTool(client, MANAGE, { kind: 'scene', action: 'create', config: { entities: { [light]: 'on' } } })
     t.ok(noName.isError)
-    t.match(noName.text, /needs a name/)
+    t.match(noName.text, /config\.name: a scene needs a name/)
+    const listed = await callTool(client, MANAGE, { kind: 'scene', action: 'create', config: { name: 'Lamps', entities: [light] } })
+    t.match(listed.text, /HAMCP_INVALID_ARGUMENT/)
+    t.match(listed.text, /config\.entities: an object of entity id to state/)
     const dynamic = await callTool(client, 'ha_get_entity', { entity_id: 'scene.movie' })
     t.notOk(dynamic.isError)
     const unknown = await callTool(client, MANAGE, { kind: 'scene', id: 'scene.nowhere', action: 'delete' })

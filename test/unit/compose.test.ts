@@ -30,3 +30,22 @@ t.test('the composition root builds every service once, typed, and starts nothin
   t.equal(services.tools.confirmer, undefined, 'without leaking it into the shared services')
   t.equal(services.sessions.enabled, false, 'sessions follow enable_sessions (off by default)')
 })
+
+t.test('one injected clock reaches every service that keeps time', async t => {
+  const config = loadConfig({ DATA_DIR: tempDataDir(t) })
+  const log = createLogger({ level: 'fatal', scrubber: new SecretScrubber(), write: () => {} })
+  let now = 5_000_000
+  const services = createServices({ config, primaryToken: TEST_TOKEN, log, catalog: await loadToolCatalog(TOOLS_DIR), now: () => now })
+  t.teardown(() => services.ha.close())
+
+  for (let i = 0; i < 6; i++) services.backoff.fail('10.0.0.9')
+  t.equal(services.backoff.blockedFor('10.0.0.9'), 1000, 'the sign-in backoff blocks on the injected time')
+  now += 1000
+  t.equal(services.backoff.blockedFor('10.0.0.9'), 0, 'and frees the address when that clock moves, not the wall clock')
+
+  const caps = services.tools.writeCaps.notify
+  for (let i = 0; i < caps.limit; i++) t.ok('release' in caps.take('notify.phone'))
+  t.ok('retryAfterS' in caps.take('notify.phone'), 'the write caps fill up')
+  now += caps.windowMs
+  t.ok('release' in caps.take('notify.phone'), 'and empty again on the injected clock')
+})

@@ -1,11 +1,12 @@
+import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
 import type { ToolContext } from '../../../src/mcp/define-tool.ts'
 import { configFact, type Revert } from '../../../src/policy/undo.ts'
 import { applyChanges } from '../../_shared/config-store.ts'
 import { configHash, toYaml } from '../../_shared/config-yaml.ts'
-import type { ManageArgs } from './_args.ts'
+import { configOf, problemIssue, type ManageArgs } from './_args.ts'
 import { formatOutcome, guardedWrite } from '../../_shared/write.ts'
-import { assertName } from '../../../src/policy/input-checks.ts'
+import { nameProblem } from '../../../src/policy/input-checks.ts'
 
 /**
  * Events of calendars that support editing (Local Calendar, CalDAV...) through
@@ -18,7 +19,6 @@ interface Found { uid: string, recurrence_id?: string, event: Event }
 const TOOL = 'ha_manage_config'
 const DAY_MS = 86_400_000
 const EVENT_KEYS = ['summary', 'dtstart', 'dtend', 'description', 'location', 'rrule']
-const RANGES = ['THISANDFUTURE', '']
 
 type When = { dateTime?: string, date?: string } | string | null | undefined
 const whenText = (when: When): string | undefined => typeof when === 'string' ? when : when?.dateTime ?? when?.date
@@ -29,34 +29,45 @@ function requireCalendar (ctx: ToolContext, entityId: string | undefined): strin
   return entityId
 }
 
-/** The event fields Home Assistant's WebSocket API takes, from the caller's config (start/end accepted too). */
-function eventFields (config: Record<string, unknown>): Event {
+const EVENT_HINT = 'config: {"summary":"Dentist","dtstart":"2026-12-03T09:00:00+01:00","dtend":"2026-12-03T10:00:00+01:00","rrule":"FREQ=WEEKLY;COUNT=4"}; dates (2026-12-03) make all-day events; recurrence_id and recurrence_range pick instances of a series.'
+const when = z.string({ error: 'a date (2026-12-03) or date-time (2026-12-03T09:00:00+01:00)' }).optional()
+const removable = z.string({ error: 'text, or null to remove it' }).nullable().optional()
+
+/** The config of an event write: the event fields (start/end accepted for dtstart/dtend), and which instance of a series. */
+const eventConfig = z.strictObject({
+  summary: z.string({ error: 'text' }).optional(),
+  dtstart: when,
+  dtend: when,
+  start: when,
+  end: when,
+  description: removable,
+  location: removable,
+  rrule: removable,
+  recurrence_id: z.string({ error: 'a string, as ha_get_calendar shows it' }).optional(),
+  recurrence_range: z.enum(['THISANDFUTURE', ''], { error: 'THISANDFUTURE or empty' }).optional()
+}).refine(config => !config.recurrence_range || config.recurrence_id, { path: ['recurrence_range'], message: 'needs a recurrence_id: the instance from which the change applies' })
+type EventConfig = z.output<typeof eventConfig>
+
+const needs = (key: string): z.ZodString => z.string({ error: `the event needs ${key}` }).min(1, `the event needs ${key}`)
+/** What an event needs once the changes are applied. */
+const wholeEvent = z.looseObject({ summary: needs('summary').superRefine(problemIssue(nameProblem)), dtstart: needs('dtstart'), dtend: needs('dtend') })
+
+/** The event fields Home Assistant's WebSocket API takes, from the checked config. */
+function eventFields (config: EventConfig): Event {
   const out: Event = {}
   const aliased: Record<string, unknown> = { ...config, dtstart: config.dtstart ?? config.start, dtend: config.dtend ?? config.end }
   for (const key of EVENT_KEYS) if (aliased[key] !== undefined) out[key] = aliased[key]
-  for (const key of Object.keys(config)) {
-    if (!EVENT_KEYS.includes(key) && !['start', 'end', 'recurrence_id', 'recurrence_range'].includes(key)) {
-      throw new UserError('HAMCP_INVALID_ARGUMENT', `Unknown event field ${key}.`, `Event fields: ${EVENT_KEYS.join(', ')}; recurrence_id and recurrence_range pick instances of a series.`)
-    }
-  }
   return out
 }
 
 /** Where a recurring instance is named: recurrence_id in config, and THISANDFUTURE for the rest of the series. */
-function recurrence (config: Record<string, unknown>): { recurrence_id?: string, recurrence_range?: string } {
-  const id = config.recurrence_id
-  const range = config.recurrence_range
-  if (id !== undefined && typeof id !== 'string') throw new UserError('HAMCP_INVALID_ARGUMENT', 'recurrence_id must be a string, as ha_get_calendar shows it.')
-  if (range !== undefined && (typeof range !== 'string' || !RANGES.includes(range))) throw new UserError('HAMCP_INVALID_ARGUMENT', 'recurrence_range is THISANDFUTURE or empty.')
-  if (range && !id) throw new UserError('HAMCP_INVALID_ARGUMENT', 'recurrence_range needs a recurrence_id: the instance from which the change applies.')
+function recurrence (config: EventConfig): { recurrence_id?: string, recurrence_range?: string } {
+  const { recurrence_id: id, recurrence_range: range } = config
   return { ...(id ? { recurrence_id: id } : {}), ...(id && range ? { recurrence_range: range } : {}) }
 }
 
 function checkEvent (event: Event): void {
-  for (const key of ['summary', 'dtstart', 'dtend']) {
-    if (typeof event[key] !== 'string' || event[key] === '') throw new UserError('HAMCP_INVALID_ARGUMENT', `The event needs ${key}.`, 'config: {"summary":"Dentist","dtstart":"2026-12-03T09:00:00+01:00","dtend":"2026-12-03T10:00:00+01:00","rrule":"FREQ=WEEKLY;COUNT=4"}; dates (2026-12-03) make all-day events.')
-  }
-  assertName(event.summary, 'config.summary')
+  configOf(wholeEvent, event, 'an event', EVENT_HINT)
 }
 
 async function instances (ctx: ToolContext, calendar: string, fromMs: number, toMs: number): Promise<Array<Record<string, unknown>>> {
@@ -114,7 +125,7 @@ function revertOf (ctx: ToolContext, calendar: string, label: string, preview: s
 
 export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promise<Record<string, unknown>> {
   const calendar = requireCalendar(ctx, args.id)
-  const config = args.config ?? {}
+  const config = configOf(eventConfig, args.config, 'an event', EVENT_HINT)
   const command = async (message: Record<string, unknown> & { type: string }): Promise<void> => { await ctx.ha.command(message) }
   const guard = { dryRun: args.dry_run, ...(args.confirm_token === undefined ? {} : { confirmToken: args.confirm_token }) }
   const answer = (outcome: Awaited<ReturnType<typeof guardedWrite>>, preview: string): Record<string, unknown> =>

@@ -1,14 +1,14 @@
+import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
 import type { ToolContext } from '../../../src/mcp/define-tool.ts'
 import { configFact, type Revert } from '../../../src/policy/undo.ts'
-import { isRecord } from '../../../src/shape.ts'
 import { referencedEntities } from '../../_shared/config-store.ts'
 import { runConfigWrite } from '../../_shared/config-write.ts'
 import { titlesProblem } from '../../../src/policy/input-checks.ts'
 import { configHash, toYaml } from '../../_shared/config-yaml.ts'
 import { addAt, DEFAULT_DASHBOARD, elementAt, loadDashboard, moveTo, removeAt, replaceAt, requireStorageDashboard, type Record_ } from '../../_shared/dashboards.ts'
 import { unifiedDiff } from '../../_shared/line-diff.ts'
-import type { ManageArgs } from './_args.ts'
+import { configOf, type ManageArgs } from './_args.ts'
 
 /**
  * Views and cards of storage dashboards, named by the paths ha_list_dashboards shows: create, update,
@@ -16,6 +16,14 @@ import type { ManageArgs } from './_args.ts'
  * to the hash of the config it was computed from; undo saves the previous config back.
  */
 const TOOL = 'ha_manage_config'
+
+/** A card or view: any object, its titles and names plain text (the problem's path becomes the issue's). */
+const dashboardElement = z.record(z.string(), z.unknown()).superRefine((element, ctx) => {
+  const problem = titlesProblem(element, '')
+  if (problem === undefined) return
+  const [at = '', ...message] = problem.split(': ')
+  ctx.addIssue({ code: 'custom', path: at.split('.').filter(Boolean), message: message.join(': ') })
+})
 
 function dashboardRevert (ctx: ToolContext, urlPath: string | null, name: string, written: Record_, previous: Record_): Revert {
   const label = `dashboard ${name}`
@@ -62,9 +70,7 @@ export async function manageDashboard (ctx: ToolContext, args: ManageArgs): Prom
   const urlPath = name === DEFAULT_DASHBOARD ? null : name
   await requireStorageDashboard(ctx, urlPath, name)
   const current = await loadDashboard(ctx, urlPath, name)
-  if (args.action === 'create' && args.config && !isRecord(args.config)) throw new UserError('HAMCP_INVALID_ARGUMENT', 'config must be an object.')
-  const titles = titlesProblem(args.config)
-  if (titles !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `Invalid title: ${titles}.`, 'Titles and names are plain text: no control or invisible characters.')
+  if (args.config !== undefined) configOf(dashboardElement, args.config, 'a card or view', 'Titles and names are plain text: no control or invisible characters.')
   const { next, touched } = edited(args, current)
   const label = `dashboard ${name}`
   const what = args.action === 'move' ? `${args.item ?? ''} to ${args.to ?? ''}` : args.item ?? 'new view'

@@ -1,14 +1,15 @@
+import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
 import type { ToolContext } from '../../../src/mcp/define-tool.ts'
 import { isRecord } from '../../../src/shape.ts'
 import { configFact, type Revert } from '../../../src/policy/undo.ts'
-import { assertName } from '../../../src/policy/input-checks.ts'
+import { nameProblem } from '../../../src/policy/input-checks.ts'
 import { configPath, restMessage } from '../../../src/home/configs.ts'
 import { applyChanges, deleteConfig, entityForConfigId, waitForEntity, writeConfig, type ConfigRecord } from '../../_shared/config-store.ts'
 import { runConfigWrite } from '../../_shared/config-write.ts'
 import { canonicalJson, configHash, toYaml } from '../../_shared/config-yaml.ts'
 import { unifiedDiff } from '../../_shared/line-diff.ts'
-import type { ManageArgs } from './_args.ts'
+import { configOf, problemIssue, type ManageArgs } from './_args.ts'
 
 /**
  * Scenes stored in scenes.yaml through `/api/config/scene/config/<id>`, edited like automations: a YAML
@@ -52,14 +53,17 @@ async function resolveScene (ctx: ToolContext, ref: string | undefined): Promise
   return { id, entityId: entityId ?? sceneEntityFor(ctx, id), config }
 }
 
+const NEEDS_NAME = 'a scene needs a name'
+/** What a scene needs, checked on the config as it will be stored (after an update's changes). */
+const sceneConfig = z.looseObject({
+  name: z.string({ error: NEEDS_NAME }).trim().min(1, NEEDS_NAME).superRefine(problemIssue(nameProblem)),
+  entities: z.record(z.string(), z.unknown(), { error: 'an object of entity id to state' }).refine(entities => Object.keys(entities).length > 0, 'a scene needs at least one entity')
+})
+const SCENE_HINT = 'E.g. config {"name":"Movie","entities":{"light.tv":{"state":"on","brightness":80},"cover.blind":"closed"}}.'
+
+/** The scene's entity ids, sorted, once the config is a scene. */
 function checkScene (config: ConfigRecord): string[] {
-  if (typeof config.name !== 'string' || config.name.trim() === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'A scene needs a name.', 'config: {"name":"Movie","entities":{"light.tv":{"state":"on","brightness":80}}}')
-  assertName(config.name, 'config.name')
-  const entities = config.entities
-  if (entities === null || typeof entities !== 'object' || Array.isArray(entities) || Object.keys(entities).length === 0) {
-    throw new UserError('HAMCP_INVALID_ARGUMENT', 'A scene needs entities: an object of entity id to state.', 'E.g. {"light.tv":{"state":"on","brightness":80},"cover.blind":"closed"}')
-  }
-  return Object.keys(entities).sort()
+  return Object.keys(configOf(sceneConfig, config, 'a scene', SCENE_HINT).entities).sort()
 }
 
 /** The undo: put `previous` back (or delete when there was none), provided nobody changed `written` since. */
