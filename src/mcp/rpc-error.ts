@@ -2,6 +2,9 @@ import type { FastifyReply } from 'fastify'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { CodedError, type RefusalCode, type UserError } from '../errors.ts'
 
+/** The SDK's JSON-RPC error codes, for the /mcp routes (plugins/mcp.ts), which do not import the SDK. */
+export { ProtocolErrorCode }
+
 export interface RpcErrorBody {
   jsonrpc: '2.0'
   error: { code: number, message: string, data: { code: RefusalCode } & Record<string, unknown> }

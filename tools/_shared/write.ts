@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { isUserError, UserError } from '../../src/errors.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { requireEntity } from '../../src/home/entities.ts'
+import type { ToolCallContext, ToolContext } from '../../src/mcp/define-tool.ts'
 import { writeLabel } from '../../src/policy/guard.ts'
 import type { WriteOutcome, WriteRequest } from '../../src/policy/types.ts'
 
@@ -15,6 +16,24 @@ export const confirmTokenArg = () =>
 export async function guardedWrite (ctx: Pick<ToolContext, 'services' | 'identity'>, request: WriteRequest): Promise<WriteOutcome> {
   const { guard, confirmer } = ctx.services
   return await guard.run(ctx.identity, request, confirmer ? { confirmer } : {})
+}
+
+/** The arguments of a write on one named entity. */
+export interface EntityWriteArgs { entity_id: string, dry_run: boolean, confirm_token?: string | undefined }
+
+/** One service call on the one entity a tool names, through the guarded path, answered as `formatOutcome` does. */
+export async function callOnEntity (ctx: ToolCallContext, args: EntityWriteArgs, domain: string, service: string, data?: Record<string, unknown>): Promise<Record<string, unknown>> {
+  requireEntity(ctx.home, args.entity_id)
+  return formatOutcome(await guardedWrite(ctx, {
+    kind: 'service',
+    tool: ctx.tool,
+    domain,
+    service,
+    target: { entity_id: args.entity_id },
+    ...(data ? { data } : {}),
+    dryRun: args.dry_run,
+    confirmToken: args.confirm_token
+  }))
 }
 
 /**

@@ -1,8 +1,7 @@
 import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { requireEntity } from '../../src/home/entities.ts'
-import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+import { callOnEntity, confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 import { domainEntityArg } from '../_shared/args.ts'
 
 export default defineTool({
@@ -17,17 +16,6 @@ export default defineTool({
     confirm_token: confirmTokenArg()
   }),
   async handler (ctx, args) {
-    requireEntity(ctx.home, args.entity_id)
-    const outcome = await guardedWrite(ctx, {
-      kind: 'service',
-      tool: ctx.tool,
-      domain: 'script',
-      service: 'turn_on',
-      target: { entity_id: args.entity_id },
-      data: args.variables ? { variables: args.variables } : undefined,
-      dryRun: args.dry_run,
-      confirmToken: args.confirm_token
-    })
-    return formatOutcome(outcome)
+    return await callOnEntity(ctx, args, 'script', 'turn_on', args.variables ? { variables: args.variables } : undefined)
   }
 })
