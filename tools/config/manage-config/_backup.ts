@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
-import type { ToolContext } from '../../../src/mcp/define-tool.ts'
+import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
 import { addonSlugProblem, backupNameProblem } from '../../../src/policy/input-checks.ts'
 import { ROLE_HINT } from '../../_shared/backups.ts'
 import { toYaml } from '../../_shared/config-yaml.ts'
@@ -14,7 +14,6 @@ import { formatOutcome, guardedWrite } from '../../_shared/write.ts'
  * calls (and cover restores, which this never does); owners who want no backups from the assistant add
  * `supervisor.*`. Nothing here deletes or restores a backup, so nothing here is undone.
  */
-const TOOL = 'ha_manage_config'
 const FOLDERS = ['homeassistant', 'ssl', 'share', 'addons/local', 'media'] as const
 
 function supervisorError (err: unknown, what: string): never {
@@ -52,14 +51,14 @@ function backupBody (raw: unknown): { kind: 'full' | 'partial', body: Record<str
   return { kind: 'partial', body: { ...body, ...(addons === undefined ? {} : { addons }), ...(folders === undefined ? {} : { folders }), ...(homeassistant === undefined ? {} : { homeassistant }) } }
 }
 
-export async function manageBackup (ctx: ToolContext, args: ManageArgs): Promise<Record<string, unknown>> {
+export async function manageBackup (ctx: ToolCallContext, args: ManageArgs): Promise<Record<string, unknown>> {
   requireSupervisor(ctx)
   if (args.action !== 'create') throw new UserError('HAMCP_INVALID_ARGUMENT', `Backups take action create, not ${args.action}; ha_get_system section backups lists them, restoring and deleting stay in Home Assistant's UI.`)
   const { kind, body } = backupBody(args.config)
   const shown = { ...body, ...(body.password === undefined ? {} : { password: '(set)' }) }
   const outcome = await guardedWrite(ctx, {
     kind: 'supervisor',
-    tool: TOOL,
+    tool: ctx.tool,
     action: `backup_${kind}`,
     data: shown,
     dryRun: args.dry_run,

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
-import type { ToolContext } from '../../../src/mcp/define-tool.ts'
+import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
 import { configFact, type Revert } from '../../../src/policy/undo.ts'
 import { applyChanges } from '../../_shared/config-store.ts'
 import { configHash, toYaml } from '../../_shared/config-yaml.ts'
@@ -16,7 +16,6 @@ import { nameProblem } from '../../../src/policy/input-checks.ts'
 type Event = Record<string, unknown>
 interface Found { uid: string, recurrence_id?: string, event: Event }
 
-const TOOL = 'ha_manage_config'
 const DAY_MS = 86_400_000
 const EVENT_KEYS = ['summary', 'dtstart', 'dtend', 'description', 'location', 'rrule']
 
@@ -123,7 +122,7 @@ function revertOf (ctx: ToolContext, calendar: string, label: string, preview: s
   }
 }
 
-export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promise<Record<string, unknown>> {
+export async function manageCalendar (ctx: ToolCallContext, args: ManageArgs): Promise<Record<string, unknown>> {
   const calendar = requireCalendar(ctx, args.id)
   const config = configOf(eventConfig, args.config, 'an event', EVENT_HINT)
   const command = async (message: Record<string, unknown> & { type: string }): Promise<void> => { await ctx.ha.command(message) }
@@ -137,7 +136,7 @@ export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promi
     const preview = `# new event on ${calendar}:\n${toYaml(event)}`
     const outcome = await guardedWrite(ctx, {
       kind: 'command',
-      tool: TOOL,
+      tool: ctx.tool,
       domain: 'calendar',
       service: 'create_event',
       target: { entity_id: calendar },
@@ -175,7 +174,7 @@ export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promi
     const preview = `# ${label} on ${calendar} will be deleted${series ? ' with every later instance' : ''}:\n${toYaml(found.event)}`
     const outcome = await guardedWrite(ctx, {
       kind: 'command',
-      tool: TOOL,
+      tool: ctx.tool,
       domain: 'calendar',
       service: 'delete_event',
       target: { entity_id: calendar },
@@ -216,7 +215,7 @@ export async function manageCalendar (ctx: ToolContext, args: ManageArgs): Promi
   const preview = `# ${label} on ${calendar}${series ? ' and every later instance' : ''}:\n# before\n${toYaml(found.event)}# after\n${toYaml(next)}`
   const outcome = await guardedWrite(ctx, {
     kind: 'command',
-    tool: TOOL,
+    tool: ctx.tool,
     domain: 'calendar',
     service: 'update_event',
     target: { entity_id: calendar },

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
-import type { ToolContext } from '../../../src/mcp/define-tool.ts'
+import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
 import { configFact, type Revert } from '../../../src/policy/undo.ts'
 import { referencedEntities } from '../../_shared/config-store.ts'
 import { runConfigWrite } from '../../_shared/config-write.ts'
@@ -15,7 +15,6 @@ import { configOf, type ManageArgs } from './_args.ts'
  * move or delete one. Each edit saves the whole config with `lovelace/config/save` after a confirmed diff, bound
  * to the hash of the config it was computed from; undo saves the previous config back.
  */
-const TOOL = 'ha_manage_config'
 
 /** A card or view: any object, its titles and names plain text (the problem's path becomes the issue's). */
 const dashboardElement = z.record(z.string(), z.unknown()).superRefine((element, ctx) => {
@@ -65,7 +64,7 @@ function edited (args: ManageArgs, current: Record_): { next: Record_, touched: 
   }
 }
 
-export async function manageDashboard (ctx: ToolContext, args: ManageArgs): Promise<Record<string, unknown>> {
+export async function manageDashboard (ctx: ToolCallContext, args: ManageArgs): Promise<Record<string, unknown>> {
   const name = args.id ?? DEFAULT_DASHBOARD
   const urlPath = name === DEFAULT_DASHBOARD ? null : name
   await requireStorageDashboard(ctx, urlPath, name)
@@ -75,7 +74,7 @@ export async function manageDashboard (ctx: ToolContext, args: ManageArgs): Prom
   const label = `dashboard ${name}`
   const what = args.action === 'move' ? `${args.item ?? ''} to ${args.to ?? ''}` : args.item ?? 'new view'
   return await runConfigWrite(ctx, {
-    tool: TOOL,
+    tool: ctx.tool,
     domain: 'lovelace',
     action: args.action,
     subject: label,

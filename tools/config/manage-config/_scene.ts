@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
-import type { ToolContext } from '../../../src/mcp/define-tool.ts'
+import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
 import { isRecord } from '../../../src/shape.ts'
 import { configFact, type Revert } from '../../../src/policy/undo.ts'
 import { nameProblem } from '../../../src/policy/input-checks.ts'
@@ -16,7 +16,6 @@ import { configOf, problemIssue, type ManageArgs } from './_args.ts'
  * or diff preview, always a confirmation, the base hash guard, and an undo that writes the previous
  * config back (a deleted scene comes back under the same id).
  */
-const TOOL = 'ha_manage_config'
 const scenePath = (id: string): string => configPath('scene', id)
 
 /** The stored scene, or undefined when scenes.yaml has none under that id. Never cached: edits are checked against it. */
@@ -104,7 +103,7 @@ async function newSceneId (ctx: ToolContext): Promise<string> {
   return String(id)
 }
 
-export async function manageScene (ctx: ToolContext, args: ManageArgs): Promise<Record<string, unknown>> {
+export async function manageScene (ctx: ToolCallContext, args: ManageArgs): Promise<Record<string, unknown>> {
   const guard = { dryRun: args.dry_run, confirmToken: args.confirm_token }
   if (args.action === 'create') {
     const config = { ...(args.config ?? {}) }
@@ -112,7 +111,7 @@ export async function manageScene (ctx: ToolContext, args: ManageArgs): Promise<
     const entities = checkScene(config)
     const id = await newSceneId(ctx)
     return await runConfigWrite(ctx, {
-      tool: TOOL,
+      tool: ctx.tool,
       domain: 'scene',
       action: 'create',
       subject: `scene ${String(config.name)}`,
@@ -138,7 +137,7 @@ export async function manageScene (ctx: ToolContext, args: ManageArgs): Promise<
   const previousYaml = toYaml(target.config)
   if (args.action === 'delete') {
     return await runConfigWrite(ctx, {
-      tool: TOOL,
+      tool: ctx.tool,
       domain: 'scene',
       action: 'delete',
       subject,
@@ -161,7 +160,7 @@ export async function manageScene (ctx: ToolContext, args: ManageArgs): Promise<
   if (canonicalJson(next) === canonicalJson(target.config)) throw new UserError('HAMCP_INVALID_ARGUMENT', `Nothing to change: the given fields already match ${subject}.`, 'Pass in config the fields whose values should change (entities is replaced whole).')
   const entities = checkScene(next)
   return await runConfigWrite(ctx, {
-    tool: TOOL,
+    tool: ctx.tool,
     domain: 'scene',
     action: 'update',
     subject,
