@@ -135,6 +135,7 @@ export function createServices (deps: ServiceDeps): Services {
     mcp,
     home,
     onStateChange: listener => ha.states.onChange(listener),
+    onConnectionChange: listener => ha.onConnectionChange(listener),
     log,
     options: deps.sessions
   })

@@ -44,6 +44,7 @@ export class HomeAssistant {
   #readyWaiters: Array<() => void> = []
   #warmedUp = false
   #readyListeners: Array<() => void> = []
+  #connectionListeners = new Set<(up: boolean) => void>()
 
   constructor (options: HomeAssistantOptions) {
     this.mode = options.mode
@@ -58,7 +59,10 @@ export class HomeAssistant {
         this.registries.invalidate()
         this.#warmedUp = false
       },
-      onDisconnected: () => this.states.expectSnapshot()
+      onDisconnected: () => {
+        this.states.expectSnapshot()
+        for (const listener of this.#connectionListeners) listener(false)
+      }
     })
     this.registries = new Registries(message => this.command(message), options.log, { ttlMs: options.registryTtlMs })
     this.rest = new HttpClient({ baseUrl: options.mode === 'none' ? '' : options.baseUrl, token: options.token, log: options.log })
@@ -137,10 +141,17 @@ export class HomeAssistant {
     this.#readyListeners.push(listener)
   }
 
+  /** Called with false when the connection is lost and with true once it is back with its states in; returns the unsubscribe. */
+  onConnectionChange (listener: (up: boolean) => void): () => void {
+    this.#connectionListeners.add(listener)
+    return () => { this.#connectionListeners.delete(listener) }
+  }
+
   #warmUp (): void {
     if (this.#warmedUp) return
     this.#warmedUp = true
     for (const listener of this.#readyListeners) listener()
+    for (const listener of this.#connectionListeners) listener(true)
   }
 
   #flushWaiters (): void {

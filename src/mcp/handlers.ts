@@ -109,7 +109,8 @@ export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
   const { era, session, confirmations } = build
   const server = new Server({ name: deps.name, version: deps.version, title: 'Home Assistant' }, {
     // 2026-07-28 subscribes on a subscriptions/listen stream (stateless.ts); 2025 inside a session.
-    capabilities: { tools: { listChanged: false }, resources: session || era === 'modern' ? { subscribe: true } : {}, prompts: {}, completions: {} },
+    // A session also logs (MCP logging) what happens to the Home Assistant connection: it has a stream to say it on.
+    capabilities: { tools: { listChanged: false }, resources: session || era === 'modern' ? { subscribe: true } : {}, prompts: {}, completions: {}, ...(session ? { logging: {} } : {}) },
     instructions: deps.instructions,
     ...(era === 'modern'
       ? { supportedProtocolVersions: [MODERN_PROTOCOL_VERSION, ...LEGACY_PROTOCOL_VERSIONS], cacheHints: CACHE_HINTS, ...(confirmations ? { requestState: { verify: confirmations.verify } } : {}) }

@@ -36,6 +36,8 @@ export interface McpSession {
   /** Serves one HTTP request of this session (POST, GET stream, DELETE); writes the response itself. */
   handle: (req: IncomingMessage, res: ServerResponse, identity: Identity, body?: unknown) => Promise<void>
   resourceUpdated: (uri: string) => void
+  /** Sends an MCP log message (`notifications/message`) on the session's stream, at or above the level the client set. */
+  log: (level: 'notice' | 'warning', message: string) => void
   /** Ends the client's notification stream (shutdown), leaving requests in flight to finish. */
   closeStream: () => void
   close: () => Promise<void>
@@ -102,6 +104,11 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
     resourceUpdated (uri) {
       server.sendResourceUpdated({ uri }).catch(() => {
         // The client is gone or not listening; it re-reads when it comes back.
+      })
+    },
+    log (level, message) {
+      server.sendLoggingMessage({ level, logger: 'home-assistant', data: message }, id).catch(() => {
+        // The client is gone or not listening.
       })
     },
     closeStream () {

@@ -24,6 +24,8 @@ export interface SessionServiceDeps {
   mcp: McpServerDeps
   home: HomeView
   onStateChange: SubscriptionDeps['onStateChange']
+  /** Home Assistant's connection going down (false) and coming back (true): told to every open session as an MCP log message. */
+  onConnectionChange?: (listener: (up: boolean) => void) => () => void
   log: AppLogger
   options?: SessionsOptions
 }
@@ -148,6 +150,12 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
   }
 
   const ownerClosed = new Set<(identityId: string) => void>()
+  const stopConnectionNews = deps.onConnectionChange?.(up => {
+    const [level, message] = up
+      ? ['notice', 'Home Assistant is connected again; answers are live.'] as const
+      : ['warning', 'Lost the connection to Home Assistant; reconnecting. Calls fail with HAMCP_HA_NOT_CONNECTED until it is back.'] as const
+    for (const { value } of registry.entries()) value.server.then(server => { server.log(level, message) }, () => {})
+  })
   return {
     enabled,
     registry,
@@ -184,6 +192,7 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
       return new LiveFeed({ home: deps.home, onStateChange: deps.onStateChange, publish, active, minIntervalMs: opts.notifyIntervalMs, now: opts.now, schedule: opts.schedule })
     },
     async closeAll () {
+      stopConnectionNews?.()
       await Promise.all(registry.drain().map(({ id, value }) => closeSession(id, value, 'shutdown')))
     },
     onOwnerClosed (listener) {
