@@ -29,7 +29,11 @@ export const CLIENT_DOCUMENT_LIMITS = {
   /** While the client's site is down or slow, the last valid document stands in, this long at most. */
   staleMs: 7 * 24 * 60 * 60_000,
   cacheEntries: 100,
-  /** Fetches under way at once, and new fetches per peer address per window. */
+  /**
+   * Fetches under way at once, and new fetches per peer address and document site per window: behind
+   * the owner's reverse proxy every remote client is one peer, so a stranger's documents spend only
+   * their own site's budget, never that of another app's sign-in.
+   */
   inFlight: 8,
   perPeer: { fetches: 10, windowMs: 10 * 60_000 },
   urlLength: 2000
@@ -193,8 +197,8 @@ export class ClientDocuments {
 
   #countFetch (clientId: string, peer: string): void {
     // A fetch counts whatever it brings back: a failing document costs the site as much as a good one.
-    if (this.#inFlight.size >= this.#limits.inFlight || 'retryAfterS' in this.#peers.take(peer)) {
-      throw new ClientDocumentError('too_many_fetches', clientId, 'too many client metadata documents fetched for this address; retry in a few minutes')
+    if (this.#inFlight.size >= this.#limits.inFlight || 'retryAfterS' in this.#peers.take(`${peer} ${new URL(clientId).host}`)) {
+      throw new ClientDocumentError('too_many_fetches', clientId, 'too many client metadata documents fetched from this site for this address; retry in a few minutes')
     }
   }
 

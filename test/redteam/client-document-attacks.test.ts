@@ -14,7 +14,8 @@ t.test('the consent page names a document client by its host in punycode: a look
 
 t.test('behind the owner\'s reverse proxy, a stranger spends the document fetch budget of every sign-in', async t => {
   const documents = await startDocumentServer(t)
-  const network = documentNetwork(documents)
+  // The stranger's documents live on their own site (its certificate does not matter: a fetch counts).
+  const network = documentNetwork(documents, { 'junk.test': ['127.0.0.1'] })
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { public_url: 'https://ha.example.org' }, app: { oauth: { clientDocuments: { resolve: network.resolve, addressAllowed: network.addressAllowed, ca: network.ca } } } })
   const app = documents.url('/real-app.json')
@@ -25,11 +26,14 @@ t.test('behind the owner\'s reverse proxy, a stranger spends the document fetch 
     return { status: res.status, text: await res.text() }
   }
   // Every request arrives from the proxy's address, as it does behind any reverse proxy or tunnel.
-  for (let i = 0; i < 10; i++) await authorize(documents.url(`/junk-${i}.json`))
+  const junk = (i: number): string => documents.url(`/junk-${i}.json`).replace('client.test', 'junk.test')
+  for (let i = 0; i < 10; i++) await authorize(junk(i))
   const real = await authorize(app)
-  t.todo('FINDING: the per-peer fetch budget (10 documents per 10 minutes, src/oauth/client-documents.ts) is keyed by request.ip, and the app never trusts a proxy (trustProxy: false), so behind the reverse proxy or tunnel that docs/connecting-clients.md tells owners to use every remote client is one peer: ten authorize requests naming ten junk document URLs refuse claude.ai\'s or ChatGPT\'s first sign-in (or a refresh after the cache ran out) with "too many client metadata documents" for ten minutes, again and again. Reproduce: 10 x GET /oauth/authorize?client_id=https://<any>/junk-N.json, then a real document client.', async t => {
-    t.notMatch(real.text, /too many client metadata documents/, 'a stranger\'s junk does not refuse another app')
-  })
+  // Finding of the red-team pass: the budget was per address only, so the junk refused the real app.
+  t.notMatch(real.text, /too many client metadata documents/, 'a stranger\'s junk does not refuse another app')
+  t.equal(real.status, 200, 'the real app\'s consent page is served')
+  const more = await authorize(junk(10))
+  t.match(more.text, /too many client metadata documents/, 'the stranger\'s own site is still held to its budget')
   t.comment(`the real app's sign-in page: ${real.status}, ${/too many client metadata documents/.test(real.text) ? 'refused: too many documents' : 'served'}`)
   t.notOk(documents.hits.includes('/real-app.json') && real.status !== 200, 'a document fetched is a page served')
 })
