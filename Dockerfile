@@ -10,7 +10,11 @@ ARG BUILD_FROM=ghcr.io/home-assistant/base:3.24
 FROM node:26-alpine AS build
 WORKDIR /build
 COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund
+# No install scripts: the `node` devDependency (Node 26 for tests and the bench on our glibc
+# machines) would fetch a glibc binary that cannot run on Alpine and, first on the scripts' PATH,
+# would break `npm run build`; this stage's own Node 26 builds it. No runtime dependency needs one.
+RUN npm ci --no-audit --no-fund --ignore-scripts \
+    && rm -f node_modules/.bin/node
 COPY . .
 RUN npm run build \
     && npm prune --omit=dev --no-audit --no-fund \

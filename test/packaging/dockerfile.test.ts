@@ -42,7 +42,8 @@ t.test('two stages: Node 26 Alpine build, Home Assistant base run', async (t) =>
   t.match(buildFrom?.args, /^BUILD_FROM=ghcr\.io\/home-assistant\/(?:[a-z0-9]+-)?base:\d+\.\d+$/,
     'BUILD_FROM has a default (the Supervisor no longer passes it)')
   const buildSteps = dockerfile.filter((i) => i.keyword === 'RUN' && i.stage === 0).map((i) => i.args).join(' && ')
-  t.match(buildSteps, /npm ci/)
+  t.match(buildSteps, /npm ci[^\n]*--ignore-scripts/, 'no install scripts: the node devDependency would bring a glibc Node that cannot run on Alpine')
+  t.match(buildSteps, /rm -f node_modules\/\.bin\/node/, 'and the scripts\' PATH keeps no node of its own, so the image\'s Node 26 builds')
   t.match(buildSteps, /npm run build/)
   t.match(buildSteps, /npm prune --omit=dev|npm ci --omit=dev/, 'dev dependencies do not ship')
 })
