@@ -5,7 +5,7 @@ import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { publicAddress } from '../../src/oauth/client-documents.ts'
+import { ClientDocumentError, publicAddress } from '../../src/oauth/client-documents.ts'
 
 type Test = { teardown: (fn: () => unknown) => void }
 
@@ -87,4 +87,15 @@ export function documentNetwork (server: DocumentServer, extra: Record<string, s
     addressAllowed: address => address === '127.0.0.1' || publicAddress(address),
     ca: server.cert
   }
+}
+
+/** The reason a document was refused (ClientDocumentError.reason), or 'accepted'. */
+export async function refusal (promise: Promise<unknown>): Promise<string> {
+  try {
+    await promise
+  } catch (err) {
+    if (err instanceof ClientDocumentError) return err.reason
+    throw err
+  }
+  return 'accepted'
 }

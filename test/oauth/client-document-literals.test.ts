@@ -1,18 +1,8 @@
 // SSRF through a client ID metadata document URL spelled as an odd address literal or a name that
 // resolves to a special-use address: every form is refused before any connection.
 import t from 'tap'
-import { ClientDocumentError, ClientDocuments } from '../../src/oauth/client-documents.ts'
-import { documentNetwork, startDocumentServer } from './_document-server.ts'
-
-async function refusal (promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-  } catch (err) {
-    if (err instanceof ClientDocumentError) return err.reason
-    throw err
-  }
-  return 'accepted'
-}
+import { ClientDocuments } from '../../src/oauth/client-documents.ts'
+import { documentNetwork, refusal, startDocumentServer } from './_document-server.ts'
 
 t.test('decimal, hex, short, zero and IPv6-mapped literals, and names of loopback/metadata addresses', async t => {
   const server = await startDocumentServer(t)

@@ -1,8 +1,8 @@
 import type { ServerResponse } from 'node:http'
 import t from 'tap'
 import type { Test } from 'tap'
-import { ClientDocumentError, ClientDocuments, clientIdUrlProblem, publicAddress, type ClientDocumentOptions } from '../../src/oauth/client-documents.ts'
-import { documentNetwork, startDocumentServer, type DocumentServer } from './_document-server.ts'
+import { ClientDocuments, clientIdUrlProblem, publicAddress, type ClientDocumentOptions } from '../../src/oauth/client-documents.ts'
+import { documentNetwork, refusal, startDocumentServer, type DocumentServer } from './_document-server.ts'
 import { TestClock } from './_oauth.ts'
 
 function documentFor (clientId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
@@ -15,16 +15,6 @@ async function setup (t: Test, options: Partial<ClientDocumentOptions> = {}, hos
   const network = documentNetwork(server, hosts)
   const documents = new ClientDocuments({ now: clock.now, resolve: network.resolve, addressAllowed: network.addressAllowed, ca: network.ca, ...options })
   return { server, documents, clock, network }
-}
-
-async function refusal (promise: Promise<unknown>): Promise<string> {
-  try {
-    await promise
-  } catch (err) {
-    if (err instanceof ClientDocumentError) return err.reason
-    throw err
-  }
-  return 'accepted'
 }
 
 t.test('a document is fetched over https, read as a public client and cached for its max-age', async t => {
