@@ -1,3 +1,4 @@
+import { realClock } from '../clock.ts'
 import { createHash, randomBytes } from 'node:crypto'
 
 /** What a confirmation is bound to: the exact call, never anything the caller may change afterwards. */
@@ -119,7 +120,7 @@ export class ConfirmStore {
   constructor (options: ConfirmStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? CONFIRM_TTL_MS
     this.maxPerIdentity = options.maxPerIdentity ?? MAX_PENDING_PER_IDENTITY
-    this.#now = options.now ?? Date.now
+    this.#now = options.now ?? realClock.now
   }
 
   /** Stores a pending confirmation and returns its token (32 hex characters). */

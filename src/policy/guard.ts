@@ -1,3 +1,4 @@
+import { realClock } from '../clock.ts'
 import type { Identity } from '../auth/identity.ts'
 import { UserError, type UserErrorCode } from '../errors.ts'
 import type { Options } from '../options.ts'
@@ -129,7 +130,7 @@ export class WriteGuard implements WriteGuardApi {
   constructor (deps: WriteGuardDeps) {
     this.#deps = deps
     this.#confirms = deps.confirms ?? new ConfirmStore({ now: deps.now })
-    this.#now = deps.now ?? Date.now
+    this.#now = deps.now ?? realClock.now
   }
 
   async run (identity: Identity, request: WriteRequest, context: WriteRunContext = {}): Promise<WriteOutcome> {
