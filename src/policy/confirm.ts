@@ -11,6 +11,11 @@ export interface CallFingerprintParts {
   baseHash?: string
 }
 
+/** Why a confirmed write writes nothing: what it would change is no longer what the human saw. */
+export function changedSincePreview (subject: string): string {
+  return `${subject} was changed in Home Assistant after the preview was shown, so that confirmation no longer applies; nothing was written.`
+}
+
 /** JSON with object keys sorted at every level, so equal calls always give equal text. */
 export function stableJson (value: unknown): string {
   if (value === undefined) return 'null'
