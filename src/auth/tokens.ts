@@ -2,6 +2,7 @@ import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { realClock } from '../clock.ts'
 import { writeFileAtomic } from '../files.ts'
 import { isLevel, levelSchema, levelsFromScopes, PRIMARY_IDENTITY, scopeSchema, type Identity, type Level, type Levels, type Scope } from './identity.ts'
 
@@ -61,6 +62,8 @@ export interface TokenStoreOptions {
   primarySource?: TokenSource
   onError?: (message: string) => void
   onInfo?: (message: string) => void
+  /** When a token was made or retired; real time unless a test brings its clock. */
+  now?: () => number
 }
 
 /**
@@ -76,12 +79,14 @@ export class TokenStore {
   /** The named tokens' hashes as bytes, in #named's order; rebuilt when the list changes, not per request. */
   #namedHashes: Buffer[] | undefined
   #file: string
+  #now: () => number
   primarySource: TokenSource
 
   constructor (options: TokenStoreOptions) {
     this.#primaryHash = hashToken(options.primary)
     this.#primary = options.primary
     this.primarySource = options.primarySource ?? 'file'
+    this.#now = options.now ?? realClock.now
     this.#file = join(options.dataDir, 'tokens.json')
     try {
       const parsed = storeSchema.safeParse(JSON.parse(readFileSync(this.#file, 'utf8')))
@@ -117,7 +122,7 @@ export class TokenStore {
 
   /** Replaces the primary token: the old one stops working with the next request. */
   replacePrimary (token: string, source: TokenSource): void {
-    this.#retired = [...this.#retired, { hash: this.#primaryHash, at: Date.now() }].slice(-5)
+    this.#retired = [...this.#retired, { hash: this.#primaryHash, at: this.#now() }].slice(-5)
     this.#primaryHash = hashToken(token)
     this.#primary = token
     this.primarySource = source
@@ -143,7 +148,7 @@ export class TokenStore {
       levels: cleanLevels(input.levels ?? levelsFromScopes(input.scopes ?? [])),
       ...(input.entity_allowlist?.length ? { entity_allowlist: input.entity_allowlist } : {}),
       ...(input.entity_denylist?.length ? { entity_denylist: input.entity_denylist } : {}),
-      created_at: new Date().toISOString()
+      created_at: new Date(this.#now()).toISOString()
     }
     this.#named.push(entry)
     this.#namedHashes = undefined
