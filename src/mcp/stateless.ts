@@ -20,6 +20,7 @@ import {
 import type { Identity } from '../auth/identity.ts'
 import { createModernConfirmations, type ModernConfirmations } from './confirm-rounds.ts'
 import { authInfoOf, buildServer, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
+import { withRefusalCode, withRefusalCodes } from './rpc-error.ts'
 
 export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION }
 /** Every revision the endpoint speaks, newest first. */
@@ -56,7 +57,8 @@ class StatelessMux extends PerRequestHTTPServerTransport {
       const resolve = this.#pending.get(message.id as number)
       if (resolve) {
         this.#pending.delete(message.id as number)
-        resolve(this.#era === 'legacy' ? legacyErrorCodes(message) : message)
+        // An error gets our code in data.code, whoever raised it (the SDK's own checks have none).
+        resolve('error' in message ? withRefusalCode(this.#era === 'legacy' ? legacyErrorCodes(message) : message) : message)
       }
     }
   }
@@ -198,7 +200,8 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
     capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {} },
     supportedProtocolVersions: [MODERN_PROTOCOL_VERSION]
   }), { legacy: 'reject', bus, maxSubscriptions: MAX_LISTEN_STREAMS })
-  const serveListen = toNodeHandler(listenHandler)
+  // Its refusals (a malformed filter...) are JSON answers without our code: coded on the way out; the stream passes untouched.
+  const serveListen = toNodeHandler({ fetch: async (request, extra) => await withRefusalCodes(await listenHandler.fetch(request, extra)) })
   return {
     async listen (req, res, body, identity) {
       (req as IncomingMessage & { auth?: unknown }).auth = authInfoOf(identity)
