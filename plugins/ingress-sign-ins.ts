@@ -15,6 +15,8 @@ export interface IngressSignInOptions {
   audit?: AuditApi
   /** The page's anti-forgery check for mutations. */
   sameOriginOnly: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  /** The one clock's `now` (src/clock.ts). */
+  now: () => number
 }
 
 const decisionBody = z.object({
@@ -47,7 +49,7 @@ export default async function ingressSignIns (fastify: FastifyInstance, opts: In
   const { oauth, options } = opts
 
   fastify.get('/api/sign-ins', async () => {
-    const now = Date.now()
+    const now = opts.now()
     return {
       waiting: oauth.requests.waiting().map(r => ({
         id: r.id,

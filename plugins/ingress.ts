@@ -1,3 +1,4 @@
+import type { Clock } from '../src/clock.ts'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
@@ -42,6 +43,8 @@ export interface IngressServices {
   requestLimits: RequestLimits
   /** Open MCP sessions: a regenerated or revoked credential's sessions (and their streams) close at once. */
   sessions?: Pick<SessionService, 'closeOwnedBy'>
+  /** The one clock (src/clock.ts). */
+  clock: Clock
 }
 
 export interface IngressOptions {
@@ -88,7 +91,7 @@ function fastifyRefusal (error: FastifyError, request: FastifyRequest, reply: Fa
  * under api/. Every URL is relative so it works under the X-Ingress-Path prefix.
  */
 export default async function ingressRoutes (fastify: FastifyInstance, opts: IngressOptions): Promise<void> {
-  const { config, ha, home, tokens, usage, catalog, audit, oauth } = opts.services
+  const { config, ha, home, tokens, usage, catalog, audit, oauth, clock } = opts.services
   fastify.setErrorHandler(fastifyRefusal)
   fastify.setNotFoundHandler(async (request, reply) => await refuse(reply, 404, 'HAMCP_NOT_FOUND', `${request.method} ${request.url.split('?')[0] ?? ''} does not exist on the panel.`))
   // The API reads JSON only; a text/plain body (what a cross-site form can send) is refused with 415.
@@ -128,7 +131,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     if (request.url.startsWith('/api/')) return await apiLimit(request, reply)
   })
 
-  if (oauth) await fastify.register(ingressSignIns, { oauth, options: config.options, audit, sameOriginOnly })
+  if (oauth) await fastify.register(ingressSignIns, { oauth, options: config.options, audit, sameOriginOnly, now: clock.now })
 
   await fastify.register(fastifyStatic, { root: opts.publicDir ?? DEFAULT_PUBLIC_DIR, prefix: '/', cacheControl: false, logLevel: 'warn' })
 
@@ -147,9 +150,9 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     const entities = await entityCount()
     return {
       version: config.version,
-      uptime_s: Math.round((Date.now() - usage.startedAt) / 1000),
+      uptime_s: Math.round((clock.now() - usage.startedAt) / 1000),
       addon_mode: config.addonMode,
-      home_assistant: connectionSummary(status),
+      home_assistant: connectionSummary(status, clock.now()),
       entities,
       tools: toolCounts(catalog, config.options),
       options: visibleOptions(config.options),
@@ -157,7 +160,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     }
   })
 
-  const hostPort = hostPortLookup(config.addonMode && ha.supervisor.available ? ha.supervisor : undefined, config.mcpPort)
+  const hostPort = hostPortLookup(config.addonMode && ha.supervisor.available ? ha.supervisor : undefined, config.mcpPort, undefined, clock.now)
 
   fastify.get<{ Querystring: { reveal?: string } }>('/api/connect', async request => {
     const reveal = request.query.reveal === '1'

@@ -2,6 +2,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { realClock } from '../clock.ts'
 import { writeFileAtomic } from '../files.ts'
 import { isLevel, levelSchema, levelsFromScopes, PRIMARY_IDENTITY, scopeSchema, type Identity, type Level, type Levels, type Scope } from './identity.ts'
 
@@ -60,6 +61,8 @@ export interface TokenStoreOptions {
   primarySource?: TokenSource
   onError?: (message: string) => void
   onInfo?: (message: string) => void
+  /** When a token was made or retired; real time unless a test brings its clock. */
+  now?: () => number
 }
 
 /**
@@ -73,12 +76,14 @@ export class TokenStore {
   #retired: Array<{ hash: Buffer, at: number }> = []
   #named: NamedToken[] = []
   #file: string
+  #now: () => number
   primarySource: TokenSource
 
   constructor (options: TokenStoreOptions) {
     this.#primaryHash = hashToken(options.primary)
     this.#primary = options.primary
     this.primarySource = options.primarySource ?? 'file'
+    this.#now = options.now ?? realClock.now
     this.#file = join(options.dataDir, 'tokens.json')
     try {
       const parsed = storeSchema.safeParse(JSON.parse(readFileSync(this.#file, 'utf8')))
@@ -112,7 +117,7 @@ export class TokenStore {
 
   /** Replaces the primary token: the old one stops working with the next request. */
   replacePrimary (token: string, source: TokenSource): void {
-    this.#retired = [...this.#retired, { hash: this.#primaryHash, at: Date.now() }].slice(-5)
+    this.#retired = [...this.#retired, { hash: this.#primaryHash, at: this.#now() }].slice(-5)
     this.#primaryHash = hashToken(token)
     this.#primary = token
     this.primarySource = source
@@ -138,7 +143,7 @@ export class TokenStore {
       levels: cleanLevels(input.levels ?? levelsFromScopes(input.scopes ?? [])),
       ...(input.entity_allowlist?.length ? { entity_allowlist: input.entity_allowlist } : {}),
       ...(input.entity_denylist?.length ? { entity_denylist: input.entity_denylist } : {}),
-      created_at: new Date().toISOString()
+      created_at: new Date(this.#now()).toISOString()
     }
     this.#named.push(entry)
     await this.#save()

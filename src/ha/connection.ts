@@ -5,6 +5,7 @@ import {
   type Connection, type MessageBase
 } from 'home-assistant-js-websocket'
 import { HA_COMMAND_FAILED, HA_NOT_CONNECTED, HA_TIMEOUT } from '../errors.ts'
+import { every, realClock, type Clock } from '../clock.ts'
 import type { AppLogger } from '../logger.ts'
 import { exponentialDelay } from '../retry-delay.ts'
 
@@ -24,6 +25,8 @@ export interface ConnectionOptions {
   retryMaxMs?: number
   /** Wait after Home Assistant refused the token: long, because failed logins count toward HA's IP ban. */
   authRetryMs?: number
+  /** Real time unless a test brings its own: when it went down, the retry and the ping. */
+  clock?: Clock
 }
 
 interface Subscription {
@@ -47,15 +50,15 @@ export class HaConnection {
   haVersion: string | undefined
   lastError: string | undefined
   /** When the connection was last lost (or first attempted); null while connected. */
-  downSince: number | null = Date.now()
+  downSince: number | null
   connectedAt: number | null = null
 
   #opts: Required<Omit<ConnectionOptions, 'log'>> & { log: AppLogger }
   #conn: Connection | undefined
   #subscriptions: Subscription[] = []
   #events: ConnectionEvents
-  #retryTimer: NodeJS.Timeout | undefined
-  #pingTimer: NodeJS.Timeout | undefined
+  #cancelRetry = (): void => {}
+  #stopPing = (): void => {}
   #attempt = 0
 
   constructor (options: ConnectionOptions, events: ConnectionEvents = {}) {
@@ -65,9 +68,11 @@ export class HaConnection {
       retryMinMs: 1_000,
       retryMaxMs: 30_000,
       authRetryMs: 300_000,
-      ...options
+      ...options,
+      clock: options.clock ?? realClock
     }
     this.#events = events
+    this.downSince = this.#opts.clock.now()
   }
 
   get connected (): boolean {
@@ -100,8 +105,8 @@ export class HaConnection {
 
   async close (): Promise<void> {
     this.state = 'closed'
-    clearTimeout(this.#retryTimer)
-    clearInterval(this.#pingTimer)
+    this.#cancelRetry()
+    this.#stopPing()
     const conn = this.#conn
     this.#conn = undefined
     conn?.close()
@@ -146,9 +151,8 @@ export class HaConnection {
     const log = this.#opts.log
     if (authFailed) log.error({ retryInSeconds: Math.round(delay / 1000) }, 'Home Assistant refused the token; will retry')
     else log.warning({ retryInSeconds: Math.round(delay / 100) / 10, attempt: this.#attempt }, 'cannot reach Home Assistant; will retry')
-    clearTimeout(this.#retryTimer)
-    this.#retryTimer = setTimeout(() => this.#connect(), delay)
-    this.#retryTimer.unref()
+    this.#cancelRetry()
+    this.#cancelRetry = this.#opts.clock.schedule(() => this.#connect(), delay)
   }
 
   #adopt (conn: Connection): void {
@@ -182,7 +186,7 @@ export class HaConnection {
     this.state = 'connected'
     this.lastError = undefined
     this.downSince = null
-    this.connectedAt = Date.now()
+    this.connectedAt = this.#opts.clock.now()
     this.haVersion = this.#conn?.haVersion ?? this.haVersion
     this.#startPing()
     if (wasDown) {
@@ -195,21 +199,20 @@ export class HaConnection {
     if (this.state === 'closed' || this.state !== 'connected') return
     this.state = 'disconnected'
     this.lastError = reason
-    this.downSince = Date.now()
-    clearInterval(this.#pingTimer)
+    this.downSince = this.#opts.clock.now()
+    this.#stopPing()
     this.#opts.log.warning({ reason }, 'lost the connection to Home Assistant; reconnecting')
     this.#events.onDisconnected?.()
   }
 
   #startPing (): void {
-    clearInterval(this.#pingTimer)
-    this.#pingTimer = setInterval(() => {
+    this.#stopPing()
+    this.#stopPing = every(this.#opts.clock, this.#opts.pingIntervalMs, () => {
       const conn = this.#conn
       if (!conn || !this.connected) return
       this.command({ type: 'ping' }, 10_000).catch(() => {
         if (this.#conn === conn && this.state === 'connected') conn.reconnect(true)
       })
-    }, this.#opts.pingIntervalMs)
-    this.#pingTimer.unref()
+    })
   }
 }

@@ -12,6 +12,7 @@
  * lives as long as the process, and expires with the token. A tampered, expired, foreign or replayed
  * state is refused before the tool runs (-32602 "Invalid or expired requestState").
  */
+import { realClock } from '../clock.ts'
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server'
 import { LRUCache } from 'lru-cache'
@@ -66,7 +67,7 @@ function identityIdOf (ctx: ServerContext): string | undefined {
 }
 
 export function createModernConfirmations (options: ModernConfirmationsOptions = {}): ModernConfirmations {
-  const now = options.now ?? Date.now
+  const now = options.now ?? realClock.now
   const ttlMs = options.ttlMs ?? ROUND_TTL_MS
   const key = options.key ?? randomBytes(32)
   const maxPerIdentity = options.maxPendingPerIdentity ?? MAX_PENDING_PER_IDENTITY

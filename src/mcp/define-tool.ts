@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import type { Identity, Scope } from '../auth/identity.ts'
+import type { Clock } from '../clock.ts'
 import type { HomeAssistant } from '../ha/index.ts'
 import type { HomeView } from '../home/view.ts'
 import type { AppLogger } from '../logger.ts'
@@ -29,6 +30,8 @@ export interface ToolContext {
   options: Options
   identity: Identity
   log: AppLogger
+  /** The one clock (src/clock.ts): a tool's "now", deadlines and waits read it, never Date.now. */
+  clock: Clock
   services: ToolServices
   signal?: AbortSignal
 }

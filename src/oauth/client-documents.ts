@@ -4,6 +4,7 @@ import { request } from 'node:https'
 import { BlockList, isIP, type LookupFunction } from 'node:net'
 import { rootCertificates } from 'node:tls'
 import { LRUCache } from 'lru-cache'
+import { realClock, type Clock } from '../clock.ts'
 import { SlidingWindow } from '../sliding-window.ts'
 import { OAuthError } from './errors.ts'
 import { GRANT_TYPES, readClientMetadata } from './registration.ts'
@@ -116,6 +117,8 @@ export function publicAddress (address: string): boolean {
 
 export interface ClientDocumentOptions {
   now?: () => number
+  /** The connect and total timeouts; real timers unless a test brings its clock. */
+  schedule?: Clock['schedule']
   /** Every address a host name resolves to (default: the system resolver, all families). */
   resolve?: (hostname: string) => Promise<string[]>
   /** Which resolved addresses may be connected to (default: publicAddress). Tests allow 127.0.0.1. */
@@ -146,6 +149,7 @@ export function cacheLifetime (cacheControl: string | undefined, limits: Pick<ty
  */
 export class ClientDocuments {
   #now: () => number
+  #schedule: Clock['schedule']
   #resolve: (hostname: string) => Promise<string[]>
   #allowed: (address: string) => boolean
   #ca: string[] | undefined
@@ -155,7 +159,8 @@ export class ClientDocuments {
   #peers: SlidingWindow
 
   constructor (options: ClientDocumentOptions = {}) {
-    this.#now = options.now ?? Date.now
+    this.#now = options.now ?? realClock.now
+    this.#schedule = options.schedule ?? realClock.schedule
     this.#resolve = options.resolve ?? systemResolve
     this.#allowed = options.addressAllowed ?? publicAddress
     this.#ca = options.ca ? [...rootCertificates, options.ca] : undefined
@@ -239,8 +244,8 @@ export class ClientDocuments {
       const finish = (): boolean => {
         if (settled) return false
         settled = true
-        clearTimeout(connectTimer)
-        clearTimeout(totalTimer)
+        cancelConnect()
+        cancelTotal()
         return true
       }
       const fail = (error: unknown): void => {
@@ -249,10 +254,8 @@ export class ClientDocuments {
         reject(error)
       }
       const refuse = (reason: ClientDocumentRefusal, detail: string): void => { fail(new ClientDocumentError(reason, clientId, detail)) }
-      const connectTimer = setTimeout(() => { refuse('timeout', `no answer within ${limits.connectMs / 1000} s`) }, limits.connectMs)
-      const totalTimer = setTimeout(() => { refuse('timeout', `not complete within ${limits.totalMs / 1000} s`) }, limits.totalMs)
-      connectTimer.unref()
-      totalTimer.unref()
+      const cancelConnect = this.#schedule(() => { refuse('timeout', `no answer within ${limits.connectMs / 1000} s`) }, limits.connectMs)
+      const cancelTotal = this.#schedule(() => { refuse('timeout', `not complete within ${limits.totalMs / 1000} s`) }, limits.totalMs)
       this.#pinnedAddress(clientId, url.hostname).then(pinned => {
         if (settled) return
         // The lookup answers only the checked address: a second resolution (a DNS rebind) never happens.
@@ -271,7 +274,7 @@ export class ClientDocuments {
           ...(this.#ca ? { ca: this.#ca } : {}),
           agent: false
         }, (response: IncomingMessage) => {
-          clearTimeout(connectTimer)
+          cancelConnect()
           const status = response.statusCode ?? 0
           if (status >= 300 && status < 400) return refuse('redirect_refused', `answered ${status} (a redirect); redirects are not followed`)
           if (status !== 200) return fail(new ClientDocumentError('http_status', clientId, `answered HTTP ${status}, not 200`, status >= 500))

@@ -1,9 +1,10 @@
+import { realClock } from '../clock.ts'
 import type { Identity } from '../auth/identity.ts'
 import { UserError, type UserErrorCode } from '../errors.ts'
 import type { Options } from '../options.ts'
 import { domainOf } from '../home/entities.ts'
 import { callerErrorOf } from '../ha/service-errors.ts'
-import { callFingerprint, ConfirmStore, stableJson, type RedeemVerdict, type Shown } from './confirm.ts'
+import { callFingerprint, changedSincePreview, ConfirmStore, stableJson, type RedeemVerdict, type Shown } from './confirm.ts'
 import { configCalls } from './config-calls.ts'
 import { matchesAny } from '../globs.ts'
 import { assertBounded } from './input-checks.ts'
@@ -129,7 +130,7 @@ export class WriteGuard implements WriteGuardApi {
   constructor (deps: WriteGuardDeps) {
     this.#deps = deps
     this.#confirms = deps.confirms ?? new ConfirmStore({ now: deps.now })
-    this.#now = deps.now ?? Date.now
+    this.#now = deps.now ?? realClock.now
   }
 
   async run (identity: Identity, request: WriteRequest, context: WriteRunContext = {}): Promise<WriteOutcome> {
@@ -447,7 +448,7 @@ function conflictError (subject: string, changes: string[], preview: string, tok
   const what = `Changed since: ${changes.join('; ')}.`
   return new UserError(
     'HAMCP_CONFLICT',
-    `${subject} was changed in Home Assistant after the preview was shown, so that confirmation no longer applies; nothing was written. ${what}\nNew preview:\n${preview}`,
+    `${changedSincePreview(subject)} ${what}\nNew preview:\n${preview}`,
     `Show the new preview to the user; if they agree, call again with the same arguments and confirm_token ${token} (valid ${expiresInS} s).`,
     { confirm_token: token, preview, changes, expires_in_seconds: expiresInS }
   )
