@@ -70,6 +70,23 @@ function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unkn
   return ctx.home.scrub(text, sentIds(rawArgs))
 }
 
+/**
+ * The JSON text of each result whose `structuredContent` serializes to exactly its text (jsonResult's
+ * common case), so the answer can be written without serializing the same object a second time.
+ */
+const structuredJson = new WeakMap<ToolCallResult, string>()
+
+/**
+ * `JSON.stringify(result)`, built from the text jsonResult already made when it can be: the text
+ * content is that text, escaped, and the structured content is the text itself.
+ */
+export function toolResultJson (result: ToolCallResult): string {
+  const structured = structuredJson.get(result)
+  const text = result.content[0]?.type === 'text' ? result.content[0].text : undefined
+  if (structured === undefined || text === undefined) return JSON.stringify(result)
+  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${structured}}`
+}
+
 /** Serializes an answer: capped, compact JSON, with hidden entities scrubbed when filter_reads is on. */
 export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult {
   let shaped = value
@@ -80,14 +97,17 @@ export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): Too
     text = JSON.stringify(shaped)
   }
   const scrubbed = ctx.home.scrub(text)
-  if (scrubbed !== text) {
+  const changed = scrubbed !== text
+  if (changed) {
     text = scrubbed
     shaped = JSON.parse(scrubbed) as unknown
   }
-  const structured = shaped !== null && typeof shaped === 'object' && !Array.isArray(shaped)
-    ? shaped as Record<string, unknown>
-    : { value: shaped }
-  return { content: [{ type: 'text', text }], structuredContent: structured }
+  const isObject = shaped !== null && typeof shaped === 'object' && !Array.isArray(shaped)
+  const structured = isObject ? shaped as Record<string, unknown> : { value: shaped }
+  const result: ToolCallResult = { content: [{ type: 'text', text }], structuredContent: structured }
+  // Unless the scrub changed it (then `structured` was parsed back from it), `text` is JSON.stringify(structured).
+  if (isObject && !changed) structuredJson.set(result, text)
+  return result
 }
 
 /**
