@@ -31,7 +31,7 @@ export interface ToolContext {
   options: Options
   identity: Identity
   log: AppLogger
-  /** The one clock (src/clock.ts): a tool's "now", deadlines and waits read it, never Date.now. */
+  /** The one clock (src/clock.ts): a tool's "now", deadlines and waits read it, never the wall clock directly. */
   clock: Clock
   services: ToolServices
   signal?: AbortSignal
