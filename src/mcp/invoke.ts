@@ -77,14 +77,15 @@ function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unkn
 const structuredJson = new WeakMap<ToolCallResult, string>()
 
 /**
- * `JSON.stringify(result)`, built from the text jsonResult already made when it can be: the text
- * content is that text, escaped, and the structured content is the text itself.
+ * `JSON.stringify(result)` in pieces to be written one after the other, built from the text
+ * jsonResult already made when it can be: the text content is that text, escaped, and the
+ * structured content is the text itself.
  */
-export function toolResultJson (result: ToolCallResult): string {
+export function toolResultJson (result: ToolCallResult): string[] {
   const structured = structuredJson.get(result)
   const text = result.content[0]?.type === 'text' ? result.content[0].text : undefined
-  if (structured === undefined || text === undefined) return JSON.stringify(result)
-  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${structured}}`
+  if (structured === undefined || text === undefined) return [JSON.stringify(result)]
+  return ['{"content":[{"type":"text","text":', JSON.stringify(text), '}],"structuredContent":', structured, '}']
 }
 
 /** Serializes an answer: capped, compact JSON, with hidden entities scrubbed when filter_reads is on. */
