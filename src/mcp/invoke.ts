@@ -1,4 +1,3 @@
-import pTimeout from 'p-timeout'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
@@ -48,9 +47,29 @@ export const READ_BUDGET_MS = 8_000
 
 const OVER_BUDGET = Symbol('over budget')
 
+/**
+ * `work`'s outcome, or OVER_BUDGET once `budgetMs` have passed without one. `work` is subscribed to at
+ * once, so a late rejection is handled. The timer is armed on the next tick, after the microtasks
+ * queued so far: a read answered from memory (search, get, list) has settled by then and costs no
+ * timer at all, and one that waits for Home Assistant gets its budget from then on.
+ */
 async function withinBudget<T> (work: Promise<T>, budgetMs: number): Promise<T | typeof OVER_BUDGET> {
-  // p-timeout subscribes to `work`, so a late rejection is handled, and clears its timer when `work` settles.
-  return await pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET })
+  return await new Promise<T | typeof OVER_BUDGET>((resolve, reject) => {
+    let settled = false
+    let timer: NodeJS.Timeout | undefined
+    work.then(value => {
+      settled = true
+      clearTimeout(timer)
+      resolve(value)
+    }, (err: unknown) => {
+      settled = true
+      clearTimeout(timer)
+      reject(err)
+    })
+    process.nextTick(() => {
+      if (!settled) timer = setTimeout(resolve, budgetMs, OVER_BUDGET)
+    })
+  })
 }
 
 /** The entity ids a call's arguments name (any case), which its error message may echo back. */
