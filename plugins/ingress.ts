@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { PrimaryTokenLocked, regeneratePrimaryToken } from '../src/auth/bootstrap.ts'
-import { levelSchema, PRIMARY_IDENTITY, scopeSchema } from '../src/auth/identity.ts'
+import { CATEGORY_PATTERN, levelSchema, PRIMARY_IDENTITY, scopeSchema } from '../src/auth/identity.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import { scopesClosed, SCOPES_NOT_CLOSED } from '../src/oauth/scopes.ts'
 import type { Config } from '../src/config.ts'
@@ -61,7 +61,7 @@ export const DEFAULT_PUBLIC_DIR = ['../ingress/public/', '../../ingress/public/'
 const globList = z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_.*]{1,255}$/, 'entity globs look like light.* or lock.front_door')).max(100).optional()
 const createTokenBody = z.object({
   name: z.string().trim().min(1, 'a name is required').max(64),
-  levels: z.record(z.string().regex(/^(\*|[a-z_]{1,32})$/, 'unknown category'), levelSchema).optional(),
+  levels: z.record(z.string().regex(CATEGORY_PATTERN, 'unknown category'), levelSchema).optional(),
   /** The older form: four flat scopes. */
   scopes: z.array(scopeSchema).optional(),
   entity_allowlist: globList,

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { z } from 'zod'
 import { realClock } from '../clock.ts'
 import { writeFileAtomic } from '../files.ts'
-import { isLevel, levelSchema, levelsFromScopes, PRIMARY_IDENTITY, scopeSchema, type Identity, type Level, type Levels, type Scope } from './identity.ts'
+import { CATEGORY_PATTERN, isLevel, levelSchema, levelsFromScopes, PRIMARY_IDENTITY, scopeSchema, type Identity, type Level, type Levels, type Scope } from './identity.ts'
 
 /** Where the primary token came from: the add-on option, MCP_API_TOKEN, DATA_DIR/token, or made at first start. */
 export type TokenSource = 'option' | 'env' | 'file' | 'generated'
@@ -52,7 +52,7 @@ function migrate (token: StoredToken): { token: NamedToken, migrated: boolean } 
 }
 
 function cleanLevels (levels: Levels): Record<string, Level> {
-  return Object.fromEntries(Object.entries(levels).filter(([category, level]) => /^(\*|[a-z_]{1,32})$/.test(category) && isLevel(level)))
+  return Object.fromEntries(Object.entries(levels).filter(([category, level]) => CATEGORY_PATTERN.test(category) && isLevel(level)))
 }
 
 export interface TokenStoreOptions {

@@ -1,3 +1,4 @@
+import type { Clock } from '../clock.ts'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
@@ -48,26 +49,27 @@ export const READ_BUDGET_MS = 8_000
 const OVER_BUDGET = Symbol('over budget')
 
 /**
- * `work`'s outcome, or OVER_BUDGET once `budgetMs` have passed without one. `work` is subscribed to at
- * once, so a late rejection is handled. The timer is armed on the next tick, after the microtasks
- * queued so far: a read answered from memory (search, get, list) has settled by then and costs no
- * timer at all, and one that waits for Home Assistant gets its budget from then on.
+ * `work`'s outcome, or OVER_BUDGET once `budgetMs` have passed on `clock` without one. `work` is
+ * subscribed to at once, so a late rejection is handled. The timer is armed on the next tick, after
+ * the microtasks queued so far: a read answered from memory (search, get, list) has settled by then
+ * and costs no timer at all, and one that waits for Home Assistant gets its budget from then on.
  */
-async function withinBudget<T> (work: Promise<T>, budgetMs: number): Promise<T | typeof OVER_BUDGET> {
+async function withinBudget<T> (work: Promise<T>, budgetMs: number, clock: Clock): Promise<T | typeof OVER_BUDGET> {
   return await new Promise<T | typeof OVER_BUDGET>((resolve, reject) => {
     let settled = false
-    let timer: NodeJS.Timeout | undefined
+    let cancel: (() => void) | undefined
     work.then(value => {
       settled = true
-      clearTimeout(timer)
+      cancel?.()
       resolve(value)
     }, (err: unknown) => {
       settled = true
-      clearTimeout(timer)
+      cancel?.()
       reject(err)
     })
     process.nextTick(() => {
-      if (!settled) timer = setTimeout(resolve, budgetMs, OVER_BUDGET)
+      // Held (`ref`), as p-timeout held its timer: the call is awaited either way.
+      if (!settled) cancel = clock.schedule(() => { resolve(OVER_BUDGET) }, budgetMs, { ref: true })
     })
   })
 }
@@ -154,7 +156,7 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
         return await tool.definition.handler({ ...ctx, tool: name }, parsed.data)
       })()
       const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
-      const value = bounded ? await withinBudget(running, readBudgetMs) : await running
+      const value = bounded ? await withinBudget(running, readBudgetMs, ctx.clock) : await running
       if (value === OVER_BUDGET) {
         ctx.log.warning({ tool: name, budgetMs: readBudgetMs }, 'tool call over its time budget; answered with a timeout')
         result = errorResult('HAMCP_HA_TIMEOUT', `${name} did not finish within ${readBudgetMs / 1000} s (Home Assistant's own MCP client gives up at 10 s).`, 'Ask for less: a shorter time window, one entity or area, a smaller limit.')

@@ -87,7 +87,7 @@ function asEvent (raw: Record<string, unknown>, withRule: boolean): Event {
 /** The event (or the one instance of a series) as it is now; its first instance stands for a whole series. */
 async function findEvent (ctx: ToolContext, calendar: string, uid: string | undefined, recurrenceId: string | undefined): Promise<Found> {
   if (uid === undefined || uid === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'item must be the event uid.', 'ha_get_calendar with this calendar shows each event\'s uid (and recurrence_id for a series).')
-  const now = Date.now()
+  const now = ctx.clock.now()
   const all = (await instances(ctx, calendar, now - 400 * DAY_MS, now + 800 * DAY_MS)).filter(e => e.uid === uid)
   const raw = recurrenceId === undefined ? all[0] : all.find(e => e.recurrence_id === recurrenceId)
   if (!raw) throw new UserError('HAMCP_NOT_FOUND', `No event ${uid}${recurrenceId ? ` with recurrence_id ${recurrenceId}` : ''} on ${calendar}.`, 'ha_get_calendar shows the events with their uid and recurrence_id.')

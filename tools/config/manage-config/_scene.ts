@@ -91,14 +91,14 @@ function sceneRevert (ctx: ToolContext, id: string, written: ConfigRecord | unde
         return { id, deleted: true }
       }
       await writeScene(ctx, id, previous)
-      const entityId = await waitForEntity(() => sceneEntityFor(ctx, id))
+      const entityId = await waitForEntity(ctx.clock, () => sceneEntityFor(ctx, id))
       return { id, entity_id: entityId ?? null, restored_yaml: toYaml(previous) }
     }
   }
 }
 
 async function newSceneId (ctx: ToolContext): Promise<string> {
-  let id = Date.now()
+  let id = ctx.clock.now()
   while (await readScene(ctx, String(id)) !== undefined) id++
   return String(id)
 }
@@ -123,7 +123,7 @@ export async function manageScene (ctx: ToolCallContext, args: ManageArgs): Prom
       currentHash: async () => 'none',
       execute: async () => {
         await writeScene(ctx, id, config)
-        const entityId = await waitForEntity(() => sceneEntityFor(ctx, id))
+        const entityId = await waitForEntity(ctx.clock, () => sceneEntityFor(ctx, id))
         return { id, entity_id: entityId ?? null, ...(entityId ? {} : { note: 'Home Assistant is still reloading scenes; the entity appears shortly.' }) }
       },
       revert: () => sceneRevert(ctx, id, { id, ...config }, undefined)
