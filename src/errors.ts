@@ -139,7 +139,8 @@ export const HTTP_REFUSAL_CODES = {
   HAMCP_HEADER_MISMATCH: 'A 2026-07-28 request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header is missing or disagrees with the body (400, JSON-RPC -32020).',
   HAMCP_SESSION_REQUIRED: 'A session request without the Mcp-Session-Id header (400).',
   HAMCP_SESSION_NOT_FOUND: 'The Mcp-Session-Id names no open session: it ended or expired; initialize a new one (404).',
-  HAMCP_SESSION_FORBIDDEN: 'The session belongs to another token (403).'
+  HAMCP_SESSION_FORBIDDEN: 'The session belongs to another token (403).',
+  HAMCP_METHOD_NOT_FOUND: 'The JSON-RPC method is not one this server serves in this protocol revision, or not without a session (JSON-RPC -32601; HTTP 404 in 2026-07-28).'
 } as const
 
 export type HttpRefusalCode = keyof typeof HTTP_REFUSAL_CODES

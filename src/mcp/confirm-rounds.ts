@@ -171,7 +171,7 @@ export async function modernConfirmation (confirmations: ModernConfirmations, ct
   // Spent on its first presentation whatever the verdict, like the token it stands for.
   const token = confirmations.take(payload)
   if (token === undefined || payload.t !== tool || payload.a !== argsHash(args)) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' })
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state', code: 'HAMCP_CONFIRM_TOKEN_INVALID' })
   }
   const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm') as { kind: string, action?: string, content?: { confirm?: unknown } }
   const yes = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true

@@ -12,7 +12,7 @@
  */
 import { ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type CacheHint, type ServerContext } from '@modelcontextprotocol/server'
 import type { Identity } from '../auth/identity.ts'
-import { isUserError } from '../errors.ts'
+import { isHomeAssistantError, isUserError } from '../errors.ts'
 import { userMcpError } from './rpc-error.ts'
 import type { Options } from '../options.ts'
 import type { WriteRunContext } from '../policy/types.ts'
@@ -90,10 +90,16 @@ function identityOf (extra: Extra): Identity {
   return identity
 }
 
-function resourceError (err: unknown, uri: string): unknown {
-  if (err instanceof ResourceNotFound) return new ProtocolError(RESOURCE_NOT_FOUND, err.message, { uri })
+/** A failure under resources or prompts as a JSON-RPC error with our code (a bug stays as is: -32603, HAMCP_INTERNAL on the way out). */
+function methodError (err: unknown): unknown {
   if (isUserError(err)) return userMcpError(err)
+  if (isHomeAssistantError(err)) return new ProtocolError(ProtocolErrorCode.InternalError, err.message, { code: err.code })
   return err
+}
+
+function resourceError (err: unknown, uri: string): unknown {
+  if (err instanceof ResourceNotFound) return new ProtocolError(RESOURCE_NOT_FOUND, err.message, { uri, code: 'HAMCP_NOT_FOUND' })
+  return methodError(err)
 }
 
 export interface BuildOptions {
@@ -165,8 +171,7 @@ export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
     try {
       return await deps.surface.getPrompt(request.params.name, request.params.arguments ?? {}, deps.context(identityOf(extra), extra.mcpReq.signal))
     } catch (err) {
-      if (isUserError(err)) throw userMcpError(err)
-      throw err
+      throw methodError(err)
     }
   })
   server.setRequestHandler('completion/complete', async (request, extra) => {

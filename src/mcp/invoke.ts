@@ -1,4 +1,5 @@
 import pTimeout from 'p-timeout'
+import { timersOf, type Clock } from '../clock.ts'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
@@ -48,9 +49,9 @@ export const READ_BUDGET_MS = 8_000
 
 const OVER_BUDGET = Symbol('over budget')
 
-async function withinBudget<T> (work: Promise<T>, budgetMs: number): Promise<T | typeof OVER_BUDGET> {
+async function withinBudget<T> (work: Promise<T>, budgetMs: number, clock: Clock): Promise<T | typeof OVER_BUDGET> {
   // p-timeout subscribes to `work`, so a late rejection is handled, and clears its timer when `work` settles.
-  return await pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET })
+  return await pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET, customTimers: timersOf(clock) })
 }
 
 /** The entity ids a call's arguments name (any case), which its error message may echo back. */
@@ -134,7 +135,7 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
         return await tool.definition.handler({ ...ctx, tool: name }, parsed.data)
       })()
       const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
-      const value = bounded ? await withinBudget(running, readBudgetMs) : await running
+      const value = bounded ? await withinBudget(running, readBudgetMs, ctx.clock) : await running
       if (value === OVER_BUDGET) {
         ctx.log.warning({ tool: name, budgetMs: readBudgetMs }, 'tool call over its time budget; answered with a timeout')
         result = errorResult('HAMCP_HA_TIMEOUT', `${name} did not finish within ${readBudgetMs / 1000} s (Home Assistant's own MCP client gives up at 10 s).`, 'Ask for less: a shorter time window, one entity or area, a smaller limit.')

@@ -21,6 +21,7 @@ import type { Identity } from '../auth/identity.ts'
 import { createModernConfirmations, type ModernConfirmations } from './confirm-rounds.ts'
 import { authInfoOf, buildServer, directToolCall, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
 import { toolResultJson, type ToolCallResult } from './invoke.ts'
+import { withRefusalCode, withRefusalCodes } from './rpc-error.ts'
 
 export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION }
 /** Every revision the endpoint speaks, newest first. */
@@ -57,7 +58,8 @@ class StatelessMux extends PerRequestHTTPServerTransport {
       const resolve = this.#pending.get(message.id as number)
       if (resolve) {
         this.#pending.delete(message.id as number)
-        resolve(this.#era === 'legacy' ? legacyErrorCodes(message) : message)
+        // An error gets our code in data.code, whoever raised it (the SDK's own checks have none).
+        resolve('error' in message ? withRefusalCode(this.#era === 'legacy' ? legacyErrorCodes(message) : message) : message)
       }
     }
   }
@@ -202,7 +204,7 @@ export function isDirectAnswer (answer: JSONRPCMessage): boolean {
 function thrownAnswer (id: unknown, err: unknown): JSONRPCMessage {
   const error = err as { code?: unknown, message?: string, data?: unknown }
   const code = Number.isSafeInteger(error.code) ? error.code as number : ProtocolErrorCode.InternalError
-  return legacyErrorCodes({ jsonrpc: '2.0', id, error: { code: code === -32002 ? -32602 : code, message: error.message ?? 'Internal error', ...(error.data !== undefined ? { data: error.data } : {}) } } as JSONRPCMessage)
+  return withRefusalCode(legacyErrorCodes({ jsonrpc: '2.0', id, error: { code: code === -32002 ? -32602 : code, message: error.message ?? 'Internal error', ...(error.data !== undefined ? { data: error.data } : {}) } } as JSONRPCMessage))
 }
 
 /**
@@ -252,7 +254,8 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
     capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {} },
     supportedProtocolVersions: [MODERN_PROTOCOL_VERSION]
   }), { legacy: 'reject', bus, maxSubscriptions: MAX_LISTEN_STREAMS })
-  const serveListen = toNodeHandler(listenHandler)
+  // Its refusals (a malformed filter...) are JSON answers without our code: coded on the way out; the stream passes untouched.
+  const serveListen = toNodeHandler({ fetch: async (request, extra) => await withRefusalCodes(await listenHandler.fetch(request, extra)) })
   /** A read tool's 2025-era call, answered as the legacy server would answer it (handlers.ts directToolCall); undefined: the server serves it. */
   const direct = (message: JSONRPCMessage, identity: Identity, cancelled: AbortSignal): Promise<JSONRPCMessage | undefined> | undefined => {
     if (!('id' in message) || !('method' in message)) return undefined

@@ -3,14 +3,17 @@
 import t from 'tap'
 import { z } from 'zod'
 import { ALL_LEVELS } from '../../src/auth/identity.ts'
+import { realClock } from '../../src/clock.ts'
 import { defineTool, type ToolContext, type ToolKind } from '../../src/mcp/define-tool.ts'
 import { invokeTool, READ_BUDGET_MS } from '../../src/mcp/invoke.ts'
 import { checkDefinition } from '../../src/mcp/registry.ts'
+import { fakeClock } from '../helper.ts'
 
 const logged: string[] = []
 const ctx = {
   home: { ready: async () => {}, scrub: (text: string) => text },
   identity: { id: 'primary', name: 'primary', levels: ALL_LEVELS },
+  clock: realClock,
   log: { level: 'info', debug () {}, trace () {}, error () {}, warning (_o: unknown, message: string) { logged.push(message) } }
 } as unknown as ToolContext
 
@@ -36,6 +39,15 @@ t.test('a read over its budget answers with HAMCP_HA_TIMEOUT and a hint', async 
   t.equal((result.structuredContent as { error: { code: string } }).error.code, 'HAMCP_HA_TIMEOUT')
   t.match((result.content[0] as { text: string }).text, /within 0\.02 s[\s\S]*Hint: Ask for less/)
   t.match(logged, ['tool call over its time budget; answered with a timeout'])
+})
+
+t.test('the budget runs on the call\'s clock, not the wall clock', async t => {
+  const clock = fakeClock()
+  const call = invokeTool(slowTool('read', new Promise(() => {})), {}, { ...ctx, clock }, undefined, READ_BUDGET_MS)
+  t.same(clock.pending(), [READ_BUDGET_MS], 'the budget is a timer on the injected clock')
+  clock.advance(READ_BUDGET_MS)
+  const result = await call
+  t.equal((result.structuredContent as { error: { code: string } }).error.code, 'HAMCP_HA_TIMEOUT', 'and answers when that clock passes it')
 })
 
 t.test('a late failure after the budget is not an unhandled rejection', async t => {
