@@ -29,10 +29,10 @@ async function app (fastify: FastifyInstance, opts: { services: Services, health
   await fastify.register(servicesPlugin, { services })
   await fastify.register(homeAssistantPlugin, services)
   await fastify.register(policyPlugin, { policy: services.policy })
-  await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff, oauth: services.oauth, publicUrl: services.config.options.public_url })
-  await fastify.register(requestLimitsPlugin)
-  await fastify.register(healthRoutes, { ha: services.ha, degradedAfterMs: opts.healthDegradedAfterMs })
-  await fastify.register(sessionsPlugin, { sessions: services.sessions })
+  await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff, oauth: services.oauth, publicUrl: services.config.options.public_url, clock: services.clock })
+  await fastify.register(requestLimitsPlugin, { now: services.clock.now })
+  await fastify.register(healthRoutes, { ha: services.ha, degradedAfterMs: opts.healthDegradedAfterMs, now: services.clock.now })
+  await fastify.register(sessionsPlugin, { sessions: services.sessions, clock: services.clock })
   await fastify.register(oauthRoutes, {
     server: services.oauth,
     tokens: services.tokens,
@@ -40,7 +40,8 @@ async function app (fastify: FastifyInstance, opts: { services: Services, health
     audit: services.policy.audit,
     config: services.config,
     ha: services.ha,
-    authorizationOrigin: opts.authorizationOrigin
+    authorizationOrigin: opts.authorizationOrigin,
+    clock: services.clock
   })
   await fastify.register(mcpRoutes, { services })
   fastify.setNotFoundHandler(async (request, reply) => {

@@ -20,7 +20,7 @@ export async function buildIngressApp (opts: IngressAppOptions): Promise<Fastify
     return503OnClosing: true,
     bodyLimit: 64 * 1024
   })
-  await fastify.register(requestLimitsPlugin)
+  await fastify.register(requestLimitsPlugin, { now: opts.services.clock.now })
   await fastify.register(ingressRoutes, { services: opts.services, publicDir: opts.publicDir })
   await fastify.ready()
   return fastify
@@ -28,6 +28,6 @@ export async function buildIngressApp (opts: IngressAppOptions): Promise<Fastify
 
 /** What the ingress page reads of the composition root's services; shared, never duplicated. */
 export function ingressServicesOf (services: Services): IngressServices {
-  const { config, ha, home, tokens, usage, catalog, primaryToken, requestLimits } = services
-  return { config, ha, home, tokens, usage, catalog, primaryToken, audit: services.policy.audit, requestLimits, oauth: services.oauth, sessions: services.sessions, ...(services.secrets ? { secrets: services.secrets } : {}) }
+  const { config, ha, home, tokens, usage, catalog, primaryToken, requestLimits, clock } = services
+  return { config, ha, home, tokens, usage, catalog, primaryToken, clock, audit: services.policy.audit, requestLimits, oauth: services.oauth, sessions: services.sessions, ...(services.secrets ? { secrets: services.secrets } : {}) }
 }

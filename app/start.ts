@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net'
 import type { FastifyInstance } from 'fastify'
 import { startAddonTasks } from '../src/addon/index.ts'
+import { realClock } from '../src/clock.ts'
 import { resolvePrimaryToken, type PrimaryToken } from '../src/auth/bootstrap.ts'
 import { loadConfig, type Config, type Env } from '../src/config.ts'
 import { createLogger, SecretScrubber, type AppLogger } from '../src/logger.ts'
@@ -57,7 +58,7 @@ export async function startServer (opts: StartOptions): Promise<RunningServer> {
   await ingress.listen({ port: opts.listen?.ingressPort ?? config.ingressPort, host: config.addonMode ? host : '127.0.0.1' })
   logger.info({ port: portOf(ingress) }, 'ingress page listening')
   const addonTasks = config.supervisor.token
-    ? startAddonTasks({ supervisor: app.services.ha.supervisor, primary, mcpPort: portOf(app), log: logger })
+    ? startAddonTasks({ supervisor: app.services.ha.supervisor, primary, mcpPort: portOf(app), log: logger, retry: { clock: app.services.clock } })
     : undefined
 
   return {
@@ -70,17 +71,16 @@ export async function startServer (opts: StartOptions): Promise<RunningServer> {
     ingressPort: portOf(ingress),
     async stop () {
       // Requests in flight get DRAIN_MS to finish; then their sockets are cut so the close can complete.
-      const drain = setTimeout(() => {
+      const cancelDrain = app.services.clock.schedule(() => {
         logger.warning('requests still running after the drain period; closing their connections')
         app.server.closeAllConnections()
         ingress.server.closeAllConnections()
       }, DRAIN_MS)
-      drain.unref()
       addonTasks?.stop()
       try {
         await Promise.all([ingress.close(), app.close()])
       } finally {
-        clearTimeout(drain)
+        cancelDrain()
       }
     }
   }
@@ -94,8 +94,8 @@ export function stopOnSignals (running: RunningServer, after?: () => Promise<voi
     if (closing) return
     closing = true
     logger.info({ signal }, 'shutting down')
-    const force = setTimeout(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, FORCE_EXIT_MS)
-    force.unref()
+    // Real time on purpose: the last resort over the whole process, whatever clock the services run on.
+    realClock.schedule(() => { logger.error('shutdown took too long; exiting'); process.exit(1) }, FORCE_EXIT_MS)
     running.stop().then(after).then(() => process.exit(0), (err: unknown) => {
       logger.error({ err }, 'error during shutdown')
       process.exit(1)

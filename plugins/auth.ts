@@ -1,3 +1,4 @@
+import { every, type Clock } from '../src/clock.ts'
 import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthBackoff } from '../src/auth/backoff.ts'
@@ -24,6 +25,8 @@ export interface AuthPluginOptions {
   oauth?: AuthorizationServer
   /** The public_url option: the scheme and host the 401's challenge names when set. */
   publicUrl?: string
+  /** The backoff's sweep runs on it (src/clock.ts). */
+  clock: Clock
 }
 
 /**
@@ -33,9 +36,8 @@ export interface AuthPluginOptions {
  */
 async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): Promise<void> {
   const { tokens, backoff } = opts
-  const sweep = setInterval(() => backoff.sweep(), 60_000)
-  sweep.unref()
-  fastify.addHook('onClose', async () => { clearInterval(sweep) })
+  const stopSweep = every(opts.clock, 60_000, () => backoff.sweep())
+  fastify.addHook('onClose', async () => { stopSweep() })
 
   fastify.decorateRequest('identity', null)
   fastify.decorate('authenticate', async function authenticate (request: FastifyRequest, reply: FastifyReply) {

@@ -7,6 +7,7 @@ import { LEVEL_SCOPES, OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts
 import type { Options } from '../src/options.ts'
 import { levelSchema, scopeSchema } from '../src/auth/identity.ts'
 import type { AuditApi } from '../src/policy/types.ts'
+import { refusalBody } from '../src/errors.ts'
 
 export interface IngressSignInOptions {
   oauth: AuthorizationServer
@@ -14,6 +15,8 @@ export interface IngressSignInOptions {
   audit?: AuditApi
   /** The page's anti-forgery check for mutations. */
   sameOriginOnly: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+  /** The one clock's `now` (src/clock.ts). */
+  now: () => number
 }
 
 const decisionBody = z.object({
@@ -46,7 +49,7 @@ export default async function ingressSignIns (fastify: FastifyInstance, opts: In
   const { oauth, options } = opts
 
   fastify.get('/api/sign-ins', async () => {
-    const now = Date.now()
+    const now = opts.now()
     return {
       waiting: oauth.requests.waiting().map(r => ({
         id: r.id,
@@ -68,13 +71,13 @@ export default async function ingressSignIns (fastify: FastifyInstance, opts: In
 
   fastify.post<{ Params: { id: string } }>('/api/sign-ins/:id', { onRequest: opts.sameOriginOnly }, async (request, reply) => {
     const parsed = decisionBody.safeParse(request.body)
-    if (!parsed.success) return await reply.code(400).send({ error: 'Bad Request', message: 'send {"action": "approve"|"deny", "level": "read"|"write"|"manage", "camera": true|false}' })
+    if (!parsed.success) return await reply.code(400).send(refusalBody(400, 'HAMCP_INVALID_ARGUMENT', 'send {"action": "approve"|"deny", "level": "read"|"write"|"manage", "camera": true|false}'))
     const pending = oauth.requests.get(request.params.id)
-    if (!pending || pending.outcome) return await reply.code(404).send({ error: 'Not Found', message: 'this sign-in request expired or was already answered' })
+    if (!pending || pending.outcome) return await reply.code(404).send(refusalBody(404, 'HAMCP_NOT_FOUND', 'this sign-in request expired or was already answered'))
     const user = ingressUser(request)
     const { action, ...choice } = parsed.data
     const answer = answerSignIn(oauth, opts.audit, pending, { action, choice, by: user, approvedBy: user.name })
-    if (!answer.settled) return await reply.code(400).send({ error: 'Bad Request', message: answer.error })
+    if (!answer.settled) return await reply.code(400).send(refusalBody(400, 'HAMCP_INVALID_ARGUMENT', answer.error))
     request.log.notice({ client: pending.clientName, code: pending.shortCode, user: user.name, approved: answer.approved }, 'OAuth sign-in answered in the panel')
     return { approved: answer.approved, scopes: answer.scopes }
   })

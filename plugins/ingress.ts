@@ -1,13 +1,15 @@
+import type { Clock } from '../src/clock.ts'
 import { existsSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import fastifyStatic from '@fastify/static'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { PrimaryTokenLocked, regeneratePrimaryToken } from '../src/auth/bootstrap.ts'
-import { levelSchema, PRIMARY_IDENTITY, scopeSchema } from '../src/auth/identity.ts'
+import { CATEGORY_PATTERN, levelSchema, PRIMARY_IDENTITY, scopeSchema } from '../src/auth/identity.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import { scopesClosed, SCOPES_NOT_CLOSED } from '../src/oauth/scopes.ts'
 import type { Config } from '../src/config.ts'
+import { HomeAssistantError, refusalBody, type HomeAssistantErrorCode, type RefusalCode } from '../src/errors.ts'
 import { clientConfigs } from '../src/connect/client-configs.ts'
 import type { HomeAssistant } from '../src/ha/index.ts'
 import type { HomeView } from '../src/home/view.ts'
@@ -41,6 +43,8 @@ export interface IngressServices {
   requestLimits: RequestLimits
   /** Open MCP sessions: a regenerated or revoked credential's sessions (and their streams) close at once. */
   sessions?: Pick<SessionService, 'closeOwnedBy'>
+  /** The one clock (src/clock.ts). */
+  clock: Clock
 }
 
 export interface IngressOptions {
@@ -57,7 +61,7 @@ export const DEFAULT_PUBLIC_DIR = ['../ingress/public/', '../../ingress/public/'
 const globList = z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_.*]{1,255}$/, 'entity globs look like light.* or lock.front_door')).max(100).optional()
 const createTokenBody = z.object({
   name: z.string().trim().min(1, 'a name is required').max(64),
-  levels: z.record(z.string().regex(/^(\*|[a-z_]{1,32})$/, 'unknown category'), levelSchema).optional(),
+  levels: z.record(z.string().regex(CATEGORY_PATTERN, 'unknown category'), levelSchema).optional(),
   /** The older form: four flat scopes. */
   scopes: z.array(scopeSchema).optional(),
   entity_allowlist: globList,
@@ -66,19 +70,39 @@ const createTokenBody = z.object({
   // What is ticked is what the token can do: read+manage cannot be a level, so it is refused, not widened.
   .refine(body => body.scopes === undefined || scopesClosed(body.scopes), `scopes: ${SCOPES_NOT_CLOSED}`)
 
+/** Answers a refusal of the panel: `{error, code, message}` (docs/errors.md, "Refusals of the panel"); the page shows `message`. */
+async function refuse (reply: FastifyReply, status: number, code: RefusalCode | HomeAssistantErrorCode, message: string): Promise<FastifyReply> {
+  return await reply.code(status).send(refusalBody(status, code, message))
+}
+
+/** Fastify's own refusals (body parsing, limits) as the panel's coded body; anything else is a bug, logged. */
+function fastifyRefusal (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(reply, 413, 'HAMCP_TOO_LARGE', 'The request body is larger than 64 KB.')
+  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return refuse(reply, 415, 'HAMCP_UNSUPPORTED_MEDIA_TYPE', 'Send the body as Content-Type: application/json.')
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) return refuse(reply, 400, 'HAMCP_PARSE_ERROR', 'The body is not valid JSON.')
+  const status = error.statusCode ?? 500
+  if (status < 500) return refuse(reply, status, 'HAMCP_INVALID_ARGUMENT', error.message)
+  request.log.error({ err: error }, 'ingress request failed')
+  return refuse(reply, 500, 'HAMCP_INTERNAL', 'Internal error; the add-on log has the details.')
+}
+
 /**
  * The status and onboarding page in Home Assistant's sidebar: static files plus a small JSON API
  * under api/. Every URL is relative so it works under the X-Ingress-Path prefix.
  */
 export default async function ingressRoutes (fastify: FastifyInstance, opts: IngressOptions): Promise<void> {
-  const { config, ha, home, tokens, usage, catalog, audit, oauth } = opts.services
+  const { config, ha, home, tokens, usage, catalog, audit, oauth, clock } = opts.services
+  fastify.setErrorHandler(fastifyRefusal)
+  fastify.setNotFoundHandler(async (request, reply) => await refuse(reply, 404, 'HAMCP_NOT_FOUND', `${request.method} ${request.url.split('?')[0] ?? ''} does not exist on the panel.`))
+  // The API reads JSON only; a text/plain body (what a cross-site form can send) is refused with 415.
+  fastify.removeContentTypeParser('text/plain')
 
   fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const address = request.socket.remoteAddress ?? ''
     const allowed = config.addonMode ? address === INGRESS_PROXY_ADDRESS : isLoopbackAddress(address)
     if (!allowed) {
       request.log.notice({ address }, 'refused an ingress request from outside the ingress proxy')
-      await reply.code(403).send({ error: 'Forbidden', message: 'This page is only served through Home Assistant\'s sidebar (ingress).' })
+      await refuse(reply, 403, 'HAMCP_INGRESS_ONLY', 'This page is only served through Home Assistant\'s sidebar (ingress).')
       return
     }
     // On loopback (dev, demo) a rebound name is the attack; in the add-on only the proxy reaches us,
@@ -86,7 +110,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     const rebound = config.addonMode ? undefined : rebindingRefusal({ host: request.headers.host, origin: request.headers.origin })
     if (rebound !== undefined) {
       request.log.notice({ address, host: request.headers.host, origin: request.headers.origin }, `refused an ingress request: ${rebound} (DNS rebinding?)`)
-      await reply.code(403).send({ error: 'Forbidden', message: `${rebound}: open the page as http://localhost:${config.ingressPort}/.` })
+      await refuse(reply, 403, 'HAMCP_ORIGIN_NOT_ALLOWED', `${rebound}: open the page as http://localhost:${config.ingressPort}/.`)
       return
     }
     reply.header('cache-control', 'no-store')
@@ -94,20 +118,20 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
   // Mutations need a header a cross-site form cannot send, so a foreign page cannot create tokens.
   const sameOriginOnly = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     if (request.headers['x-ha-mcp-ui'] !== '1') {
-      await reply.code(403).send({ error: 'Forbidden', message: 'missing X-HA-MCP-UI header' })
+      await refuse(reply, 403, 'HAMCP_UI_HEADER_MISSING', 'missing X-HA-MCP-UI header')
     }
   }
 
   // The JSON API is capped per address (in the add-on every request comes from the ingress proxy).
   const apiLimit = fastify.requestLimit('address', {
     max: opts.services.requestLimits.ingressPerAddress,
-    body: message => ({ error: 'Too Many Requests', message })
+    body: message => refusalBody(429, 'HAMCP_RATE_LIMITED', message)
   })
   fastify.addHook('onRequest', async (request, reply) => {
     if (request.url.startsWith('/api/')) return await apiLimit(request, reply)
   })
 
-  if (oauth) await fastify.register(ingressSignIns, { oauth, options: config.options, audit, sameOriginOnly })
+  if (oauth) await fastify.register(ingressSignIns, { oauth, options: config.options, audit, sameOriginOnly, now: clock.now })
 
   await fastify.register(fastifyStatic, { root: opts.publicDir ?? DEFAULT_PUBLIC_DIR, prefix: '/', cacheControl: false, logLevel: 'warn' })
 
@@ -126,9 +150,9 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     const entities = await entityCount()
     return {
       version: config.version,
-      uptime_s: Math.round((Date.now() - usage.startedAt) / 1000),
+      uptime_s: Math.round((clock.now() - usage.startedAt) / 1000),
       addon_mode: config.addonMode,
-      home_assistant: connectionSummary(status),
+      home_assistant: connectionSummary(status, clock.now()),
       entities,
       tools: toolCounts(catalog, config.options),
       options: visibleOptions(config.options),
@@ -136,7 +160,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     }
   })
 
-  const hostPort = hostPortLookup(config.addonMode && ha.supervisor.available ? ha.supervisor : undefined, config.mcpPort)
+  const hostPort = hostPortLookup(config.addonMode && ha.supervisor.available ? ha.supervisor : undefined, config.mcpPort, undefined, clock.now)
 
   fastify.get<{ Querystring: { reveal?: string } }>('/api/connect', async request => {
     const reveal = request.query.reveal === '1'
@@ -152,7 +176,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
   // Regenerate: a new primary token at once; the old one gets 401 saying where the new one is.
   fastify.post('/api/token/regenerate', { onRequest: sameOriginOnly }, async (request, reply) => {
     if ((request.body as { confirm?: unknown } | null)?.confirm !== true) {
-      return await reply.code(400).send({ error: 'Bad Request', message: 'send {"confirm": true}: every client using the current token stops working at once' })
+      return await refuse(reply, 400, 'HAMCP_INVALID_ARGUMENT', 'send {"confirm": true}: every client using the current token stops working at once')
     }
     const user = ingressUser(request)
     let result: { token: string, optionsWritten: boolean }
@@ -164,9 +188,10 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
         ...(opts.services.secrets ? { secrets: opts.services.secrets } : {})
       })
     } catch (err) {
-      if (err instanceof PrimaryTokenLocked) return await reply.code(409).send({ error: 'Conflict', message: err.message })
+      if (err instanceof PrimaryTokenLocked) return await refuse(reply, 409, 'HAMCP_NOT_SUPPORTED', err.message)
       request.log.error({ err }, 'the API token could not be regenerated; the old one stays')
-      return await reply.code(503).send({ error: 'Service Unavailable', message: `The new token could not be saved in the add-on options (${(err as Error).message}); nothing changed, the current token still works.` })
+      const code = err instanceof HomeAssistantError ? err.code : 'HAMCP_UNAVAILABLE'
+      return await refuse(reply, 503, code, `The new token could not be saved in the add-on options (${(err as Error).message}); nothing changed, the current token still works.`)
     }
     // Sessions opened with the old token end now, notification streams included: it stops working at once.
     await opts.services.sessions?.closeOwnedBy(PRIMARY_IDENTITY.id, 'the API token was regenerated')
@@ -214,10 +239,10 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
   fastify.post('/api/tokens', { onRequest: sameOriginOnly }, async (request, reply) => {
     const parsed = createTokenBody.safeParse(request.body)
     if (!parsed.success) {
-      return await reply.code(400).send({ error: 'Bad Request', message: parsed.error.issues.map(i => i.message).join('; ') })
+      return await refuse(reply, 400, 'HAMCP_INVALID_ARGUMENT', parsed.error.issues.map(i => i.message).join('; '))
     }
     if (tokens.list().some(t => t.name === parsed.data.name)) {
-      return await reply.code(409).send({ error: 'Conflict', message: `a token named "${parsed.data.name}" already exists` })
+      return await refuse(reply, 409, 'HAMCP_ALREADY_EXISTS', `a token named "${parsed.data.name}" already exists`)
     }
     const created = await tokens.create(parsed.data)
     request.log.notice({ name: created.entry.name, levels: created.entry.levels, prefix: created.entry.prefix }, 'named token created on the ingress page')
@@ -228,7 +253,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     // A sign-in (OAuth grant) is a named token too: revoking ends its access and refresh tokens at once.
     const id = request.params.id
     const owner = await tokens.revoke(id) ? `token:${id}` : (await oauth?.revokeGrant(id, 'revoked on the ingress page') ?? false) ? `oauth:${id}` : undefined
-    if (owner === undefined) return await reply.code(404).send({ error: 'Not Found', message: 'no token with this id' })
+    if (owner === undefined) return await refuse(reply, 404, 'HAMCP_NOT_FOUND', 'no token with this id')
     // Its open sessions (and their notification streams) end too, not only its next request.
     await opts.services.sessions?.closeOwnedBy(owner, 'token revoked')
     request.log.notice({ id: request.params.id }, 'named token revoked on the ingress page')

@@ -5,7 +5,7 @@ import type { Services } from '../src/compose.ts'
 import { originAllowed } from '../src/hosts.ts'
 import type { RefusalCode } from '../src/errors.ts'
 import { ProtocolErrorCode, rpcError, rpcErrorBody, RpcRefusal, sendRefusal } from '../src/mcp/rpc-error.ts'
-import { checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
+import { answersBody, checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
 import { MAX_SUBSCRIPTIONS } from '../src/sessions/subscriptions.ts'
 
 export interface McpRouteOptions {
@@ -168,6 +168,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     reply.raw.off('close', onClose)
     if (answers.length === 0) return await reply.code(202).send()
     const status = decision.era === 'modern' && !checked.batch ? modernHttpStatus(answers[0]) : 200
-    return await reply.code(status).type('application/json').send(checked.batch ? answers : answers[0])
+    // A buffer body gets no charset from Fastify: name it, as a string body had it.
+    return await reply.code(status).type('application/json; charset=utf-8').send(answersBody(answers, checked.batch))
   })
 }

@@ -1,3 +1,4 @@
+import { every, type Clock } from '../src/clock.ts'
 import cors from '@fastify/cors'
 import formbody from '@fastify/formbody'
 import type { FastifyInstance, FastifyRequest } from 'fastify'
@@ -25,6 +26,8 @@ export interface OAuthRouteOptions {
   authorizationOrigin?: (requestOrigin: string) => Promise<string>
   /** Sweep interval for expired codes, requests and registrations. */
   sweepMs?: number
+  /** The sweep and the origin lookup's cache run on it (src/clock.ts). */
+  clock: Clock
 }
 
 /** What the OAuth route plugins share: the server and where a request's origins are. */
@@ -70,10 +73,9 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     if (request.url.startsWith('/oauth/')) return await limit(request, reply)
   })
 
-  const sweep = setInterval(() => { server.sweep().catch((err: unknown) => fastify.log.error({ err }, 'OAuth sweep failed')) }, opts.sweepMs ?? 60_000)
-  sweep.unref()
+  const stopSweep = every(opts.clock, opts.sweepMs ?? 60_000, () => { server.sweep().catch((err: unknown) => fastify.log.error({ err }, 'OAuth sweep failed')) })
   fastify.addHook('onClose', async () => {
-    clearInterval(sweep)
+    stopSweep()
     await server.flush().catch(() => {})
   })
 
@@ -83,7 +85,8 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     containerPort: config.mcpPort,
     supervisor: config.addonMode && ha.supervisor.available ? ha.supervisor : undefined,
     haConfig: async () => await ha.command<Record<string, unknown>>({ type: 'get_config' }),
-    log: { warn: message => fastify.log.warn(message) }
+    log: { warn: message => fastify.log.warn(message) },
+    clock: opts.clock
   })
   const browserOrigin = opts.authorizationOrigin ?? (async (origin: string) => {
     const url = new URL(origin)

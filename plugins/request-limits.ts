@@ -29,7 +29,7 @@ const ALLOWED: RequestLimitHook = async () => undefined
 const MAX_NOTICED = 1000
 
 /** Request rate limits over @fastify/rate-limit's counters (only where a route asks, never globally). */
-async function requestLimitsPlugin (fastify: FastifyInstance): Promise<void> {
+async function requestLimitsPlugin (fastify: FastifyInstance, clock: { now: () => number }): Promise<void> {
   await fastify.register(fastifyRateLimit, { global: false, timeWindow: REQUEST_LIMIT_WINDOW_MS })
   fastify.decorate('requestLimit', (by: RequestLimitKey, opts: RequestLimitHookOptions): RequestLimitHook => {
     if (opts.max === 0) return ALLOWED
@@ -45,7 +45,7 @@ async function requestLimitsPlugin (fastify: FastifyInstance): Promise<void> {
       const result = await check(request)
       if (result.isAllowed || !result.isExceeded) return undefined
       const seconds = Math.max(1, result.ttlInSeconds)
-      const now = Date.now()
+      const now = clock.now()
       if ((noticed.get(result.key) ?? 0) <= now) {
         if (noticed.size >= MAX_NOTICED) noticed.clear()
         noticed.set(result.key, now + result.ttl)

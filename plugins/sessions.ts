@@ -1,3 +1,4 @@
+import { every, type Clock } from '../src/clock.ts'
 import fp from 'fastify-plugin'
 import type { FastifyInstance } from 'fastify'
 import type { AppLogger } from '../src/logger.ts'
@@ -8,16 +9,15 @@ import type { SessionService } from '../src/sessions/service.ts'
  * at shutdown, notification streams end first (they would hold the HTTP server open), then every
  * session closes once requests in flight are done.
  */
-async function sessionsPlugin (fastify: FastifyInstance, opts: { sessions: SessionService }): Promise<void> {
+async function sessionsPlugin (fastify: FastifyInstance, opts: { sessions: SessionService, clock: Clock }): Promise<void> {
   const { sessions } = opts
   const log: AppLogger = fastify.log
   if (!sessions.enabled) return
 
-  const sweeper = setInterval(() => { sessions.sweep().catch(err => { log.warning({ err }, 'MCP session sweep failed') }) }, sessions.sweepEveryMs)
-  sweeper.unref()
+  const stopSweep = every(opts.clock, sessions.sweepEveryMs, () => { sessions.sweep().catch(err => { log.warning({ err }, 'MCP session sweep failed') }) })
   fastify.addHook('preClose', async () => { await sessions.closeStreams() })
   fastify.addHook('onClose', async () => {
-    clearInterval(sweeper)
+    stopSweep()
     await sessions.closeAll()
   })
 }

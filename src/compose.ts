@@ -2,9 +2,11 @@
  * The composition root: every shared service is built here, once, from plain factories. Fastify
  * plugins (plugins/) only decorate the app with these objects and hook their lifecycles; tools get
  * theirs typed, in `ctx.services` (src/mcp/services.ts). Nothing here listens, connects or starts a
- * timer: `ha.start()` and the sweeps belong to the plugins' lifecycle hooks.
+ * timer: `ha.start()` and the sweeps belong to the plugins' lifecycle hooks. Every service, plugin and
+ * tool keeps time on the one clock built here (src/clock.ts).
  */
 import { AuthBackoff, type BackoffOptions } from './auth/backoff.ts'
+import { realClock, type Clock } from './clock.ts'
 import type { Identity } from './auth/identity.ts'
 import { TokenStore, type TokenSource } from './auth/tokens.ts'
 import type { Config } from './config.ts'
@@ -46,10 +48,11 @@ export interface ServiceDeps {
   /** Request rate limits (src/request-limits.ts) over the environment's (`config.requestLimits`); tests pass their own. */
   requestLimits?: Partial<RequestLimits>
   /**
-   * The one clock: every expiry, window and timestamp the services keep reads it. Real time unless a
-   * test passes its own; `policy.now`, `oauth.now` and `backoff.now` narrow it to one service.
+   * The one clock: every expiry, window, timestamp, retry and sweep the services, plugins and tools
+   * keep reads it. Real time unless a test passes its own; `policy.now`, `oauth.now`, `backoff.now`
+   * and `sessions.now`/`schedule` narrow it to one service.
    */
-  now?: () => number
+  clock?: Clock
   /** OAuth sign-in: an injected clock (tests), where browsers reach the add-on, how client documents are fetched. */
   oauth?: { now?: () => number, authorizationOrigin?: (requestOrigin: string) => Promise<string>, clientDocuments?: ClientDocumentOptions }
 }
@@ -57,6 +60,8 @@ export interface ServiceDeps {
 export interface Services {
   config: Config
   catalog: ToolCatalog
+  /** The one clock (src/clock.ts): plugins start their sweeps and read the time on it. */
+  clock: Clock
   /** Shown on the ingress page only when the user asks to reveal or copy it. */
   primaryToken: string
   /** The logger's secret scrubber, when the caller passed it (a regenerated token is added). */
@@ -83,6 +88,9 @@ export interface Services {
 export function createServices (deps: ServiceDeps): Services {
   const { config, log } = deps
   const { homeAssistant, supervisor, options } = config
+  // Real time enters here and nowhere else.
+  const clock = deps.clock ?? realClock
+  const { now } = clock
   const ha = new HomeAssistant({
     mode: homeAssistant.mode,
     baseUrl: homeAssistant.baseUrl,
@@ -90,20 +98,20 @@ export function createServices (deps: ServiceDeps): Services {
     supervisorUrl: supervisor.url,
     supervisorToken: supervisor.token,
     log: log.child({ component: 'ha' }),
-    connection: deps.homeAssistant?.connection
+    connection: deps.homeAssistant?.connection,
+    clock
   })
-  // Real time enters here and nowhere else in the services.
-  const now = deps.now ?? Date.now
   const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options), { now: deps.policy?.now ?? now })
-  const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, primarySource: deps.primarySource, onError: message => log.error(message) })
+  const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, primarySource: deps.primarySource, onError: message => log.error(message), now })
   const oauth = new AuthorizationServer({
     dataDir: config.dataDir,
     now: deps.oauth?.now ?? now,
+    schedule: clock.schedule,
     clientDocuments: deps.oauth?.clientDocuments,
     log: { error: message => log.error(message), warn: message => log.warn(message) }
   })
-  const usage = new UsageCounters()
-  const policy = createPolicy({ ha, options: () => config.options, dataDir: config.dataDir, log, now, ...deps.policy })
+  const usage = new UsageCounters(now)
+  const policy = createPolicy({ ha, options: () => config.options, dataDir: config.dataDir, log, now, schedule: clock.schedule, ...deps.policy })
   const tools: ToolServices = {
     guard: policy.guard,
     audit: policy.audit,
@@ -116,6 +124,7 @@ export function createServices (deps: ServiceDeps): Services {
     options: config.options,
     identity,
     log,
+    clock,
     // A session whose client can be asked confirms writes by elicitation instead of a token.
     services: confirmer ? { ...tools, confirmer } : tools,
     signal
@@ -137,11 +146,12 @@ export function createServices (deps: ServiceDeps): Services {
     onStateChange: listener => ha.states.onChange(listener),
     onConnectionChange: listener => ha.onConnectionChange(listener),
     log,
-    options: deps.sessions
+    options: { now, schedule: clock.schedule, ...deps.sessions }
   })
   return {
     config,
     catalog: deps.catalog,
+    clock,
     primaryToken: deps.primaryToken,
     ...(deps.secrets ? { secrets: deps.secrets } : {}),
     ha,

@@ -1,3 +1,5 @@
+import { STATUS_CODES } from 'node:http'
+
 /**
  * The one error model. Every error the add-on raises on purpose is a `CodedError`: a stable `code`
  * (what clients and tests branch on), the HTTP `status` it answers with where it has one, and the
@@ -137,13 +139,30 @@ export const HTTP_REFUSAL_CODES = {
   HAMCP_HEADER_MISMATCH: 'A 2026-07-28 request whose MCP-Protocol-Version, Mcp-Method or Mcp-Name header is missing or disagrees with the body (400, JSON-RPC -32020).',
   HAMCP_SESSION_REQUIRED: 'A session request without the Mcp-Session-Id header (400).',
   HAMCP_SESSION_NOT_FOUND: 'The Mcp-Session-Id names no open session: it ended or expired; initialize a new one (404).',
-  HAMCP_SESSION_FORBIDDEN: 'The session belongs to another token (403).'
+  HAMCP_SESSION_FORBIDDEN: 'The session belongs to another token (403).',
+  HAMCP_METHOD_NOT_FOUND: 'The JSON-RPC method is not one this server serves in this protocol revision, or not without a session (JSON-RPC -32601; HTTP 404 in 2026-07-28).'
 } as const
 
 export type HttpRefusalCode = keyof typeof HTTP_REFUSAL_CODES
 
+/**
+ * The codes only the panel (the ingress page's JSON API) answers, beside the ones above and the
+ * caller's codes: each answers `{error, code, message}` (`refusalBody`) with the HTTP status given.
+ */
+export const PANEL_REFUSAL_CODES = {
+  HAMCP_INGRESS_ONLY: 'The panel was reached other than through Home Assistant\'s ingress proxy (loopback outside the add-on) (403).',
+  HAMCP_UI_HEADER_MISSING: 'A change on the panel\'s API without the X-HA-MCP-UI header, which a cross-site form cannot send (403).'
+} as const
+
+export type PanelRefusalCode = keyof typeof PANEL_REFUSAL_CODES
+
 /** Every code an HTTP refusal body can carry in `error.data.code`. */
-export type RefusalCode = UserErrorCode | HttpRefusalCode | typeof INTERNAL_ERROR_CODE
+export type RefusalCode = UserErrorCode | HttpRefusalCode | PanelRefusalCode | typeof INTERNAL_ERROR_CODE
+
+/** The body of a refusal outside JSON-RPC and OAuth (the panel, unknown routes): the HTTP reason, our code, a sentence for people. */
+export function refusalBody<C extends RefusalCode | HomeAssistantErrorCode> (status: number, code: C, message: string): { error: string, code: C, message: string } {
+  return { error: STATUS_CODES[status] ?? 'Error', code, message }
+}
 
 /** An error the caller can fix by changing the call: `new UserError('HAMCP_ENTITY_NOT_FOUND', message, hint?)`. */
 export class UserError extends CodedError<UserErrorCode> {

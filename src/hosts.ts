@@ -2,7 +2,8 @@
  * Hosts, origins and the networks they belong to: every rule that reads a Host header, an Origin, a
  * URL's host or an address the Supervisor reports lives here, once. Callers: the OAuth metadata and
  * token binding (src/oauth/), the browser's sign-in origin (src/oauth/public-origin.ts), the MCP URL
- * on the ingress page, the ingress page's DNS-rebinding defence, and the Origin check of /mcp.
+ * on the ingress page, the ingress page's DNS-rebinding defence, the Origin check of /mcp, and the
+ * client document fetch (src/oauth/client-documents.ts: the site's host, public addresses only).
  *
  * Two forms of a host: `host` is what the client sent, lower-cased (an origin is built from it, since
  * Home Assistant compares the resource URL as a string); `name` is for comparing and classifying: the
@@ -39,6 +40,19 @@ const LOOPBACK = ranges([['127.0.0.0', 8], ['::1', 128]])
 const SUPERVISOR_NETWORK = ranges([['172.30.32.0', 23], ['fd0c:ac1e:2100::', 48]])
 const UNSPECIFIED = ranges([['0.0.0.0', 32], ['::', 128]])
 const LINK_LOCAL = ranges([['169.254.0.0', 16], ['fe80::', 10]])
+/**
+ * RFC 6890 special-use ranges and their kin: none of them is a client's public web site. IPv6: only
+ * global unicast (2000::/3) is public, which leaves out loopback, unspecified, IPv4-mapped and
+ * -compatible, NAT64 (64:ff9b::/96), unique local (fc00::/7), link-local, site-local and multicast;
+ * within it Teredo and the IETF block (2001::/23), documentation and 6to4 (which embeds an IPv4).
+ */
+const SPECIAL_USE = ranges([
+  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
+  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
+  ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
+  ['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['3fff::', 20]
+])
+const GLOBAL_UNICAST = ranges([['2000::', 3]])
 /** Names the Supervisor's DNS answers only inside its network. */
 const INTERNAL_NAMES = new Set(['homeassistant', 'supervisor', 'hassio'])
 const INTERNAL_SUFFIX = '.local.hass.io'
@@ -104,6 +118,14 @@ export function isInternalName (name: string): boolean {
   return INTERNAL_NAMES.has(name) || name.endsWith(INTERNAL_SUFFIX)
 }
 
+/** An address a client's public web site may have: public unicast only (the client document fetch). */
+export function publicAddress (address: string): boolean {
+  const family = isIP(address)
+  if (family === 4) return !SPECIAL_USE.check(address, 'ipv4')
+  if (family === 6) return GLOBAL_UNICAST.check(address, 'ipv6') && !SPECIAL_USE.check(address, 'ipv6')
+  return false
+}
+
 /**
  * Whether a client elsewhere on the LAN reaches the add-on's published port at this host: not a name
  * or address of the Supervisor's network, not Home Assistant Cloud's tunnel, not an unspecified or
@@ -127,6 +149,20 @@ export function httpOrigin (url: string): string | undefined {
   try {
     const parsed = new URL(url)
     return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? parsed.origin : undefined
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The host a URL names, as the URL standard writes it: `authority` with the port (`example.com:8443`,
+ * `[fd00::5]`), the site a document client is known by; `hostname` without port or brackets
+ * (`fd00::5`), what DNS and TLS take. Undefined for no URL.
+ */
+export function urlHost (url: string): { authority: string, hostname: string } | undefined {
+  try {
+    const parsed = new URL(url)
+    return { authority: parsed.host, hostname: parsed.hostname.replace(/^\[(.*)\]$/, '$1') }
   } catch {
     return undefined
   }
@@ -182,12 +218,8 @@ export function mcpUrlFor (headers: Record<string, string | string[] | undefined
  * The ports may differ.
  */
 export function originAllowed (origin: string, hostHeader: string | undefined): boolean {
-  let name: string | undefined
-  try {
-    name = hostName(new URL(origin).hostname)
-  } catch {
-    return false
-  }
+  const host = urlHost(origin)?.hostname
+  const name = host === undefined ? undefined : hostName(host)
   if (name === undefined) return false
   if (isLoopback(name)) return true
   const request = parseAuthority(hostHeader)
@@ -218,12 +250,8 @@ export function isOwnHost (authority: string | undefined, names: Set<string> = o
 export function rebindingRefusal (headers: { host?: string | undefined, origin?: string | undefined }, names: Set<string> = ownNames()): string | undefined {
   if (!isOwnHost(headers.host, names)) return `Host ${JSON.stringify(String(headers.host ?? '').slice(0, 100))} is not this machine`
   if (headers.origin !== undefined) {
-    let authority: string
-    try {
-      authority = new URL(headers.origin).host
-    } catch {
-      return `Origin ${JSON.stringify(headers.origin.slice(0, 100))} is not a URL`
-    }
+    const authority = urlHost(headers.origin)?.authority
+    if (authority === undefined) return `Origin ${JSON.stringify(headers.origin.slice(0, 100))} is not a URL`
     if (!isOwnHost(authority, names)) return `Origin ${JSON.stringify(headers.origin.slice(0, 100))} is foreign`
   }
   return undefined

@@ -1,6 +1,7 @@
 import pino from 'pino'
 import type { FastifyBaseLogger } from 'fastify'
 import type { LogLevel } from './options.ts'
+import { realClock } from './clock.ts'
 
 /** pino numbers for Home Assistant's seven levels. */
 export const LEVEL_VALUES: Record<LogLevel, number> = {
@@ -49,7 +50,8 @@ export function formatLine (json: string): string {
   } catch {
     return json.endsWith('\n') ? json : `${json}\n`
   }
-  const time = typeof entry.time === 'number' ? new Date(entry.time).toISOString() : new Date().toISOString()
+  // Wall time, like pino's own stamp: log lines line up with Home Assistant's, whatever clock a test runs.
+  const time = typeof entry.time === 'number' ? new Date(entry.time).toISOString() : new Date(realClock.now()).toISOString()
   const level = LEVEL_NAMES.get(entry.level as number) ?? 'INFO'
   const rest: Record<string, unknown> = {}
   for (const [key, value] of Object.entries(entry)) {

@@ -1,3 +1,4 @@
+import { realClock, sleep, type Clock } from '../clock.ts'
 import { HomeAssistantError } from '../errors.ts'
 import { exponentialDelay } from '../retry-delay.ts'
 
@@ -12,6 +13,8 @@ export interface RetryOptions {
   signal?: AbortSignal
   /** Called before each wait, for a log line. */
   onRetry?: (err: unknown, attempt: number, delayMs: number) => void
+  /** What the waits run on; real time unless a test brings its own. */
+  clock?: Clock
 }
 
 const TRANSIENT_STATUSES = new Set([502, 503, 504])
@@ -27,19 +30,6 @@ export function isTransientSupervisorError (err: unknown): boolean {
   return err.code === 'HAMCP_HA_HTTP_FAILED' && err.upstreamStatus !== undefined && TRANSIENT_STATUSES.has(err.upstreamStatus)
 }
 
-async function wait (ms: number, signal: AbortSignal | undefined): Promise<void> {
-  await new Promise<void>(resolve => {
-    const timer = setTimeout(done, ms)
-    timer.unref()
-    function done (): void {
-      clearTimeout(timer)
-      signal?.removeEventListener('abort', done)
-      resolve()
-    }
-    signal?.addEventListener('abort', done, { once: true })
-  })
-}
-
 /** Runs `task` until it succeeds, retrying only transient Supervisor failures with a doubling delay. */
 export async function withSupervisorRetry<T> (task: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
   const base = options.baseMs ?? 2_000
@@ -53,7 +43,7 @@ export async function withSupervisorRetry<T> (task: () => Promise<T>, options: R
       if (attempt >= attempts || !isTransientSupervisorError(err) || aborted()) throw err
       const delay = exponentialDelay(attempt, base, max)
       options.onRetry?.(err, attempt, delay)
-      await wait(delay, options.signal)
+      await sleep(options.clock ?? realClock, delay, { signal: options.signal })
       if (aborted()) throw err
     }
   }

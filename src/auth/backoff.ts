@@ -1,3 +1,4 @@
+import { realClock } from '../clock.ts'
 import { LRUCache } from 'lru-cache'
 import { exponentialDelay } from '../retry-delay.ts'
 
@@ -33,7 +34,7 @@ export class AuthBackoff {
     this.#base = options.baseBlockMs ?? 1_000
     this.#max = options.maxBlockMs ?? 60_000
     this.#idle = options.idleMs ?? 15 * 60_000
-    this.#now = options.now ?? Date.now
+    this.#now = options.now ?? realClock.now
     // ttlResolution 0: every check reads the clock (a fake one in tests) instead of a cached time.
     this.#entries = new LRUCache({ max: options.maxTracked ?? 10_000, ttlResolution: 0, perf: { now: this.#now } })
   }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import type { Options } from '../options.ts'
 
 /** The levels a grant can hold, lowest first; each is also an OAuth scope. */
 export const GRANTED_LEVELS = ['read', 'write', 'manage'] as const
@@ -7,6 +8,15 @@ export const GRANTED_LEVELS = ['read', 'write', 'manage'] as const
 export const SCOPES = [...GRANTED_LEVELS, 'camera'] as const
 export type Scope = typeof SCOPES[number]
 export const scopeSchema = z.enum(SCOPES)
+
+/** The add-on option that turns each scope on; read needs none. */
+export const SCOPE_OPTION: Readonly<Record<Scope, keyof Options | null>> = { read: null, write: 'allow_write', manage: 'allow_config_write', camera: 'allow_camera' }
+
+/** Whether the add-on options let this scope do anything today (a grant keeps it; the options cap it). */
+export function scopeEnabled (scope: Scope, options: Options): boolean {
+  const option = SCOPE_OPTION[scope]
+  return option === null || options[option] === true
+}
 
 /** What a token may do in one tool category; each level includes the ones below it. */
 export const LEVELS = ['none', ...GRANTED_LEVELS] as const
@@ -18,6 +28,9 @@ export const levelSchema = z.enum(LEVELS)
  * named, except `camera`, which is only ever granted by name.
  */
 export type Levels = Readonly<Record<string, Level>>
+
+/** A category name a token's levels may use: `*` or a tool folder's name. */
+export const CATEGORY_PATTERN = /^(\*|[a-z_]{1,32})$/
 
 /** Who is calling: the primary token, a named token from the ingress page, or an OAuth sign-in. */
 export interface Identity {

@@ -1,15 +1,17 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
+import { hash as digest, randomBytes, timingSafeEqual } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { z } from 'zod'
+import { realClock } from '../clock.ts'
 import { writeFileAtomic } from '../files.ts'
-import { isLevel, levelSchema, levelsFromScopes, PRIMARY_IDENTITY, scopeSchema, type Identity, type Level, type Levels, type Scope } from './identity.ts'
+import { CATEGORY_PATTERN, isLevel, levelSchema, levelsFromScopes, PRIMARY_IDENTITY, scopeSchema, type Identity, type Level, type Levels, type Scope } from './identity.ts'
 
 /** Where the primary token came from: the add-on option, MCP_API_TOKEN, DATA_DIR/token, or made at first start. */
 export type TokenSource = 'option' | 'env' | 'file' | 'generated'
 
 export function hashToken (token: string): Buffer {
-  return createHash('sha256').update(token, 'utf8').digest()
+  // The one-shot digest: every request is authenticated, and a Hash object per request was measurable.
+  return digest('sha256', token, 'buffer')
 }
 
 export function generateToken (): string {
@@ -50,7 +52,7 @@ function migrate (token: StoredToken): { token: NamedToken, migrated: boolean } 
 }
 
 function cleanLevels (levels: Levels): Record<string, Level> {
-  return Object.fromEntries(Object.entries(levels).filter(([category, level]) => /^(\*|[a-z_]{1,32})$/.test(category) && isLevel(level)))
+  return Object.fromEntries(Object.entries(levels).filter(([category, level]) => CATEGORY_PATTERN.test(category) && isLevel(level)))
 }
 
 export interface TokenStoreOptions {
@@ -60,7 +62,12 @@ export interface TokenStoreOptions {
   primarySource?: TokenSource
   onError?: (message: string) => void
   onInfo?: (message: string) => void
+  /** When a token was made or retired; real time unless a test brings its clock. */
+  now?: () => number
 }
+
+/** How many recently verified tokens TokenStore.verify remembers (a few clients, each with its token). */
+const VERIFIED_KEPT = 4
 
 /**
  * Bearer tokens: the primary one (all scopes, capped by the options) and named ones created on the
@@ -72,13 +79,24 @@ export class TokenStore {
   /** Primary tokens replaced since start: presenting one gets a 401 that says where the new one is. */
   #retired: Array<{ hash: Buffer, at: number }> = []
   #named: NamedToken[] = []
+  /** The named tokens' hashes as bytes, in #named's order; rebuilt when the list changes, not per request. */
+  #namedHashes: Buffer[] | undefined
+  /**
+   * The last few tokens verified, as bytes, with their identities: a client presents the same token on
+   * every request, and hashing it (OpenSSL's sha256, several µs) was most of a request's bearer check.
+   * Emptied whenever any token changes, so a replaced or revoked token stops working with the next
+   * request. Every entry is compared, in constant time, whatever matches.
+   */
+  #verified: Array<{ bytes: Buffer, identity: Identity }> = []
   #file: string
+  #now: () => number
   primarySource: TokenSource
 
   constructor (options: TokenStoreOptions) {
     this.#primaryHash = hashToken(options.primary)
     this.#primary = options.primary
     this.primarySource = options.primarySource ?? 'file'
+    this.#now = options.now ?? realClock.now
     this.#file = join(options.dataDir, 'tokens.json')
     try {
       const parsed = storeSchema.safeParse(JSON.parse(readFileSync(this.#file, 'utf8')))
@@ -96,11 +114,25 @@ export class TokenStore {
 
   /** The identity a presented token belongs to, or undefined. Every stored hash is compared. */
   verify (presented: string): Identity | undefined {
+    const bytes = Buffer.from(presented, 'utf8')
+    let known: Identity | undefined
+    for (const entry of this.#verified) {
+      if (entry.bytes.length === bytes.length && timingSafeEqual(entry.bytes, bytes) && !known) known = entry.identity
+    }
+    if (known) return known
+    const found = this.#verifyHashed(presented)
+    if (found) this.#verified = [{ bytes, identity: found }, ...this.#verified].slice(0, VERIFIED_KEPT)
+    return found
+  }
+
+  #verifyHashed (presented: string): Identity | undefined {
     const hash = hashToken(presented)
     let found: Identity | undefined
     if (timingSafeEqual(hash, this.#primaryHash)) found = PRIMARY_IDENTITY
-    for (const token of this.#named) {
-      if (timingSafeEqual(hash, Buffer.from(token.hash, 'hex')) && !found) found = identityOf(token)
+    const named = this.#named
+    const hashes = this.#namedHashes ??= named.map(token => Buffer.from(token.hash, 'hex'))
+    for (let i = 0; i < named.length; i++) {
+      if (timingSafeEqual(hash, hashes[i] as Buffer) && !found) found = identityOf(named[i] as NamedToken)
     }
     return found
   }
@@ -112,9 +144,10 @@ export class TokenStore {
 
   /** Replaces the primary token: the old one stops working with the next request. */
   replacePrimary (token: string, source: TokenSource): void {
-    this.#retired = [...this.#retired, { hash: this.#primaryHash, at: Date.now() }].slice(-5)
+    this.#retired = [...this.#retired, { hash: this.#primaryHash, at: this.#now() }].slice(-5)
     this.#primaryHash = hashToken(token)
     this.#primary = token
+    this.#verified = []
     this.primarySource = source
   }
 
@@ -138,9 +171,11 @@ export class TokenStore {
       levels: cleanLevels(input.levels ?? levelsFromScopes(input.scopes ?? [])),
       ...(input.entity_allowlist?.length ? { entity_allowlist: input.entity_allowlist } : {}),
       ...(input.entity_denylist?.length ? { entity_denylist: input.entity_denylist } : {}),
-      created_at: new Date().toISOString()
+      created_at: new Date(this.#now()).toISOString()
     }
     this.#named.push(entry)
+    this.#namedHashes = undefined
+    this.#verified = []
     await this.#save()
     const { hash: _hash, ...rest } = entry
     return { token, entry: rest }
@@ -149,6 +184,8 @@ export class TokenStore {
   async revoke (id: string): Promise<boolean> {
     const before = this.#named.length
     this.#named = this.#named.filter(t => t.id !== id)
+    this.#namedHashes = undefined
+    this.#verified = []
     if (this.#named.length === before) return false
     await this.#save()
     return true

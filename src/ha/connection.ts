@@ -5,6 +5,7 @@ import {
   type Connection, type MessageBase
 } from 'home-assistant-js-websocket'
 import { HA_COMMAND_FAILED, HA_NOT_CONNECTED, HA_TIMEOUT } from '../errors.ts'
+import { every, realClock, timersOf, type Clock } from '../clock.ts'
 import type { AppLogger } from '../logger.ts'
 import { exponentialDelay } from '../retry-delay.ts'
 
@@ -26,6 +27,8 @@ export interface ConnectionOptions {
   authRetryMs?: number
   /** The longest a subscription waits for its `after` (SubscribeOptions) before subscribing all the same. */
   subscribeAfterMaxMs?: number
+  /** Real time unless a test brings its own: when it went down, the retry and the ping. */
+  clock?: Clock
 }
 
 interface Subscription {
@@ -59,15 +62,15 @@ export class HaConnection {
   haVersion: string | undefined
   lastError: string | undefined
   /** When the connection was last lost (or first attempted); null while connected. */
-  downSince: number | null = Date.now()
+  downSince: number | null
   connectedAt: number | null = null
 
   #opts: Required<Omit<ConnectionOptions, 'log'>> & { log: AppLogger }
   #conn: Connection | undefined
   #subscriptions: Subscription[] = []
   #events: ConnectionEvents
-  #retryTimer: NodeJS.Timeout | undefined
-  #pingTimer: NodeJS.Timeout | undefined
+  #cancelRetry = (): void => {}
+  #stopPing = (): void => {}
   #attempt = 0
 
   constructor (options: ConnectionOptions, events: ConnectionEvents = {}) {
@@ -78,9 +81,11 @@ export class HaConnection {
       retryMaxMs: 30_000,
       authRetryMs: 300_000,
       subscribeAfterMaxMs: 20_000,
-      ...options
+      ...options,
+      clock: options.clock ?? realClock
     }
     this.#events = events
+    this.downSince = this.#opts.clock.now()
   }
 
   get connected (): boolean {
@@ -105,7 +110,9 @@ export class HaConnection {
     if (!conn || !this.connected) throw new HA_NOT_CONNECTED(this.#downReason())
     this.#opts.log.debug({ ws: message.type }, 'ws command')
     try {
-      return await pTimeout(conn.sendMessagePromise<T>(message), { milliseconds: timeoutMs, fallback: () => { throw new HA_TIMEOUT(message.type, timeoutMs) } })
+      // Real time on purpose: it bounds a real peer's answer. On an injected clock, moving past the
+      // ping interval would send a ping and time it out in the same step, and drop the connection.
+      return await pTimeout(conn.sendMessagePromise<T>(message), { milliseconds: timeoutMs, fallback: () => { throw new HA_TIMEOUT(message.type, timeoutMs) }, customTimers: timersOf(realClock) })
     } catch (err) {
       throw this.#translate(err, message.type)
     }
@@ -113,8 +120,8 @@ export class HaConnection {
 
   async close (): Promise<void> {
     this.state = 'closed'
-    clearTimeout(this.#retryTimer)
-    clearInterval(this.#pingTimer)
+    this.#cancelRetry()
+    this.#stopPing()
     const conn = this.#conn
     this.#conn = undefined
     conn?.close()
@@ -159,9 +166,8 @@ export class HaConnection {
     const log = this.#opts.log
     if (authFailed) log.error({ retryInSeconds: Math.round(delay / 1000) }, 'Home Assistant refused the token; will retry')
     else log.warning({ retryInSeconds: Math.round(delay / 100) / 10, attempt: this.#attempt }, 'cannot reach Home Assistant; will retry')
-    clearTimeout(this.#retryTimer)
-    this.#retryTimer = setTimeout(() => this.#connect(), delay)
-    this.#retryTimer.unref()
+    this.#cancelRetry()
+    this.#cancelRetry = this.#opts.clock.schedule(() => this.#connect(), delay)
   }
 
   #adopt (conn: Connection): void {
@@ -199,12 +205,12 @@ export class HaConnection {
     const after = subscription.after
     if (!after) { subscribe(); return }
     // Started after the connection's own listeners ran (onConnected invalidates caches first).
-    let timer: NodeJS.Timeout | undefined
-    const waited = new Promise<void>(resolve => { timer = setTimeout(resolve, this.#opts.subscribeAfterMaxMs); timer.unref() })
+    let cancel = (): void => {}
+    const waited = new Promise<void>(resolve => { cancel = this.#opts.clock.schedule(resolve, this.#opts.subscribeAfterMaxMs) })
     Promise.resolve()
       .then(async () => { await Promise.race([after(), waited]) })
       .catch(() => { /* the caller's fetch reports its own failure; subscribe all the same */ })
-      .finally(() => { clearTimeout(timer); subscribe() })
+      .finally(() => { cancel(); subscribe() })
       .catch(() => {})
   }
 
@@ -214,7 +220,7 @@ export class HaConnection {
     this.state = 'connected'
     this.lastError = undefined
     this.downSince = null
-    this.connectedAt = Date.now()
+    this.connectedAt = this.#opts.clock.now()
     this.haVersion = this.#conn?.haVersion ?? this.haVersion
     this.#startPing()
     if (wasDown) {
@@ -227,21 +233,20 @@ export class HaConnection {
     if (this.state === 'closed' || this.state !== 'connected') return
     this.state = 'disconnected'
     this.lastError = reason
-    this.downSince = Date.now()
-    clearInterval(this.#pingTimer)
+    this.downSince = this.#opts.clock.now()
+    this.#stopPing()
     this.#opts.log.warning({ reason }, 'lost the connection to Home Assistant; reconnecting')
     this.#events.onDisconnected?.()
   }
 
   #startPing (): void {
-    clearInterval(this.#pingTimer)
-    this.#pingTimer = setInterval(() => {
+    this.#stopPing()
+    this.#stopPing = every(this.#opts.clock, this.#opts.pingIntervalMs, () => {
       const conn = this.#conn
       if (!conn || !this.connected) return
       this.command({ type: 'ping' }, 10_000).catch(() => {
         if (this.#conn === conn && this.state === 'connected') conn.reconnect(true)
       })
-    }, this.#opts.pingIntervalMs)
-    this.#pingTimer.unref()
+    })
   }
 }

@@ -3,6 +3,7 @@ import { HttpClient, SupervisorClient } from './http.ts'
 import { Registries, REGISTRY_KINDS } from './registries.ts'
 import { entitiesMessageProblem } from './schemas.ts'
 import { StateStore, type EntitiesMessage } from './state-store.ts'
+import { realClock, type Clock } from '../clock.ts'
 import { HA_NOT_CONNECTED } from '../errors.ts'
 import type { AppLogger } from '../logger.ts'
 
@@ -15,6 +16,8 @@ export interface HomeAssistantOptions {
   log: AppLogger
   connection?: Partial<Omit<ConnectionOptions, 'baseUrl' | 'token' | 'log'>>
   registryTtlMs?: number
+  /** Real time unless a test brings its own (src/clock.ts). */
+  clock?: Clock
 }
 
 export interface HomeAssistantStatus {
@@ -41,6 +44,7 @@ export class HomeAssistant {
   readonly connection: HaConnection
   readonly mode: HomeAssistantOptions['mode']
   #log: AppLogger
+  #clock: Clock
   #readyWaiters: Array<() => void> = []
   #warmedUp = false
   #readyListeners: Array<() => void> = []
@@ -49,10 +53,12 @@ export class HomeAssistant {
   constructor (options: HomeAssistantOptions) {
     this.mode = options.mode
     this.#log = options.log
+    this.#clock = options.clock ?? realClock
     this.connection = new HaConnection({
       baseUrl: options.baseUrl,
       token: options.token,
       log: options.log,
+      clock: this.#clock,
       ...options.connection
     }, {
       onConnected: () => {
@@ -64,7 +70,7 @@ export class HomeAssistant {
         for (const listener of this.#connectionListeners) listener(false)
       }
     })
-    this.registries = new Registries(message => this.command(message), options.log, { ttlMs: options.registryTtlMs })
+    this.registries = new Registries(message => this.command(message), options.log, { ttlMs: options.registryTtlMs, now: this.#clock.now })
     this.rest = new HttpClient({ baseUrl: options.mode === 'none' ? '' : options.baseUrl, token: options.token, log: options.log })
     this.supervisor = new SupervisorClient(new HttpClient({ baseUrl: options.supervisorUrl, token: options.supervisorToken, log: options.log }))
 
@@ -122,12 +128,11 @@ export class HomeAssistant {
   async whenReady (timeoutMs: number): Promise<void> {
     if (this.ready) return
     await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const cancel = this.#clock.schedule(() => {
         this.#readyWaiters = this.#readyWaiters.filter(w => w !== done)
         reject(new HA_NOT_CONNECTED(this.connection.lastError ? ` (${this.connection.lastError})` : ''))
       }, timeoutMs)
-      timer.unref()
-      const done = (): void => { clearTimeout(timer); resolve() }
+      const done = (): void => { cancel(); resolve() }
       this.#readyWaiters.push(done)
     })
   }

@@ -9,6 +9,7 @@
  * as the caller has what it needs (`consume` returns true), at the deadline, or at the window's end,
  * and says how far it got, so the answer can say what was left out.
  */
+import { realClock } from '../clock.ts'
 
 export interface PieceWalkOptions {
   /** Rows a piece should hold; the next piece's width is scaled to it from the last one's density. */
@@ -17,7 +18,7 @@ export interface PieceWalkOptions {
   firstMs: number
   /** Narrowest piece, in ms. */
   minMs?: number
-  /** Wall-clock time (Date.now()) after which no further piece is asked for; the first always is. */
+  /** Epoch ms, on the same clock as `now`, after which no further piece is asked for; the first always is. */
   deadline: number
   /** While this returns true (nothing worth answering yet), the walk goes on past the deadline. */
   pastDeadline?: () => boolean
@@ -55,7 +56,7 @@ function nextWidth (width: number, rows: number, options: PieceWalkOptions, room
  * in ms; rows come to `consume` sorted oldest first within their piece.
  */
 export async function walkPieces<T> (direction: 'backward' | 'forward', start: number, end: number, timeOf: (row: T) => number, fetch: PieceFetch<T>, consume: PieceConsume<T>, options: PieceWalkOptions): Promise<PieceWalk> {
-  const now = options.now ?? Date.now
+  const now = options.now ?? realClock.now
   const maxPieces = options.maxPieces ?? 200
   const backward = direction === 'backward'
   let edge = backward ? end : start

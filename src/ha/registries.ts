@@ -1,3 +1,4 @@
+import { realClock } from '../clock.ts'
 import {
   areaSchema, deviceSchema, entityEntrySchema, floorSchema, labelSchema, parseList,
   type AreaEntry, type DeviceEntry, type EntityEntry, type FloorEntry, type LabelEntry
@@ -90,7 +91,7 @@ export class Registries {
     // A safety net only (the `<kind>_registry_updated` events and reconnects invalidate): on a big
     // home a refresh is seconds of CPU and the add-on's memory peak (every registry read whole), so rare.
     this.#ttlMs = options.ttlMs ?? 600_000
-    this.#now = options.now ?? Date.now
+    this.#now = options.now ?? realClock.now
   }
 
   /** Called on `<kind>_registry_updated`: the next read fetches that registry again. */

@@ -21,13 +21,17 @@ export const stateSchema = z.looseObject({
 })
 export type HassState = z.infer<typeof stateSchema>
 
+/** Fields Home Assistant sends as a string, as null or not at all: each reads as a string or null. */
+function nullables<const K extends string> (...keys: K[]): Record<K, typeof nullableString> {
+  return Object.fromEntries(keys.map(key => [key, nullableString])) as Record<K, typeof nullableString>
+}
+
 export const areaSchema = z.looseObject({
   area_id: z.string(),
   name: z.string(),
-  floor_id: nullableString,
   aliases: stringList,
   labels: stringList,
-  icon: nullableString
+  ...nullables('floor_id', 'icon')
 })
 export type AreaEntry = z.infer<typeof areaSchema>
 
@@ -36,49 +40,27 @@ export const floorSchema = z.looseObject({
   name: z.string(),
   level: z.number().nullish().transform(v => v ?? null),
   aliases: stringList,
-  icon: nullableString
+  ...nullables('icon')
 })
 export type FloorEntry = z.infer<typeof floorSchema>
 
-export const labelSchema = z.looseObject({
-  label_id: z.string(),
-  name: z.string(),
-  color: nullableString,
-  icon: nullableString,
-  description: nullableString
-})
+export const labelSchema = z.looseObject({ label_id: z.string(), name: z.string(), ...nullables('color', 'icon', 'description') })
 export type LabelEntry = z.infer<typeof labelSchema>
 
 // Devices and entity registry entries are the two big lists (thousands on a large home): unknown keys
 // are dropped rather than kept, which halves the registry's memory on a 10,000-entity home.
 export const deviceSchema = z.object({
   id: z.string(),
-  name: nullableString,
-  name_by_user: nullableString,
-  area_id: nullableString,
-  manufacturer: nullableString,
-  model: nullableString,
-  via_device_id: nullableString,
-  parent_device_id: nullableString,
   labels: stringList,
-  disabled_by: nullableString,
-  entry_type: nullableString
+  ...nullables('name', 'name_by_user', 'area_id', 'manufacturer', 'model', 'via_device_id', 'parent_device_id', 'disabled_by', 'entry_type')
 })
 export type DeviceEntry = z.infer<typeof deviceSchema>
 
 export const entityEntrySchema = z.object({
   entity_id: z.string(),
-  unique_id: nullableString,
-  name: nullableString,
-  original_name: nullableString,
-  area_id: nullableString,
-  device_id: nullableString,
   labels: stringList,
   aliases: stringList,
-  disabled_by: nullableString,
-  hidden_by: nullableString,
-  entity_category: nullableString,
-  platform: nullableString,
+  ...nullables('unique_id', 'name', 'original_name', 'area_id', 'device_id', 'disabled_by', 'hidden_by', 'entity_category', 'platform'),
   categories: z.record(z.string(), z.string().nullable()).nullish()
 })
 export type EntityEntry = z.infer<typeof entityEntrySchema>

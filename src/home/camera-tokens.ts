@@ -29,18 +29,25 @@ const KEEP_PER_CAMERA = 3
 /** Tokens made of letters and digits only, as Home Assistant's (64 hex digits) are. */
 const ALNUM = /^[A-Za-z0-9]+$/
 
+/** A UTF-16 code unit that is an ASCII letter or digit. */
+function isAlnum (code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122)
+}
+
 /**
  * The camera tokens seen in the live states, so any answer quoting one can be cleaned. Every answer
- * passes `scrub`, so it costs one native scan of the text, not one per remembered token: a token of
+ * passes `scrub`, so it costs one pass over the text, not one per remembered token: a token of
  * letters and digits can only sit inside a run of letters and digits at least as long as the
- * shortest token, and only such runs are looked at.
+ * shortest token, and only such runs are looked at. The pass skips: a window as long as the shortest
+ * token is read from its end, and its first character that is not a letter or digit moves the next
+ * window past it, so a text of short words costs a few reads per window, not one regex step per character.
  */
 export class CameraTokens {
   #seen = new Map<string, string[]>()
   #tokens = new Set<string>()
   #shortest = 0
-  /** Runs of letters and digits as long as the shortest token, each matched from its start. */
-  #runs: RegExp | undefined
+  /** Whether every token is letters and digits only, so that only long runs of them need a look. */
+  #alnumOnly = false
 
   /** Records the current token of each camera state given. */
   observe (cameras: Iterable<{ entity_id: string, attributes: Record<string, unknown> }>): void {
@@ -57,13 +64,38 @@ export class CameraTokens {
   #changed (): void {
     this.#tokens = new Set([...this.#seen.values()].flat())
     this.#shortest = Math.min(...[...this.#tokens].map(token => token.length))
-    this.#runs = [...this.#tokens].every(token => ALNUM.test(token)) ? new RegExp(`(?<![A-Za-z0-9])[A-Za-z0-9]{${this.#shortest},}`, 'g') : undefined
+    this.#alnumOnly = [...this.#tokens].every(token => ALNUM.test(token))
   }
 
   scrub (text: string): string {
     if (this.#tokens.size === 0) return text
-    if (this.#runs === undefined) return this.#replaceEach(text)
-    return text.replace(this.#runs, run => this.#tokens.has(run) ? REDACTED : run.length > this.#shortest ? this.#replaceEach(run) : run)
+    if (!this.#alnumOnly) return this.#replaceEach(text)
+    const shortest = this.#shortest
+    const length = text.length
+    let out: string | undefined
+    let copied = 0
+    // `start` is always where a run of letters and digits may begin (the text's start, or just after a
+    // character that is neither), so a window that is all letters and digits starts a run.
+    let start = 0
+    while (start + shortest <= length) {
+      let at = start + shortest - 1
+      while (at >= start && isAlnum(text.charCodeAt(at))) at--
+      if (at >= start) {
+        // No run that long can cover `at`: the next one starts after it.
+        start = at + 1
+        continue
+      }
+      let end = start + shortest
+      while (end < length && isAlnum(text.charCodeAt(end))) end++
+      const run = text.slice(start, end)
+      const cleaned = this.#tokens.has(run) ? REDACTED : run.length > shortest ? this.#replaceEach(run) : run
+      if (cleaned !== run) {
+        out = `${out ?? ''}${text.slice(copied, start)}${cleaned}`
+        copied = end
+      }
+      start = end + 1
+    }
+    return out === undefined ? text : `${out}${text.slice(copied)}`
   }
 
   #replaceEach (text: string): string {

@@ -5,6 +5,8 @@ import { SearchIndex } from './search.ts'
 import { domainOf, type EntityRow } from './entities.ts'
 import { fold } from './text.ts'
 
+const MAX_CACHED_DOMAINS = 64
+
 /**
  * The entity catalogue: one row per entity, rebuilt when the registries change and patched entity by
  * entity from the live state feed, so a lookup or search never joins anything per call.
@@ -14,6 +16,8 @@ export class EntityCatalog {
   #rows = new Map<string, EntityRow>()
   #snapshot: RegistrySnapshot | undefined
   #list: EntityRow[] | undefined
+  /** Each asked-for domain's run of #list, cut once per list rather than once per call. */
+  #domains = new Map<string, EntityRow[]>()
   #index: SearchIndex | undefined
   /** Bumped on any change; `textVersion` only when some entity's searchable text changed. */
   version = 0
@@ -76,17 +80,31 @@ export class EntityCatalog {
     const at = lowerBound(list, row.entity_id)
     if (list[at]?.entity_id === row.entity_id) list[at] = row
     else this.#list = undefined
+    this.#domains.delete(row.domain)
   }
 
-  /** The rows of one domain: a contiguous run of the id-sorted list, found by binary search. */
+  /**
+   * The rows of one domain: a contiguous run of the id-sorted list, found by binary search and kept
+   * until the list or one of the domain's rows changes. Shared: callers must not modify it.
+   */
   domain (domain: string): EntityRow[] {
     const list = this.all()
-    return list.slice(lowerBound(list, `${domain}.`), lowerBound(list, `${domain}/`))
+    let rows = this.#domains.get(domain)
+    if (rows === undefined) {
+      rows = list.slice(lowerBound(list, `${domain}.`), lowerBound(list, `${domain}/`))
+      // Domains come from callers' arguments: a bounded cache, whatever they ask for.
+      if (this.#domains.size >= MAX_CACHED_DOMAINS) this.#domains.clear()
+      this.#domains.set(domain, rows)
+    }
+    return rows
   }
 
   /** All rows, sorted by entity_id; re-sorted only when entities come or go. */
   all (): EntityRow[] {
-    if (!this.#list) this.#list = [...this.#rows.values()].sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1))
+    if (!this.#list) {
+      this.#list = [...this.#rows.values()].sort((a, b) => (a.entity_id < b.entity_id ? -1 : 1))
+      this.#domains.clear()
+    }
     return this.#list
   }
 

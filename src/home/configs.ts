@@ -1,3 +1,4 @@
+import { realClock } from '../clock.ts'
 import { LRUCache } from 'lru-cache'
 import { UserError } from '../errors.ts'
 import type { HomeAssistant } from '../ha/index.ts'
@@ -57,7 +58,7 @@ export class ConfigReader {
 
   constructor (deps: ConfigReaderDeps) {
     this.#ha = deps.ha
-    const now = deps.now ?? Date.now
+    const now = deps.now ?? realClock.now
     // ttlResolution 0: every lookup asks the (possibly injected) clock, no timer caches it.
     this.#sources = new LRUCache({ max: SOURCES_KEPT, ttl: SOURCE_TTL_MS, ttlResolution: 0, perf: { now } })
   }

@@ -29,7 +29,7 @@ export function visibleOptions (options: Options): Record<string, unknown> {
   return { ...rest, api_token: token ? 'set in the options' : 'not set (generated token, see Connect)' }
 }
 
-export function connectionSummary (status: HomeAssistantStatus, now = Date.now()): Record<string, unknown> {
+export function connectionSummary (status: HomeAssistantStatus, now: number): Record<string, unknown> {
   return {
     state: status.state,
     connected: status.connected,

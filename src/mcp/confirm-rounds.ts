@@ -12,6 +12,7 @@
  * lives as long as the process, and expires with the token. A tampered, expired, foreign or replayed
  * state is refused before the tool runs (-32602 "Invalid or expired requestState").
  */
+import { realClock } from '../clock.ts'
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server'
 import { LRUCache } from 'lru-cache'
@@ -66,7 +67,7 @@ function identityIdOf (ctx: ServerContext): string | undefined {
 }
 
 export function createModernConfirmations (options: ModernConfirmationsOptions = {}): ModernConfirmations {
-  const now = options.now ?? Date.now
+  const now = options.now ?? realClock.now
   const ttlMs = options.ttlMs ?? ROUND_TTL_MS
   const key = options.key ?? randomBytes(32)
   const maxPerIdentity = options.maxPendingPerIdentity ?? MAX_PENDING_PER_IDENTITY
@@ -170,7 +171,7 @@ export async function modernConfirmation (confirmations: ModernConfirmations, ct
   // Spent on its first presentation whatever the verdict, like the token it stands for.
   const token = confirmations.take(payload)
   if (token === undefined || payload.t !== tool || payload.a !== argsHash(args)) {
-    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state' })
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Invalid or expired requestState', { reason: 'invalid_request_state', code: 'HAMCP_CONFIRM_TOKEN_INVALID' })
   }
   const answer = inputResponse(ctx.mcpReq.inputResponses, 'confirm') as { kind: string, action?: string, content?: { confirm?: unknown } }
   const yes = answer.kind === 'elicit' && answer.action === 'accept' && answer.content?.confirm === true

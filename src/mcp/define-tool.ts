@@ -1,5 +1,6 @@
 import type { z } from 'zod'
-import type { Identity, Scope } from '../auth/identity.ts'
+import { SCOPE_OPTION, SCOPES, scopeEnabled, type Identity, type Scope } from '../auth/identity.ts'
+import type { Clock } from '../clock.ts'
 import type { HomeAssistant } from '../ha/index.ts'
 import type { HomeView } from '../home/view.ts'
 import type { AppLogger } from '../logger.ts'
@@ -9,8 +10,9 @@ import type { ToolServices } from './services.ts'
 /**
  * read: never changes the home. write: service-level writes (allow_write). manage: configuration
  * writes such as automations and dashboards (allow_config_write). camera: snapshots (allow_camera).
+ * A kind is the scope it needs (KIND_GATE), so the two are one list.
  */
-export type ToolKind = 'read' | 'write' | 'manage' | 'camera'
+export type ToolKind = Scope
 
 export interface ToolAnnotations {
   title: string
@@ -29,6 +31,8 @@ export interface ToolContext {
   options: Options
   identity: Identity
   log: AppLogger
+  /** The one clock (src/clock.ts): a tool's "now", deadlines and waits read it, never the wall clock directly. */
+  clock: Clock
   services: ToolServices
   signal?: AbortSignal
 }
@@ -68,12 +72,8 @@ export function defineTool<Input extends z.ZodObject> (definition: ToolDefinitio
   return definition
 }
 
-export const KIND_GATE: Record<ToolKind, { option: keyof Options | null, scope: Scope }> = {
-  read: { option: null, scope: 'read' },
-  write: { option: 'allow_write', scope: 'write' },
-  manage: { option: 'allow_config_write', scope: 'manage' },
-  camera: { option: 'allow_camera', scope: 'camera' }
-}
+/** Each kind's option and scope: the scope of the same name and the option that turns it on. */
+export const KIND_GATE = Object.fromEntries(SCOPES.map(kind => [kind, { option: SCOPE_OPTION[kind], scope: kind }])) as Record<ToolKind, { option: keyof Options | null, scope: Scope }>
 
 /** Annotations follow from the kind, so none is ever forgotten. */
 export function annotationsFor (tool: Pick<ToolDefinition, 'title' | 'kind' | 'hints'>): ToolAnnotations {
@@ -90,7 +90,6 @@ export function annotationsFor (tool: Pick<ToolDefinition, 'title' | 'kind' | 'h
 }
 
 export function toolEnabled (tool: Pick<ToolDefinition, 'kind' | 'enabled' | 'alsoKind'>, options: Options): boolean {
-  const open = (kind: ToolKind): boolean => { const gate = KIND_GATE[kind].option; return !gate || options[gate] === true }
-  if (!open(tool.kind) && (tool.alsoKind === undefined || !open(tool.alsoKind))) return false
+  if (!scopeEnabled(tool.kind, options) && (tool.alsoKind === undefined || !scopeEnabled(tool.alsoKind, options))) return false
   return tool.enabled ? tool.enabled(options) : true
 }

@@ -12,12 +12,12 @@
  */
 import { ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type CacheHint, type ServerContext } from '@modelcontextprotocol/server'
 import type { Identity } from '../auth/identity.ts'
-import { isUserError } from '../errors.ts'
+import { isHomeAssistantError, isUserError } from '../errors.ts'
 import { userMcpError } from './rpc-error.ts'
 import type { Options } from '../options.ts'
 import type { WriteRunContext } from '../policy/types.ts'
 import type { ToolContext } from './define-tool.ts'
-import { invokeTool, type CallReport } from './invoke.ts'
+import { invokeTool, type CallReport, type ToolCallResult } from './invoke.ts'
 import type { ToolCatalog } from './registry.ts'
 import { ResourceNotFound, type McpSurface } from './surface.ts'
 import { modernConfirmation, type ModernConfirmations } from './confirm-rounds.ts'
@@ -90,10 +90,16 @@ function identityOf (extra: Extra): Identity {
   return identity
 }
 
-function resourceError (err: unknown, uri: string): unknown {
-  if (err instanceof ResourceNotFound) return new ProtocolError(RESOURCE_NOT_FOUND, err.message, { uri })
+/** A failure under resources or prompts as a JSON-RPC error with our code (a bug stays as is: -32603, HAMCP_INTERNAL on the way out). */
+function methodError (err: unknown): unknown {
   if (isUserError(err)) return userMcpError(err)
+  if (isHomeAssistantError(err)) return new ProtocolError(ProtocolErrorCode.InternalError, err.message, { code: err.code })
   return err
+}
+
+function resourceError (err: unknown, uri: string): unknown {
+  if (err instanceof ResourceNotFound) return new ProtocolError(RESOURCE_NOT_FOUND, err.message, { uri, code: 'HAMCP_NOT_FOUND' })
+  return methodError(err)
 }
 
 export interface BuildOptions {
@@ -165,8 +171,7 @@ export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
     try {
       return await deps.surface.getPrompt(request.params.name, request.params.arguments ?? {}, deps.context(identityOf(extra), extra.mcpReq.signal))
     } catch (err) {
-      if (isUserError(err)) throw userMcpError(err)
-      throw err
+      throw methodError(err)
     }
   })
   server.setRequestHandler('completion/complete', async (request, extra) => {
@@ -175,6 +180,29 @@ export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
     return { completion: { values: capped, total: values.length, hasMore: values.length > capped.length } }
   })
   return server
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
+
+/**
+ * A 2025-era `tools/call` of a read tool, run without the SDK's round trip: the result the SDK's
+ * handler above would produce, or undefined for anything else (the SDK serves it then). Only a call
+ * the SDK would accept and pass through unchanged qualifies: params holding nothing but a string
+ * `name` and, optionally, an `arguments` object; a tool this identity may call, of kind read (no
+ * confirmation, no image content). The SDK would parse the request twice and the result once more,
+ * copying each, for answers that are the same: that was a tenth of a lookup's CPU.
+ */
+export function directToolCall (deps: McpServerDeps, message: { method?: unknown, params?: unknown }, identity: Identity, signal: AbortSignal): Promise<ToolCallResult> | undefined {
+  if (message.method !== 'tools/call') return undefined
+  const params = message.params
+  if (!isObject(params) || typeof params.name !== 'string') return undefined
+  for (const key in params) if (key !== 'name' && key !== 'arguments') return undefined
+  const args = params.arguments
+  // The SDK's record parse drops an own `__proto__` key; such arguments take the SDK's way.
+  if (args !== undefined && (!isObject(args) || Object.hasOwn(args, '__proto__'))) return undefined
+  const tool = deps.catalog.find(params.name, deps.options, identity)
+  if (tool?.definition.kind !== 'read') return undefined
+  return invokeTool(tool, args, deps.context(identity, signal), deps.onCall)
 }
 
 export function authInfoOf (identity: Identity): AuthInfo {

@@ -15,6 +15,17 @@ function areaLine (args: Record<string, string>): string {
   return args.area ? ` Focus on the area "${args.area}" (ha_list_entities with area).` : ''
 }
 
+/** The propose-* prompts: a goal and an optional area, numbered steps towards a draft, nothing written. */
+function proposal (prompt: Pick<PromptDefinition, 'name' | 'title' | 'description'> & { draft: string, steps: string[] }): PromptDefinition {
+  return {
+    name: prompt.name,
+    title: prompt.title,
+    description: prompt.description,
+    arguments: [GOAL, AREA],
+    text: args => [`Draft ${prompt.draft}: ${args.goal}.${areaLine(args)}`, ...prompt.steps.map((step, i) => `${i + 1}. ${step}`)].join('\n')
+  }
+}
+
 const ENERGY_FALLBACK = '2. If the energy dashboard is not configured, find meters with ha_list_entities (domain sensor, search energy) and read them with ha_get_statistics.'
 const ENERGY_REPORT = '3. Report totals, the change from the previous period, the top consumers, and one or two concrete savings ideas.'
 
@@ -75,42 +86,39 @@ const PROMPTS: PromptDefinition[] = [
       '3. List what needs attention first (broken or risky), then the rest, each with the next step to fix it.'
     ].join('\n')
   },
-  {
+  proposal({
     name: 'propose-automation',
     title: 'Propose an automation',
     description: 'Draft an automation for a goal, without creating it.',
-    arguments: [GOAL, AREA],
-    text: (args) => [
-      `Draft a Home Assistant automation that does this: ${args.goal}.${areaLine(args)}`,
-      '1. ha_list_blueprints: if a blueprint fits, prefer it and say which inputs to fill.',
-      '2. ha_search_entities / ha_list_entities to find the exact entity ids; ha_list_services for the actions and their fields.',
-      `3. Show the automation as YAML (triggers, conditions, actions, mode) and explain each part. ${DRAFT_ONLY}`
-    ].join('\n')
-  },
-  {
+    draft: 'a Home Assistant automation that does this',
+    steps: [
+      'ha_list_blueprints: if a blueprint fits, prefer it and say which inputs to fill.',
+      'ha_search_entities / ha_list_entities to find the exact entity ids; ha_list_services for the actions and their fields.',
+      `Show the automation as YAML (triggers, conditions, actions, mode) and explain each part. ${DRAFT_ONLY}`
+    ]
+  }),
+  proposal({
     name: 'propose-script',
     title: 'Propose a script',
     description: 'Draft a script for a goal, without creating it.',
-    arguments: [GOAL, AREA],
-    text: (args) => [
-      `Draft a Home Assistant script that does this: ${args.goal}.${areaLine(args)}`,
-      '1. ha_search_entities / ha_list_entities to find the exact entity ids; ha_list_services for the actions and their fields.',
-      '2. ha_list_scripts to avoid duplicating an existing one.',
-      `3. Show the script as YAML (alias, sequence, mode, fields if useful). ${DRAFT_ONLY}`
-    ].join('\n')
-  },
-  {
+    draft: 'a Home Assistant script that does this',
+    steps: [
+      'ha_search_entities / ha_list_entities to find the exact entity ids; ha_list_services for the actions and their fields.',
+      'ha_list_scripts to avoid duplicating an existing one.',
+      `Show the script as YAML (alias, sequence, mode, fields if useful). ${DRAFT_ONLY}`
+    ]
+  }),
+  proposal({
     name: 'propose-dashboard-card',
     title: 'Propose a dashboard card',
     description: 'Draft a Lovelace card for a goal, without adding it.',
-    arguments: [GOAL, AREA],
-    text: (args) => [
-      `Draft a Lovelace dashboard card for this: ${args.goal}.${areaLine(args)}`,
-      '1. ha_search_entities / ha_list_entities to find the entities to show.',
-      '2. ha_list_dashboards to see the dashboards and views it could go into.',
-      `3. Show the card as YAML with built-in card types only. ${DRAFT_ONLY} If the user agrees and ha_add_dashboard_card is available, offer to add it.`
-    ].join('\n')
-  },
+    draft: 'a Lovelace dashboard card for this',
+    steps: [
+      'ha_search_entities / ha_list_entities to find the entities to show.',
+      'ha_list_dashboards to see the dashboards and views it could go into.',
+      `Show the card as YAML with built-in card types only. ${DRAFT_ONLY} If the user agrees and ha_add_dashboard_card is available, offer to add it.`
+    ]
+  }),
   {
     name: 'daily-briefing',
     title: 'Daily briefing',

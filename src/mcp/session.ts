@@ -4,12 +4,12 @@
  * Streamable HTTP transport (2025 era only: the 2026-07-28 revision has no sessions).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node'
-import { ProtocolErrorCode, SdkError, SdkErrorCode, type AuthInfo } from '@modelcontextprotocol/server'
+import { toNodeHandler } from '@modelcontextprotocol/node'
+import { ProtocolErrorCode, SdkError, SdkErrorCode, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server'
 import type { Identity } from '../auth/identity.ts'
 import type { ToolContext } from './define-tool.ts'
 import { authInfoOf, buildServer, legacyErrorCodes, type McpServerDeps } from './handlers.ts'
-import { rpcErrorBody } from './rpc-error.ts'
+import { rpcErrorBody, withRefusalCode, withRefusalCodes } from './rpc-error.ts'
 
 /** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */
 const CONFIRM_SCHEMA = {
@@ -76,12 +76,15 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
       unsubscribe: hooks.unsubscribe
     })
   })
-  const transport = new NodeStreamableHTTPServerTransport({
+  const transport = new WebStandardStreamableHTTPServerTransport({
     sessionIdGenerator: () => id,
     onsessioninitialized: () => { initialized = true }
   })
   const send = transport.send.bind(transport)
-  transport.send = async (message, options) => { await send(legacyErrorCodes(message), options) }
+  // An error gets our code in data.code, whoever raised it (the SDK's own checks have none).
+  transport.send = async (message, options) => { await send('error' in message ? withRefusalCode(legacyErrorCodes(message)) : message, options) }
+  // The transport's own HTTP refusals (406, 409, a second initialize...) are JSON bodies without our code: coded on the way out.
+  const serve = toNodeHandler({ fetch: async (request, extra) => await withRefusalCodes(await transport.handleRequest(request, extra)) })
   server.onclose = hooks.onClosed
   await server.connect(transport)
   return {
@@ -90,7 +93,7 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
     async handle (req, res, identity, body) {
       (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(identity)
       try {
-        await transport.handleRequest(req, res, body)
+        await serve(req, res, body)
       } catch (err) {
         // The transport gave up mid-way: never leave the client hanging on a half-written response.
         if (!res.headersSent) {

@@ -1,10 +1,15 @@
+import { realClock } from '../clock.ts'
 import type { CallReport } from './invoke.ts'
 
 /** Tool calls since start, per tool and per token, for the ingress page. */
 export class UsageCounters {
-  readonly startedAt = Date.now()
+  readonly startedAt: number
   #byTool = new Map<string, { calls: number, errors: number, totalMs: number }>()
   #byIdentity = new Map<string, number>()
+
+  constructor (now: () => number = realClock.now) {
+    this.startedAt = now()
+  }
 
   record (report: CallReport): void {
     const tool = this.#byTool.get(report.tool) ?? { calls: 0, errors: 0, totalMs: 0 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type { Identity, Scope } from '../auth/identity.ts'
 import { identityForScopes } from '../auth/identity.ts'
 import { generateToken } from '../auth/tokens.ts'
+import { realClock, type Clock } from '../clock.ts'
 import { sameAuthority } from '../hosts.ts'
 import { ClientDocuments, type ClientDocumentOptions } from './client-documents.ts'
 import { OAuthClients } from './clients.ts'
@@ -20,6 +21,8 @@ export interface AuthorizationServerOptions {
   log: { error: (message: string) => void, warn: (message: string) => void }
   /** Injected clock: every expiry reads it. */
   now?: () => number
+  /** The timers it starts (client document fetches); real ones unless a test brings its clock. */
+  schedule?: Clock['schedule']
   /** How client ID metadata documents are fetched (tests inject the address check and TLS trust). */
   clientDocuments?: ClientDocumentOptions
 }
@@ -80,11 +83,11 @@ export class AuthorizationServer {
   #dirty = false
 
   constructor (options: AuthorizationServerOptions) {
-    this.#now = options.now ?? Date.now
+    this.#now = options.now ?? realClock.now
     this.#log = options.log
     this.#file = new OAuthFile({ dataDir: options.dataDir, log: options.log, now: this.#now })
     this.requests = new AuthorizationRequests({ now: this.#now })
-    this.documents = new ClientDocuments({ now: this.#now, ...options.clientDocuments })
+    this.documents = new ClientDocuments({ now: this.#now, schedule: options.schedule, ...options.clientDocuments })
     this.clients = new OAuthClients({ file: this.#file, documents: this.documents, now: this.#now })
     for (const grant of this.#file.grants.values()) {
       // Grants from before levels were enforced: only what their levels really hold (read+manage is read).

@@ -1,9 +1,11 @@
 import { lookup as dnsLookup } from 'node:dns/promises'
 import type { ClientRequest, IncomingMessage } from 'node:http'
 import { request } from 'node:https'
-import { BlockList, isIP, type LookupFunction } from 'node:net'
+import { isIP, type LookupFunction } from 'node:net'
 import { rootCertificates } from 'node:tls'
 import { LRUCache } from 'lru-cache'
+import { realClock, type Clock } from '../clock.ts'
+import { publicAddress, urlHost } from '../hosts.ts'
 import { SlidingWindow } from '../sliding-window.ts'
 import { OAuthError } from './errors.ts'
 import { GRANT_TYPES, readClientMetadata } from './registration.ts'
@@ -66,12 +68,7 @@ export function isClientDocumentId (clientId: string): boolean {
 
 /** The host shown to the user for a document client: the only identity it has is its domain. */
 export function clientDocumentHost (clientId: string): string | undefined {
-  if (!isClientDocumentId(clientId)) return undefined
-  try {
-    return new URL(clientId).host
-  } catch {
-    return undefined
-  }
+  return isClientDocumentId(clientId) ? urlHost(clientId)?.authority : undefined
 }
 
 /** The draft's rules for the URL itself (section 3), or undefined when it may be fetched. */
@@ -92,30 +89,10 @@ export function clientIdUrlProblem (clientId: string): string | undefined {
   return undefined
 }
 
-// RFC 6890 special-use ranges and their kin: none of them is a client's public web site.
-const SPECIAL_USE = new BlockList()
-for (const [net, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16],
-  ['172.16.0.0', 12], ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.88.99.0', 24], ['192.168.0.0', 16],
-  ['198.18.0.0', 15], ['198.51.100.0', 24], ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4]
-] as const) SPECIAL_USE.addSubnet(net, bits, 'ipv4')
-// IPv6: only global unicast (2000::/3), which leaves out loopback, unspecified, IPv4-mapped and
-// -compatible, NAT64 (64:ff9b::/96), unique local (fc00::/7), link-local, site-local and multicast;
-// and within it Teredo and the IETF block (2001::/23), documentation and 6to4 (which embeds an IPv4).
-const GLOBAL_UNICAST = new BlockList()
-GLOBAL_UNICAST.addSubnet('2000::', 3, 'ipv6')
-for (const [net, bits] of [['2001::', 23], ['2001:db8::', 32], ['2002::', 16], ['3fff::', 20]] as const) SPECIAL_USE.addSubnet(net, bits, 'ipv6')
-
-/** True for an address the add-on may fetch a document from: public unicast only. */
-export function publicAddress (address: string): boolean {
-  const family = isIP(address)
-  if (family === 4) return !SPECIAL_USE.check(address, 'ipv4')
-  if (family === 6) return GLOBAL_UNICAST.check(address, 'ipv6') && !SPECIAL_USE.check(address, 'ipv6')
-  return false
-}
-
 export interface ClientDocumentOptions {
   now?: () => number
+  /** The connect and total timeouts; real timers unless a test brings its clock. */
+  schedule?: Clock['schedule']
   /** Every address a host name resolves to (default: the system resolver, all families). */
   resolve?: (hostname: string) => Promise<string[]>
   /** Which resolved addresses may be connected to (default: publicAddress). Tests allow 127.0.0.1. */
@@ -146,6 +123,7 @@ export function cacheLifetime (cacheControl: string | undefined, limits: Pick<ty
  */
 export class ClientDocuments {
   #now: () => number
+  #schedule: Clock['schedule']
   #resolve: (hostname: string) => Promise<string[]>
   #allowed: (address: string) => boolean
   #ca: string[] | undefined
@@ -155,7 +133,8 @@ export class ClientDocuments {
   #peers: SlidingWindow
 
   constructor (options: ClientDocumentOptions = {}) {
-    this.#now = options.now ?? Date.now
+    this.#now = options.now ?? realClock.now
+    this.#schedule = options.schedule ?? realClock.schedule
     this.#resolve = options.resolve ?? systemResolve
     this.#allowed = options.addressAllowed ?? publicAddress
     this.#ca = options.ca ? [...rootCertificates, options.ca] : undefined
@@ -197,7 +176,7 @@ export class ClientDocuments {
 
   #countFetch (clientId: string, peer: string): void {
     // A fetch counts whatever it brings back: a failing document costs the site as much as a good one.
-    if (this.#inFlight.size >= this.#limits.inFlight || 'retryAfterS' in this.#peers.take(`${peer} ${new URL(clientId).host}`)) {
+    if (this.#inFlight.size >= this.#limits.inFlight || 'retryAfterS' in this.#peers.take(`${peer} ${urlHost(clientId)?.authority ?? clientId}`)) {
       throw new ClientDocumentError('too_many_fetches', clientId, 'too many client metadata documents fetched from this site for this address; retry in a few minutes')
     }
   }
@@ -211,9 +190,8 @@ export class ClientDocuments {
 
   /** Every address the host resolves to must be allowed; the connection then goes to the one checked. */
   async #pinnedAddress (clientId: string, hostname: string): Promise<{ address: string, family: number }> {
-    const literal = hostname.replace(/^\[|\]$/g, '')
     let addresses: string[]
-    if (isIP(literal)) addresses = [literal]
+    if (isIP(hostname)) addresses = [hostname]
     else {
       try {
         addresses = await this.#resolve(hostname)
@@ -232,15 +210,15 @@ export class ClientDocuments {
   async #fetch (clientId: string): Promise<Fetched> {
     const url = new URL(clientId)
     const limits = this.#limits
-    const host = url.hostname.replace(/^\[|\]$/g, '')
+    const host = urlHost(clientId)?.hostname ?? ''
     return await new Promise<Fetched>((resolve, reject) => {
       let settled = false
       let outgoing: ClientRequest | undefined
       const finish = (): boolean => {
         if (settled) return false
         settled = true
-        clearTimeout(connectTimer)
-        clearTimeout(totalTimer)
+        cancelConnect()
+        cancelTotal()
         return true
       }
       const fail = (error: unknown): void => {
@@ -249,11 +227,9 @@ export class ClientDocuments {
         reject(error)
       }
       const refuse = (reason: ClientDocumentRefusal, detail: string): void => { fail(new ClientDocumentError(reason, clientId, detail)) }
-      const connectTimer = setTimeout(() => { refuse('timeout', `no answer within ${limits.connectMs / 1000} s`) }, limits.connectMs)
-      const totalTimer = setTimeout(() => { refuse('timeout', `not complete within ${limits.totalMs / 1000} s`) }, limits.totalMs)
-      connectTimer.unref()
-      totalTimer.unref()
-      this.#pinnedAddress(clientId, url.hostname).then(pinned => {
+      const cancelConnect = this.#schedule(() => { refuse('timeout', `no answer within ${limits.connectMs / 1000} s`) }, limits.connectMs)
+      const cancelTotal = this.#schedule(() => { refuse('timeout', `not complete within ${limits.totalMs / 1000} s`) }, limits.totalMs)
+      this.#pinnedAddress(clientId, host).then(pinned => {
         if (settled) return
         // The lookup answers only the checked address: a second resolution (a DNS rebind) never happens.
         const lookup: LookupFunction = (_hostname, options, callback) => {
@@ -271,7 +247,7 @@ export class ClientDocuments {
           ...(this.#ca ? { ca: this.#ca } : {}),
           agent: false
         }, (response: IncomingMessage) => {
-          clearTimeout(connectTimer)
+          cancelConnect()
           const status = response.statusCode ?? 0
           if (status >= 300 && status < 400) return refuse('redirect_refused', `answered ${status} (a redirect); redirects are not followed`)
           if (status !== 200) return fail(new ClientDocumentError('http_status', clientId, `answered HTTP ${status}, not 200`, status >= 500))

@@ -6,7 +6,7 @@
  * authorization endpoint is opened by the user's browser, so it needs an address of the host the browser
  * can reach, on the port the Supervisor publishes for the MCP port (the user can change or disable it).
  */
-import { hostName, httpOrigin, isLinkLocal, originOf, reachableFromLan, requestOrigin } from '../hosts.ts'
+import { hostName, httpOrigin, isLinkLocal, originOf, reachableFromLan, requestOrigin, urlHost } from '../hosts.ts'
 import { isRecord } from '../shape.ts'
 
 export type OriginSource = 'public_url' | 'request' | 'internal_url' | 'network'
@@ -46,12 +46,8 @@ export interface AuthorizationOrigin {
 /** The host of HA's internal_url when a browser on the LAN can use it. */
 function internalUrlHost (internalUrl: string | null | undefined): string | undefined {
   if (typeof internalUrl !== 'string' || internalUrl === '') return undefined
-  let host: string | undefined
-  try {
-    host = hostName(new URL(internalUrl).hostname)
-  } catch {
-    return undefined
-  }
+  const named = urlHost(internalUrl)?.hostname
+  const host = named === undefined ? undefined : hostName(named)
   return host !== undefined && reachableFromLan(host, { addonMode: true }) ? host : undefined
 }
 

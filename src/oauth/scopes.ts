@@ -1,5 +1,4 @@
 import { GRANTED_LEVELS, SCOPES, type Scope } from '../auth/identity.ts'
-import type { Options } from '../options.ts'
 
 /**
  * The OAuth scopes, one per named-token level (camera being its own category). Levels include the
@@ -19,13 +18,7 @@ export const SCOPE_MEANING: Record<Scope, string> = {
   camera: 'see camera snapshots'
 }
 
-const SCOPE_OPTION: Record<Scope, keyof Options | null> = { read: null, write: 'allow_write', manage: 'allow_config_write', camera: 'allow_camera' }
-
-/** Whether the add-on options let this scope do anything today (a grant keeps it; the options cap it). */
-export function scopeEnabled (scope: Scope, options: Options): boolean {
-  const option = SCOPE_OPTION[scope]
-  return option === null || options[option] === true
-}
+export { scopeEnabled } from '../auth/identity.ts'
 
 export function isScope (value: string): value is Scope {
   return (OAUTH_SCOPES as readonly string[]).includes(value)

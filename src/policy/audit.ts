@@ -1,3 +1,4 @@
+import { realClock } from '../clock.ts'
 import { appendFileSync, mkdirSync, renameSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
 import type { AuditApi, AuditEntry } from './types.ts'
@@ -42,7 +43,7 @@ export class AuditLog implements AuditApi {
     this.#write = options.write ?? (line => { process.stderr.write(line) })
     this.#scrub = options.scrub ?? (text => text)
     this.#warn = options.warn ?? (() => {})
-    this.#now = options.now ?? Date.now
+    this.#now = options.now ?? realClock.now
     this.#ringSize = options.ringSize ?? 200
   }
 

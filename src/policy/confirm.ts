@@ -1,3 +1,4 @@
+import { realClock } from '../clock.ts'
 import { createHash, randomBytes } from 'node:crypto'
 
 /** What a confirmation is bound to: the exact call, never anything the caller may change afterwards. */
@@ -8,6 +9,11 @@ export interface CallFingerprintParts {
   target?: unknown
   data?: unknown
   baseHash?: string
+}
+
+/** Why a confirmed write writes nothing: what it would change is no longer what the human saw. */
+export function changedSincePreview (subject: string): string {
+  return `${subject} was changed in Home Assistant after the preview was shown, so that confirmation no longer applies; nothing was written.`
 }
 
 /** JSON with object keys sorted at every level, so equal calls always give equal text. */
@@ -114,7 +120,7 @@ export class ConfirmStore {
   constructor (options: ConfirmStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? CONFIRM_TTL_MS
     this.maxPerIdentity = options.maxPerIdentity ?? MAX_PENDING_PER_IDENTITY
-    this.#now = options.now ?? Date.now
+    this.#now = options.now ?? realClock.now
   }
 
   /** Stores a pending confirmation and returns its token (32 hex characters). */

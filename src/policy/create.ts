@@ -1,3 +1,4 @@
+import { realClock } from '../clock.ts'
 import { join } from 'node:path'
 import type { HomeAssistant } from '../ha/index.ts'
 import type { AppLogger } from '../logger.ts'
@@ -44,7 +45,7 @@ export interface PolicyServices {
 
 export function createPolicy (deps: PolicyDeps): PolicyServices {
   const { ha } = deps
-  const now = deps.now ?? Date.now
+  const now = deps.now ?? realClock.now
   const audit = new AuditLog({
     file: join(deps.dataDir, 'audit.log'),
     warn: message => { deps.log.warning(message) },

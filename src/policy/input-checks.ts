@@ -85,7 +85,7 @@ export function nameIssue (max: number = NAME_MAX_LENGTH): (value: string, ctx: 
 }
 
 /** A Supervisor add-on slug: lower-case letters, digits, `_` and `-`, as the Supervisor makes them. */
-const ADDON_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
+export const ADDON_SLUG = /^[a-z0-9][a-z0-9_-]{0,63}$/
 
 export function addonSlugProblem (value: unknown): string | undefined {
   if (typeof value !== 'string') return `must be a string, got ${value === null ? 'null' : typeof value}`

@@ -2,21 +2,16 @@
  * What a service call did, read from the states Home Assistant reports after it: each entity the call
  * reached, in the words a person uses ("on, brightness 77 %"), and whether it changed at all.
  */
+import { realClock, type Clock } from '../clock.ts'
 
 export interface ReachedState { state: string, attributes: Record<string, unknown>, context?: { id?: string } | null }
 
-export type Schedule = (fn: () => void, ms: number) => () => void
+export type Schedule = Clock['schedule']
 
 /** How long a write waits for Home Assistant's state changes before answering with what it has. */
 export const SETTLE_MS = 1500
 /** Most entities a write answer describes one by one. */
 export const MAX_DESCRIBED = 25
-
-const realSchedule: Schedule = (fn, ms) => {
-  const timer = setTimeout(fn, ms)
-  timer.unref()
-  return () => { clearTimeout(timer) }
-}
 
 const pct = (value: unknown, of: number): string | undefined => typeof value === 'number' && Number.isFinite(value) ? `${Math.round(value / of * 100)} %` : undefined
 const num = (value: unknown, unit: string): string | undefined => typeof value === 'number' && Number.isFinite(value) ? `${Math.round(value * 10) / 10}${unit}` : undefined
@@ -116,7 +111,7 @@ export async function settle (deps: SettleDeps, entityIds: readonly string[], co
         if (waiting.has(id) && touched(id)) waiting.delete(id)
         if (waiting.size === 0) { cancel(); stop(); resolve() }
       })
-      cancel = (deps.schedule ?? realSchedule)(() => { stop(); resolve() }, deps.settleMs ?? SETTLE_MS)
+      cancel = (deps.schedule ?? realClock.schedule)(() => { stop(); resolve() }, deps.settleMs ?? SETTLE_MS)
     })
   }
   const states: Record<string, string> = {}

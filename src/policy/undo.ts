@@ -1,7 +1,16 @@
 import { LRUCache } from 'lru-cache'
+import { UserError } from '../errors.ts'
 import type { Shown } from './confirm.ts'
 import { domainOf } from '../home/entities.ts'
 import { describeState, type ReachedState } from './reached.ts'
+
+/** Why an undo writes nothing: what it would put back was changed after the write it reverses. */
+export const UNDO_WOULD_OVERWRITE = 'so undo would overwrite newer work; nothing was written.'
+
+/** HAMCP_CONFLICT from a revert whose config was changed in Home Assistant after the edit it reverses. */
+export function editedSinceWrite (label: string, hint: string): UserError {
+  return new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, ${UNDO_WOULD_OVERWRITE}`, hint)
+}
 
 /** The part of a state that a restore needs. */
 export interface PriorState {

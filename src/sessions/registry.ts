@@ -3,6 +3,7 @@
  * request is in flight or its client is listening on a stream. Closing is the caller's job: every
  * method that drops a session hands it back.
  */
+import { realClock } from '../clock.ts'
 export interface SessionRegistryOptions {
   /** Most sessions open at once. */
   max?: number
@@ -39,7 +40,7 @@ export class SessionRegistry<T> {
     this.max = options.max ?? MAX_SESSIONS
     this.idleTimeoutMs = options.idleTimeoutMs ?? IDLE_TIMEOUT_MS
     this.evictableAfterMs = options.evictableAfterMs ?? EVICTABLE_AFTER_MS
-    this.#now = options.now ?? Date.now
+    this.#now = options.now ?? realClock.now
   }
 
   get size (): number { return this.#entries.size }

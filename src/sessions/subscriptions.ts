@@ -1,3 +1,4 @@
+import { realClock, type Clock } from '../clock.ts'
 import { UserError } from '../errors.ts'
 import type { StateChange, StateListener } from '../ha/state-store.ts'
 import type { HomeView } from '../home/view.ts'
@@ -15,17 +16,11 @@ export interface SubscriptionDeps {
   max?: number
   minIntervalMs?: number
   now?: () => number
-  /** Runs `fn` after `ms`, returning a cancel function; an unref'd setTimeout unless a test brings its clock. */
+  /** Runs `fn` after `ms`, returning a cancel function; real time (src/clock.ts) unless a test brings its clock. */
   schedule?: Schedule
 }
 
-export type Schedule = (fn: () => void, ms: number) => () => void
-
-const realSchedule: Schedule = (fn, ms) => {
-  const timer = setTimeout(fn, ms)
-  timer.unref()
-  return () => { clearTimeout(timer) }
-}
+export type Schedule = Clock['schedule']
 
 type Target = { kind: 'entity' | 'area', id: string }
 
@@ -72,8 +67,8 @@ export class SessionSubscriptions {
     this.#deps = deps
     this.max = deps.max ?? MAX_SUBSCRIPTIONS
     this.#minIntervalMs = deps.minIntervalMs ?? MIN_NOTIFY_INTERVAL_MS
-    this.#now = deps.now ?? Date.now
-    this.#schedule = deps.schedule ?? realSchedule
+    this.#now = deps.now ?? realClock.now
+    this.#schedule = deps.schedule ?? realClock.schedule
   }
 
   get size (): number { return this.#uris.size }
@@ -190,8 +185,8 @@ export class LiveFeed {
   constructor (deps: LiveFeedDeps) {
     this.#deps = deps
     this.#minIntervalMs = deps.minIntervalMs ?? MIN_NOTIFY_INTERVAL_MS
-    this.#now = deps.now ?? Date.now
-    this.#schedule = deps.schedule ?? realSchedule
+    this.#now = deps.now ?? realClock.now
+    this.#schedule = deps.schedule ?? realClock.schedule
     this.#detach = deps.onStateChange(change => { this.#onChange(change) })
   }
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { HOME_ASSISTANT_ERROR_CODES, HTTP_REFUSAL_CODES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_MEANING, USER_ERROR_CODES } from '../../src/errors.ts'
+import { HOME_ASSISTANT_ERROR_CODES, HTTP_REFUSAL_CODES, INTERNAL_ERROR_CODE, INTERNAL_ERROR_MEANING, PANEL_REFUSAL_CODES, USER_ERROR_CODES } from '../../src/errors.ts'
 import { OAUTH_ERROR_CODES } from '../../src/oauth/errors.ts'
 
 const text = readFileSync(new URL('../../docs/errors.md', import.meta.url), 'utf8')
@@ -12,12 +12,13 @@ t.test('docs/errors.md lists exactly the codes of src/errors.ts and src/oauth/er
   t.same(tables, [
     USER_ERROR_CODES,
     HTTP_REFUSAL_CODES,
+    PANEL_REFUSAL_CODES,
     { ...HOME_ASSISTANT_ERROR_CODES, [INTERNAL_ERROR_CODE]: INTERNAL_ERROR_MEANING },
     OAUTH_ERROR_CODES
   ])
 })
 
 t.test('no code is in two tables', async t => {
-  const all = [...Object.keys(USER_ERROR_CODES), ...Object.keys(HTTP_REFUSAL_CODES), ...Object.keys(HOME_ASSISTANT_ERROR_CODES), INTERNAL_ERROR_CODE]
+  const all = [...Object.keys(USER_ERROR_CODES), ...Object.keys(HTTP_REFUSAL_CODES), ...Object.keys(PANEL_REFUSAL_CODES), ...Object.keys(HOME_ASSISTANT_ERROR_CODES), INTERNAL_ERROR_CODE]
   t.equal(new Set(all).size, all.length)
 })

@@ -103,6 +103,13 @@ t.test('the refusals of /mcp, stateless', async t => {
     t.equal(got.body.error.data.mismatch.header, 'ha_get_entity', 'the spec\'s mismatch data is kept beside the code')
   })
 
+  t.test('a 2026-07-28 request for a method this server does not serve: 404, -32601', async t => {
+    const envelope = { jsonrpc: '2.0', id: 4, method: 'nope/nope', params: { _meta: MODERN_META } }
+    const got = await send(server.url, { headers: { ...json, ...bearer(), 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'nope/nope' }, body: JSON.stringify(envelope) })
+    refused(t, got, { status: 404, rpcCode: -32601, code: 'HAMCP_METHOD_NOT_FOUND' })
+    t.equal(got.body.id, 4)
+  })
+
   t.test('too many failed logins from an address: 429 with Retry-After', async t => {
     let got: { response: Response, body: any } | undefined
     for (let i = 0; i < 20 && got?.response.status !== 429; i++) got = await send(server.url, { headers: { ...json, ...bearer('wrong-token-again') }, body: JSON.stringify(LIST) })

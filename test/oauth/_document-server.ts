@@ -5,7 +5,8 @@ import { createServer } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { ClientDocumentError, publicAddress } from '../../src/oauth/client-documents.ts'
+import { publicAddress } from '../../src/hosts.ts'
+import { ClientDocumentError } from '../../src/oauth/client-documents.ts'
 
 type Test = { teardown: (fn: () => unknown) => void }
 

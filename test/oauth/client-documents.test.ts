@@ -1,7 +1,8 @@
 import type { ServerResponse } from 'node:http'
 import t from 'tap'
 import type { Test } from 'tap'
-import { ClientDocuments, clientIdUrlProblem, publicAddress, type ClientDocumentOptions } from '../../src/oauth/client-documents.ts'
+import { publicAddress } from '../../src/hosts.ts'
+import { ClientDocuments, clientIdUrlProblem, type ClientDocumentOptions } from '../../src/oauth/client-documents.ts'
 import { documentNetwork, refusal, startDocumentServer, type DocumentServer } from './_document-server.ts'
 import { TestClock } from './_oauth.ts'
 

@@ -5,7 +5,7 @@ import { loadConfig } from '../../src/config.ts'
 import { createLogger, SecretScrubber } from '../../src/logger.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { DEFAULT_REQUEST_LIMITS } from '../../src/request-limits.ts'
-import { startHome, tempDataDir, TEST_TOKEN } from '../helper.ts'
+import { fakeClock, startHome, tempDataDir, TEST_TOKEN } from '../helper.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 t.test('the composition root builds every service once, typed, and starts nothing', async t => {
@@ -34,18 +34,22 @@ t.test('the composition root builds every service once, typed, and starts nothin
 t.test('one injected clock reaches every service that keeps time', async t => {
   const config = loadConfig({ DATA_DIR: tempDataDir(t) })
   const log = createLogger({ level: 'fatal', scrubber: new SecretScrubber(), write: () => {} })
-  let now = 5_000_000
-  const services = createServices({ config, primaryToken: TEST_TOKEN, log, catalog: await loadToolCatalog(TOOLS_DIR), now: () => now })
+  const clock = fakeClock(5_000_000)
+  const services = createServices({ config, primaryToken: TEST_TOKEN, log, catalog: await loadToolCatalog(TOOLS_DIR), clock })
   t.teardown(() => services.ha.close())
 
   for (let i = 0; i < 6; i++) services.backoff.fail('10.0.0.9')
   t.equal(services.backoff.blockedFor('10.0.0.9'), 1000, 'the sign-in backoff blocks on the injected time')
-  now += 1000
+  clock.advance(1000)
   t.equal(services.backoff.blockedFor('10.0.0.9'), 0, 'and frees the address when that clock moves, not the wall clock')
 
   const caps = services.tools.writeCaps.notify
   for (let i = 0; i < caps.limit; i++) t.ok('release' in caps.take('notify.phone'))
   t.ok('retryAfterS' in caps.take('notify.phone'), 'the write caps fill up')
-  now += caps.windowMs
+  clock.advance(caps.windowMs)
   t.ok('release' in caps.take('notify.phone'), 'and empty again on the injected clock')
+
+  t.equal(services.mcp.context(PRIMARY_IDENTITY).clock, clock, 'tools get the same clock in their context')
+  t.equal(services.usage.startedAt, 5_000_000, 'the uptime on the ingress page counts from it')
+  t.equal(services.ha.status().downSince, 5_000_000, 'and so does "Home Assistant down since"')
 })

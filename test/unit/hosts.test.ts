@@ -4,7 +4,7 @@
 import t from 'tap'
 import {
   hostName, inSupervisorNetwork, isLoopback, isLoopbackAddress, isOwnHost, mcpUrlFor, originAllowed, ownNames, parseAuthority,
-  publishedPort, reachableFromLan, rebindingRefusal, requestOrigin, sameAuthority
+  publishedPort, reachableFromLan, rebindingRefusal, requestOrigin, sameAuthority, urlHost
 } from '../../src/hosts.ts'
 
 interface Row {
@@ -168,4 +168,17 @@ t.test('the published MCP port from the Supervisor\'s add-on info', async t => {
   t.same(publishedPort({ '9583/tcp': null }, 9583), { port: null, fromSupervisor: true }, 'disabled by the user')
   t.same(publishedPort({}, 9583), { port: 9583, fromSupervisor: false })
   t.same(publishedPort(null, 9583), { port: 9583, fromSupervisor: false })
+})
+
+t.test('the host a URL names: the site with its port, and the bare name DNS and TLS take', async t => {
+  const cases: Array<[string, { authority: string, hostname: string } | undefined]> = [
+    ['https://App.Example/client.json', { authority: 'app.example', hostname: 'app.example' }],
+    ['https://app.example:8443/c', { authority: 'app.example:8443', hostname: 'app.example' }],
+    ['https://app.example:443/c', { authority: 'app.example', hostname: 'app.example' }],
+    ['https://[2001:DB8::1]:8443/c', { authority: '[2001:db8::1]:8443', hostname: '2001:db8::1' }],
+    ['https://xn--bcher-kva.example/c', { authority: 'xn--bcher-kva.example', hostname: 'xn--bcher-kva.example' }],
+    ['https://bücher.example/c', { authority: 'xn--bcher-kva.example', hostname: 'xn--bcher-kva.example' }],
+    ['not a url', undefined]
+  ]
+  for (const [url, host] of cases) t.same(urlHost(url), host, url)
 })

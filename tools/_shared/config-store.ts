@@ -1,3 +1,4 @@
+import { sleep, type Clock } from '../../src/clock.ts'
 import { UserError } from '../../src/errors.ts'
 import { configPath, restMessage, type ConfigKind, type ConfigRecord } from '../../src/home/configs.ts'
 import { isEntityId, requireDomain } from '../../src/home/entities.ts'
@@ -116,12 +117,12 @@ export function slugify (text: string): string {
 }
 
 /** Waits (briefly) for the entity Home Assistant creates after a reload; undefined if it is not there yet. */
-export async function waitForEntity (find: () => string | undefined, timeoutMs = 3000): Promise<string | undefined> {
-  const deadline = Date.now() + timeoutMs
+export async function waitForEntity (clock: Clock, find: () => string | undefined, timeoutMs = 3000): Promise<string | undefined> {
+  const deadline = clock.now() + timeoutMs
   for (;;) {
     const found = find()
-    if (found !== undefined || Date.now() >= deadline) return found
-    await new Promise(resolve => setTimeout(resolve, 50))
+    if (found !== undefined || clock.now() >= deadline) return found
+    await sleep(clock, 50, { ref: true })
   }
 }
 
@@ -137,8 +138,8 @@ export function applyChanges (base: ConfigRecord, changes: Record<string, unknow
 }
 
 /** Like the UI: the creation time in milliseconds, bumped past any id already stored. */
-export async function newAutomationId (home: HomeView): Promise<string> {
-  let id = Date.now()
+export async function newAutomationId (home: HomeView, now: number): Promise<string> {
+  let id = now
   while (await home.configs.read('automation', String(id)) !== undefined) id++
   return String(id)
 }

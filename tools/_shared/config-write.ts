@@ -1,5 +1,6 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { changedSincePreview } from '../../src/policy/confirm.ts'
 import type { Revert } from '../../src/policy/undo.ts'
 import { formatOutcome, guardedWrite } from './write.ts'
 
@@ -34,7 +35,7 @@ export interface ConfigWrite {
 function changedMeanwhile (subject: string): UserError {
   return new UserError(
     'HAMCP_CONFLICT',
-    `${subject} was changed in Home Assistant after the preview was shown, so that confirmation no longer applies; nothing was written.`,
+    changedSincePreview(subject),
     'Call again without confirm_token to see a fresh preview of the change against the current config.'
   )
 }

@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/clock.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { PIECE_READ_BUDGET_MS, walkPieces, type PieceWalk } from '../../src/ha/pieces.ts'
 import type { HomeView } from '../../src/home/view.ts'
@@ -90,7 +91,7 @@ export interface RecentLogbook extends PieceWalk {
  * The newest `want` logbook rows of a window that `keep` keeps (visibility, say), read newest piece
  * first and no further back than needed: a week of a whole home is never held at once.
  */
-export async function recentLogbook (ha: HomeAssistant, query: LogbookQuery, want: number, keep: (row: LogbookRow) => boolean, budgetMs = PIECE_READ_BUDGET_MS): Promise<RecentLogbook> {
+export async function recentLogbook (ha: HomeAssistant, clock: Clock, query: LogbookQuery, want: number, keep: (row: LogbookRow) => boolean, budgetMs = PIECE_READ_BUDGET_MS): Promise<RecentLogbook> {
   let kept: LogbookRow[] = []
   let seen = 0
   const entities = query.entityIds?.length
@@ -105,7 +106,7 @@ export async function recentLogbook (ha: HomeAssistant, query: LogbookQuery, wan
       return kept.length >= want
     },
     // Past the deadline only while nothing was found: an empty answer would say nothing.
-    { targetRows: LOGBOOK_PIECE_ROWS, firstMs, deadline: Date.now() + budgetMs, pastDeadline: () => kept.length === 0 })
+    { targetRows: LOGBOOK_PIECE_ROWS, firstMs, deadline: clock.now() + budgetMs, now: clock.now, pastDeadline: () => kept.length === 0 })
   return { ...walk, rows: kept, seen }
 }
 

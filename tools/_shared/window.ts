@@ -48,7 +48,7 @@ function formatHours (hours: number): string {
  * Turns hours or start/end into a concrete window, with an explicit error for every way a window can
  * be wrong: unreadable dates, empty or inverted windows, windows in the future, windows too wide.
  */
-export function resolveWindow (args: WindowArgs, limits: WindowLimits, now = Date.now()): TimeWindow {
+export function resolveWindow (args: WindowArgs, limits: WindowLimits, now: number): TimeWindow {
   if (args.hours !== undefined && args.start !== undefined && args.end !== undefined) {
     throw new UserError('HAMCP_INVALID_ARGUMENT', 'Give either hours, or start and end, not all three.', 'Drop hours to use an explicit start/end window.')
   }

@@ -15,18 +15,18 @@ const iso = (value: unknown): string | null => { const ms = toMillis(value); ret
 
 /** One step without its variables: when, where, what it called on which (visible) targets, how it ended. */
 function shapeStep (home: HomeView, path: string, step: Raw): Record<string, unknown> {
-  const out: Record<string, unknown> = { path, t: iso(step.timestamp) }
   const result = step.result !== null && typeof step.result === 'object' ? step.result as Raw : undefined
   const params = result?.params !== null && typeof result?.params === 'object' ? result.params as Raw : undefined
-  if (params) {
-    if (typeof params.domain === 'string' && typeof params.service === 'string') out.service = `${params.domain}.${params.service}`
-    if (params.target && typeof params.target === 'object' && Object.keys(params.target).length) out.target = hideEntities(home, params.target)
-  }
-  if (typeof result?.result === 'boolean') out.result = result.result
-  if (typeof result?.delay === 'number' || typeof result?.delay === 'string') out.delay = result.delay
   const error = text(step.error, 300)
-  if (error) out.error = error
-  return out
+  return {
+    path,
+    t: iso(step.timestamp),
+    ...(typeof params?.domain === 'string' && typeof params.service === 'string' ? { service: `${params.domain}.${params.service}` } : {}),
+    ...(params?.target && typeof params.target === 'object' && Object.keys(params.target).length ? { target: hideEntities(home, params.target) } : {}),
+    ...(typeof result?.result === 'boolean' ? { result: result.result } : {}),
+    ...(typeof result?.delay === 'number' || typeof result?.delay === 'string' ? { delay: result.delay } : {}),
+    ...(error ? { error } : {})
+  }
 }
 
 export default defineTool({

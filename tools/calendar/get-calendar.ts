@@ -41,8 +41,8 @@ export default defineTool({
     hours: z.number().int().min(1).max(720).default(24).describe('Window width in hours.'),
     start: z.string().trim().optional().describe('ISO start (default now).')
   }),
-  async handler ({ ha, home }, args) {
-    const start = args.start ? new Date(args.start) : new Date()
+  async handler ({ ha, home, clock }, args) {
+    const start = args.start ? new Date(args.start) : new Date(clock.now())
     if (Number.isNaN(start.getTime())) throw new UserError('HAMCP_INVALID_ARGUMENT', `start "${args.start}" is not a valid ISO date-time.`, 'Use a form like 2026-05-01T08:00:00+02:00.')
     const end = new Date(start.getTime() + args.hours * HOUR_MS)
     const calendars = args.entity_id

@@ -38,9 +38,9 @@ export default defineTool({
     return await createFlow(ctx, 'automation', `automation "${args.alias}"`, config, {
       guard: args,
       write: async () => {
-        const id = await newAutomationId(ctx.home)
+        const id = await newAutomationId(ctx.home, ctx.clock.now())
         await writeConfig(ctx.ha, 'automation', id, { id, ...config })
-        const entityId = await waitForEntity(() => entityForConfigId(ctx.ha, 'automation', id))
+        const entityId = await waitForEntity(ctx.clock, () => entityForConfigId(ctx.ha, 'automation', id))
         return { id, entity_id: entityId ?? null, ...(entityId ? {} : { note: 'Home Assistant is still reloading automations; the entity appears shortly.' }), undo: 'ha_delete_automation removes it.' }
       }
     })

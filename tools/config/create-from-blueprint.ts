@@ -94,9 +94,9 @@ export default defineTool({
       guard: args,
       entities,
       write: async () => {
-        const id = await newAutomationId(ctx.home)
+        const id = await newAutomationId(ctx.home, ctx.clock.now())
         await writeConfig(ctx.ha, 'automation', id, { id, ...config })
-        const entityId = await waitForEntity(() => entityForConfigId(ctx.ha, 'automation', id))
+        const entityId = await waitForEntity(ctx.clock, () => entityForConfigId(ctx.ha, 'automation', id))
         return { id, entity_id: entityId ?? null, undo: 'ha_delete_automation removes it.' }
       }
     })

@@ -42,7 +42,7 @@ export default defineTool({
       id,
       write: async () => {
         await writeConfig(ctx.ha, 'script', id, config)
-        const appeared = await waitForEntity(() => ctx.ha.states.get(entityId) ? entityId : undefined)
+        const appeared = await waitForEntity(ctx.clock, () => ctx.ha.states.get(entityId) ? entityId : undefined)
         return { id, entity_id: entityId, ...(appeared ? {} : { note: 'Home Assistant is still reloading scripts; the entity appears shortly.' }), undo: 'ha_delete_script removes it.' }
       }
     })

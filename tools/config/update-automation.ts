@@ -1,33 +1,17 @@
 import { z } from 'zod'
-import { defineTool } from '../../src/mcp/define-tool.ts'
-import { entityIdArg } from '../_shared/args.ts'
-import { aliasArg, blocksArg, conditionsArg, blueprintInputsArg, descriptionArg, maxExceededArg, modeArg, traceArg, variablesArg } from '../_shared/config-args.ts'
-import { updateFlow } from '../_shared/config-flows.ts'
-import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+import { blocksArg, conditionsArg } from '../_shared/config-args.ts'
+import { updateConfigTool } from './_config-tools.ts'
 
-export default defineTool({
+export default updateConfigTool({
   name: 'ha_update_automation',
   title: 'Update automation',
   description: 'Edit a UI automation: given fields replace, null removes; HA validates, the user confirms a diff.',
-  kind: 'manage',
-  input: z.object({
-    entity_id: entityIdArg('e.g. automation.wake_up'),
-    alias: aliasArg().optional(),
-    description: descriptionArg().nullable().optional().describe('Description.'),
-    mode: modeArg().optional(),
-    triggers: blocksArg().min(1).optional().describe('Triggers.'),
-    conditions: conditionsArg().optional().describe('Conditions.'),
-    actions: blocksArg().min(1).optional().describe('Actions.'),
-    variables: variablesArg().nullable().optional().describe('Variables.'),
-    max_exceeded: maxExceededArg().nullable().optional().describe('Log level past max runs, e.g. silent.'),
-    initial_state: z.boolean().nullable().optional().describe('Enabled at startup.'),
-    trace: traceArg().nullable().optional().describe('e.g. {"stored_traces":5}, max 100.'),
-    inputs: blueprintInputsArg().optional(),
-    dry_run: dryRunArg(),
-    confirm_token: confirmTokenArg()
-  }),
-  async handler (ctx, args) {
-    const { entity_id: entityId, inputs, dry_run: dryRun, confirm_token: confirmToken, ...changes } = args
-    return await updateFlow(ctx, 'automation', entityId, changes, inputs, { dry_run: dryRun, confirm_token: confirmToken })
-  }
+  kind: 'automation',
+  example: 'automation.wake_up'
+}, {
+  triggers: blocksArg().min(1).optional().describe('Triggers.'),
+  conditions: conditionsArg().optional().describe('Conditions.'),
+  actions: blocksArg().min(1).optional().describe('Actions.')
+}, {
+  initial_state: z.boolean().nullable().optional().describe('Enabled at startup.')
 })

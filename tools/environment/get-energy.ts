@@ -56,7 +56,7 @@ export default defineTool({
     period: z.enum(['day', 'week', 'month']).default('day').describe('Window ending now.'),
     compare: z.boolean().default(false).describe('Add the previous period and % change.')
   }),
-  async handler ({ ha, home }, { period, compare }) {
+  async handler ({ ha, home, clock }, { period, compare }) {
     let prefs: Prefs
     try {
       prefs = await ha.command<Prefs>({ type: 'energy/get_prefs' })
@@ -74,7 +74,7 @@ export default defineTool({
     if (allIds.length === 0) throw new UserError('HAMCP_NOT_SUPPORTED', 'The energy dashboard has no visible sources.', 'Read meters directly with ha_get_statistics.')
 
     const hours = PERIOD_HOURS[period]
-    const end = Date.now()
+    const end = clock.now()
     const start = end - hours * HOUR_MS
     const summarize = (totals: Map<string, number>): Record<string, number> => {
       const out: Record<string, number> = {}

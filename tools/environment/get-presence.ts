@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/clock.ts'
 import { z } from 'zod'
 import type { HomeView } from '../../src/home/view.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
@@ -32,9 +33,9 @@ function pointMs (p: Point): number {
  * The last CHANGES_PER_ENTITY zone changes of each person, newest piece of the window first and no
  * further back than that, a batch of people at a time: a week of many trackers is never held at once.
  */
-async function zoneChanges (ha: HomeAssistant, people: string[], start: number, end: number): Promise<{ changes: Map<string, Point[]>, complete: boolean }> {
+async function zoneChanges (ha: HomeAssistant, clock: Clock, people: string[], start: number, end: number): Promise<{ changes: Map<string, Point[]>, complete: boolean }> {
   const changes = new Map<string, Point[]>(people.map(id => [id, []]))
-  const deadline = Date.now() + PIECE_READ_BUDGET_MS
+  const deadline = clock.now() + PIECE_READ_BUDGET_MS
   let complete = true
   const all = batches(people, PEOPLE_PER_BATCH)
   for (const [i, batch] of all.entries()) {
@@ -62,9 +63,9 @@ async function zoneChanges (ha: HomeAssistant, people: string[], start: number, 
         wanted = wanted.filter(id => (changes.get(id) as Point[]).length < CHANGES_PER_ENTITY)
         return wanted.length === 0
       },
-      { targetRows: PIECE_ROWS, firstMs: 24 * HOUR_MS, deadline })
+      { targetRows: PIECE_ROWS, firstMs: 24 * HOUR_MS, deadline, now: clock.now })
     if (walk.stoppedBy === 'deadline' || walk.stoppedBy === 'pieces') complete = false
-    if (Date.now() >= deadline && i < all.length - 1) { complete = false; break }
+    if (clock.now() >= deadline && i < all.length - 1) { complete = false; break }
   }
   return { changes, complete }
 }
@@ -77,7 +78,7 @@ export default defineTool({
   input: z.object({
     hours: z.number().int().min(1).max(168).default(24).describe('Hours of zone changes.')
   }),
-  async handler ({ ha, home }, { hours }) {
+  async handler ({ ha, home, clock }, { hours }) {
     const rows = home.entities()
     const trackers = rows.filter(row => row.domain === 'person' || row.domain === 'device_tracker')
     const current = (id: string): Record<string, unknown> => {
@@ -90,13 +91,13 @@ export default defineTool({
       return { entity_id: row.entity_id, name: row.name, occupants: visible.length }
     })
 
-    const end = Date.now()
+    const end = clock.now()
     const changes: Record<string, Array<{ t: string | undefined, zone: string }>> = {}
     let note: string | undefined
     const people = trackers.filter(row => row.domain === 'person').map(row => row.entity_id)
     if (people.length) {
       try {
-        const read = await zoneChanges(ha, people, end - hours * HOUR_MS, end)
+        const read = await zoneChanges(ha, clock, people, end - hours * HOUR_MS, end)
         for (const id of people) changes[id] = (read.changes.get(id) ?? []).map(p => ({ t: new Date(pointMs(p)).toISOString(), zone: zoneName(home, p.s ?? p.state ?? 'unknown') }))
         if (!read.complete) note = 'Home Assistant was slow to answer: zone changes are shown for the most recent part of the window only; ask for fewer hours.'
       } catch (err) {

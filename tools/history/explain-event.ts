@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/clock.ts'
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
@@ -29,24 +30,24 @@ function closest (rows: LogbookRow[], entityId: string, atMs: number): LogbookRo
 }
 
 /** What started this context: the automation or script run that shares its id, if the logbook has it. */
-async function runSharing (ha: HomeAssistant, contextId: string, skip: string, atMs: number): Promise<LogbookRow | undefined> {
-  const rows = await fetchLogbook(ha, { start: new Date(atMs - BEFORE_MS), end: new Date(Math.min(Date.now(), atMs + AFTER_MS)), contextId })
+async function runSharing (ha: HomeAssistant, now: number, contextId: string, skip: string, atMs: number): Promise<LogbookRow | undefined> {
+  const rows = await fetchLogbook(ha, { start: new Date(atMs - BEFORE_MS), end: new Date(Math.min(now, atMs + AFTER_MS)), contextId })
   return rows.find(row => row.entity_id !== skip && (row.domain === 'automation' || row.domain === 'script' || /^(automation|script)\./.test(row.entity_id ?? '')))
 }
 
 /** One hop: turns the context of `row` into a cause, and returns the actor's own row to follow next. */
-async function step (home: HomeView, ha: HomeAssistant, row: LogbookRow, contextId: string | undefined): Promise<{ hop: Hop, next?: LogbookRow }> {
+async function step (home: HomeView, ha: HomeAssistant, clock: Clock, row: LogbookRow, contextId: string | undefined): Promise<{ hop: Hop, next?: LogbookRow }> {
   let actorId = row.context_entity_id
   const ownTrigger = row.domain === 'automation' || row.domain === 'script' ? triggerText(row) : undefined
   // A state trigger names its entity in the source ("state of binary_sensor.hall_motion").
   if (!actorId && ownTrigger && !row.context_user_id) actorId = STATE_TRIGGER.exec(ownTrigger)?.[1]
-  if (!actorId && contextId && row.entity_id) actorId = (await runSharing(ha, contextId, row.entity_id, row.when))?.entity_id
+  if (!actorId && contextId && row.entity_id) actorId = (await runSharing(ha, clock.now(), contextId, row.entity_id, row.when))?.entity_id
   if (actorId) {
     // Never name an entity the caller may not see.
     if (!home.visible(actorId)) return { hop: { kind: 'unknown', detail: 'caused by something filter_reads hides' } }
     const domain = domainOf(actorId)
     const name = home.entity(actorId)?.name ?? row.context_name ?? actorId
-    const actorRows = await fetchLogbook(ha, { start: new Date(row.when - BEFORE_MS), end: new Date(Math.min(Date.now(), row.when + 1000)), entityIds: [actorId] })
+    const actorRows = await fetchLogbook(ha, { start: new Date(row.when - BEFORE_MS), end: new Date(Math.min(clock.now(), row.when + 1000)), entityIds: [actorId] })
     const next = closest(actorRows, actorId, row.when)
     const hop: Hop = { kind: 'state_change', entity_id: actorId, name }
     if (next) hop.at = isoSeconds(next.when)
@@ -87,13 +88,13 @@ export default defineTool({
     entity_id: entityIdArg(),
     at: z.string().trim().max(40).optional().describe('ISO time of the change (default the last one).')
   }),
-  async handler ({ home, ha }, args) {
+  async handler ({ home, ha, clock }, args) {
     const entity = requireEntity(home, args.entity_id)
     const live = home.state(entity.entity_id)
     let atMs = args.at === undefined ? toMillis(live?.last_changed) : parseInstant(args.at, 'at').getTime()
     if (atMs === undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `${entity.entity_id} has no recorded change.`, 'Pass at with the time of the change.')
-    if (atMs > Date.now() + 1000) throw new UserError('HAMCP_INVALID_ARGUMENT', 'at is in the future.', 'Give the time of a change that already happened.')
-    const rows = await fetchLogbook(ha, { start: new Date(atMs - BEFORE_MS), end: new Date(Math.min(Date.now(), atMs + AFTER_MS)), entityIds: [entity.entity_id] })
+    if (atMs > clock.now() + 1000) throw new UserError('HAMCP_INVALID_ARGUMENT', 'at is in the future.', 'Give the time of a change that already happened.')
+    const rows = await fetchLogbook(ha, { start: new Date(atMs - BEFORE_MS), end: new Date(Math.min(clock.now(), atMs + AFTER_MS)), entityIds: [entity.entity_id] })
     const change = closest(rows.filter(row => row.state !== undefined), entity.entity_id, atMs)
     const isLastChange = args.at === undefined || (live !== undefined && Math.abs((toMillis(live.last_changed) ?? 0) - atMs) < 1000)
     let current: LogbookRow | undefined = change ?? (isLastChange && live ? { when: atMs, entity_id: entity.entity_id, state: live.state, ...(live.context?.user_id ? { context_user_id: live.context.user_id } : {}) } : undefined)
@@ -107,7 +108,7 @@ export default defineTool({
     const chain: Hop[] = []
     const seen = new Set<string>()
     while (current && chain.length < MAX_HOPS) {
-      const { hop, next } = await step(home, ha, current, contextId)
+      const { hop, next } = await step(home, ha, clock, current, contextId)
       chain.push(hop)
       if (!next || (hop.entity_id && seen.has(hop.entity_id))) break
       if (hop.entity_id) seen.add(hop.entity_id)

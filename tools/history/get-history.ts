@@ -1,3 +1,4 @@
+import type { Clock } from '../../src/clock.ts'
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { requireEntities } from '../../src/home/entities.ts'
@@ -94,7 +95,7 @@ export class Series {
  * Reads the history of a few entities over a window, oldest piece first, into one Series each. Home
  * Assistant gets the state at the window's start in the first piece only. Returns where it got to.
  */
-export async function readHistory (ha: HomeAssistant, ids: string[], start: number, end: number, series: Map<string, Series>, budgetMs = PIECE_READ_BUDGET_MS): Promise<{ complete: boolean, reached: number }> {
+export async function readHistory (ha: HomeAssistant, clock: Clock, ids: string[], start: number, end: number, series: Map<string, Series>, budgetMs = PIECE_READ_BUDGET_MS): Promise<{ complete: boolean, reached: number }> {
   const walk = await walkPieces<{ id: string, point: Point }>('forward', start, end, row => row.point.t,
     async (from, to, first) => {
       const result = await ha.command<Record<string, unknown>>({
@@ -123,7 +124,7 @@ export async function readHistory (ha: HomeAssistant, ids: string[], start: numb
       return false
     },
     // A week of five sensors sampled every minute is about 50,000 rows: a few pieces.
-    { targetRows: HISTORY_PIECE_ROWS, firstMs: 2 * 3_600_000, deadline: Date.now() + budgetMs })
+    { targetRows: HISTORY_PIECE_ROWS, firstMs: 2 * 3_600_000, deadline: clock.now() + budgetMs, now: clock.now })
   return { complete: walk.complete, reached: walk.reached }
 }
 
@@ -145,14 +146,14 @@ export default defineTool({
     entity_id: entityIdsArg(5),
     ...windowShape(LIMITS)
   }),
-  async handler ({ home, ha }, args) {
+  async handler ({ home, ha, clock }, args) {
     const ids = requireEntities(home, args.entity_id)
-    const window = resolveWindow(args, LIMITS)
+    const window = resolveWindow(args, LIMITS, clock.now())
     const budget = Math.floor(HISTORY_POINT_BUDGET / ids.length)
-    const endMs = Math.min(window.end.getTime(), Date.now())
+    const endMs = Math.min(window.end.getTime(), clock.now())
     const all = new Map(ids.map(id => [id, new Series(budget)]))
     // Oldest first, so a read cut short would miss the latest states: it gets most of the read budget.
-    const read = await readHistory(ha, ids, window.start.getTime(), window.end.getTime(), all, HISTORY_READ_BUDGET_MS)
+    const read = await readHistory(ha, clock, ids, window.start.getTime(), window.end.getTime(), all, HISTORY_READ_BUDGET_MS)
     const series: Record<string, unknown> = {}
     const notes: string[] = []
     if (!read.complete) notes.push(`Home Assistant was slow to answer: history is read up to ${isoSeconds(read.reached)} only; narrow the window for the rest.`)

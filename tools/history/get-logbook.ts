@@ -45,10 +45,10 @@ export default defineTool({
     floor: z.string().trim().min(1).optional().describe('Floor id or name (first 60 entities).'),
     ...windowShape(LIMITS)
   }),
-  async handler ({ home, ha }, args) {
+  async handler ({ home, ha, clock }, args) {
     const scopes = [args.entity_id, args.area, args.floor].filter(s => s !== undefined)
     if (scopes.length > 1) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Give one scope: entity_id, area or floor.', 'Call once per scope, or drop all three for the whole home.')
-    const window = resolveWindow(args, LIMITS)
+    const window = resolveWindow(args, LIMITS, clock.now())
     let entityIds: string[] | undefined
     let scopeNote: string | undefined
     if (args.entity_id) {
@@ -63,7 +63,7 @@ export default defineTool({
     }
     const people = peopleByUser(home)
     // Newest first, in pieces, and no further back than the answer can show.
-    const read = await recentLogbook(ha, { start: window.start, end: window.end, ...(entityIds ? { entityIds } : {}) }, LOGBOOK_MAX_EVENTS, row => !row.entity_id || home.visible(row.entity_id))
+    const read = await recentLogbook(ha, clock, { start: window.start, end: window.end, ...(entityIds ? { entityIds } : {}) }, LOGBOOK_MAX_EVENTS, row => !row.entity_id || home.visible(row.entity_id))
     const rows = visibleRows(home, read.rows)
     const events = rows.map(row => shapeRow(home, people, row))
     // Keep the newest events that fit the answer budget: the oldest ones go first.

@@ -36,12 +36,12 @@ export default defineTool({
     period: z.enum(PERIODS).default('hour').describe('Bucket size; coarsened for long windows.'),
     ...windowShape(LIMITS)
   }),
-  async handler ({ home, ha }, args) {
+  async handler ({ home, ha, clock }, args) {
     const ids = [...new Set(Array.isArray(args.statistic_id) ? args.statistic_id : [args.statistic_id])]
     // An entity-like statistic belongs to its entity: hidden or unknown entities are refused alike.
     const refused = ids.filter(id => !STATISTIC_ID.test(id) || (id.includes('.') && !home.entity(id)))
     if (refused.length) throw new UserError(refused.every(id => id.includes('.')) ? 'HAMCP_ENTITY_NOT_FOUND' : 'HAMCP_NOT_FOUND', `Statistic ${refused.join(', ')} not found.`, 'Use ha_search_entities to find sensors; statistics exist for sensors with a state_class.')
-    const window = resolveWindow(args, LIMITS)
+    const window = resolveWindow(args, LIMITS, clock.now())
     const perStatistic = Math.floor(STATISTICS_ROW_BUDGET / ids.length)
     const period = fittingPeriod(args.period, window.hours, perStatistic)
     const result = await ha.command<Record<string, unknown>>({

@@ -14,7 +14,7 @@ export async function supervisorGet<T> (ha: HomeAssistant, path: string, what: s
   }
 }
 
-export function ageDays (iso: unknown, now = Date.now()): number | null {
+export function ageDays (iso: unknown, now: number): number | null {
   const at = typeof iso === 'string' ? Date.parse(iso) : NaN
   return Number.isNaN(at) ? null : Math.round((now - at) / 864_000) / 100
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
+import { ADDON_SLUG } from '../../src/policy/input-checks.ts'
 import { excerpt } from '../../src/shape.ts'
 import { supervisorGet } from './_supervisor.ts'
 
@@ -14,7 +15,7 @@ export default defineTool({
   description: 'Installed add-ons: version, state, update; slug gives one (never its options).',
   kind: 'read',
   input: z.object({
-    slug: z.string().trim().regex(/^[a-z0-9_-]+$/, 'lowercase letters, digits, _ and - only').max(64).optional().describe('e.g. core_mosquitto')
+    slug: z.string().trim().regex(ADDON_SLUG, 'lowercase letters, digits, _ and - only').max(64).optional().describe('e.g. core_mosquitto')
   }),
   async handler ({ ha }, { slug }) {
     if (slug === undefined) {

@@ -38,8 +38,8 @@ export default defineTool({
     battery_threshold: z.number().int().min(1).max(99).default(20).describe('Low battery below this %.'),
     stale_days: z.number().int().min(1).max(365).default(30).describe('Idle days that make an automation stale.')
   }),
-  async handler ({ ha, home, log }, args) {
-    const now = Date.now()
+  async handler ({ ha, home, log, clock }, args) {
+    const now = clock.now()
     let repairs: Record<string, unknown>
     try {
       const answer = await ha.command<{ issues?: Issue[] }>({ type: 'repairs/list_issues' })

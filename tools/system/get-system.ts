@@ -64,10 +64,11 @@ async function backups (ctx: ToolContext): Promise<unknown> {
   const data = await supervisorGet<{ backups?: Backup[], days_until_stale?: number }>(ctx.ha, '/backups', 'Backup information')
   if (data === null) return { available: false, note: `The Supervisor refused /backups for this add-on's role. ${ROLE_HINT}` }
   const list = [...(data.backups ?? [])].sort((a, b) => Date.parse(b.date ?? '') - Date.parse(a.date ?? ''))
-  const shape = (b: Backup): Record<string, unknown> => ({ name: b.name, date: b.date, age_days: ageDays(b.date), type: b.type, size_mb: b.size, protected: b.protected })
+  const now = ctx.clock.now()
+  const shape = (b: Backup): Record<string, unknown> => ({ name: b.name, date: b.date, age_days: ageDays(b.date, now), type: b.type, size_mb: b.size, protected: b.protected })
   const last = list[0]
   const stale = data.days_until_stale ?? 3
-  const lastAge = last ? ageDays(last.date) : null
+  const lastAge = last ? ageDays(last.date, now) : null
   return {
     total: list.length,
     last: last ? shape(last) : null,

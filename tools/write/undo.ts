@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { changedFacts, type Shown } from '../../src/policy/confirm.ts'
-import type { UndoRecord } from '../../src/policy/undo.ts'
+import { UNDO_WOULD_OVERWRITE, type UndoRecord } from '../../src/policy/undo.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 
 /** What changed since the write, as ha_undo reads it now; undefined when the record cannot tell. */
@@ -49,7 +49,7 @@ export default defineTool({
     if (changes.length > 0 && outcome.status === 'confirmation_required') {
       throw new UserError(
         'HAMCP_CONFLICT',
-        `Changed in Home Assistant since ${record.call}, so undo would overwrite newer work; nothing was written. Changed: ${changes.join('; ')}.`,
+        `Changed in Home Assistant since ${record.call}, ${UNDO_WOULD_OVERWRITE} Changed: ${changes.join('; ')}.`,
         `To put the older values back anyway, show the user what would be lost and, if they agree, call ha_undo again with confirm_token ${outcome.confirm_token} (valid ${outcome.expires_in_s} s).`,
         { changes, preview: outcome.preview, confirm_token: outcome.confirm_token, expires_in_seconds: outcome.expires_in_s }
       )

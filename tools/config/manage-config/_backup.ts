@@ -41,9 +41,9 @@ const backupConfig = z.strictObject({
 const BACKUP_HINT = 'Backup fields: name, addons, folders, homeassistant, password; none of addons, folders, homeassistant means a full backup. E.g. {"name":"Before the heating change","addons":["core_mosquitto"]}.'
 
 /** The request body, full unless the config names what to include; always named, always in the background. */
-function backupBody (raw: unknown): { kind: 'full' | 'partial', body: Record<string, unknown> } {
+function backupBody (raw: unknown, now: number): { kind: 'full' | 'partial', body: Record<string, unknown> } {
   const config = configOf(backupConfig, raw, 'a backup', BACKUP_HINT)
-  const name = config.name || `MCP backup ${new Date().toISOString().slice(0, 16).replace('T', ' ')}`
+  const name = config.name || `MCP backup ${new Date(now).toISOString().slice(0, 16).replace('T', ' ')}`
   const body: Record<string, unknown> = { name, background: true }
   if (config.password) body.password = config.password
   const { addons, folders, homeassistant } = config
@@ -54,7 +54,7 @@ function backupBody (raw: unknown): { kind: 'full' | 'partial', body: Record<str
 export async function manageBackup (ctx: ToolCallContext, args: ManageArgs): Promise<Record<string, unknown>> {
   requireSupervisor(ctx)
   if (args.action !== 'create') throw new UserError('HAMCP_INVALID_ARGUMENT', `Backups take action create, not ${args.action}; ha_get_system section backups lists them, restoring and deleting stay in Home Assistant's UI.`)
-  const { kind, body } = backupBody(args.config)
+  const { kind, body } = backupBody(args.config, ctx.clock.now())
   const shown = { ...body, ...(body.password === undefined ? {} : { password: '(set)' }) }
   const outcome = await guardedWrite(ctx, {
     kind: 'supervisor',

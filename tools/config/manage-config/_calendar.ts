@@ -1,11 +1,12 @@
 import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
 import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
-import { configFact, type Revert } from '../../../src/policy/undo.ts'
+import { configFact, editedSinceWrite, type Revert } from '../../../src/policy/undo.ts'
 import { applyChanges } from '../../_shared/config-store.ts'
 import { configHash, toYaml } from '../../_shared/config-yaml.ts'
 import { configOf, problemIssue, type ManageArgs } from './_args.ts'
 import { formatOutcome, guardedWrite } from '../../_shared/write.ts'
+import type { CommandWrite } from '../../../src/policy/types.ts'
 import { nameProblem } from '../../../src/policy/input-checks.ts'
 
 /**
@@ -86,7 +87,7 @@ function asEvent (raw: Record<string, unknown>, withRule: boolean): Event {
 /** The event (or the one instance of a series) as it is now; its first instance stands for a whole series. */
 async function findEvent (ctx: ToolContext, calendar: string, uid: string | undefined, recurrenceId: string | undefined): Promise<Found> {
   if (uid === undefined || uid === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'item must be the event uid.', 'ha_get_calendar with this calendar shows each event\'s uid (and recurrence_id for a series).')
-  const now = Date.now()
+  const now = ctx.clock.now()
   const all = (await instances(ctx, calendar, now - 400 * DAY_MS, now + 800 * DAY_MS)).filter(e => e.uid === uid)
   const raw = recurrenceId === undefined ? all[0] : all.find(e => e.recurrence_id === recurrenceId)
   if (!raw) throw new UserError('HAMCP_NOT_FOUND', `No event ${uid}${recurrenceId ? ` with recurrence_id ${recurrenceId}` : ''} on ${calendar}.`, 'ha_get_calendar shows the events with their uid and recurrence_id.')
@@ -97,6 +98,22 @@ function wsEvent (event: Event): Event {
   const out: Event = {}
   for (const key of EVENT_KEYS) if (event[key] !== undefined && event[key] !== null && event[key] !== '') out[key] = event[key]
   return out
+}
+
+/**
+ * Creates `event` and returns its uid: the create command answers none, so the uid is the one in the
+ * event's span that was not there before. `tolerant`: a failed listing gives no uid instead of an error.
+ */
+async function createEvent (ctx: ToolContext, calendar: string, event: Event, options: { tolerant: boolean }): Promise<string | undefined> {
+  const start = Date.parse(String(event.dtstart)) - DAY_MS
+  const end = Date.parse(String(event.dtend)) + DAY_MS
+  const uids = async (): Promise<Set<string>> => {
+    const listed = options.tolerant ? instances(ctx, calendar, start, end).catch(() => []) : instances(ctx, calendar, start, end)
+    return new Set((await listed).map(e => String(e.uid)))
+  }
+  const before = await uids()
+  await ctx.ha.command({ type: 'calendar/event/create', entity_id: calendar, event })
+  return [...await uids()].find(id => !before.has(id))
 }
 
 /** The revert checks the event is still as this write left it before it touches anything. */
@@ -114,7 +131,7 @@ function revertOf (ctx: ToolContext, calendar: string, label: string, preview: s
     run: async force => {
       if (expect && force !== true) {
         if (await nowHash() !== wroteHash) {
-          throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Change it with ha_manage_config instead.')
+          throw editedSinceWrite(label, 'Change it with ha_manage_config instead.')
         }
       }
       return await run()
@@ -127,29 +144,19 @@ export async function manageCalendar (ctx: ToolCallContext, args: ManageArgs): P
   const config = configOf(eventConfig, args.config, 'an event', EVENT_HINT)
   const command = async (message: Record<string, unknown> & { type: string }): Promise<void> => { await ctx.ha.command(message) }
   const guard = { dryRun: args.dry_run, ...(args.confirm_token === undefined ? {} : { confirmToken: args.confirm_token }) }
-  const answer = (outcome: Awaited<ReturnType<typeof guardedWrite>>, preview: string): Record<string, unknown> =>
-    outcome.status === 'dry_run' ? { ...formatOutcome(outcome), preview } : formatOutcome(outcome, result => result as Record<string, unknown>)
+  /** The three writes differ only in the service, its data and what they run: one request shape, one answer. */
+  const calendarWrite = async (service: string, data: Record<string, unknown>, preview: string, steps: Pick<CommandWrite, 'confirm' | 'execute' | 'revert'>): Promise<Record<string, unknown>> => {
+    const outcome = await guardedWrite(ctx, { kind: 'command', tool: ctx.tool, domain: 'calendar', service, target: { entity_id: calendar }, data, ...guard, ...steps })
+    return outcome.status === 'dry_run' ? { ...formatOutcome(outcome), preview } : formatOutcome(outcome, result => result as Record<string, unknown>)
+  }
 
   if (args.action === 'create') {
     const event = eventFields(config)
     checkEvent(event)
     const preview = `# new event on ${calendar}:\n${toYaml(event)}`
-    const outcome = await guardedWrite(ctx, {
-      kind: 'command',
-      tool: ctx.tool,
-      domain: 'calendar',
-      service: 'create_event',
-      target: { entity_id: calendar },
-      data: { event },
-      ...guard,
+    return await calendarWrite('create_event', { event }, preview, {
       execute: async () => {
-        const start = Date.parse(String(event.dtstart)) - DAY_MS
-        const end = Date.parse(String(event.dtend)) + DAY_MS
-        const window = async (): Promise<Set<string>> => new Set((await instances(ctx, calendar, start, end).catch(() => [])).map(e => String(e.uid)))
-        const before = await window()
-        await command({ type: 'calendar/event/create', entity_id: calendar, event })
-        // The create command answers nothing: the new uid is the one that was not there before.
-        const uid = [...await window()].find(id => !before.has(id))
+        const uid = await createEvent(ctx, calendar, event, { tolerant: true })
         return { calendar, ...(uid ? { uid } : {}) }
       },
       revert: result => {
@@ -161,7 +168,6 @@ export async function manageCalendar (ctx: ToolCallContext, args: ManageArgs): P
         }, { uid, event })
       }
     })
-    return answer(outcome, preview)
   }
 
   if (args.action !== 'update' && args.action !== 'delete') throw new UserError('HAMCP_INVALID_ARGUMENT', `Calendars take action create, update or delete, not ${args.action}; ha_get_calendar lists events.`)
@@ -172,14 +178,7 @@ export async function manageCalendar (ctx: ToolCallContext, args: ManageArgs): P
 
   if (args.action === 'delete') {
     const preview = `# ${label} on ${calendar} will be deleted${series ? ' with every later instance' : ''}:\n${toYaml(found.event)}`
-    const outcome = await guardedWrite(ctx, {
-      kind: 'command',
-      tool: ctx.tool,
-      domain: 'calendar',
-      service: 'delete_event',
-      target: { entity_id: calendar },
-      data: { uid: found.uid, ...where },
-      ...guard,
+    return await calendarWrite('delete_event', { uid: found.uid, ...where }, preview, {
       confirm: { preview, baseHash: configHash(found.event), entities: [calendar] },
       execute: async () => {
         await command({ type: 'calendar/event/delete', entity_id: calendar, uid: found.uid, ...where })
@@ -194,15 +193,10 @@ export async function manageCalendar (ctx: ToolCallContext, args: ManageArgs): P
       revert: () => where.recurrence_id
         ? undefined
         : revertOf(ctx, calendar, label, `# ${label} will be recreated on ${calendar} (with a new uid):\n${toYaml(found.event)}`, async () => {
-          const start = Date.parse(String(found.event.dtstart)) - DAY_MS
-          const end = Date.parse(String(found.event.dtend)) + DAY_MS
-          const before = new Set((await instances(ctx, calendar, start, end)).map(e => String(e.uid)))
-          await command({ type: 'calendar/event/create', entity_id: calendar, event: wsEvent(found.event) })
-          const uid = (await instances(ctx, calendar, start, end)).map(e => String(e.uid)).find(id => !before.has(id))
+          const uid = await createEvent(ctx, calendar, wsEvent(found.event), { tolerant: false })
           return { calendar, recreated: uid ?? null, note: 'Recreated with the same fields; Home Assistant gave it a new uid.' }
         })
     })
-    return answer(outcome, preview)
   }
 
   const changes = eventFields(config)
@@ -213,14 +207,7 @@ export async function manageCalendar (ctx: ToolCallContext, args: ManageArgs): P
   checkEvent(next)
   if (configHash(next) === configHash(wsEvent(found.event))) throw new UserError('HAMCP_INVALID_ARGUMENT', `Nothing to change: the given fields already match ${label}.`)
   const preview = `# ${label} on ${calendar}${series ? ' and every later instance' : ''}:\n# before\n${toYaml(found.event)}# after\n${toYaml(next)}`
-  const outcome = await guardedWrite(ctx, {
-    kind: 'command',
-    tool: ctx.tool,
-    domain: 'calendar',
-    service: 'update_event',
-    target: { entity_id: calendar },
-    data: { uid: found.uid, ...where, event: next },
-    ...guard,
+  return await calendarWrite('update_event', { uid: found.uid, ...where, event: next }, preview, {
     execute: async () => {
       await command({ type: 'calendar/event/update', entity_id: calendar, uid: found.uid, ...where, event: next })
       return {
@@ -237,5 +224,4 @@ export async function manageCalendar (ctx: ToolCallContext, args: ManageArgs): P
         return { calendar, uid: found.uid, restored_yaml: toYaml(found.event) }
       }, { uid: found.uid, ...(where.recurrence_id ? { recurrence_id: where.recurrence_id } : {}), event: next })
   })
-  return answer(outcome, preview)
 }

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
 import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
-import { configFact, type Revert } from '../../../src/policy/undo.ts'
+import { configFact, editedSinceWrite, type Revert } from '../../../src/policy/undo.ts'
 import { referencedEntities } from '../../_shared/config-store.ts'
 import { runConfigWrite } from '../../_shared/config-write.ts'
 import { titlesProblem } from '../../../src/policy/input-checks.ts'
@@ -35,7 +35,7 @@ function dashboardRevert (ctx: ToolContext, urlPath: string | null, name: string
     run: async force => {
       const now = await loadDashboard(ctx, urlPath, name)
       if (force !== true && configHash(now) !== wroteHash) {
-        throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Edit it with ha_manage_config instead.')
+        throw editedSinceWrite(label, 'Edit it with ha_manage_config instead.')
       }
       await ctx.ha.command({ type: 'lovelace/config/save', url_path: urlPath, config: previous })
       return { dashboard: name, restored: true }

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
 import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
 import { isRecord } from '../../../src/shape.ts'
-import { configFact, type Revert } from '../../../src/policy/undo.ts'
+import { configFact, editedSinceWrite, type Revert } from '../../../src/policy/undo.ts'
 import { nameProblem } from '../../../src/policy/input-checks.ts'
 import { configPath, restMessage } from '../../../src/home/configs.ts'
 import { applyChanges, deleteConfig, entityForConfigId, waitForEntity, writeConfig, type ConfigRecord } from '../../_shared/config-store.ts'
@@ -84,21 +84,21 @@ function sceneRevert (ctx: ToolContext, id: string, written: ConfigRecord | unde
     run: async force => {
       const now = await readScene(ctx, id)
       if (force !== true && configHash(now) !== configHash(written)) {
-        throw new UserError('HAMCP_CONFLICT', `${label} was changed in Home Assistant after that edit, so undo would overwrite newer work; nothing was written.`, 'Edit it with ha_manage_config instead.')
+        throw editedSinceWrite(label, 'Edit it with ha_manage_config instead.')
       }
       if (previous === undefined) {
         await deleteScene(ctx, id)
         return { id, deleted: true }
       }
       await writeScene(ctx, id, previous)
-      const entityId = await waitForEntity(() => sceneEntityFor(ctx, id))
+      const entityId = await waitForEntity(ctx.clock, () => sceneEntityFor(ctx, id))
       return { id, entity_id: entityId ?? null, restored_yaml: toYaml(previous) }
     }
   }
 }
 
 async function newSceneId (ctx: ToolContext): Promise<string> {
-  let id = Date.now()
+  let id = ctx.clock.now()
   while (await readScene(ctx, String(id)) !== undefined) id++
   return String(id)
 }
@@ -123,7 +123,7 @@ export async function manageScene (ctx: ToolCallContext, args: ManageArgs): Prom
       currentHash: async () => 'none',
       execute: async () => {
         await writeScene(ctx, id, config)
-        const entityId = await waitForEntity(() => sceneEntityFor(ctx, id))
+        const entityId = await waitForEntity(ctx.clock, () => sceneEntityFor(ctx, id))
         return { id, entity_id: entityId ?? null, ...(entityId ? {} : { note: 'Home Assistant is still reloading scenes; the entity appears shortly.' }) }
       },
       revert: () => sceneRevert(ctx, id, { id, ...config }, undefined)
