@@ -44,6 +44,8 @@ t.test('a read over its budget answers with HAMCP_HA_TIMEOUT and a hint', async 
 t.test('the budget runs on the call\'s clock, not the wall clock', async t => {
   const clock = fakeClock()
   const call = invokeTool(slowTool('read', new Promise(() => {})), {}, { ...ctx, clock }, undefined, READ_BUDGET_MS)
+  // The budget's timer is armed on the next tick (a read answered from memory never needs one).
+  await new Promise(resolve => process.nextTick(resolve))
   t.same(clock.pending(), [READ_BUDGET_MS], 'the budget is a timer on the injected clock')
   clock.advance(READ_BUDGET_MS)
   const result = await call
