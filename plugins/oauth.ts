@@ -87,7 +87,7 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     supervisor: config.addonMode && ha.supervisor.available ? ha.supervisor : undefined,
     haConfig: async () => await ha.command<Record<string, unknown>>({ type: 'get_config' }),
     log: { warn: message => fastify.log.warn(message) },
-    now: opts.clock.now
+    clock: opts.clock
   })
   const browserOrigin = opts.authorizationOrigin ?? (async (origin: string) => {
     const url = new URL(origin)

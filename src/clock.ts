@@ -8,15 +8,18 @@
 export interface Clock {
   /** Milliseconds since the epoch. */
   now: () => number
-  /** Runs `fn` once after `ms`, without keeping the process alive; returns what cancels it. */
-  schedule: (fn: () => void, ms: number) => () => void
+  /**
+   * Runs `fn` once after `ms`; returns what cancels it. The timer does not keep the process alive
+   * unless `ref` (a wait that something is awaiting, like a timeout around a promise).
+   */
+  schedule: (fn: () => void, ms: number, options?: { ref?: boolean }) => () => void
 }
 
 export const realClock: Clock = {
   now: () => Date.now(),
-  schedule: (fn, ms) => {
+  schedule: (fn, ms, options) => {
     const timer = setTimeout(fn, ms)
-    timer.unref()
+    if (options?.ref !== true) timer.unref()
     return () => { clearTimeout(timer) }
   }
 }
@@ -36,10 +39,11 @@ export function every (clock: Clock, ms: number, fn: () => void): () => void {
   return () => { stopped = true; cancel() }
 }
 
-/** Resolves after `ms` on `clock`, or at once when `signal` aborts. */
-export async function sleep (clock: Clock, ms: number, signal?: AbortSignal): Promise<void> {
+/** Resolves after `ms` on `clock`, or at once when `signal` aborts; `ref` as in `Clock.schedule`. */
+export async function sleep (clock: Clock, ms: number, options: { signal?: AbortSignal, ref?: boolean } = {}): Promise<void> {
+  const { signal } = options
   await new Promise<void>(resolve => {
-    const cancel = clock.schedule(done, ms)
+    const cancel = clock.schedule(done, ms, { ref: options.ref === true })
     function done (): void {
       cancel()
       signal?.removeEventListener('abort', done)
@@ -47,4 +51,15 @@ export async function sleep (clock: Clock, ms: number, signal?: AbortSignal): Pr
     }
     signal?.addEventListener('abort', done, { once: true })
   })
+}
+
+/**
+ * The clock as p-timeout's `customTimers`: a timeout it sets runs on `clock`, so an injected clock
+ * moves it too. Held (`ref`) like p-timeout's own: the awaited promise settles either way.
+ */
+export function timersOf (clock: Clock): { setTimeout: typeof globalThis.setTimeout, clearTimeout: typeof globalThis.clearTimeout } {
+  return {
+    setTimeout: ((fn: () => void, ms?: number) => clock.schedule(fn, ms ?? 0, { ref: true })) as unknown as typeof globalThis.setTimeout,
+    clearTimeout: ((cancel?: unknown) => { if (typeof cancel === 'function') cancel() }) as typeof globalThis.clearTimeout
+  }
 }

@@ -43,7 +43,7 @@ export async function withSupervisorRetry<T> (task: () => Promise<T>, options: R
       if (attempt >= attempts || !isTransientSupervisorError(err) || aborted()) throw err
       const delay = exponentialDelay(attempt, base, max)
       options.onRetry?.(err, attempt, delay)
-      await sleep(options.clock ?? realClock, delay, options.signal)
+      await sleep(options.clock ?? realClock, delay, { signal: options.signal })
       if (aborted()) throw err
     }
   }

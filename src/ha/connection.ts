@@ -5,7 +5,7 @@ import {
   type Connection, type MessageBase
 } from 'home-assistant-js-websocket'
 import { HA_COMMAND_FAILED, HA_NOT_CONNECTED, HA_TIMEOUT } from '../errors.ts'
-import { every, realClock, type Clock } from '../clock.ts'
+import { every, realClock, timersOf, type Clock } from '../clock.ts'
 import type { AppLogger } from '../logger.ts'
 import { exponentialDelay } from '../retry-delay.ts'
 
@@ -97,7 +97,9 @@ export class HaConnection {
     if (!conn || !this.connected) throw new HA_NOT_CONNECTED(this.#downReason())
     this.#opts.log.debug({ ws: message.type }, 'ws command')
     try {
-      return await pTimeout(conn.sendMessagePromise<T>(message), { milliseconds: timeoutMs, fallback: () => { throw new HA_TIMEOUT(message.type, timeoutMs) } })
+      // Real time on purpose: it bounds a real peer's answer. On an injected clock, moving past the
+      // ping interval would send a ping and time it out in the same step, and drop the connection.
+      return await pTimeout(conn.sendMessagePromise<T>(message), { milliseconds: timeoutMs, fallback: () => { throw new HA_TIMEOUT(message.type, timeoutMs) }, customTimers: timersOf(realClock) })
     } catch (err) {
       throw this.#translate(err, message.type)
     }

@@ -1,7 +1,7 @@
 import pTimeout from 'p-timeout'
 import type { SupervisorApi } from '../addon/options-sync.ts'
 import { hostPortLookup } from '../addon/host-port.ts'
-import { realClock } from '../clock.ts'
+import { realClock, timersOf, type Clock } from '../clock.ts'
 import { resolveAuthorizationOrigin, type AuthorizationOrigin } from './public-origin.ts'
 
 export interface BrowserOriginDeps {
@@ -14,8 +14,8 @@ export interface BrowserOriginDeps {
   haConfig?: () => Promise<Record<string, unknown>>
   log: { warn: (message: string) => void }
   ttlMs?: number
-  /** Real time unless a test brings its own. */
-  now?: () => number
+  /** The cache and the lookups' timeouts; real time unless a test brings its own. */
+  clock?: Clock
 }
 
 const PROBLEM_HINT: Record<NonNullable<AuthorizationOrigin['problem']>, string> = {
@@ -29,7 +29,8 @@ const PROBLEM_HINT: Record<NonNullable<AuthorizationOrigin['problem']>, string> 
  * problem is logged once per kind.
  */
 export function browserOriginLookup (deps: BrowserOriginDeps): (request: { host: string | undefined, protocol: 'http' | 'https' }) => Promise<string> {
-  const now = deps.now ?? realClock.now
+  const clock = deps.clock ?? realClock
+  const now = clock.now
   const hostPort = hostPortLookup(deps.supervisor, deps.containerPort, deps.ttlMs, now)
   let facts: { at: number, internalUrl: string | null, networkInfo: unknown } | undefined
   const logged = new Set<string>()
@@ -38,8 +39,8 @@ export function browserOriginLookup (deps: BrowserOriginDeps): (request: { host:
     if (facts && now() - facts.at < ttl) return facts
     // Metadata must answer quickly (Home Assistant's client waits 10 s): a slow source counts as absent.
     const [config, networkInfo] = await Promise.all([
-      withinMs(deps.haConfig?.(), 2000),
-      withinMs(deps.supervisor?.call<unknown>('GET', '/network/info'), 2000)
+      withinMs(clock, deps.haConfig?.(), 2000),
+      withinMs(clock, deps.supervisor?.call<unknown>('GET', '/network/info'), 2000)
     ])
     const internalUrl = typeof config?.internal_url === 'string' ? config.internal_url : null
     facts = { at: now(), internalUrl, networkInfo }
@@ -66,7 +67,7 @@ export function browserOriginLookup (deps: BrowserOriginDeps): (request: { host:
   }
 }
 
-async function withinMs<T> (work: Promise<T> | undefined, ms: number): Promise<T | undefined> {
+async function withinMs<T> (clock: Clock, work: Promise<T> | undefined, ms: number): Promise<T | undefined> {
   if (!work) return undefined
-  return await pTimeout<T | undefined>(work.catch(() => undefined), { milliseconds: ms, fallback: () => undefined })
+  return await pTimeout<T | undefined>(work.catch(() => undefined), { milliseconds: ms, fallback: () => undefined, customTimers: timersOf(clock) })
 }

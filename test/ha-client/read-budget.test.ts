@@ -3,14 +3,17 @@
 import t from 'tap'
 import { z } from 'zod'
 import { ALL_LEVELS } from '../../src/auth/identity.ts'
+import { realClock } from '../../src/clock.ts'
 import { defineTool, type ToolContext, type ToolKind } from '../../src/mcp/define-tool.ts'
 import { invokeTool, READ_BUDGET_MS } from '../../src/mcp/invoke.ts'
 import { checkDefinition } from '../../src/mcp/registry.ts'
+import { fakeClock } from '../helper.ts'
 
 const logged: string[] = []
 const ctx = {
   home: { ready: async () => {}, scrub: (text: string) => text },
   identity: { id: 'primary', name: 'primary', levels: ALL_LEVELS },
+  clock: realClock,
   log: { level: 'info', debug () {}, trace () {}, error () {}, warning (_o: unknown, message: string) { logged.push(message) } }
 } as unknown as ToolContext
 
@@ -38,6 +41,17 @@ t.test('a read over its budget answers with HAMCP_HA_TIMEOUT and a hint', async 
   t.match(logged, ['tool call over its time budget; answered with a timeout'])
 })
 
+t.test('the budget runs on the call\'s clock, not the wall clock', async t => {
+  const clock = fakeClock()
+  const call = invokeTool(slowTool('read', new Promise(() => {})), {}, { ...ctx, clock }, undefined, READ_BUDGET_MS)
+  // The budget's timer is armed on the next tick (a read answered from memory never needs one).
+  await new Promise(resolve => process.nextTick(resolve))
+  t.same(clock.pending(), [READ_BUDGET_MS], 'the budget is a timer on the injected clock')
+  clock.advance(READ_BUDGET_MS)
+  const result = await call
+  t.equal((result.structuredContent as { error: { code: string } }).error.code, 'HAMCP_HA_TIMEOUT', 'and answers when that clock passes it')
+})
+
 t.test('a late failure after the budget is not an unhandled rejection', async t => {
   let fail: (err: Error) => void = () => {}
   const late = new Promise((_resolve, reject) => { fail = reject })
@@ -57,9 +71,10 @@ t.test('a read within its budget answers normally', async t => {
 t.test('a write is never cut short: the change may be under way', async t => {
   let finish: (value: unknown) => void = () => {}
   const pending = new Promise(resolve => { finish = resolve })
-  const call = invokeTool(slowTool('write', pending), {}, ctx, undefined, 1)
-  // Let the 1 ms budget pass before the write completes.
-  await new Promise(resolve => setTimeout(resolve, 20))
+  const clock = fakeClock()
+  const call = invokeTool(slowTool('write', pending), {}, { ...ctx, clock }, undefined, 1)
+  t.same(clock.pending(), [], 'no budget timer for a write')
+  clock.advance(1000)
   finish({ done: true })
   const result = await call
   t.notOk(result.isError)

@@ -122,7 +122,7 @@ export async function waitForEntity (clock: Clock, find: () => string | undefine
   for (;;) {
     const found = find()
     if (found !== undefined || clock.now() >= deadline) return found
-    await sleep(clock, 50)
+    await sleep(clock, 50, { ref: true })
   }
 }
 

@@ -1,5 +1,6 @@
 import pTimeout from 'p-timeout'
 import { z } from 'zod'
+import { timersOf, type Clock } from '../../src/clock.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { ROLE_HINT } from '../_shared/backups.ts'
@@ -8,10 +9,10 @@ const PROBE_TIMEOUT_MS = 3000
 
 interface Probe { ok: boolean, ms?: number, detail?: string }
 
-async function timed (run: () => Promise<unknown>): Promise<Probe> {
+async function timed (clock: Clock, run: () => Promise<unknown>): Promise<Probe> {
   const started = performance.now()
   try {
-    await pTimeout(run(), { milliseconds: PROBE_TIMEOUT_MS, message: `no answer within ${PROBE_TIMEOUT_MS} ms` })
+    await pTimeout(run(), { milliseconds: PROBE_TIMEOUT_MS, message: `no answer within ${PROBE_TIMEOUT_MS} ms`, customTimers: timersOf(clock) })
     return { ok: true, ms: Math.round(performance.now() - started) }
   } catch (err) {
     return { ok: false, ms: Math.round(performance.now() - started), detail: (err as Error).message }
@@ -19,8 +20,8 @@ async function timed (run: () => Promise<unknown>): Promise<Probe> {
 }
 
 /** Whether the add-on's hassio_role lets it list and make backups (ha_manage_config kind backup). */
-async function backupRole (ha: HomeAssistant): Promise<Probe> {
-  const probe = await timed(() => ha.supervisor.call('GET', '/backups'))
+async function backupRole (ha: HomeAssistant, clock: Clock): Promise<Probe> {
+  const probe = await timed(clock, () => ha.supervisor.call('GET', '/backups'))
   if (!probe.ok && /answered HTTP 403\b/.test(probe.detail ?? '')) return { ok: false, ms: probe.ms, detail: `the add-on's Supervisor role does not allow backups. ${ROLE_HINT}` }
   return probe
 }
@@ -32,14 +33,14 @@ export default defineTool({
   kind: 'read',
   needsHomeAssistant: false,
   input: z.object({}),
-  async handler ({ ha }) {
+  async handler ({ ha, clock }) {
     const status = ha.status()
     const [websocket, rest, supervisor] = await Promise.all([
-      ha.connection.connected ? timed(() => ha.command({ type: 'ping' }, PROBE_TIMEOUT_MS)) : Promise.resolve<Probe>({ ok: false, detail: status.lastError ?? `connection ${status.state}` }),
-      ha.rest.configured ? timed(() => ha.rest.json('GET', '/api/')) : Promise.resolve<Probe>({ ok: false, detail: 'no Home Assistant address configured' }),
-      ha.supervisor.available ? timed(() => ha.supervisor.call('GET', '/info')) : Promise.resolve<Probe | null>(null)
+      ha.connection.connected ? timed(clock, () => ha.command({ type: 'ping' }, PROBE_TIMEOUT_MS)) : Promise.resolve<Probe>({ ok: false, detail: status.lastError ?? `connection ${status.state}` }),
+      ha.rest.configured ? timed(clock, () => ha.rest.json('GET', '/api/')) : Promise.resolve<Probe>({ ok: false, detail: 'no Home Assistant address configured' }),
+      ha.supervisor.available ? timed(clock, () => ha.supervisor.call('GET', '/info')) : Promise.resolve<Probe | null>(null)
     ])
-    const backups = ha.supervisor.available ? await backupRole(ha) : null
+    const backups = ha.supervisor.available ? await backupRole(ha, clock) : null
     const liveMap = { ok: ha.states.ready, entities: ha.states.size, connected_since: status.connectedAt ? new Date(status.connectedAt).toISOString() : null }
     const broken = !websocket.ok && !rest.ok
     const degraded = !websocket.ok || !rest.ok || !liveMap.ok || (supervisor !== null && !supervisor.ok) ||
