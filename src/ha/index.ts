@@ -1,9 +1,10 @@
+import pTimeout from 'p-timeout'
 import { HaConnection, type ConnectionOptions } from './connection.ts'
 import { HttpClient, SupervisorClient } from './http.ts'
 import { Registries, REGISTRY_KINDS } from './registries.ts'
 import { entitiesMessageProblem } from './schemas.ts'
 import { StateStore, type EntitiesMessage } from './state-store.ts'
-import { realClock, type Clock } from '../clock.ts'
+import { realClock, timersOf, type Clock } from '../clock.ts'
 import { HA_NOT_CONNECTED } from '../errors.ts'
 import type { AppLogger } from '../logger.ts'
 
@@ -127,14 +128,13 @@ export class HomeAssistant {
   /** Resolves once reads can be served, or fails after `timeoutMs`. */
   async whenReady (timeoutMs: number): Promise<void> {
     if (this.ready) return
-    await new Promise<void>((resolve, reject) => {
-      const cancel = this.#clock.schedule(() => {
-        this.#readyWaiters = this.#readyWaiters.filter(w => w !== done)
-        reject(new HA_NOT_CONNECTED(this.connection.lastError ? ` (${this.connection.lastError})` : ''))
-      }, timeoutMs)
-      const done = (): void => { cancel(); resolve() }
-      this.#readyWaiters.push(done)
-    })
+    let done = (): void => {}
+    const ready = new Promise<void>(resolve => { done = resolve; this.#readyWaiters.push(done) })
+    const notConnected = (): never => {
+      this.#readyWaiters = this.#readyWaiters.filter(w => w !== done)
+      throw new HA_NOT_CONNECTED(this.connection.lastError ? ` (${this.connection.lastError})` : '')
+    }
+    await pTimeout(ready, { milliseconds: timeoutMs, customTimers: timersOf(this.#clock), fallback: notConnected })
   }
 
   async command<T = unknown>(message: { type: string, [key: string]: unknown }, timeoutMs?: number): Promise<T> {
