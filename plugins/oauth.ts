@@ -45,7 +45,8 @@ export interface OAuthContext {
 const OAUTH_REQUESTS_PER_MINUTE = 300
 /** Far above any form this server reads (a token request is under 2 KB). */
 const FORM_BODY_LIMIT = 64 * 1024
-const OAUTH_PATHS = /^\/(?:oauth|\.well-known)\//
+/** The sign-in's paths: their refusals are RFC 6749 bodies, `{error, error_description}`. */
+export const OAUTH_PATHS = /^\/(?:oauth|\.well-known)\//
 /** Metadata and endpoints are read cross-origin by browser-based clients; no credentials ride on CORS. */
 const OAUTH_CORS = {
   origin: '*',

@@ -45,7 +45,7 @@ class StatelessMux extends PerRequestHTTPServerTransport {
 
   override async close (): Promise<void> {
     for (const resolve of this.#pending.values()) {
-      resolve({ jsonrpc: '2.0', id: 0, error: { code: ProtocolErrorCode.InternalError, message: 'Server shutting down' } })
+      resolve({ jsonrpc: '2.0', id: 0, error: { code: ProtocolErrorCode.InternalError, message: 'Server shutting down', data: { code: 'HAMCP_SHUTTING_DOWN' } } })
     }
     this.#pending.clear()
     this.onclose?.()
