@@ -6,7 +6,7 @@ import type { AuthBackoff } from '../src/auth/backoff.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import type { Config } from '../src/config.ts'
 import type { HomeAssistant } from '../src/ha/index.ts'
-import { requestOrigin } from '../src/hosts.ts'
+import { requestOrigin, urlHost } from '../src/hosts.ts'
 import { sameResource, type AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import { browserOriginLookup } from '../src/oauth/browser-origin.ts'
 import { MCP_PATH } from '../src/oauth/metadata.ts'
@@ -90,8 +90,9 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     clock: opts.clock
   })
   const browserOrigin = opts.authorizationOrigin ?? (async (origin: string) => {
-    const url = new URL(origin)
-    return await lookup({ host: url.host, protocol: url.protocol === 'https:' ? 'https' : 'http' })
+    const host = urlHost(origin)
+    if (host === undefined) throw new TypeError(`not an origin: ${origin}`)
+    return await lookup({ host: host.authority, protocol: origin.startsWith('https:') ? 'https' : 'http' })
   })
   const context: OAuthContext = {
     server,
