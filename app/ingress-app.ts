@@ -1,7 +1,9 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import closingPlugin from '../plugins/closing.ts'
 import ingressRoutes, { type IngressServices } from '../plugins/ingress.ts'
 import requestLimitsPlugin from '../plugins/request-limits.ts'
 import type { Services } from '../src/compose.ts'
+import { refusalBody } from '../src/errors.ts'
 import type { AppLogger } from '../src/logger.ts'
 
 export interface IngressAppOptions {
@@ -17,9 +19,11 @@ export async function buildIngressApp (opts: IngressAppOptions): Promise<Fastify
     logController: new LogController({ disableRequestLogging: true }),
     trustProxy: false,
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // plugins/closing.ts answers while closing, with a coded body.
+    return503OnClosing: false,
     bodyLimit: 64 * 1024
   })
+  await fastify.register(closingPlugin, { body: () => refusalBody(503, 'HAMCP_SHUTTING_DOWN', 'The add-on is stopping or restarting; retry in a moment.') })
   await fastify.register(requestLimitsPlugin, { now: opts.services.clock.now })
   await fastify.register(ingressRoutes, { services: opts.services, publicDir: opts.publicDir })
   await fastify.ready()

@@ -168,6 +168,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     reply.raw.off('close', onClose)
     if (answers.length === 0) return await reply.code(202).send()
     const status = decision.era === 'modern' && !checked.batch ? modernHttpStatus(answers[0]) : 200
-    return await reply.code(status).type('application/json').send(answersBody(answers, checked.batch))
+    // A buffer body gets no charset from Fastify: name it, as a string body had it.
+    return await reply.code(status).type('application/json; charset=utf-8').send(answersBody(answers, checked.batch))
   })
 }

@@ -6,7 +6,7 @@ import type { AuthBackoff } from '../src/auth/backoff.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import type { Config } from '../src/config.ts'
 import type { HomeAssistant } from '../src/ha/index.ts'
-import { requestOrigin } from '../src/hosts.ts'
+import { requestOrigin, urlHost } from '../src/hosts.ts'
 import { sameResource, type AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import { browserOriginLookup } from '../src/oauth/browser-origin.ts'
 import { MCP_PATH } from '../src/oauth/metadata.ts'
@@ -45,7 +45,8 @@ export interface OAuthContext {
 const OAUTH_REQUESTS_PER_MINUTE = 300
 /** Far above any form this server reads (a token request is under 2 KB). */
 const FORM_BODY_LIMIT = 64 * 1024
-const OAUTH_PATHS = /^\/(?:oauth|\.well-known)\//
+/** The sign-in's paths: their refusals are RFC 6749 bodies, `{error, error_description}`. */
+export const OAUTH_PATHS = /^\/(?:oauth|\.well-known)\//
 /** Metadata and endpoints are read cross-origin by browser-based clients; no credentials ride on CORS. */
 const OAUTH_CORS = {
   origin: '*',
@@ -89,8 +90,9 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
     clock: opts.clock
   })
   const browserOrigin = opts.authorizationOrigin ?? (async (origin: string) => {
-    const url = new URL(origin)
-    return await lookup({ host: url.host, protocol: url.protocol === 'https:' ? 'https' : 'http' })
+    const host = urlHost(origin)
+    if (host === undefined) throw new TypeError(`not an origin: ${origin}`)
+    return await lookup({ host: host.authority, protocol: origin.startsWith('https:') ? 'https' : 'http' })
   })
   const context: OAuthContext = {
     server,

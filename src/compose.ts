@@ -88,7 +88,7 @@ export interface Services {
 export function createServices (deps: ServiceDeps): Services {
   const { config, log } = deps
   const { homeAssistant, supervisor, options } = config
-  // Real time enters here and nowhere else.
+  // Real time unless a test brings its clock; everything below keeps time on this one.
   const clock = deps.clock ?? realClock
   const { now } = clock
   const ha = new HomeAssistant({

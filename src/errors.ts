@@ -140,7 +140,8 @@ export const HTTP_REFUSAL_CODES = {
   HAMCP_SESSION_REQUIRED: 'A session request without the Mcp-Session-Id header (400).',
   HAMCP_SESSION_NOT_FOUND: 'The Mcp-Session-Id names no open session: it ended or expired; initialize a new one (404).',
   HAMCP_SESSION_FORBIDDEN: 'The session belongs to another token (403).',
-  HAMCP_METHOD_NOT_FOUND: 'The JSON-RPC method is not one this server serves in this protocol revision, or not without a session (JSON-RPC -32601; HTTP 404 in 2026-07-28).'
+  HAMCP_METHOD_NOT_FOUND: 'The JSON-RPC method is not one this server serves in this protocol revision, or not without a session (JSON-RPC -32601; HTTP 404 in 2026-07-28).',
+  HAMCP_SHUTTING_DOWN: 'The add-on is stopping or restarting: a request that arrives meanwhile (503, Retry-After), or one it could not finish; retry in a moment.'
 } as const
 
 export type HttpRefusalCode = keyof typeof HTTP_REFUSAL_CODES

@@ -66,6 +66,9 @@ export interface TokenStoreOptions {
   now?: () => number
 }
 
+/** How many recently verified tokens TokenStore.verify remembers (a few clients, each with its token). */
+const VERIFIED_KEPT = 4
+
 /**
  * Bearer tokens: the primary one (all scopes, capped by the options) and named ones created on the
  * ingress page, stored hashed in DATA_DIR/tokens.json. Comparisons are constant-time.
@@ -78,6 +81,13 @@ export class TokenStore {
   #named: NamedToken[] = []
   /** The named tokens' hashes as bytes, in #named's order; rebuilt when the list changes, not per request. */
   #namedHashes: Buffer[] | undefined
+  /**
+   * The last few tokens verified, as bytes, with their identities: a client presents the same token on
+   * every request, and hashing it (OpenSSL's sha256, several µs) was most of a request's bearer check.
+   * Emptied whenever any token changes, so a replaced or revoked token stops working with the next
+   * request. Every entry is compared, in constant time, whatever matches.
+   */
+  #verified: Array<{ bytes: Buffer, identity: Identity }> = []
   #file: string
   #now: () => number
   primarySource: TokenSource
@@ -104,6 +114,18 @@ export class TokenStore {
 
   /** The identity a presented token belongs to, or undefined. Every stored hash is compared. */
   verify (presented: string): Identity | undefined {
+    const bytes = Buffer.from(presented, 'utf8')
+    let known: Identity | undefined
+    for (const entry of this.#verified) {
+      if (entry.bytes.length === bytes.length && timingSafeEqual(entry.bytes, bytes) && !known) known = entry.identity
+    }
+    if (known) return known
+    const found = this.#verifyHashed(presented)
+    if (found) this.#verified = [{ bytes, identity: found }, ...this.#verified].slice(0, VERIFIED_KEPT)
+    return found
+  }
+
+  #verifyHashed (presented: string): Identity | undefined {
     const hash = hashToken(presented)
     let found: Identity | undefined
     if (timingSafeEqual(hash, this.#primaryHash)) found = PRIMARY_IDENTITY
@@ -125,6 +147,7 @@ export class TokenStore {
     this.#retired = [...this.#retired, { hash: this.#primaryHash, at: this.#now() }].slice(-5)
     this.#primaryHash = hashToken(token)
     this.#primary = token
+    this.#verified = []
     this.primarySource = source
   }
 
@@ -152,6 +175,7 @@ export class TokenStore {
     }
     this.#named.push(entry)
     this.#namedHashes = undefined
+    this.#verified = []
     await this.#save()
     const { hash: _hash, ...rest } = entry
     return { token, entry: rest }
@@ -161,6 +185,7 @@ export class TokenStore {
     const before = this.#named.length
     this.#named = this.#named.filter(t => t.id !== id)
     this.#namedHashes = undefined
+    this.#verified = []
     if (this.#named.length === before) return false
     await this.#save()
     return true

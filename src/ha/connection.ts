@@ -25,6 +25,8 @@ export interface ConnectionOptions {
   retryMaxMs?: number
   /** Wait after Home Assistant refused the token: long, because failed logins count toward HA's IP ban. */
   authRetryMs?: number
+  /** The longest a subscription waits for its `after` (SubscribeOptions) before subscribing all the same. */
+  subscribeAfterMaxMs?: number
   /** Real time unless a test brings its own: when it went down, the retry and the ping. */
   clock?: Clock
 }
@@ -32,6 +34,16 @@ export interface ConnectionOptions {
 interface Subscription {
   message: MessageBase
   callback: (event: unknown) => void
+  after?: () => Promise<unknown>
+}
+
+export interface SubscribeOptions {
+  /**
+   * On each new connection, subscribe only once this has settled (or after `subscribeAfterMaxMs`): the
+   * first answer of some subscriptions is the whole home, and what the caller fetches first then
+   * never has it in memory at the same time.
+   */
+  after?: () => Promise<unknown>
 }
 
 export interface ConnectionEvents {
@@ -68,6 +80,7 @@ export class HaConnection {
       retryMinMs: 1_000,
       retryMaxMs: 30_000,
       authRetryMs: 300_000,
+      subscribeAfterMaxMs: 20_000,
       ...options,
       clock: options.clock ?? realClock
     }
@@ -86,8 +99,8 @@ export class HaConnection {
   }
 
   /** A subscription that is (re)established on every connection, including brand new ones. */
-  subscribe (message: MessageBase, callback: (event: unknown) => void): void {
-    const subscription = { message, callback }
+  subscribe (message: MessageBase, callback: (event: unknown) => void, options: SubscribeOptions = {}): void {
+    const subscription: Subscription = { message, callback, ...(options.after ? { after: options.after } : {}) }
     this.#subscriptions.push(subscription)
     if (this.#conn && this.connected) this.#subscribeOn(this.#conn, subscription)
   }
@@ -177,9 +190,28 @@ export class HaConnection {
   }
 
   #subscribeOn (conn: Connection, subscription: Subscription): void {
-    conn.subscribeMessage(subscription.callback, subscription.message).catch((err: unknown) => {
-      this.#opts.log.error({ ws: subscription.message.type, err: this.#translate(err, subscription.message.type).message }, 'subscription failed')
-    })
+    const subscribe = (): void => {
+      if (this.#conn !== conn || this.state === 'closed') return
+      if (!conn.connected) {
+        // The library's own reconnect resubscribes only what was subscribed: wait for it, then subscribe.
+        const onReady = (): void => { conn.removeEventListener('ready', onReady); subscribe() }
+        conn.addEventListener('ready', onReady)
+        return
+      }
+      conn.subscribeMessage(subscription.callback, subscription.message).catch((err: unknown) => {
+        this.#opts.log.error({ ws: subscription.message.type, err: this.#translate(err, subscription.message.type).message }, 'subscription failed')
+      })
+    }
+    const after = subscription.after
+    if (!after) { subscribe(); return }
+    // Started after the connection's own listeners ran (onConnected invalidates caches first).
+    let cancel = (): void => {}
+    const waited = new Promise<void>(resolve => { cancel = this.#opts.clock.schedule(resolve, this.#opts.subscribeAfterMaxMs) })
+    Promise.resolve()
+      .then(async () => { await Promise.race([after(), waited]) })
+      .catch(() => { /* the caller's fetch reports its own failure; subscribe all the same */ })
+      .finally(() => { cancel(); subscribe() })
+      .catch(() => {})
   }
 
   #onUp (): void {

@@ -2,38 +2,132 @@ import type { EntityRow } from './entities.ts'
 import { fold, tokens } from './text.ts'
 
 /**
- * Full-text search over every entity's folded haystack. All haystacks are joined into one string so
- * the leading (longest) query word is found by the engine's native indexOf, jumping a whole entity
- * at a time, instead of testing every row in JavaScript: a search on 10,000 entities touches only
- * the rows that contain that word.
+ * Full-text search over every entity's folded haystack, by word. A query word has no whitespace, so
+ * it can only sit inside one whitespace-free word of a haystack: the index keeps each distinct word
+ * once with the rows that hold it, all words joined into one string so that a query word is found by
+ * the engine's native indexOf over the words, not over every haystack. A word's candidates are the
+ * rows of the index words that contain it. Words with a dot or an underscore (an entity id as it is
+ * written) are kept apart, each piece between them also indexed as a plain word: a query word
+ * without either is looked up among the plain words only, where `room` is one word, not one raw id
+ * per room entity.
  */
-const RARE_WORD_MATCHES = 64
+const SEPARATOR = '\u0000'
+const WHITESPACE = /\s+/u
+const JOINERS = /[._]/
+const JOINER_RUNS = /[._]+/
 
-export class SearchIndex {
-  #text: string
-  #starts: number[]
-  #ids: string[]
+/** Distinct words, each with the rows (indices, increasing) that hold it. */
+class WordList {
+  /** Every word, each followed by SEPARATOR, and where each one starts. */
+  readonly text: string
+  readonly starts: Int32Array
+  /** The rows holding word k: postings[offsets[k]] .. postings[offsets[k + 1] - 1]. */
+  readonly offsets: Int32Array
+  readonly postings: Int32Array
 
-  constructor (rows: readonly EntityRow[]) {
-    this.#ids = rows.map(row => row.entity_id)
-    this.#starts = []
-    let offset = 0
-    for (const row of rows) {
-      this.#starts.push(offset)
-      offset += row.haystack.length + 1
-    }
-    this.#text = rows.map(row => row.haystack).join('\u0000')
+  constructor (words: string[], counts: number[], fill: (place: (word: number, row: number) => void) => void) {
+    this.offsets = new Int32Array(counts.length + 1)
+    counts.forEach((count, id) => { this.offsets[id + 1] = (this.offsets[id] as number) + count })
+    this.postings = new Int32Array(this.offsets[counts.length] as number)
+    const next = this.offsets.slice(0, counts.length)
+    fill((id, row) => { this.postings[(next[id] as number)++] = row })
+    this.starts = new Int32Array(words.length)
+    let at = 0
+    words.forEach((word, id) => {
+      this.starts[id] = at
+      at += word.length + 1
+    })
+    this.text = words.join(SEPARATOR) + SEPARATOR
   }
 
-  #rowAt (position: number): number {
+  count (id: number): number {
+    return (this.offsets[id + 1] as number) - (this.offsets[id] as number)
+  }
+
+  rows (id: number): Int32Array {
+    return this.postings.subarray(this.offsets[id], this.offsets[id + 1])
+  }
+
+  #wordAt (position: number): number {
     let low = 0
-    let high = this.#starts.length - 1
+    let high = this.starts.length - 1
     while (low < high) {
       const mid = (low + high + 1) >> 1
-      if ((this.#starts[mid] as number) <= position) low = mid
+      if ((this.starts[mid] as number) <= position) low = mid
       else high = mid - 1
     }
     return low
+  }
+
+  /** The words that contain `word`. */
+  holding (word: string): number[] {
+    const found: number[] = []
+    let position = this.text.indexOf(word)
+    while (position !== -1) {
+      const id = this.#wordAt(position)
+      found.push(id)
+      position = this.text.indexOf(word, this.starts[id + 1] ?? this.text.length)
+    }
+    return found
+  }
+}
+
+/** Builds the two word lists in two passes: count the rows of each word, then fill packed arrays. */
+function buildLists (haystacks: readonly string[]): { plain: WordList, joined: WordList } {
+  const kinds = [new Map<string, number>(), new Map<string, number>()]
+  const counts: number[][] = [[], []]
+  const lastRow: number[][] = [[], []]
+  const visitAll = (visit: (kind: number, id: number, row: number) => void): void => {
+    const add = (kind: number, word: string, row: number): void => {
+      const ids = kinds[kind] as Map<string, number>
+      let id = ids.get(word)
+      if (id === undefined) {
+        id = ids.size
+        ids.set(word, id)
+        ;(counts[kind] as number[]).push(0)
+        ;(lastRow[kind] as number[]).push(-1)
+      }
+      const last = lastRow[kind] as number[]
+      if (last[id] !== row) {
+        last[id] = row
+        visit(kind, id, row)
+      }
+    }
+    haystacks.forEach((haystack, row) => {
+      for (const word of haystack.split(WHITESPACE)) {
+        if (word === '') continue
+        if (!JOINERS.test(word)) {
+          add(0, word, row)
+          continue
+        }
+        add(1, word, row)
+        for (const piece of word.split(JOINER_RUNS)) if (piece !== '') add(0, piece, row)
+      }
+    })
+  }
+  visitAll((kind, id) => { const c = counts[kind] as number[]; c[id] = (c[id] as number) + 1 })
+  const list = (kind: number): WordList => new WordList([...(kinds[kind] as Map<string, number>).keys()], counts[kind] as number[], place => {
+    ;(lastRow[kind] as number[]).fill(-1)
+    visitAll((k, id, row) => { if (k === kind) place(id, row) })
+  })
+  return { plain: list(0), joined: list(1) }
+}
+
+export class SearchIndex {
+  #ids: string[]
+  #haystacks: string[]
+  #plain: WordList
+  #joined: WordList
+  /** Scratch marks for merging several words' rows, one per row, all 0 between calls. */
+  #marks: Uint8Array
+
+  constructor (rows: readonly EntityRow[]) {
+    this.#ids = rows.map(row => row.entity_id)
+    this.#haystacks = rows.map(row => row.haystack)
+    this.#marks = new Uint8Array(rows.length)
+    const { plain, joined } = buildLists(this.#haystacks)
+    this.#plain = plain
+    this.#joined = joined
   }
 
   /**
@@ -41,37 +135,88 @@ export class SearchIndex {
    * more than `limit` (the caller already knows a rarer word).
    */
   candidates (word: string, limit = Infinity): string[] | undefined {
+    return this.#resolve(this.#plan(word), limit)
+  }
+
+  /** The index words that contain `word`, with the most and the total rows any of them holds. */
+  #plan (word: string): Plan {
+    if (word === '' || word.includes(SEPARATOR) || WHITESPACE.test(word)) return { word, list: undefined, matched: [], most: 0, sum: Infinity }
+    const list = JOINERS.test(word) ? this.#joined : this.#plain
+    const matched = list.holding(word)
+    let most = 0
+    let sum = 0
+    for (const id of matched) {
+      const count = list.count(id)
+      most = Math.max(most, count)
+      sum += count
+    }
+    return { word, list, matched, most, sum }
+  }
+
+  #resolve (plan: Plan, limit: number): string[] | undefined {
+    if (plan.list === undefined) return this.#scan(plan.word, limit)
+    // One index word alone holding more rows than the limit: the union can only be larger.
+    if (plan.most > limit) return undefined
+    const rows = plan.matched.length === 1 ? plan.list.rows(plan.matched[0] as number) : this.#union(plan.list, plan.matched)
+    if (rows.length > limit) return undefined
+    const ids = new Array<string>(rows.length)
+    for (let i = 0; i < rows.length; i++) ids[i] = this.#ids[rows[i] as number] as string
+    return ids
+  }
+
+  /** The rows of several words, each once, increasing. */
+  #union (list: WordList, words: number[]): Int32Array {
+    const marks = this.#marks
+    const rows: number[] = []
+    for (const word of words) {
+      for (const row of list.rows(word)) {
+        if (marks[row] === 0) {
+          marks[row] = 1
+          rows.push(row)
+        }
+      }
+    }
+    for (const row of rows) marks[row] = 0
+    return Int32Array.from(rows).sort()
+  }
+
+  /** Every row whose haystack contains `word`: the plain scan, for a word the index cannot split on. */
+  #scan (word: string, limit: number): string[] | undefined {
     const found: string[] = []
-    let position = this.#text.indexOf(word)
-    while (position !== -1) {
-      const row = this.#rowAt(position)
+    for (let row = 0; row < this.#haystacks.length; row++) {
+      if (!(this.#haystacks[row] as string).includes(word)) continue
       found.push(this.#ids[row] as string)
       if (found.length > limit) return undefined
-      const next = this.#starts[row + 1]
-      if (next === undefined) break
-      position = this.#text.indexOf(word, next)
     }
     return found
   }
 
   /**
-   * Candidates for a query: the matches of its rarest word. Counting stops early for common words
-   * ("room" in a home where every name has it), so a query costs what its rarest word costs.
+   * Candidates for a query: the matches of its rarest word. Words are tried fewest possible rows
+   * first, and a word stops as soon as one of its index words alone holds more rows than the rarest
+   * so far, so a common word ("room" in a home where every name has it) costs a look at its index
+   * words, not a list of its rows. Any word's matches would do (every row must hold every word,
+   * which ranking checks): the rarest is the fewest to check.
    */
   candidatesFor (words: readonly string[]): string[] {
+    const plans = words.map(word => this.#plan(word)).sort((a, b) => a.sum - b.sum)
     let best: string[] | undefined
-    // Growing caps: each pass stops every word after a few matches, so the rarest word settles it
-    // at about the cost of its own matches, whatever the others cost.
-    for (const cap of [RARE_WORD_MATCHES, RARE_WORD_MATCHES * 8, RARE_WORD_MATCHES * 64, Infinity]) {
-      for (const word of words) {
-        const found = this.candidates(word, best ? Math.min(best.length - 1, cap) : cap)
-        if (found && (!best || found.length < best.length)) best = found
-        if (best?.length === 0) return best
-      }
-      if (best) return best
+    for (const plan of plans) {
+      const found = this.#resolve(plan, best ? best.length - 1 : Infinity)
+      if (found && (!best || found.length < best.length)) best = found
+      if (best?.length === 0) return best
     }
     return best ?? []
   }
+}
+
+interface Plan {
+  word: string
+  /** Where `word`'s index words are; undefined when only a scan of every haystack can tell. */
+  list: WordList | undefined
+  matched: number[]
+  most: number
+  sum: number
 }
 
 /** Score of a row for a query, or -1 when some word matches nowhere. */

@@ -1,5 +1,4 @@
-import pTimeout from 'p-timeout'
-import { timersOf, type Clock } from '../clock.ts'
+import type { Clock } from '../clock.ts'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
@@ -49,9 +48,30 @@ export const READ_BUDGET_MS = 8_000
 
 const OVER_BUDGET = Symbol('over budget')
 
+/**
+ * `work`'s outcome, or OVER_BUDGET once `budgetMs` have passed on `clock` without one. `work` is
+ * subscribed to at once, so a late rejection is handled. The timer is armed on the next tick, after
+ * the microtasks queued so far: a read answered from memory (search, get, list) has settled by then
+ * and costs no timer at all, and one that waits for Home Assistant gets its budget from then on.
+ */
 async function withinBudget<T> (work: Promise<T>, budgetMs: number, clock: Clock): Promise<T | typeof OVER_BUDGET> {
-  // p-timeout subscribes to `work`, so a late rejection is handled, and clears its timer when `work` settles.
-  return await pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET, customTimers: timersOf(clock) })
+  return await new Promise<T | typeof OVER_BUDGET>((resolve, reject) => {
+    let settled = false
+    let cancel: (() => void) | undefined
+    work.then(value => {
+      settled = true
+      cancel?.()
+      resolve(value)
+    }, (err: unknown) => {
+      settled = true
+      cancel?.()
+      reject(err)
+    })
+    process.nextTick(() => {
+      // Held (`ref`), as p-timeout held its timer: the call is awaited either way.
+      if (!settled) cancel = clock.schedule(() => { resolve(OVER_BUDGET) }, budgetMs, { ref: true })
+    })
+  })
 }
 
 /** The entity ids a call's arguments name (any case), which its error message may echo back. */
@@ -78,14 +98,15 @@ function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unkn
 const structuredJson = new WeakMap<ToolCallResult, string>()
 
 /**
- * `JSON.stringify(result)`, built from the text jsonResult already made when it can be: the text
- * content is that text, escaped, and the structured content is the text itself.
+ * `JSON.stringify(result)` in pieces to be written one after the other, built from the text
+ * jsonResult already made when it can be: the text content is that text, escaped, and the
+ * structured content is the text itself.
  */
-export function toolResultJson (result: ToolCallResult): string {
+export function toolResultJson (result: ToolCallResult): string[] {
   const structured = structuredJson.get(result)
   const text = result.content[0]?.type === 'text' ? result.content[0].text : undefined
-  if (structured === undefined || text === undefined) return JSON.stringify(result)
-  return `{"content":[{"type":"text","text":${JSON.stringify(text)}}],"structuredContent":${structured}}`
+  if (structured === undefined || text === undefined) return [JSON.stringify(result)]
+  return ['{"content":[{"type":"text","text":', JSON.stringify(text), '}],"structuredContent":', structured, '}']
 }
 
 /** Serializes an answer: capped, compact JSON, with hidden entities scrubbed when filter_reads is on. */

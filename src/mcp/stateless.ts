@@ -45,7 +45,7 @@ class StatelessMux extends PerRequestHTTPServerTransport {
 
   override async close (): Promise<void> {
     for (const resolve of this.#pending.values()) {
-      resolve({ jsonrpc: '2.0', id: 0, error: { code: ProtocolErrorCode.InternalError, message: 'Server shutting down' } })
+      resolve({ jsonrpc: '2.0', id: 0, error: { code: ProtocolErrorCode.InternalError, message: 'Server shutting down', data: { code: 'HAMCP_SHUTTING_DOWN' } } })
     }
     this.#pending.clear()
     this.onclose?.()
@@ -208,15 +208,27 @@ function thrownAnswer (id: unknown, err: unknown): JSONRPCMessage {
 }
 
 /**
- * The HTTP body of a POST's answers: exactly `JSON.stringify(batch ? answers : answers[0])`, with each
- * direct tool call's result written from the text it already has.
+ * The HTTP body of a POST's answers, as UTF-8: exactly `JSON.stringify(batch ? answers : answers[0])`,
+ * with each direct tool call's result written from the text it already has. The pieces are written
+ * into one buffer: joined into a string, the body was copied whole twice more (to measure it, then
+ * glued to the headers), a list answer's largest allocations.
  */
-export function answersBody (answers: JSONRPCMessage[], batch: boolean): string {
-  const one = (answer: JSONRPCMessage): string => {
+export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer {
+  const pieces: string[] = []
+  if (batch) pieces.push('[')
+  answers.forEach((answer, i) => {
+    if (i > 0) pieces.push(',')
     const result = directResults.get(answer)
-    return result === undefined ? JSON.stringify(answer) : `{"result":${toolResultJson(result)},"jsonrpc":"2.0","id":${JSON.stringify((answer as { id: unknown }).id)}}`
-  }
-  return batch ? `[${answers.map(one).join(',')}]` : one(answers[0] as JSONRPCMessage)
+    if (result === undefined) pieces.push(JSON.stringify(answer))
+    else pieces.push('{"result":', ...toolResultJson(result), ',"jsonrpc":"2.0","id":', JSON.stringify((answer as { id: unknown }).id), '}')
+  })
+  if (batch) pieces.push(']')
+  let size = 0
+  for (const piece of pieces) size += Buffer.byteLength(piece, 'utf8')
+  const body = Buffer.allocUnsafe(size)
+  let at = 0
+  for (const piece of pieces) at += body.write(piece, at, 'utf8')
+  return body
 }
 
 export interface McpEndpoint {

@@ -10,7 +10,7 @@ import { matchesAny } from '../globs.ts'
 import { assertBounded } from './input-checks.ts'
 import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reached.ts'
 import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
-import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, RegistryWrite, ServiceCallWrite, SupervisorWrite, UndoWrite, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
+import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, RegistryWrite, ServiceCallWrite, ServiceTarget, SupervisorWrite, UndoWrite, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, revertUndo, statesUndo, type PriorState, type Revert, type UndoPlan, type UndoStore } from './undo.ts'
 
 type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
@@ -109,6 +109,32 @@ function ruleRefusal (plan: Plan, entities: string[], indirect: string[], option
   return undefined
 }
 
+/** One call on its way through the guard: what `#attempt` read from it, and what each later step adds. */
+interface Attempt {
+  identity: Identity
+  request: WriteRequest
+  plan: Plan
+  label: { domain: string, service: string }
+  /** The ids the write names, sorted; `indirect`: the target fields it aims by (area, device...). */
+  entities: string[]
+  indirect: string[]
+  fingerprint: string
+  /** One audit line for this call, with its tool, identity, label, entities, target and ref. */
+  audit: (outcome: AuditEntry['outcome'], extra?: Partial<AuditEntry>) => void
+  /** Audits the refusal and throws it to the caller. */
+  refuse: (refusal: Refusal) => never
+  /** Once the target is resolved, the audit names the entities it reached instead of the ones named. */
+  auditReached: (reached: string[]) => void
+  /** Aims by area, device, floor, label or `all`. */
+  aimsIndirectly: boolean
+  /** Every entity the write may reach; undefined while an indirect target is unresolved. */
+  reach: string[] | undefined
+  /** What a service call's target resolved to, when it resolved completely. */
+  reached: string[] | undefined
+  /** The call as a dry run reports it. */
+  wouldCall: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }
+}
+
 const tokenRefusal = (verdict: Exclude<RedeemVerdict, 'ok' | 'conflict'>): Refusal => ({
   code: 'HAMCP_CONFIRM_TOKEN_INVALID',
   reason: `confirm_token_${verdict}`,
@@ -135,10 +161,26 @@ export class WriteGuard implements WriteGuardApi {
 
   async run (identity: Identity, request: WriteRequest, context: WriteRunContext = {}): Promise<WriteOutcome> {
     const options = this.#deps.options()
+    const attempt = this.#attempt(identity, request)
+    const ruled = ruleRefusal(attempt.plan, attempt.entities, attempt.indirect, options, identity)
+    if (ruled) attempt.refuse(ruled)
+    await this.#resolve(attempt)
+    const { plan, entities, reach } = attempt
+    const needsYes = plan.edit !== undefined || plan.forced !== undefined || needsConfirmation(plan.domain, entities, reach, options.confirm_domains)
+    if (request.dryRun === true) return dryRun(attempt, needsYes)
+    const yes = await this.#confirm(attempt, needsYes, context)
+    if ('status' in yes) return yes
+    return await this.#execute(attempt, yes.via)
+  }
+
+  /**
+   * Reads the write as its kind says (every id as Home Assistant will read it, every free-form object
+   * bounded) before any rule; a write that cannot be read is audited as refused. The call's
+   * fingerprint is what a confirmation approves, together with what its preview showed.
+   */
+  #attempt (identity: Identity, request: WriteRequest): Attempt {
     const label = writeLabel(request)
     const early = { tool: request.tool, identity: identity.id, identity_name: identity.name, ...label }
-
-    // Every id read as Home Assistant will read it, every free-form object bounded, before any rule.
     let plan: Plan
     try {
       plan = this.#planOf(request)
@@ -146,47 +188,57 @@ export class WriteGuard implements WriteGuardApi {
       this.#deps.audit.record({ ...early, outcome: 'refused', reason: (err as { code?: string }).code ?? 'invalid_arguments' })
       throw err
     }
-    const { target, data } = plan.read
+    const { target, data, aim } = plan.read
     const entities = [...plan.read.entities].sort()
-    const indirect = [...plan.read.indirect].sort()
-    // The call as asked: what a confirmation approves, together with what its preview showed (`shown` below).
     const fingerprint = request.asked === undefined
       ? callFingerprint({ tool: request.tool, ...label, target, data })
       : callFingerprint({ tool: request.tool, ...label, data: { asked: request.asked } })
     const base = { ...early, entities, ...(target ? { target } : {}), ref: fingerprint.slice(0, 12) }
     const audit = (outcome: AuditEntry['outcome'], extra: Partial<AuditEntry> = {}): void => { this.#deps.audit.record({ ...base, outcome, ...extra }) }
-    const refuse = (refusal: Refusal): never => {
-      audit('refused', { reason: refusal.reason })
-      throw new UserError(refusal.code, refusal.message, refusal.hint)
-    }
-
-    const ruled = ruleRefusal(plan, entities, indirect, options, identity)
-    if (ruled) refuse(ruled)
-
-    // Every target resolved before the call: what does not exist is refused, never a silent success.
-    const aim = plan.read.aim
     const aimsIndirectly = aim !== undefined && (aim.entity_id === 'all' || INDIRECT_TARGET_FIELDS.some(key => aim[key] !== undefined && aim[key] !== 'none'))
-    let reach: string[] | undefined = aimsIndirectly ? undefined : entities
-    let reached: string[] | undefined
-    if (plan.resolves && aim !== undefined && this.#deps.house) {
-      const resolution = await resolveTarget(this.#deps.house, aim, plan.domain, plan.service)
-      if (resolution.problem) refuse({ ...resolution.problem, reason: resolution.problem.code === 'HAMCP_WRONG_DOMAIN' ? 'wrong_domain' : 'target_not_found' })
-      if (resolution.complete) {
-        reached = resolution.reached
-        reach = [...new Set([...entities, ...reached])].sort()
-        base.entities = reached
-      }
+    return {
+      identity,
+      request,
+      plan,
+      label,
+      entities,
+      indirect: [...plan.read.indirect].sort(),
+      fingerprint,
+      audit,
+      refuse: refusal => {
+        audit('refused', { reason: refusal.reason })
+        throw new UserError(refusal.code, refusal.message, refusal.hint)
+      },
+      auditReached: reached => { base.entities = reached },
+      aimsIndirectly,
+      reach: aimsIndirectly ? undefined : entities,
+      reached: undefined,
+      wouldCall: { ...label, ...(target ? { target } : {}), ...(data && Object.keys(data).length > 0 ? { data } : {}) }
     }
-    const wouldCall = { ...label, ...(target ? { target } : {}), ...(data && Object.keys(data).length > 0 ? { data } : {}) }
-    const needsYes = plan.edit !== undefined || plan.forced !== undefined || needsConfirmation(plan.domain, entities, reach, options.confirm_domains)
+  }
 
-    // A dry run stops here, having checked everything but the confirmation.
-    if (request.dryRun === true) {
-      audit('dry_run')
-      return { status: 'dry_run', would_call: wouldCall, ...(reached ? { reaches: reached } : aimsIndirectly && reach ? { reaches: reach } : {}), ...(needsYes ? { notes: ['The real call will need a confirmation.'] } : {}) }
+  /** Every target resolved before the call: what does not exist is refused, never a silent success. */
+  async #resolve (attempt: Attempt): Promise<void> {
+    const { plan, entities } = attempt
+    const aim = plan.read.aim
+    if (!plan.resolves || aim === undefined || !this.#deps.house) return
+    const resolution = await resolveTarget(this.#deps.house, aim, plan.domain, plan.service)
+    if (resolution.problem) attempt.refuse({ ...resolution.problem, reason: resolution.problem.code === 'HAMCP_WRONG_DOMAIN' ? 'wrong_domain' : 'target_not_found' })
+    if (resolution.complete) {
+      attempt.reached = resolution.reached
+      attempt.reach = [...new Set([...entities, ...resolution.reached])].sort()
+      attempt.auditReached(resolution.reached)
     }
+  }
 
-    // Sensitive domains, every config edit and forced undos need a human's yes: asked when the client can be, else a token.
+  /**
+   * Sensitive domains, every config edit and forced undos need a human's yes: asked when the client
+   * can be, else a confirm token. Answers how the yes was given (none needed: `via` undefined), or the
+   * outcome that asks for a token. A token presented to a write that needs no yes is still checked.
+   */
+  async #confirm (attempt: Attempt, needsYes: boolean, context: WriteRunContext): Promise<{ via: AuditEntry['via'] } | WriteOutcome> {
+    const { identity, request, plan, label, entities, fingerprint, audit, refuse, aimsIndirectly, reach, wouldCall } = attempt
+    const { target } = plan.read
     const preview = plan.edit?.preview ?? plan.forced ?? `${plan.domain}.${plan.service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}`
     const shownNow = (): Shown => this.#shown(plan, request.basis, reach ?? entities, aimsIndirectly)
     const redeem = (token: string): { verdict: 'ok' } | { verdict: 'conflict', changes: string[] } => {
@@ -195,45 +247,48 @@ export class WriteGuard implements WriteGuardApi {
       return refuse(tokenRefusal(consumed.verdict))
     }
     const presented = request.confirmToken === undefined || request.confirmToken === '' ? undefined : request.confirmToken
-    let via: AuditEntry['via']
-    if (needsYes) {
-      const shown: ConfirmPreview = { tool: request.tool, ...label, entities: reach ?? entities, preview }
-      const answer = context.confirmer && presented === undefined
-        ? await context.confirmer(shown).catch(() => 'unavailable' as const)
-        : 'unavailable'
-      const given = typeof answer === 'object' ? answer : undefined
-      const token = given?.token ?? presented
-      if (answer === true) via = 'elicitation'
-      else if (answer === false) refuse({ code: 'HAMCP_CONFIRMATION_DECLINED', reason: 'declined', message: `The confirmation for ${plan.domain}.${plan.service} was declined.`, hint: 'Nothing was changed. Ask the user before trying again.' })
-      else if (token === undefined) {
-        const issued = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: shownNow(), preview })
-        audit('confirmation_asked')
-        return {
-          status: 'confirmation_required',
-          confirm_token: issued,
-          expires_in_s: Math.round(this.#confirms.ttlMs / 1000),
-          preview,
-          how: `Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.${plan.edit && entities.length >= BULK_ENTITIES ? ` This changes ${entities.length} entities: offer a backup first (ha_manage_config, kind backup).` : ''}`
-        }
-      } else {
-        const consumed = redeem(token)
-        if (consumed.verdict === 'conflict') {
-          // Same call, but the preview it was shown with no longer holds: a fresh preview and token, nothing written.
-          audit('refused', { reason: 'confirm_token_conflict' })
-          const fresh = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: shownNow(), preview })
-          throw conflictError(plan.edit?.subject ?? 'What the preview showed', consumed.changes, preview, fresh, Math.round(this.#confirms.ttlMs / 1000))
-        }
-        via = given?.via ?? 'token'
-      }
-    } else if (presented !== undefined) {
-      // A token presented to a write that needs no yes is still checked: one issued for another call
-      // (an undo of another record, another target) is refused, never silently ignored.
-      redeem(presented)
+    if (!needsYes) {
+      // One issued for another call (an undo of another record, another target) is refused, never silently ignored.
+      if (presented !== undefined) redeem(presented)
+      return { via: undefined }
     }
+    const shown: ConfirmPreview = { tool: request.tool, ...label, entities: reach ?? entities, preview }
+    const answer = context.confirmer && presented === undefined
+      ? await context.confirmer(shown).catch(() => 'unavailable' as const)
+      : 'unavailable'
+    const given = typeof answer === 'object' ? answer : undefined
+    const token = given?.token ?? presented
+    if (answer === true) return { via: 'elicitation' }
+    if (answer === false) refuse({ code: 'HAMCP_CONFIRMATION_DECLINED', reason: 'declined', message: `The confirmation for ${plan.domain}.${plan.service} was declined.`, hint: 'Nothing was changed. Ask the user before trying again.' })
+    if (token === undefined) {
+      const issued = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: shownNow(), preview })
+      audit('confirmation_asked')
+      return {
+        status: 'confirmation_required',
+        confirm_token: issued,
+        expires_in_s: Math.round(this.#confirms.ttlMs / 1000),
+        preview,
+        how: `Show the preview to the user; if they agree, call again with exactly the same arguments plus confirm_token.${plan.edit && entities.length >= BULK_ENTITIES ? ` This changes ${entities.length} entities: offer a backup first (ha_manage_config, kind backup).` : ''}`
+      }
+    }
+    const consumed = redeem(token)
+    if (consumed.verdict === 'conflict') {
+      // Same call, but the preview it was shown with no longer holds: a fresh preview and token, nothing written.
+      audit('refused', { reason: 'confirm_token_conflict' })
+      const fresh = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: shownNow(), preview })
+      throw conflictError(plan.edit?.subject ?? 'What the preview showed', consumed.changes, preview, fresh, Math.round(this.#confirms.ttlMs / 1000))
+    }
+    return { via: given?.via ?? 'token' }
+  }
 
-    // The write, remembering what it is about to change so ha_undo can put it back.
+  /**
+   * The write, remembering what it is about to change so ha_undo can put it back; then its undo record
+   * and its audit line, and what it did to the entities it reached.
+   */
+  async #execute (attempt: Attempt, via: AuditEntry['via']): Promise<WriteOutcome> {
+    const { identity, request, plan, label, entities, audit, reach, reached } = attempt
     const before = request.kind === 'service' && request.undoable !== false ? this.#statesBefore(reach ?? entities) : undefined
-    const already = reached && plan.resolves ? this.#alreadyAsAsked(plan, reached, data) : undefined
+    const already = reached && plan.resolves ? this.#alreadyAsAsked(plan, reached, plan.read.data) : undefined
     let result: unknown
     try {
       result = await plan.send()
@@ -344,6 +399,13 @@ export class WriteGuard implements WriteGuardApi {
       return current ? [priorState(id, current.state, current.attributes)] : []
     })
   }
+}
+
+/** A dry run stops before the confirmation, having checked everything else. */
+function dryRun (attempt: Attempt, needsYes: boolean): WriteOutcome {
+  const { reach, reached } = attempt
+  attempt.audit('dry_run')
+  return { status: 'dry_run', would_call: attempt.wouldCall, ...(reached ? { reaches: reached } : attempt.aimsIndirectly && reach ? { reaches: reach } : {}), ...(needsYes ? { notes: ['The real call will need a confirmation.'] } : {}) }
 }
 
 /** What the audit line names a write: its service, or its kind's documented name. */

@@ -61,3 +61,23 @@ t.test('tokens stored with the four flat scopes are migrated to levels', async t
   t.notOk('scopes' in onDisk.tokens[0])
   t.match(infos, [/moved from flat scopes to levels/])
 })
+
+t.test('a token verified once is remembered, and forgotten the moment any token changes', async t => {
+  const store = new TokenStore({ dataDir: tempDataDir(t), primary: 'primary-token-0123456789' })
+  t.equal(store.verify('primary-token-0123456789')?.id, 'primary')
+  t.equal(store.verify('primary-token-0123456789')?.id, 'primary', 'again, from the remembered bytes')
+  t.equal(store.verify('primary-token-0123456780'), undefined, 'one character off, same length: refused')
+  t.equal(store.verify('primary-token-012345678'), undefined, 'a prefix: refused')
+  const { token, entry } = await store.create({ name: 'tablet', scopes: ['read'] })
+  t.equal(store.verify(token)?.name, 'tablet')
+  t.equal(store.verify(token)?.name, 'tablet')
+  await store.revoke(entry.id)
+  t.equal(store.verify(token), undefined, 'revoked: refused with the next request')
+  t.equal(store.verify('primary-token-0123456789')?.id, 'primary')
+  store.replacePrimary('primary-token-new-abcdefghij', 'generated')
+  t.equal(store.verify('primary-token-0123456789'), undefined, 'the replaced primary: refused with the next request')
+  t.equal(store.verify('primary-token-new-abcdefghij')?.id, 'primary')
+  // More clients than remembered entries: each still verifies.
+  const many = await Promise.all(['a', 'b', 'c', 'd', 'e', 'f'].map(async name => await store.create({ name, scopes: ['read'] })))
+  for (let round = 0; round < 2; round++) for (const made of many) t.equal(store.verify(made.token)?.name, made.entry.name)
+})

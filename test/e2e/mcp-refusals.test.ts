@@ -1,9 +1,10 @@
 // Every refusal a client can see on /mcp answers a JSON-RPC error body with its stable code in
 // `error.data.code` (docs/errors.md, "Refusals at the HTTP layer"). The walk covers each code of
 // HTTP_REFUSAL_CODES, so a new code cannot be added without a request that shows it.
+import { connect } from 'node:net'
 import t, { type Test } from 'tap'
 import { HTTP_REFUSAL_CODES, type RefusalCode } from '../../src/errors.ts'
-import { rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
+import { eventually, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 import { openRawSession } from '../sessions/_raw.ts'
 
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
@@ -146,6 +147,71 @@ t.test('the refusals of /mcp, with sessions', async t => {
       got = { response, body: status === 429 ? await response.json() : await response.text() }
     }
     refused(t, got!, { status: 429, code: 'HAMCP_RATE_LIMITED' })
+  })
+})
+
+/** A raw HTTP/1.1 request. */
+function raw (port: string, method: string, path: string, headers: Record<string, string>, body = ''): string {
+  const lines = Object.entries({ host: `127.0.0.1:${port}`, ...headers, ...(body ? { 'content-length': String(Buffer.byteLength(body)) } : {}) }).map(([name, value]) => `${name}: ${value}\r\n`)
+  return `${method} ${path} HTTP/1.1\r\n${lines.join('')}\r\n${body}`
+}
+
+/**
+ * A request that arrives while the server closes: a slow call (Home Assistant delayed) holds a kept-alive
+ * connection while the server starts closing; once its answer is in, `second` is sent on the same
+ * connection. Returns the answer to `second`.
+ */
+async function whileClosing (server: TestServer, second: (port: string) => string): Promise<{ status: number, headers: string, body: any }> {
+  const port = new URL(server.url).port
+  const slow = JSON.stringify({ jsonrpc: '2.0', id: 9, method: 'tools/call', params: { name: 'ha_render_template', arguments: { template: '{{ 1 }}' } } })
+  const first = raw(port, 'POST', '/mcp', { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, slow)
+  const socket = connect(Number(port), '127.0.0.1')
+  socket.setEncoding('utf8')
+  let data = ''
+  socket.on('data', (chunk: string) => { data += chunk })
+  const ended = new Promise(resolve => socket.once('close', resolve))
+  server.home.faults.setDelay(400)
+  socket.write(first)
+  await new Promise(resolve => setTimeout(resolve, 200))
+  const closing = server.app.close()
+  await eventually(() => /"id":9/.test(data), 10_000, 'the slow call\'s answer')
+  const before = data.length
+  socket.write(second(port))
+  await Promise.race([ended, new Promise(resolve => setTimeout(resolve, 3000))])
+  socket.destroy()
+  await closing
+  const answer = data.slice(before)
+  const split = answer.indexOf('\r\n\r\n')
+  const status = Number(answer.slice(9, 12))
+  let body: any
+  try { body = JSON.parse(answer.slice(split + 4)) } catch { body = answer.slice(split + 4) }
+  return { status, headers: answer.slice(0, split).toLowerCase(), body }
+}
+
+t.test('a request that arrives while the server closes: 503, coded in each kind of body', async t => {
+  t.test('on /mcp, a JSON-RPC error', async t => {
+    const server = await startServer(t, { home: await startHome(t) })
+    const list = JSON.stringify(LIST)
+    const got = await whileClosing(server, port => raw(port, 'POST', '/mcp', { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream' }, list))
+    t.equal(got.status, 503)
+    t.equal(got.body.jsonrpc, '2.0')
+    t.equal(got.body.error?.data?.code, 'HAMCP_SHUTTING_DOWN')
+    t.match(got.headers, /retry-after: \d+/)
+    seen.add('HAMCP_SHUTTING_DOWN')
+  })
+  t.test('on the sign-in\'s paths, an RFC 6749 error', async t => {
+    const server = await startServer(t, { home: await startHome(t) })
+    const got = await whileClosing(server, port => raw(port, 'POST', '/oauth/token', { 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=refresh_token&refresh_token=x'))
+    t.equal(got.status, 503)
+    t.equal(got.body.error, 'temporarily_unavailable')
+    t.type(got.body.error_description, 'string')
+  })
+  t.test('elsewhere, {error, code, message}', async t => {
+    const server = await startServer(t, { home: await startHome(t) })
+    const got = await whileClosing(server, port => raw(port, 'GET', '/health', {}))
+    t.equal(got.status, 503)
+    t.equal(got.body.code, 'HAMCP_SHUTTING_DOWN')
+    t.type(got.body.message, 'string')
   })
 })
 

@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { EntityRow } from '../../src/home/entities.ts'
 import { rankMatches, SearchIndex } from '../../src/home/search.ts'
-import { fold } from '../../src/home/text.ts'
+import { fold, tokens as tokensOf } from '../../src/home/text.ts'
 
 function row (entityId: string, name: string, extra = ''): EntityRow {
   const haystack = fold([entityId, entityId.replace(/[._]/g, ' '), name, extra].join('\n'))
@@ -56,4 +56,29 @@ t.test('scales: 10,000 rows searched quickly', async t => {
   t.equal(found, 100)
   t.comment(`10k-row lookup: ${perQuery.toFixed(3)} ms per query`)
   t.ok(perQuery < 20, 'well under the budget even on a loaded machine')
+})
+
+t.test('the word index ranks exactly what a scan of every row ranks', async t => {
+  // Ids, names with dots, underscores, digits, accents and punctuation; queries of whole words, word
+  // pieces, pieces spanning a dot or an underscore, ids, numbers, and words that match nothing.
+  const names = ['Kitchen Light', 'Küche Decke', 'Étage Stairs', 'v1.2 Firmware', 'my_label lamp', 'Living-room TV', 'Bathroom Fan', 'Roomba', 'Room 12 Temperature', 'Garage Door/Gate']
+  const domains = ['light', 'sensor', 'switch', 'binary_sensor', 'media_player']
+  const many = Array.from({ length: 600 }, (_, i) => {
+    const domain = domains[i % domains.length] as string
+    const name = `${names[i % names.length] as string}${i % 3 === 0 ? ` ${i}` : ''}`
+    return row(`${domain}.${fold(name).replace(/[^a-z0-9]+/g, '_')}_${i}`, name, i % 11 === 0 ? 'Attic\nÉtage 2' : i % 7 === 0 ? 'fw.x9q_build' : '')
+  })
+  const rowsById = new Map(many.map(r => [r.entity_id, r]))
+  const index = new SearchIndex(many)
+  const queries = ['kitchen', 'kitchen light', 'kuche', 'KÜCHE decke', 'etage', 'room', 'oom', 'room 12', 'bathroom', 'v1', 'v1.2', '1.2', 'my_label', 'label', 'y_l', 'sensor.', 'binary_sensor', 'light.kitchen_light_0', 'media_player.living', '12', '3', 'living-room', 'door/gate', 'gate', 'attic', 'x9q', 'build', 'fw.x9', 'zzz', 'kitchen zzz', 'e', 'a b']
+  for (const query of queries) {
+    const words = tokensOf(query)
+    const candidates = index.candidatesFor(words).map(id => rowsById.get(id) as EntityRow)
+    for (const top of [20, Infinity]) {
+      const indexed = rankMatches(query, candidates, top)
+      const scanned = rankMatches(query, many, top)
+      t.same(indexed.rows.map(r => r.entity_id), scanned.rows.map(r => r.entity_id), `"${query}" top ${top}: same rows, same order`)
+      t.equal(indexed.total, scanned.total, `"${query}" top ${top}: same total`)
+    }
+  }
 })

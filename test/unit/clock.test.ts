@@ -1,0 +1,64 @@
+// The helpers over a Clock (src/clock.ts), on a clock the test moves by hand.
+import pTimeout from 'p-timeout'
+import t from 'tap'
+import { every, realClock, sleep, timersOf } from '../../src/clock.ts'
+import { fakeClock } from '../helper.ts'
+
+t.test('every: once per period until stopped', async t => {
+  const clock = fakeClock(0)
+  const ticks: number[] = []
+  const stop = every(clock, 1000, () => { ticks.push(clock.now()) })
+  clock.advance(3500)
+  t.same(ticks, [1000, 2000, 3000])
+  stop()
+  clock.advance(5000)
+  t.same(ticks, [1000, 2000, 3000], 'nothing after stop')
+  t.same(clock.pending(), [], 'and no timer left behind')
+})
+
+t.test('every: a period that throws does not end the next ones', async t => {
+  const clock = fakeClock(0)
+  let calls = 0
+  every(clock, 10, () => { calls++; if (calls === 1) throw new Error('first sweep failed') })
+  t.throws(() => clock.advance(10))
+  clock.advance(20)
+  t.equal(calls, 3)
+})
+
+t.test('sleep: ends when the clock passes it, or at once on abort', async t => {
+  const clock = fakeClock(0)
+  let done = false
+  const waiting = sleep(clock, 500).then(() => { done = true })
+  clock.advance(499)
+  await Promise.resolve()
+  t.notOk(done, 'not before its time')
+  clock.advance(1)
+  await waiting
+  t.ok(done)
+
+  const controller = new AbortController()
+  const aborted = sleep(clock, 60_000, { signal: controller.signal })
+  controller.abort()
+  await aborted
+  t.same(clock.pending(), [], 'the abort cancels its timer')
+})
+
+t.test('timersOf: a p-timeout on the injected clock', async t => {
+  const clock = fakeClock(0)
+  const answer = pTimeout(new Promise(() => {}), { milliseconds: 8000, fallback: () => 'too slow', customTimers: timersOf(clock) })
+  t.same(clock.pending(), [8000])
+  clock.advance(8000)
+  t.equal(await answer, 'too slow')
+  const quick = await pTimeout(Promise.resolve('ok'), { milliseconds: 8000, customTimers: timersOf(clock) })
+  t.equal(quick, 'ok')
+  t.same(clock.pending(), [], 'a settled promise clears its timeout')
+})
+
+t.test('realClock: the wall clock, and timers that can be cancelled', async t => {
+  const before = Date.now()
+  t.ok(realClock.now() >= before && realClock.now() - before < 1000)
+  let fired = false
+  realClock.schedule(() => { fired = true }, 1)()
+  await new Promise(resolve => setImmediate(resolve))
+  t.notOk(fired)
+})
