@@ -102,7 +102,7 @@ t.test('every caller, every read tool, odd messages: the direct answer is the SD
         const sdk = await viaSdk.handle(checked.messages, identity, new AbortController().signal)
         const ours = await direct.handle(checked.messages, identity, new AbortController().signal)
         const expected = normal(sdk.length === 0 ? '' : JSON.stringify(sdk[0]))
-        const got = normal(ours.length === 0 ? '' : answersBody(ours, false))
+        const got = normal(ours.length === 0 ? '' : answersBody(ours, false).toString())
         compared++
         if (ours.some(isDirectAnswer)) directly++
         if (got !== expected) t.equal(got.slice(0, 600), expected.slice(0, 600), `${label}: the same bytes`)
@@ -111,7 +111,7 @@ t.test('every caller, every read tool, odd messages: the direct answer is the SD
       const batch = messages.filter(m => checkBody(m).ok).slice(0, 100)
       const sdk = await viaSdk.handle(batch as never, identity, new AbortController().signal)
       const ours = await direct.handle(batch as never, identity, new AbortController().signal)
-      const [a, b] = [normal(answersBody(ours, true)), normal(JSON.stringify(sdk))]
+      const [a, b] = [normal(answersBody(ours, true).toString()), normal(JSON.stringify(sdk))]
       let at = 0
       while (at < a.length && a[at] === b[at]) at++
       t.equal(a.slice(Math.max(0, at - 300), at + 200), b.slice(Math.max(0, at - 300), at + 200), `${identity.name}: a batch, the same bytes`)
