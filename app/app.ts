@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyInstance } from 'fastify'
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify'
 import fp from 'fastify-plugin'
 import authPlugin from '../plugins/auth.ts'
 import closingPlugin from '../plugins/closing.ts'
@@ -8,6 +8,7 @@ import homeAssistantPlugin from '../plugins/home-assistant.ts'
 import mcpRoutes from '../plugins/mcp.ts'
 import oauthRoutes, { OAUTH_PATHS } from '../plugins/oauth.ts'
 import policyPlugin from '../plugins/policy.ts'
+import { fastifyRefusal } from '../plugins/refusals.ts'
 import requestLimitsPlugin from '../plugins/request-limits.ts'
 import servicesPlugin from '../plugins/services.ts'
 import sessionsPlugin from '../plugins/sessions.ts'
@@ -34,11 +35,25 @@ function closingBody (url: string): object {
   return refusalBody(503, 'HAMCP_SHUTTING_DOWN', CLOSING)
 }
 
+/**
+ * A refusal outside /mcp (which answers its own, plugins/mcp.ts): RFC 6749 `{error, error_description}`
+ * on the sign-in's paths, `{error, code, message}` elsewhere; anything but Fastify's own refusals is a bug, logged.
+ */
+async function answerError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const sign = OAUTH_PATHS.test(request.url)
+  const refusal = fastifyRefusal(error, sign ? 'application/x-www-form-urlencoded (application/json to /oauth/register)' : 'application/json')
+  if (!refusal) request.log.error({ err: error }, 'request failed')
+  const { status, code, message } = refusal ?? { status: 500, code: 'HAMCP_INTERNAL' as const, message: 'Internal error; the add-on log has the details.' }
+  if (sign) return await reply.code(status).header('cache-control', 'no-store').send({ error: status >= 500 ? 'server_error' : 'invalid_request', error_description: message })
+  return await reply.code(status).send(refusalBody(status, code, message))
+}
+
 /** The MCP server as one plugin over the composition root's services: registers every concern in order. Never listens. */
 async function app (fastify: FastifyInstance, opts: { services: Services, healthDegradedAfterMs?: number, authorizationOrigin?: (requestOrigin: string) => Promise<string> }): Promise<void> {
   const { services } = opts
   // First, so that its preClose hook runs before any other: what arrives while closing gets a coded 503.
   await fastify.register(closingPlugin, { body: closingBody })
+  fastify.setErrorHandler(answerError)
   await fastify.register(configPlugin, { config: services.config })
   await fastify.register(servicesPlugin, { services })
   await fastify.register(homeAssistantPlugin, services)

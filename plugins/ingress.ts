@@ -24,6 +24,7 @@ import type { RequestLimits } from '../src/request-limits.ts'
 import type { UsageCounters } from '../src/mcp/usage.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import ingressSignIns, { ingressUser } from './ingress-sign-ins.ts'
+import { fastifyRefusal } from './refusals.ts'
 
 /** The services of the MCP app the ingress page reads; shared, never duplicated. */
 export interface IngressServices {
@@ -76,14 +77,11 @@ async function refuse (reply: FastifyReply, status: number, code: RefusalCode | 
 }
 
 /** Fastify's own refusals (body parsing, limits) as the panel's coded body; anything else is a bug, logged. */
-function fastifyRefusal (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
-  if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return refuse(reply, 413, 'HAMCP_TOO_LARGE', 'The request body is larger than 64 KB.')
-  if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return refuse(reply, 415, 'HAMCP_UNSUPPORTED_MEDIA_TYPE', 'Send the body as Content-Type: application/json.')
-  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error.code === 'FST_ERR_CTP_EMPTY_JSON_BODY' || error instanceof SyntaxError) return refuse(reply, 400, 'HAMCP_PARSE_ERROR', 'The body is not valid JSON.')
-  const status = error.statusCode ?? 500
-  if (status < 500) return refuse(reply, status, 'HAMCP_INVALID_ARGUMENT', error.message)
+async function panelFastifyRefusal (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+  const refusal = fastifyRefusal(error, 'Content-Type: application/json')
+  if (refusal) return await refuse(reply, refusal.status, refusal.code, refusal.message)
   request.log.error({ err: error }, 'ingress request failed')
-  return refuse(reply, 500, 'HAMCP_INTERNAL', 'Internal error; the add-on log has the details.')
+  return await refuse(reply, 500, 'HAMCP_INTERNAL', 'Internal error; the add-on log has the details.')
 }
 
 /**
@@ -92,7 +90,7 @@ function fastifyRefusal (error: FastifyError, request: FastifyRequest, reply: Fa
  */
 export default async function ingressRoutes (fastify: FastifyInstance, opts: IngressOptions): Promise<void> {
   const { config, ha, home, tokens, usage, catalog, audit, oauth, clock } = opts.services
-  fastify.setErrorHandler(fastifyRefusal)
+  fastify.setErrorHandler(panelFastifyRefusal)
   fastify.setNotFoundHandler(async (request, reply) => await refuse(reply, 404, 'HAMCP_NOT_FOUND', `${request.method} ${request.url.split('?')[0] ?? ''} does not exist on the panel.`))
   // The API reads JSON only; a text/plain body (what a cross-site form can send) is refused with 415.
   fastify.removeContentTypeParser('text/plain')

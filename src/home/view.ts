@@ -22,6 +22,9 @@ function * cameraStates (states: Iterable<HassState>): Iterable<HassState> {
   for (const state of states) if (state.entity_id.startsWith('camera.')) yield state
 }
 
+/** How long a call waits for the states while connected but before they are in (HA's client allows a call 10 s). */
+const STATES_WAIT_MS = 5_000
+
 const SEARCH_CACHE_SIZE = 128
 /** How much of each ranking the cache keeps: enough for any search page (limit <= 50). */
 const CACHED_RANKS = 50
@@ -60,8 +63,12 @@ export class HomeView {
     })
   }
 
-  /** Fails with "not connected" while Home Assistant is away; brings the catalogue up to date. */
+  /**
+   * Fails with "not connected" while Home Assistant is away; brings the catalogue up to date. Right
+   * after connecting, the registries are read before the states: a call then waits for them.
+   */
   async ready (): Promise<void> {
+    if (!this.ha.ready && this.ha.connection.connected) await this.ha.whenReady(STATES_WAIT_MS).catch(() => {})
     if (!this.ha.ready) {
       const reason = this.ha.connection.lastError
       throw new HA_NOT_CONNECTED(reason ? ` (${reason}); it reconnects by itself, try again shortly` : '; it reconnects by itself, try again shortly')

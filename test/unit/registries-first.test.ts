@@ -1,5 +1,8 @@
 import t, { type Test } from 'tap'
 import { HomeAssistant } from '../../src/ha/index.ts'
+import { EntityCatalog } from '../../src/home/catalog.ts'
+import { HomeView } from '../../src/home/view.ts'
+import { Visibility } from '../../src/home/visibility.ts'
 import { createLogger, SecretScrubber } from '../../src/logger.ts'
 import { eventually, startHome } from '../helper.ts'
 
@@ -58,4 +61,22 @@ t.test('after Home Assistant comes back, the states are subscribed again', async
   home.setState(light, next, { ...home.getState(light)?.attributes })
   await eventually(() => ha.states.get(light)?.state === next, 5000, 'the live map to follow')
   t.pass('live changes flow after the reconnection')
+})
+
+t.test('a call made while the registries are read, before the states, waits for them instead of failing', async t => {
+  const home = await startHome(t, { entities: 50 })
+  const ha = homeAssistant(t, home.url, home.token)
+  const view = new HomeView(ha, new EntityCatalog(ha), new Visibility({ filter_reads: false, entity_denylist: [] }))
+  let open = (): void => {}
+  const gate = new Promise<void>(resolve => { open = resolve })
+  const read = ha.registries.snapshot.bind(ha.registries)
+  ha.registries.snapshot = async () => { await gate; return await read() }
+  ha.start()
+  await eventually(() => ha.connection.connected, 10_000, 'the connection')
+  t.notOk(ha.ready, 'connected, the states not in yet')
+  const call = view.ready()
+  setTimeout(open, 100)
+  await call
+  t.ok(ha.ready, 'the call went on once the states were in')
+  t.ok(view.entities().length > 0, 'with the home in the catalogue')
 })
