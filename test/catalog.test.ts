@@ -45,7 +45,8 @@ t.test('the catalogue', async t => {
   t.test('a token\'s levels narrow the set per category, never widen it', async t => {
     const everything = opts({ allow_write: true, allow_config_write: true, allow_camera: true })
     const readOnly: Identity = { id: 'token:r', name: 'reader', levels: { '*': 'read' } }
-    t.same(names(everything, readOnly), sorted(READ), 'read everywhere: no write, no camera')
+    const TEMPLATE = 'ha_render_template'
+    t.same(names(everything, readOnly), sorted(READ.filter(n => n !== TEMPLATE)), 'read everywhere: no write, no camera, no templates (they can read camera credentials)')
     const writer: Identity = { id: 'token:w', name: 'writer', levels: { '*': 'manage', camera: 'read' } }
     t.same(names(opts({}), writer), sorted(READ), 'levels cannot exceed the options')
     const lights: Identity = { id: 'token:l', name: 'lights', levels: { entities: 'read', services: 'write' } }
@@ -53,10 +54,10 @@ t.test('the catalogue', async t => {
       ...catalog.tools.filter(tool => tool.category === 'services' && tool.definition.kind === 'write').map(tool => tool.definition.name)]), 'only the categories named')
     t.notOk(names(everything, lights).includes('ha_run_script'), 'running scripts belongs to automations')
     const camera: Identity = { id: 'token:c', name: 'cam', levels: { camera: 'read' } }
-    t.same(names(everything, camera), CAMERA, 'the camera alone')
+    t.same(names(everything, camera), sorted([...CAMERA, TEMPLATE]), 'the camera alone, with templates')
     t.same(names(everything, { id: 'token:n', name: 'none', levels: { '*': 'none' } }), [], 'none everywhere: nothing')
     const manager: Identity = { id: 'token:m', name: 'manager', levels: { '*': 'manage', camera: 'none' } }
-    t.same(names(opts({ allow_config_write: true }), manager), sorted([...READ, ...MANAGE, 'ha_undo']), 'config writes alone bring ha_undo for them')
+    t.same(names(opts({ allow_config_write: true }), manager), sorted([...READ.filter(n => n !== TEMPLATE), ...MANAGE, 'ha_undo']), 'config writes alone bring ha_undo for them')
   })
 
   t.test('every tool has a category; write and config tools are sorted by subject', async t => {
@@ -69,6 +70,7 @@ t.test('the catalogue', async t => {
     t.equal(byName.get('ha_call_service'), 'services')
     t.equal(byName.get('ha_manage_config'), 'config', 'other configuration writes: their own category')
     t.equal(byName.get('ha_get_camera_snapshot'), 'camera')
+    t.equal(byName.get('ha_render_template'), 'camera', 'a template can read camera credentials: filed with the camera')
     for (const tool of catalog.tools) t.match(tool.category, /^[a-z_]{1,32}$/, `${tool.definition.name} has a category`)
   })
 

@@ -54,13 +54,18 @@ t.test('camera tokens never reach a client of the direct path', async t => {
   const text = await call('ha_render_template', { template: `-{{ ${attr} }}-${current}` })
   t.notOk(text.includes(odd) || text.includes(current), `a base64url token and an older hex one: ${text.slice(0, 200)}`)
 
-  // Finding (not fixed, see the report): the scrub replaces the token as quoted; a template may
-  // transform it first, and the client undoes the transform. docs/security.md says camera credentials
-  // never leave the add-on.
-  for (const [label, template] of [['upper-cased', `{{ ${attr} | upper }}`], ['reversed', `{{ ${attr} | reverse }}`], ['spaced', `{{ ${attr} | list | join(' ') }}`]] as const) {
-    const shown = await call('ha_render_template', { template })
-    const result = (JSON.parse(shown) as { result?: { structuredContent?: { result?: string } } }).result?.structuredContent?.result ?? ''
-    const undone = label === 'reversed' ? [...result].reverse().join('') : result.replaceAll(' ', '')
-    t.not(undone.toLowerCase(), odd.toLowerCase(), `${label}: the token cannot be read back`, { todo: 'a template can transform a camera token past the output scrub' })
-  }
+  // A template may transform the token first (upper, reverse, spaced) and the client undo it: no scrub
+  // can follow every rewrite, so rendering a template counts as reading the cameras (src/mcp/categories.ts).
+  // A token without the camera category neither sees nor runs ha_render_template.
+  const { token: reader } = await server.app.services.tokens.create({ name: 'reader', scopes: ['read'] })
+  const asReader = { authorization: `Bearer ${reader}` }
+  const listing = await (await rpc(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, asReader)).json() as { result: { tools: Array<{ name: string }> } }
+  t.notOk(listing.result.tools.some(tool => tool.name === 'ha_render_template'), 'a read token without camera is not offered templates')
+  t.ok(listing.result.tools.some(tool => tool.name === 'ha_get_entity'), 'it still reads entities')
+  const refused = await (await rpc(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ha_render_template', arguments: { template: `{{ ${attr} | upper }}` } } }, asReader)).text()
+  t.notOk(refused.toLowerCase().includes(odd.toLowerCase()), `a read token's template call gets no token: ${refused.slice(0, 200)}`)
+  t.notMatch(refused, /"result":\{"content"/, 'and no rendered result')
+  const { token: viewer } = await server.app.services.tokens.create({ name: 'viewer', scopes: ['read', 'camera'] })
+  const allowed = await (await rpc(server.url, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'ha_render_template', arguments: { template: '{{ 1 + 1 }}' } } }, { authorization: `Bearer ${viewer}` })).text()
+  t.match(allowed, /"result":"2"/, 'a token with the camera category renders templates')
 })
