@@ -90,16 +90,22 @@ function identityOf (extra: Extra): Identity {
   return identity
 }
 
-/** A failure under resources or prompts as a JSON-RPC error with our code (a bug stays as is: -32603, HAMCP_INTERNAL on the way out). */
-function methodError (err: unknown): unknown {
+/**
+ * A failure under resources or prompts as a JSON-RPC error with our code. A protocol error (the SDK's
+ * own, or ours) passes as it is; anything else is a bug: logged in full, answered as a generic
+ * internal error (HAMCP_INTERNAL on the way out) so its message never reaches the client.
+ */
+function methodError (err: unknown, log: ToolContext['log']): unknown {
   if (isUserError(err)) return userMcpError(err)
   if (isHomeAssistantError(err)) return new ProtocolError(ProtocolErrorCode.InternalError, err.message, { code: err.code })
-  return err
+  if (err instanceof ProtocolError) return err
+  log.error({ err }, 'MCP request failed')
+  return new ProtocolError(ProtocolErrorCode.InternalError, 'Internal error; the add-on log has the details.')
 }
 
-function resourceError (err: unknown, uri: string): unknown {
+function resourceError (err: unknown, uri: string, log: ToolContext['log']): unknown {
   if (err instanceof ResourceNotFound) return new ProtocolError(RESOURCE_NOT_FOUND, err.message, { uri, code: 'HAMCP_NOT_FOUND' })
-  return methodError(err)
+  return methodError(err, log)
 }
 
 export interface BuildOptions {
@@ -139,39 +145,42 @@ export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
   server.setRequestHandler('resources/list', (_request, extra) => ({ resources: deps.surface.resources(deps.context(identityOf(extra))) }))
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: deps.surface.resourceTemplates() }))
   server.setRequestHandler('resources/read', async (request, extra) => {
+    const ctx = deps.context(identityOf(extra), extra.mcpReq.signal)
     try {
-      return await deps.surface.readResource(request.params.uri, deps.context(identityOf(extra), extra.mcpReq.signal))
+      return await deps.surface.readResource(request.params.uri, ctx)
     } catch (err) {
-      throw resourceError(err, request.params.uri)
+      throw resourceError(err, request.params.uri, ctx.log)
     }
   })
   if (extras) {
     server.setRequestHandler('resources/subscribe', async (request, extra) => {
+      const identity = identityOf(extra)
+      const ctx = deps.context(identity, extra.mcpReq.signal)
       try {
-        const identity = identityOf(extra)
         // Reading it first refuses what the token may not read, with the same answer as resources/read.
-        if (!deps.surface.mayRead(request.params.uri, identity)) await deps.surface.readResource(request.params.uri, deps.context(identity, extra.mcpReq.signal))
-        await extras.subscribe(request.params.uri, deps.context(identity, extra.mcpReq.signal))
+        if (!deps.surface.mayRead(request.params.uri, identity)) await deps.surface.readResource(request.params.uri, ctx)
+        await extras.subscribe(request.params.uri, ctx)
         return {}
       } catch (err) {
-        throw resourceError(err, request.params.uri)
+        throw resourceError(err, request.params.uri, ctx.log)
       }
     })
-    server.setRequestHandler('resources/unsubscribe', (request) => {
+    server.setRequestHandler('resources/unsubscribe', (request, extra) => {
       try {
         extras.unsubscribe(request.params.uri)
         return {}
       } catch (err) {
-        throw resourceError(err, request.params.uri)
+        throw resourceError(err, request.params.uri, deps.context(identityOf(extra)).log)
       }
     })
   }
   server.setRequestHandler('prompts/list', () => ({ prompts: deps.surface.prompts() }))
   server.setRequestHandler('prompts/get', async (request, extra) => {
+    const ctx = deps.context(identityOf(extra), extra.mcpReq.signal)
     try {
-      return await deps.surface.getPrompt(request.params.name, request.params.arguments ?? {}, deps.context(identityOf(extra), extra.mcpReq.signal))
+      return await deps.surface.getPrompt(request.params.name, request.params.arguments ?? {}, ctx)
     } catch (err) {
-      throw methodError(err)
+      throw methodError(err, ctx.log)
     }
   })
   server.setRequestHandler('completion/complete', async (request, extra) => {

@@ -71,6 +71,8 @@ export function sdkErrorCode (error: JsonRpcError, status = 200): RefusalCode {
     case -32020: return 'HAMCP_HEADER_MISMATCH'
     case -32001: return 'HAMCP_SESSION_NOT_FOUND'
   }
+  // The listen router's cap on open streams (stateless.ts MAX_LISTEN_STREAMS) answers -32603.
+  if (/limit reached/i.test(error.message)) return 'HAMCP_LIMIT_REACHED'
   if (error.code === ProtocolErrorCode.InternalError || status >= 500) return 'HAMCP_INTERNAL'
   if (/protocol version/i.test(error.message)) return 'HAMCP_UNSUPPORTED_PROTOCOL_VERSION'
   const byStatus: Record<number, RefusalCode> = { 403: 'HAMCP_ORIGIN_NOT_ALLOWED', 404: 'HAMCP_SESSION_NOT_FOUND', 406: 'HAMCP_NOT_ACCEPTABLE', 409: 'HAMCP_LIMIT_REACHED', 413: 'HAMCP_TOO_LARGE', 415: 'HAMCP_UNSUPPORTED_MEDIA_TYPE' }

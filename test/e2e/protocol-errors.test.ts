@@ -5,6 +5,7 @@
 // `isError` results (the MCP spec's tool execution errors), never JSON-RPC errors.
 import t, { type Test } from 'tap'
 import { HOME_ASSISTANT_ERROR_CODES, HTTP_REFUSAL_CODES, INTERNAL_ERROR_CODE, PANEL_REFUSAL_CODES, USER_ERROR_CODES } from '../../src/errors.ts'
+import { createHomeSurface } from '../../src/mcp/home-surface.ts'
 import { rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { answerOf, INITIALIZE, openRawSession } from '../sessions/_raw.ts'
 
@@ -152,4 +153,17 @@ t.test('in a session', async t => {
     t.equal(body.result.isError, true)
     t.equal(body.result.structuredContent.error.code, 'HAMCP_INVALID_ARGUMENT')
   })
+})
+
+t.test('a bug under resources or prompts is a generic internal error: its message stays in the log', async t => {
+  const home = await startHome(t)
+  const base = createHomeSurface()
+  const bug = (): never => { throw new Error('bug reading /data/options.json at line 7') }
+  const server = await startServer(t, { home, app: { surface: { ...base, readResource: async () => bug(), getPrompt: async () => bug() } } })
+  for (const [method, params] of [['resources/read', { uri: 'ha://entities' }], ['prompts/get', { name: 'troubleshoot' }]] as const) {
+    const answer: any = await (await rpc(server.url, { jsonrpc: '2.0', id: 1, method, params }, auth)).json()
+    coded(t, answer.error, { rpcCode: -32603, code: 'HAMCP_INTERNAL' })
+    t.notMatch(JSON.stringify(answer), /options\.json|line 7/, `${method}: the bug's message is not in the answer`)
+  }
+  t.ok(server.logs.some(line => line.includes('options.json')), 'the bug is in the log')
 })

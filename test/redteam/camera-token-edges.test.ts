@@ -1,0 +1,66 @@
+// The camera-token scrub (src/home/camera-tokens.ts, a skipping pass since 9d6bedb) on the direct
+// path of 2025-era read calls: a token quoted at the answer's very start or end, glued to other
+// letters and digits, as a key, in an error message, and the token before a rotation, never reaches
+// the client; a token of another alphabet (base64url) and a shorter token beside a longer one too.
+import t from 'tap'
+import { eventually, rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
+
+const auth = { authorization: `Bearer ${TEST_TOKEN}` }
+
+t.test('camera tokens never reach a client of the direct path', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  await server.app.services.home.ready()
+  const cameras = home.entityIds().filter(id => id.startsWith('camera.'))
+  const camera = cameras[0] as string
+  const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, auth)
+    return await res.text()
+  }
+  const rotate = async (token: string): Promise<void> => {
+    home.setState(camera, 'idle', { ...home.getState(camera)?.attributes, access_token: token })
+    await eventually(() => server.app.services.ha.states.get(camera)?.attributes.access_token === token, 5000, 'the new token')
+  }
+  const tokens = ['a1'.repeat(32), 'b2'.repeat(32), 'c3'.repeat(32)]
+  for (const token of tokens) await rotate(token)
+  const current = tokens[2] as string
+  const older = tokens[0] as string
+  const attr = `state_attr('${camera}', 'access_token')`
+  const templates: Array<[string, string]> = [
+    ['alone', `{{ ${attr} }}`],
+    ['at the start, glued to letters after', `{{ ${attr} }}abc123`],
+    ['at the end, glued to digits before', `999{{ ${attr} }}`],
+    ['twice, glued to each other', `{{ ${attr} }}{{ ${attr} }}`],
+    ['between underscores and dots', `_{{ ${attr} }}.x`],
+    ['as a key', `{"{{ ${attr} }}": 1}`],
+    ['the token before the last two rotations', `x${older}y`],
+    ['a prefix of the token only, then the token', `${current.slice(0, 63)} ${current}`]
+  ]
+  for (const [label, template] of templates) {
+    const text = await call('ha_render_template', { template })
+    for (const token of tokens) t.notOk(text.includes(token), `${label}: no token in ${text.slice(0, 200)}`)
+    t.ok(text.includes('[redacted camera token]'), `${label}: the redaction is shown`)
+  }
+  const missing = await call('ha_get_entity', { entity_id: `light.${current}` })
+  t.notOk(missing.includes(current), `an error message echoing the id: ${missing.slice(0, 200)}`)
+  const listed = await call('ha_list_entities', { domain: 'camera', limit: 50 })
+  t.notOk(tokens.some(token => listed.includes(token)), 'the camera list')
+  const got = await call('ha_get_entity', { entity_id: camera })
+  t.notOk(tokens.some(token => got.includes(token)), 'the camera itself')
+
+  // A token of another alphabet takes the slow path: it is still found everywhere.
+  const odd = 'Zk-_9q'.repeat(8)
+  await rotate(odd)
+  const text = await call('ha_render_template', { template: `-{{ ${attr} }}-${current}` })
+  t.notOk(text.includes(odd) || text.includes(current), `a base64url token and an older hex one: ${text.slice(0, 200)}`)
+
+  // Finding (not fixed, see the report): the scrub replaces the token as quoted; a template may
+  // transform it first, and the client undoes the transform. docs/security.md says camera credentials
+  // never leave the add-on.
+  for (const [label, template] of [['upper-cased', `{{ ${attr} | upper }}`], ['reversed', `{{ ${attr} | reverse }}`], ['spaced', `{{ ${attr} | list | join(' ') }}`]] as const) {
+    const shown = await call('ha_render_template', { template })
+    const result = (JSON.parse(shown) as { result?: { structuredContent?: { result?: string } } }).result?.structuredContent?.result ?? ''
+    const undone = label === 'reversed' ? [...result].reverse().join('') : result.replaceAll(' ', '')
+    t.not(undone.toLowerCase(), odd.toLowerCase(), `${label}: the token cannot be read back`, { todo: 'a template can transform a camera token past the output scrub' })
+  }
+})
