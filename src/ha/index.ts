@@ -92,8 +92,10 @@ export class HomeAssistant {
       }
     }, { after: registriesFirst })
     for (const kind of REGISTRY_KINDS) {
-      this.connection.subscribe({ type: 'subscribe_events', event_type: `${kind}_registry_updated` }, () => {
-        this.registries.invalidate(kind)
+      this.connection.subscribe({ type: 'subscribe_events', event_type: `${kind}_registry_updated` }, event => {
+        // An entity change names its entry, which is read again alone; the other registries have no such command.
+        if (kind === 'entity') this.registries.entityChanged((event as { data?: unknown } | null)?.data)
+        else this.registries.invalidate(kind)
       })
     }
   }
