@@ -1,4 +1,5 @@
-import type { Clock } from '../clock.ts'
+import pTimeout from 'p-timeout'
+import { timersOf, type Clock } from '../clock.ts'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
@@ -49,29 +50,18 @@ export const READ_BUDGET_MS = 8_000
 const OVER_BUDGET = Symbol('over budget')
 
 /**
- * `work`'s outcome, or OVER_BUDGET once `budgetMs` have passed on `clock` without one. `work` is
- * subscribed to at once, so a late rejection is handled. The timer is armed on the next tick, after
- * the microtasks queued so far: a read answered from memory (search, get, list) has settled by then
- * and costs no timer at all, and one that waits for Home Assistant gets its budget from then on.
+ * `work`'s outcome, or OVER_BUDGET once `budgetMs` have passed on `clock` without one (p-timeout, on
+ * the clock's timers). The timeout is only set up on the next tick, after the microtasks queued so
+ * far: a read answered from memory (search, get, list) has settled by then and costs no timer at all,
+ * and one that waits for Home Assistant gets its budget from then on.
  */
 async function withinBudget<T> (work: Promise<T>, budgetMs: number, clock: Clock): Promise<T | typeof OVER_BUDGET> {
-  return await new Promise<T | typeof OVER_BUDGET>((resolve, reject) => {
-    let settled = false
-    let cancel: (() => void) | undefined
-    work.then(value => {
-      settled = true
-      cancel?.()
-      resolve(value)
-    }, (err: unknown) => {
-      settled = true
-      cancel?.()
-      reject(err)
-    })
-    process.nextTick(() => {
-      // Held (`ref`), as p-timeout held its timer: the call is awaited either way.
-      if (!settled) cancel = clock.schedule(() => { resolve(OVER_BUDGET) }, budgetMs, { ref: true })
-    })
-  })
+  let settled = false
+  const done = (): void => { settled = true }
+  work.then(done, done)
+  await new Promise<void>(resolve => { process.nextTick(resolve) })
+  if (settled) return await work
+  return await pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET, customTimers: timersOf(clock) })
 }
 
 /** The entity ids a call's arguments name (any case), which its error message may echo back. */
