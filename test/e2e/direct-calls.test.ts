@@ -3,16 +3,15 @@
 // everything else must still take the SDK's way.
 import t from 'tap'
 import { PRIMARY_IDENTITY } from '../../src/auth/identity.ts'
-import { answersBody, createMcpEndpoint, isDirectAnswer } from '../../src/mcp/stateless.ts'
+import { answersBody, isDirectAnswer } from '../../src/mcp/stateless.ts'
 import { rpc, startHome, startServer } from '../helper.ts'
+import { bothPaths } from './_both-paths.ts'
 
 t.test('direct read calls answer exactly what the SDK answers', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { allow_camera: true } })
   const deps = server.app.services.mcp
-  const viaSdk = await createMcpEndpoint(deps, undefined, { directToolCalls: false })
-  const direct = await createMcpEndpoint(deps)
-  t.teardown(async () => { await viaSdk.close(); await direct.close() })
+  const { viaSdk, direct } = await bothPaths(t, deps)
   const ids = home.entityIds()
   const light = ids.find(id => id.startsWith('light.')) as string
   const camera = ids.find(id => id.startsWith('camera.')) as string

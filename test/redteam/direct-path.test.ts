@@ -5,8 +5,9 @@
 // arguments), the answer a client reads must be byte for byte the SDK's.
 import t from 'tap'
 import { identityForScopes, PRIMARY_IDENTITY, type Identity } from '../../src/auth/identity.ts'
-import { answersBody, checkBody, createMcpEndpoint, isDirectAnswer } from '../../src/mcp/stateless.ts'
+import { answersBody, checkBody, isDirectAnswer } from '../../src/mcp/stateless.ts'
 import { startHome, startServer } from '../helper.ts'
+import { bothPaths } from '../e2e/_both-paths.ts'
 
 const callers: Identity[] = [
   PRIMARY_IDENTITY,
@@ -34,9 +35,7 @@ t.test('every caller, every read tool, odd messages: the direct answer is the SD
     const server = await startServer(t, { home, options })
     await server.app.services.home.ready()
     const deps = server.app.services.mcp
-    const viaSdk = await createMcpEndpoint(deps, undefined, { directToolCalls: false })
-    const direct = await createMcpEndpoint(deps)
-    t.teardown(async () => { await viaSdk.close(); await direct.close() })
+    const { viaSdk, direct } = await bothPaths(t, deps)
     const ids = home.entityIds()
     const light = ids.find(id => id.startsWith('light.')) as string
     const lock = ids.find(id => id.startsWith('lock.')) as string
