@@ -13,19 +13,10 @@ const BY_NAME: Array<[RegExp, string]> = [
 ]
 
 /**
- * Tools filed under another category than their folder's. A template reads any entity's attributes,
- * a camera's rotating `access_token` among them, and can rewrite it (`| upper`, `| reverse`) past the
- * answer's token scrub: rendering one is reading the cameras' credentials, so it needs camera.
- */
-const BY_TOOL: Readonly<Record<string, string>> = { ha_render_template: 'camera' }
-
-/**
  * The category a named token's level applies to: the tool's folder under tools/ (entities, history,
  * automations...), except that the runtime-write and config-write folders are split by subject.
  */
 export function categoryOf (toolName: string, folder: string): string {
-  const filed = BY_TOOL[toolName]
-  if (filed !== undefined) return filed
   if (!MIXED_FOLDERS.has(folder)) return folder
   return BY_NAME.find(([pattern]) => pattern.test(toolName))?.[1] ?? (folder === 'config' ? 'config' : 'services')
 }

@@ -60,6 +60,8 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   hints?: Partial<Omit<ToolAnnotations, 'title'>>
   /** Extra rule on top of the kind's gate, e.g. hidden when filter_reads is on. */
   enabled?: (options: Options) => boolean
+  /** The token category, when not the one its folder gives (src/mcp/categories.ts). */
+  category?: string
   /** Also listed when this other kind's option is on: ha_undo serves writes and config writes. */
   alsoKind?: ToolKind
   /** Defaults to true: the handler needs a live Home Assistant. */

@@ -236,7 +236,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
   }
   return {
     definition: tool,
-    category: categoryOf(tool.name, groupFolder(where)),
+    category: tool.category ?? categoryOf(tool.name, groupFolder(where)),
     ...(byArgument ? { byArgument } : {}),
     annotations,
     inputSchema,

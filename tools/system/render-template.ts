@@ -13,6 +13,9 @@ export default defineTool({
   kind: 'read',
   // A template can read any entity, so it would bypass filter_reads: the tool does not exist then.
   enabled: options => !options.filter_reads,
+  // It can also read a camera's rotating access_token and rewrite it (| upper, | reverse) past the
+  // answer's token scrub: rendering one is reading the cameras' credentials, so it needs camera.
+  category: 'camera',
   input: z.object({
     template: z.string().min(1).max(5000).describe('Jinja template.')
   }),
