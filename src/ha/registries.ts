@@ -131,17 +131,22 @@ export class Registries {
     return this.#snapshot
   }
 
-  async snapshot (): Promise<RegistrySnapshot> {
+  /**
+   * The snapshot a read is served from right now, without waiting (a stale one starts its refresh in
+   * the background, as `snapshot()` does); undefined when there is none and it must be fetched.
+   */
+  current (): RegistrySnapshot | undefined {
     const current = this.#snapshot
-    if (current) {
-      if (this.#now() - current.builtAt > this.#ttlMs && !this.#snapshotPromise) {
-        this.invalidate()
-        this.#snapshot = current
-        this.#build().catch(() => { /* keep serving the stale snapshot; the next call retries */ })
-      }
-      return current
+    if (current && this.#now() - current.builtAt > this.#ttlMs && !this.#snapshotPromise) {
+      this.invalidate()
+      this.#snapshot = current
+      this.#build().catch(() => { /* keep serving the stale snapshot; the next call retries */ })
     }
-    return await this.#build()
+    return current
+  }
+
+  async snapshot (): Promise<RegistrySnapshot> {
+    return this.current() ?? await this.#build()
   }
 
   #build (): Promise<RegistrySnapshot> {

@@ -46,7 +46,21 @@ export class EntityCatalog {
 
   /** Brings the rows up to date with the current registry snapshot (fetched or refreshed if needed). */
   async sync (): Promise<void> {
-    const snapshot = await this.#ha.registries.snapshot()
+    if (!this.syncNow()) this.#apply(await this.#ha.registries.snapshot())
+  }
+
+  /**
+   * `sync()` without waiting, when the registry snapshot is at hand (the common case: a read then
+   * costs no promise); false when it must be fetched, and only `sync()` can do that.
+   */
+  syncNow (): boolean {
+    const snapshot = this.#ha.registries.current()
+    if (snapshot === undefined) return false
+    this.#apply(snapshot)
+    return true
+  }
+
+  #apply (snapshot: RegistrySnapshot): void {
     if (snapshot === this.#snapshot && this.#rows.size === this.#ha.states.size) return
     this.#snapshot = snapshot
     this.#rows.clear()

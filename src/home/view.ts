@@ -68,12 +68,21 @@ export class HomeView {
    * after connecting, the registries are read before the states: a call then waits for them.
    */
   async ready (): Promise<void> {
+    if (this.readyNow()) return
     if (!this.ha.ready && this.ha.connection.connected) await this.ha.whenReady(STATES_WAIT_MS).catch(() => {})
     if (!this.ha.ready) {
       const reason = this.ha.connection.lastError
       throw new HA_NOT_CONNECTED(reason ? ` (${reason}); it reconnects by itself, try again shortly` : '; it reconnects by itself, try again shortly')
     }
     await this.catalog.sync()
+  }
+
+  /**
+   * Whether `ready()` would succeed at once: connected, with the catalogue brought up to date
+   * without waiting. A read from memory then runs without a promise or a timer (src/mcp/invoke.ts).
+   */
+  readyNow (): boolean {
+    return this.ha.ready && this.catalog.syncNow()
   }
 
   get registries (): RegistrySnapshot {

@@ -51,15 +51,16 @@ const OVER_BUDGET = Symbol('over budget')
 
 /**
  * `work`'s outcome, or OVER_BUDGET once `budgetMs` have passed on `clock` without one (p-timeout, on
- * the clock's timers). The timeout is only set up on the next tick, after the microtasks queued so
- * far: a read answered from memory (search, get, list) has settled by then and costs no timer at all,
- * and one that waits for Home Assistant gets its budget from then on.
+ * the clock's timers). The timeout is only set up once the microtasks queued so far have run: a read
+ * answered from memory (search, get, list) has settled by then and costs no timer at all, and one
+ * that waits for Home Assistant gets its budget from then on. The tick is queued from a microtask:
+ * queued straight from an I/O callback (where a request's handler runs), it would run first.
  */
 async function withinBudget<T> (work: Promise<T>, budgetMs: number, clock: Clock): Promise<T | typeof OVER_BUDGET> {
   let settled = false
   const done = (): void => { settled = true }
   work.then(done, done)
-  await new Promise<void>(resolve => { process.nextTick(resolve) })
+  await new Promise<void>(resolve => { queueMicrotask(() => { process.nextTick(resolve) }) })
   if (settled) return await work
   return await pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET, customTimers: timersOf(clock) })
 }
@@ -141,10 +142,11 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
     result = errorResult('HAMCP_DENIED_LEVEL', beyondLevel, 'The owner sets a named token\'s level per category on the Tokens tab of the add-on\'s panel.')
   } else {
     try {
-      const running = (async () => {
-        if (tool.definition.needsHomeAssistant !== false) await ctx.home.ready()
-        return await tool.definition.handler({ ...ctx, tool: name }, parsed.data)
-      })()
+      // Connected and up to date (the common case), the handler starts at once: a read from memory
+      // then settles in this tick, and its budget never needs a timer.
+      const running = tool.definition.needsHomeAssistant === false || ctx.home.readyNow()
+        ? tool.definition.handler({ ...ctx, tool: name }, parsed.data)
+        : ctx.home.ready().then(async () => await tool.definition.handler({ ...ctx, tool: name }, parsed.data))
       const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
       const value = bounded ? await withinBudget(running, readBudgetMs, ctx.clock) : await running
       if (value === OVER_BUDGET) {
