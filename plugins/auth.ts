@@ -1,6 +1,6 @@
 import { every, type Clock } from '../src/clock.ts'
 import fp from 'fastify-plugin'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { AuthBackoff } from '../src/auth/backoff.ts'
 import type { Identity } from '../src/auth/identity.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
@@ -11,8 +11,8 @@ import { bearerChallenge } from '../src/oauth/metadata.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hook for protected routes: rejects before the body is read. */
-    authenticate: (request: FastifyRequest, reply: FastifyReply) => Promise<void>
+    /** onRequest hook for protected routes (callback style: no promise per request): rejects before the body is read. */
+    authenticate: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
   }
   interface FastifyRequest {
     identity: Identity | null
@@ -40,12 +40,13 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
   fastify.addHook('onClose', async () => { stopSweep() })
 
   fastify.decorateRequest('identity', null)
-  fastify.decorate('authenticate', async function authenticate (request: FastifyRequest, reply: FastifyReply) {
+  fastify.decorate('authenticate', function authenticate (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     const address = request.ip
     const waitMs = backoff.blockedFor(address)
     if (waitMs > 0) {
       reply.header('retry-after', String(Math.ceil(waitMs / 1000)))
-      return await reply.code(429).send(rpcErrorBody(-32000, 'Too many failed authentications from this address; retry later.', 'HAMCP_RATE_LIMITED'))
+      reply.code(429).send(rpcErrorBody(-32000, 'Too many failed authentications from this address; retry later.', 'HAMCP_RATE_LIMITED'))
+      return
     }
     const header = request.headers.authorization ?? ''
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
@@ -65,10 +66,12 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
       const message = replaced
         ? 'Invalid bearer token: this API token was regenerated and no longer works. Get the new one from Home Assistant: sidebar, MCP Server, Connect tab.'
         : header ? 'Invalid bearer token.' : 'Missing bearer token: send Authorization: Bearer <token>.'
-      return await reply.code(401).send(rpcErrorBody(-32001, message, header ? 'HAMCP_INVALID_TOKEN' : 'HAMCP_UNAUTHENTICATED'))
+      reply.code(401).send(rpcErrorBody(-32001, message, header ? 'HAMCP_INVALID_TOKEN' : 'HAMCP_UNAUTHENTICATED'))
+      return
     }
     backoff.succeed(address)
     request.identity = identity
+    done()
   })
 }
 

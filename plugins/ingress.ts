@@ -125,8 +125,9 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
     max: opts.services.requestLimits.ingressPerAddress,
     body: message => refusalBody(429, 'HAMCP_RATE_LIMITED', message)
   })
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/api/')) return await apiLimit(request, reply)
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/api/')) apiLimit(request, reply, done)
+    else done()
   })
 
   if (oauth) await fastify.register(ingressSignIns, { oauth, options: config.options, audit, sameOriginOnly, now: clock.now })

@@ -1,5 +1,5 @@
 import type { ServerResponse } from 'node:http'
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { Identity } from '../src/auth/identity.ts'
 import type { Services } from '../src/compose.ts'
 import { originAllowed } from '../src/hosts.ts'
@@ -62,15 +62,18 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     return rpcError(reply, 500, ProtocolErrorCode.InternalError, 'Internal error', 'HAMCP_INTERNAL')
   })
 
-  const checkOrigin = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
+  const checkOrigin = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const origin = request.headers.origin
     if (origin !== undefined && !originAllowed(origin, request.headers.host)) {
       request.log.notice({ origin, address: request.ip }, 'refused a request from a foreign Origin')
-      await rpcError(reply, 403, -32000, 'Forbidden: Origin not allowed', 'HAMCP_ORIGIN_NOT_ALLOWED')
+      rpcError(reply, 403, -32000, 'Forbidden: Origin not allowed', 'HAMCP_ORIGIN_NOT_ALLOWED')
+      return
     }
+    done()
   }
 
-  // Per-address limit before the token check, so a flood never reaches it; per-token after it.
+  // Per-address limit before the token check, so a flood never reaches it; per-token after it. All
+  // four in Fastify's callback style: a request they let through costs no promise.
   const guarded = [checkOrigin, perAddress, fastify.authenticate, perToken]
   const toSession = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const refused = await sessions.handle({

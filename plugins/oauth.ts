@@ -70,8 +70,9 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
 
   // A runaway client is stopped per address before any work (the registration and guessing bounds come on top).
   const limit = fastify.requestLimit('address', { max: OAUTH_REQUESTS_PER_MINUTE, body: message => ({ error: 'temporarily_unavailable', error_description: message }) })
-  fastify.addHook('onRequest', async (request, reply) => {
-    if (request.url.startsWith('/oauth/')) return await limit(request, reply)
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (request.url.startsWith('/oauth/')) limit(request, reply, done)
+    else done()
   })
 
   const stopSweep = every(opts.clock, opts.sweepMs ?? 60_000, () => { server.sweep().catch((err: unknown) => fastify.log.error({ err }, 'OAuth sweep failed')) })
