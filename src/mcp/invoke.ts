@@ -4,6 +4,7 @@ import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssist
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
+import { answerJson, type AnswerJson } from './fixed-json.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import { argumentRefusal, type LoadedTool } from './registry.ts'
 
@@ -84,30 +85,34 @@ function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unkn
 
 /**
  * The JSON text of each result whose `structuredContent` serializes to exactly its text (jsonResult's
- * common case), so the answer can be written without serializing the same object a second time.
+ * common case), so the answer can be written without serializing the same object a second time; with
+ * the text's escaped pieces when the answer was built from fixed items (src/mcp/fixed-json.ts).
  */
-const structuredJson = new WeakMap<ToolCallResult, string>()
+const structuredJson = new WeakMap<ToolCallResult, AnswerJson>()
 
 /**
- * `JSON.stringify(result)` in pieces to be written one after the other, built from the text
+ * `JSON.stringify(result)` in pieces (or runs of pieces) to be written one after the other, built from the text
  * jsonResult already made when it can be: the text content is that text, escaped, and the
  * structured content is the text itself.
  */
-export function toolResultJson (result: ToolCallResult): string[] {
+export function toolResultJson (result: ToolCallResult): Array<string | readonly string[]> {
   const structured = structuredJson.get(result)
   const text = result.content[0]?.type === 'text' ? result.content[0].text : undefined
   if (structured === undefined || text === undefined) return [JSON.stringify(result)]
-  return ['{"content":[{"type":"text","text":', JSON.stringify(text), '}],"structuredContent":', structured, '}']
+  if (structured.escaped !== undefined) return ['{"content":[{"type":"text","text":"', structured.escaped, '"}],"structuredContent":', structured.text, '}']
+  return ['{"content":[{"type":"text","text":', JSON.stringify(text), '}],"structuredContent":', structured.text, '}']
 }
 
 /** Serializes an answer: capped, compact JSON, with hidden entities scrubbed when filter_reads is on. */
 export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult {
   let shaped = value
-  let text = JSON.stringify(value) ?? 'null'
+  let serialized = answerJson(value)
+  let text = serialized.text
   // Serialize once in the common case: only an answer that may be over the cap is measured and shaped.
   if (text.length * 3 > RESPONSE_CAP_BYTES && Buffer.byteLength(text, 'utf8') > RESPONSE_CAP_BYTES) {
     shaped = fitToCap(value)
     text = JSON.stringify(shaped)
+    serialized = { text }
   }
   const scrubbed = ctx.home.scrub(text)
   const changed = scrubbed !== text
@@ -119,7 +124,7 @@ export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): Too
   const structured = isObject ? shaped as Record<string, unknown> : { value: shaped }
   const result: ToolCallResult = { content: [{ type: 'text', text }], structuredContent: structured }
   // Unless the scrub changed it (then `structured` was parsed back from it), `text` is JSON.stringify(structured).
-  if (isObject && !changed) structuredJson.set(result, text)
+  if (isObject && !changed) structuredJson.set(result, serialized)
   return result
 }
 

@@ -214,7 +214,8 @@ function thrownAnswer (id: unknown, err: unknown): JSONRPCMessage {
  * glued to the headers), a list answer's largest allocations.
  */
 export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer {
-  const pieces: string[] = []
+  // Pieces, or runs of pieces (a list answer's escaped rows), written one after the other.
+  const pieces: Array<string | readonly string[]> = []
   if (batch) pieces.push('[')
   answers.forEach((answer, i) => {
     if (i > 0) pieces.push(',')
@@ -224,10 +225,16 @@ export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer 
   })
   if (batch) pieces.push(']')
   let size = 0
-  for (const piece of pieces) size += Buffer.byteLength(piece, 'utf8')
+  for (const piece of pieces) {
+    if (typeof piece === 'string') size += Buffer.byteLength(piece, 'utf8')
+    else for (const part of piece) size += Buffer.byteLength(part, 'utf8')
+  }
   const body = Buffer.allocUnsafe(size)
   let at = 0
-  for (const piece of pieces) at += body.write(piece, at, 'utf8')
+  for (const piece of pieces) {
+    if (typeof piece === 'string') at += body.write(piece, at, 'utf8')
+    else for (const part of piece) at += body.write(part, at, 'utf8')
+  }
   return body
 }
 

@@ -1,0 +1,105 @@
+/**
+ * Answer items whose JSON is computed once, not on every call: a list or search answer is mostly
+ * compact entity rows, the same rows call after call, and serializing them again (then escaping the
+ * whole text a second time for the JSON-RPC answer's text field) was the largest part of such a
+ * call's CPU and of its garbage.
+ *
+ * `fixedJson(item)` freezes a flat item (strings, numbers, booleans, null) and keeps its JSON and
+ * that JSON escaped as the inside of a JSON string. `answerJson(value)` then serializes an answer
+ * whose top-level arrays hold such items from those pieces; its text is byte for byte
+ * `JSON.stringify(value)`, because a frozen item of primitives always serializes the same way.
+ */
+
+type Flat = Record<string, string | number | boolean | null>
+
+interface Pieces { json: string, escaped: string }
+
+const fixed = new WeakMap<object, Pieces>()
+
+/** The inside of `JSON.stringify(text)` (without its quotes). */
+function escapeInner (text: string): string {
+  const quoted = JSON.stringify(text)
+  return quoted.slice(1, -1)
+}
+
+/** Freezes `item` and remembers its JSON; returns the same object. */
+export function fixedJson<T extends Flat> (item: T): Readonly<T> {
+  const json = JSON.stringify(Object.freeze(item))
+  fixed.set(item, { json, escaped: escapeInner(json) })
+  return item
+}
+
+export interface AnswerJson {
+  /** `JSON.stringify(value)`. */
+  text: string
+  /**
+   * When the answer had fixed items: `JSON.stringify(text)` without its quotes, in pieces to be
+   * written one after the other, so the escaped text is never built (nor escaped) as a whole.
+   */
+  escaped?: string[]
+}
+
+function isPlainRecord (value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  const proto = Object.getPrototypeOf(value) as unknown
+  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+}
+
+function hasFixedItems (value: Record<string, unknown>): boolean {
+  for (const key in value) {
+    const items = value[key]
+    if (Array.isArray(items) && items.length > 0 && typeof items[0] === 'object' && items[0] !== null && fixed.has(items[0])) return true
+  }
+  return false
+}
+
+/**
+ * Serializes an answer: `JSON.stringify(value)`, from the fixed items' remembered pieces when a
+ * top-level array of a plain object holds some (list and search answers), else JSON.stringify itself.
+ */
+export function answerJson (value: unknown): AnswerJson {
+  if (!isPlainRecord(value) || !hasFixedItems(value)) return { text: JSON.stringify(value) ?? 'null' }
+  // Sized once: a list answer's pieces are a few hundred, and growing the arrays was most of its garbage.
+  let size = 2
+  for (const key in value) {
+    const member = value[key]
+    size += Array.isArray(member) ? 2 * member.length + 1 : 1
+  }
+  const raw = new Array<string>(size)
+  const escaped = new Array<string>(size)
+  let at = 0
+  const piece = (json: string, inner: string): void => {
+    raw[at] = json
+    escaped[at++] = inner
+  }
+  const literal = (json: string): void => { piece(json, escapeInner(json)) }
+  piece('{', '{')
+  let first = true
+  // Object.keys is JSON.stringify's order (own enumerable string keys, integer-like ones first).
+  for (const key of Object.keys(value)) {
+    const member = value[key]
+    const comma = first ? '' : ','
+    if (Array.isArray(member)) {
+      literal(`${comma}${JSON.stringify(key)}:[`)
+      for (let i = 0; i < member.length; i++) {
+        if (i > 0) piece(',', ',')
+        const item: unknown = member[i]
+        const pieces = typeof item === 'object' && item !== null ? fixed.get(item) : undefined
+        // As JSON.stringify writes an array's undefined, function or symbol item (and a hole).
+        if (pieces !== undefined) piece(pieces.json, pieces.escaped)
+        else literal(JSON.stringify(item) ?? 'null')
+      }
+      piece(']', ']')
+    } else {
+      const json = JSON.stringify(member)
+      // As JSON.stringify leaves out an object's undefined, function or symbol member.
+      if (json === undefined) continue
+      literal(`${comma}${JSON.stringify(key)}:${json}`)
+    }
+    first = false
+  }
+  piece('}', '}')
+  raw.length = at
+  escaped.length = at
+  return { text: raw.join(''), escaped }
+}
