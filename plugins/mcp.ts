@@ -166,7 +166,8 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     // Abandon the work if the client hangs up before its answer is ready.
     const gone = new AbortController()
     const onClose = (): void => { if (!reply.raw.writableFinished) gone.abort() }
-    reply.raw.once('close', onClose)
+    // on/off rather than once: once wraps the listener in one more closure per request.
+    reply.raw.on('close', onClose)
     const answers = await endpoint.handle(checked.messages, request.identity as Identity, gone.signal, decision.era)
     reply.raw.off('close', onClose)
     if (answers.length === 0) return await reply.code(202).send()

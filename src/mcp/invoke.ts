@@ -137,8 +137,9 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
   const started = performance.now()
   const name = tool.definition.name
   let result: ToolCallResult
-  ctx.log.debug({ tool: name, identity: ctx.identity.name }, 'tool call')
-  if (ctx.log.level === 'trace') ctx.log.trace({ tool: name, args: JSON.stringify(rawArgs ?? {}).slice(0, 300) }, 'tool arguments')
+  const level = ctx.log.level
+  if (level === 'debug' || level === 'trace') ctx.log.debug({ tool: name, identity: ctx.identity.name }, 'tool call')
+  if (level === 'trace') ctx.log.trace({ tool: name, args: JSON.stringify(rawArgs ?? {}).slice(0, 300) }, 'tool arguments')
   const { parsed, args } = parseArguments(tool.definition.input, rawArgs ?? {})
   const beyondLevel = parsed.success ? argumentRefusal(tool, parsed.data as Record<string, unknown>, ctx.identity) : undefined
   if (!parsed.success) {

@@ -303,9 +303,16 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
     get listening () { return bus.listenerCount > 0 },
     async closeListens () { await listenHandler.close() },
     async handle (messages, identity, cancelled, era = 'legacy') {
-      const extra: MessageExtraInfo = { authInfo: authInfoOf(identity) }
-      const mux = muxes[era]
-      const answers = await Promise.all(messages.map(message => (era === 'legacy' && directCalls ? direct(message, identity, cancelled) : undefined) ?? mux.dispatch(message, extra, cancelled)))
+      // Built only for a message the server answers (a direct call needs none).
+      let extra: MessageExtraInfo | undefined
+      const answer = (message: JSONRPCMessage): Promise<JSONRPCMessage | undefined> =>
+        (era === 'legacy' && directCalls ? direct(message, identity, cancelled) : undefined) ?? muxes[era].dispatch(message, extra ??= { authInfo: authInfoOf(identity) }, cancelled)
+      // One message, the common POST: no Promise.all around it.
+      if (messages.length === 1) {
+        const only = await answer(messages[0] as JSONRPCMessage)
+        return only === undefined ? [] : [only]
+      }
+      const answers = await Promise.all(messages.map(answer))
       return answers.filter((answer): answer is JSONRPCMessage => answer !== undefined)
     },
     async close () {

@@ -39,3 +39,15 @@ t.test('search text folds case and accents, keeps any script', async t => {
   t.same(tokens('  Salle   à manger '), ['salle', 'a', 'manger'])
   t.equal(fold('和室 🎮'), '和室 🎮')
 })
+
+t.test('attributes shown as they are, in their order, whichever of them is truncated', async t => {
+  const long = 'z'.repeat(600)
+  const plain = { a: 1, b: 'two', c: [3] }
+  t.same(JSON.stringify(truncateAttributes(plain).attributes), JSON.stringify(plain), 'nothing to truncate: the same JSON')
+  const { attributes, truncated } = truncateAttributes({ first: 1, second: long, third: 'x' })
+  t.same(Object.keys(attributes), ['first', 'second', 'third'], 'keys before and after the truncated one kept, in order')
+  t.match(attributes, { first: 1, second: /truncated, 600 chars/, third: 'x' })
+  t.same(truncated, ['second'])
+  const camera = truncateAttributes({ access_token: 'secret', entity_picture: '/api/camera_proxy/camera.x?token=secret', friendly_name: 'X' }).attributes
+  t.notMatch(JSON.stringify(camera), /secret/, 'camera credentials never shown')
+})
