@@ -242,18 +242,28 @@ export function searchScore (row: EntityRow, foldedQuery: string, queryTokens: r
 export function rankMatches (query: string, candidates: Iterable<EntityRow>, top = Infinity): { rows: EntityRow[], total: number } {
   const queryTokens = tokens(query)
   const folded = fold(query.trim())
-  const best: Array<{ row: EntityRow, score: number }> = []
+  // The best rows so far and their scores, side by side: no object per match, no array per insertion.
+  const rows: EntityRow[] = []
+  const scores: number[] = []
   let total = 0
   for (const row of candidates) {
     const score = searchScore(row, folded, queryTokens)
     if (score < 0) continue
     total++
-    if (best.length >= top && score <= (best[best.length - 1] as { score: number }).score) continue
+    if (rows.length >= top && score <= (scores[scores.length - 1] as number)) continue
     // Insert after every entry with a score >= this one: equal scores keep id order.
-    let at = best.length
-    while (at > 0 && (best[at - 1] as { score: number }).score < score) at--
-    best.splice(at, 0, { row, score })
-    if (best.length > top) best.pop()
+    let at = rows.length
+    while (at > 0 && (scores[at - 1] as number) < score) {
+      rows[at] = rows[at - 1] as EntityRow
+      scores[at] = scores[at - 1] as number
+      at--
+    }
+    rows[at] = row
+    scores[at] = score
+    if (rows.length > top) {
+      rows.pop()
+      scores.pop()
+    }
   }
-  return { rows: best.map(entry => entry.row), total }
+  return { rows, total }
 }

@@ -142,13 +142,15 @@ export class HomeView {
 
   #rank (query: string, top: number): { ids: string[], total: number } {
     const words = tokens(query)
-    const candidates: EntityRow[] = []
-    if (words.length > 0) {
-      for (const id of this.catalog.searchIndex().candidatesFor(words)) {
-        const row = this.entity(id)
-        if (row) candidates.push(row)
-      }
+    const ids = words.length > 0 ? this.catalog.searchIndex().candidatesFor(words) : []
+    // Sized once (a broad word has thousands of candidates): growing it was most of a search's garbage.
+    const candidates = new Array<EntityRow>(ids.length)
+    let found = 0
+    for (let i = 0; i < ids.length; i++) {
+      const row = this.entity(ids[i] as string)
+      if (row) candidates[found++] = row
     }
+    candidates.length = found
     const ranked = rankMatches(query, candidates, top)
     return { ids: ranked.rows.map(row => row.entity_id), total: ranked.total }
   }
