@@ -8,6 +8,9 @@ t.test('list envelope', async t => {
   t.same(page(all, 0, 3), { items: [0, 1, 2], returned: 3, total: 10, has_more: true, next_offset: 3 })
   t.same(page(all, 9, 3), { items: [9], returned: 1, total: 10, has_more: false, next_offset: null })
   t.same(page(all, 20, 3).items, [], 'offset past the end is an empty page')
+  const shaped = (n: number): string => `#${n}`
+  t.same(page(all, 8, 3, undefined, shaped), { items: ['#8', '#9'], returned: 2, total: 10, has_more: false, next_offset: null }, 'shaped rows: only the page, cut at the end')
+  t.same(page(all, 20, 3, undefined, shaped).items, [], 'shaped, past the end: an empty page')
 })
 
 t.test('every answer fits the cap, and says how to refine', async t => {
