@@ -187,6 +187,14 @@ export class HomeView {
   }
 
   /** A text with hidden entities' ids and names removed but for `keep` (filter_reads), and camera tokens redacted. */
+  /**
+   * Whether an answer in pieces comes through `scrub` unchanged without being joined: no entity is
+   * hidden (filter_reads off) and no piece holds a camera token. False: scrub the whole text.
+   */
+  cleanPieces (pieces: readonly string[]): boolean {
+    return !this.visibility.active && this.#cameraTokens.cleanPieces(pieces)
+  }
+
   scrub (text: string, keep?: Iterable<string>): string {
     return this.#cameraTokens.scrub(this.visibility.scrub(text, this.catalog, keep))
   }

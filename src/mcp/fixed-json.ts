@@ -33,10 +33,30 @@ export interface AnswerJson {
   /** `JSON.stringify(value)`. */
   text: string
   /**
-   * When the answer had fixed items: `JSON.stringify(text)` without its quotes, in pieces to be
-   * written one after the other, so the escaped text is never built (nor escaped) as a whole.
+   * When the answer had fixed items: the text in pieces, and `JSON.stringify(text)` without its quotes
+   * in the same pieces, to be written one after the other, so neither is ever built (nor the text
+   * escaped) as a whole on the way out. Each piece begins and ends on JSON punctuation or a whole
+   * value, so no word runs across two pieces (what a scrub per piece relies on).
    */
-  escaped?: string[]
+  pieces?: readonly string[]
+  escaped?: readonly string[]
+}
+
+/** An answer from fixed pieces: its text is joined only if something reads it. */
+class PiecedAnswer implements AnswerJson {
+  readonly pieces: readonly string[]
+  readonly escaped: readonly string[]
+  #text: string | undefined
+
+  constructor (pieces: readonly string[], escaped: readonly string[]) {
+    this.pieces = pieces
+    this.escaped = escaped
+  }
+
+  get text (): string {
+    this.#text ??= this.pieces.join('')
+    return this.#text
+  }
 }
 
 function isPlainRecord (value: unknown): value is Record<string, unknown> {
@@ -101,5 +121,5 @@ export function answerJson (value: unknown): AnswerJson {
   piece('}', '}')
   raw.length = at
   escaped.length = at
-  return { text: raw.join(''), escaped }
+  return new PiecedAnswer(raw, escaped)
 }

@@ -97,16 +97,39 @@ const structuredJson = new WeakMap<ToolCallResult, AnswerJson>()
  */
 export function toolResultJson (result: ToolCallResult): Array<string | readonly string[]> {
   const structured = structuredJson.get(result)
-  const text = result.content[0]?.type === 'text' ? result.content[0].text : undefined
-  if (structured === undefined || text === undefined) return [JSON.stringify(result)]
-  if (structured.escaped !== undefined) return ['{"content":[{"type":"text","text":"', structured.escaped, '"}],"structuredContent":', structured.text, '}']
-  return ['{"content":[{"type":"text","text":', JSON.stringify(text), '}],"structuredContent":', structured.text, '}']
+  if (structured === undefined || result.content[0]?.type !== 'text') return [JSON.stringify(result)]
+  if (structured.escaped !== undefined && structured.pieces !== undefined) return ['{"content":[{"type":"text","text":"', structured.escaped, '"}],"structuredContent":', structured.pieces, '}']
+  return ['{"content":[{"type":"text","text":', JSON.stringify(structured.text), '}],"structuredContent":', structured.text, '}']
+}
+
+/**
+ * The result of an answer made of fixed pieces (list and search), when it is under the cap and has
+ * nothing to scrub: its text is joined only if read (the SDK's way); the direct way writes the pieces.
+ */
+function piecedResult (serialized: AnswerJson, value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult | undefined {
+  const pieces = serialized.pieces as readonly string[]
+  let length = 0
+  for (const piece of pieces) length += piece.length
+  if (length * 3 > RESPONSE_CAP_BYTES) {
+    let bytes = 0
+    for (const piece of pieces) bytes += Buffer.byteLength(piece, 'utf8')
+    if (bytes > RESPONSE_CAP_BYTES) return undefined
+  }
+  if (!ctx.home.cleanPieces(pieces)) return undefined
+  const content = { type: 'text' as const, get text (): string { return serialized.text } }
+  const result: ToolCallResult = { content: [content], structuredContent: value as Record<string, unknown> }
+  structuredJson.set(result, serialized)
+  return result
 }
 
 /** Serializes an answer: capped, compact JSON, with hidden entities scrubbed when filter_reads is on. */
 export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult {
-  let shaped = value
   let serialized = answerJson(value)
+  if (serialized.pieces !== undefined) {
+    const pieced = piecedResult(serialized, value, ctx)
+    if (pieced !== undefined) return pieced
+  }
+  let shaped = value
   let text = serialized.text
   // Serialize once in the common case: only an answer that may be over the cap is measured and shaped.
   if (text.length * 3 > RESPONSE_CAP_BYTES && Buffer.byteLength(text, 'utf8') > RESPONSE_CAP_BYTES) {

@@ -6,7 +6,7 @@ import { jsonResult, toolResultJson } from '../../src/mcp/invoke.ts'
 const AWKWARD = ['plain', 'quote " inside', 'back\\slash', 'new\nline\ttab', 'control \u0001\u001f', 'accent étage', 'emoji 🔥 ok',
   'lone \ud800 high', 'lone \udc00 low', 'separators \u2028\u2029', '', '</script>', '{"json":"inside"}']
 
-const noScrub = { home: { scrub: (text: string) => text } } as unknown as Parameters<typeof jsonResult>[1]
+const noScrub = { home: { scrub: (text: string) => text, cleanPieces: () => true } } as unknown as Parameters<typeof jsonResult>[1]
 
 function row (i: number): Record<string, string> {
   const name = AWKWARD[i % AWKWARD.length] as string
@@ -30,6 +30,7 @@ t.test('an answer built from fixed items is byte for byte JSON.stringify, text a
     t.ok(serialized.escaped, 'the fixed pieces were used')
     t.equal(`"${(serialized.escaped ?? []).join('')}"`, JSON.stringify(expected), 'escaped pieces are the escaped text')
     const result = jsonResult(value, noScrub)
+    t.equal(result.content[0]?.type === 'text' && result.content[0].text, expected, 'the text content, joined when read')
     t.equal(toolResultJson(result).flat().join(''), JSON.stringify(result), 'the written result is JSON.stringify of the result')
   }
 })
@@ -50,9 +51,20 @@ t.test('a fixed item cannot change under its remembered JSON', async t => {
 
 t.test('a scrubbed answer is written from its scrubbed text, not from the fixed pieces', async t => {
   const item = fixedJson({ entity_id: 'camera.door', name: 'token abc123secret' })
-  const scrubbing = { home: { scrub: (text: string) => text.replaceAll('abc123secret', '[redacted]') } } as unknown as Parameters<typeof jsonResult>[1]
+  const scrubbing = { home: { scrub: (text: string) => text.replaceAll('abc123secret', '[redacted]'), cleanPieces: (pieces: string[]) => pieces.every(piece => !piece.includes('abc123secret')) } } as unknown as Parameters<typeof jsonResult>[1]
   const result = jsonResult({ items: [item] }, scrubbing)
   const written = toolResultJson(result).flat().join('')
   t.notMatch(written, /abc123secret/)
   t.equal(written, JSON.stringify(result))
+  const clean = jsonResult({ items: [fixedJson({ entity_id: 'camera.yard', name: 'Yard' })] }, scrubbing)
+  t.equal(toolResultJson(clean).flat().join(''), JSON.stringify(clean), 'a clean answer beside it is written from its pieces')
+})
+
+t.test('an answer over the cap is shaped from the value, not written from the pieces', async t => {
+  const items = Array.from({ length: 400 }, (_, i) => fixedJson({ entity_id: `sensor.s_${i}`, name: `Sensor ${i}`, state: '21.5' }))
+  const result = jsonResult({ items, returned: 400, total: 400, has_more: false, next_offset: null }, noScrub)
+  const written = toolResultJson(result).flat().join('')
+  t.equal(written, JSON.stringify(result))
+  t.ok(Buffer.byteLength(JSON.stringify(result.structuredContent)) <= 15_000, 'capped')
+  t.ok((result.structuredContent as { items: unknown[] }).items.length < 400, 'fewer rows')
 })
