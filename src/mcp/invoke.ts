@@ -57,13 +57,17 @@ const OVER_BUDGET = Symbol('over budget')
  * that waits for Home Assistant gets its budget from then on. The tick is queued from a microtask:
  * queued straight from an I/O callback (where a request's handler runs), it would run first.
  */
-async function withinBudget<T> (work: Promise<T>, budgetMs: number, clock: Clock): Promise<T | typeof OVER_BUDGET> {
-  let settled = false
-  const done = (): void => { settled = true }
-  work.then(done, done)
-  await new Promise<void>(resolve => { queueMicrotask(() => { process.nextTick(resolve) }) })
-  if (settled) return await work
-  return await pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET, customTimers: timersOf(clock) })
+function withinBudget<T> (work: Promise<T>, budgetMs: number, clock: Clock): Promise<T | typeof OVER_BUDGET> {
+  // One promise settled by `work` itself when it is quick, else by p-timeout around it.
+  return new Promise((resolve, reject) => {
+    let settled = false
+    work.then(value => { settled = true; resolve(value) }, (err: Error) => { settled = true; reject(err) })
+    queueMicrotask(() => {
+      process.nextTick(() => {
+        if (!settled) resolve(pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET, customTimers: timersOf(clock) }))
+      })
+    })
+  })
 }
 
 /** The entity ids a call's arguments name (any case), which its error message may echo back. */
