@@ -14,7 +14,15 @@ type Flat = Record<string, string | number | boolean | null>
 
 interface Pieces { json: string, escaped: string }
 
-const fixed = new WeakMap<object, Pieces>()
+/**
+ * Where a fixed item keeps its pieces: on itself, under a symbol JSON.stringify and Object.keys never
+ * see (not in a WeakMap: one entry per entity ever listed would be weak entries for every full GC to settle).
+ */
+const PIECES = Symbol('fixed JSON')
+
+function piecesOf (item: unknown): Pieces | undefined {
+  return typeof item === 'object' && item !== null ? (item as { [PIECES]?: Pieces })[PIECES] : undefined
+}
 
 /** The inside of `JSON.stringify(text)` (without its quotes). */
 function escapeInner (text: string): string {
@@ -24,9 +32,9 @@ function escapeInner (text: string): string {
 
 /** Freezes `item` and remembers its JSON; returns the same object. */
 export function fixedJson<T extends Flat> (item: T): Readonly<T> {
-  const json = JSON.stringify(Object.freeze(item))
-  fixed.set(item, { json, escaped: escapeInner(json) })
-  return item
+  const json = JSON.stringify(item)
+  Object.defineProperty(item, PIECES, { value: { json, escaped: escapeInner(json) }, enumerable: false })
+  return Object.freeze(item)
 }
 
 export interface AnswerJson {
@@ -68,7 +76,7 @@ function isPlainRecord (value: unknown): value is Record<string, unknown> {
 function hasFixedItems (value: Record<string, unknown>): boolean {
   for (const key in value) {
     const items = value[key]
-    if (Array.isArray(items) && items.length > 0 && typeof items[0] === 'object' && items[0] !== null && fixed.has(items[0])) return true
+    if (Array.isArray(items) && items.length > 0 && piecesOf(items[0]) !== undefined) return true
   }
   return false
 }
@@ -104,7 +112,7 @@ export function answerJson (value: unknown): AnswerJson {
       for (let i = 0; i < member.length; i++) {
         if (i > 0) piece(',', ',')
         const item: unknown = member[i]
-        const pieces = typeof item === 'object' && item !== null ? fixed.get(item) : undefined
+        const pieces = piecesOf(item)
         // As JSON.stringify writes an array's undefined, function or symbol item (and a hole).
         if (pieces !== undefined) piece(pieces.json, pieces.escaped)
         else literal(JSON.stringify(item) ?? 'null')

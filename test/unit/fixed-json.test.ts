@@ -1,6 +1,7 @@
 import t from 'tap'
 import { answerJson, fixedJson } from '../../src/mcp/fixed-json.ts'
 import { jsonResult, toolResultJson } from '../../src/mcp/invoke.ts'
+import { compactRow } from '../../tools/_shared/entities.ts'
 
 // Text that JSON escapes, or that a naive escaper would get wrong.
 const AWKWARD = ['plain', 'quote " inside', 'back\\slash', 'new\nline\ttab', 'control \u0001\u001f', 'accent étage', 'emoji 🔥 ok',
@@ -67,4 +68,16 @@ t.test('an answer over the cap is shaped from the value, not written from the pi
   t.equal(written, JSON.stringify(result))
   t.ok(Buffer.byteLength(JSON.stringify(result.structuredContent)) <= 15_000, 'capped')
   t.ok((result.structuredContent as { items: unknown[] }).items.length < 400, 'fewer rows')
+})
+
+t.test('a catalogue row keeps its compact form once, out of its JSON and keys', async t => {
+  const row = { entity_id: 'light.a', domain: 'light', name: 'A "lamp"', state: 'on', area_id: 'k', area: 'Kitchen', floor_id: null, floor: null, labels: [], aliases: [], device_id: null, hidden: false, entity_category: null, haystack: 'light.a', foldedName: 'a "lamp"' }
+  const before = { json: JSON.stringify(row), keys: Object.keys(row) }
+  const compact = compactRow(row)
+  t.same(compact, { entity_id: 'light.a', name: 'A "lamp"', state: 'on', area: 'Kitchen' })
+  t.equal(compactRow(row), compact, 'made once')
+  t.equal(JSON.stringify(row), before.json, 'the row serializes as before')
+  t.same(Object.keys(row), before.keys)
+  t.same(Object.keys(compact), ['entity_id', 'name', 'state', 'area'], 'its remembered JSON is no key of its own')
+  t.ok(Object.isFrozen(compact))
 })

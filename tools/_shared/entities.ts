@@ -1,20 +1,18 @@
 import { UserError } from '../../src/errors.ts'
-import type { EntityRow } from '../../src/home/entities.ts'
+import { COMPACT, type EntityRow } from '../../src/home/entities.ts'
 import { fold } from '../../src/home/text.ts'
 import type { HomeView } from '../../src/home/view.ts'
 import { fixedJson } from '../../src/mcp/fixed-json.ts'
 
-/** Each catalogue row's compact form, made once: a row is replaced, never changed, when its entity changes. */
-const compactRows = new WeakMap<EntityRow, Readonly<Record<string, string>>>()
-
-/** Compact row used by every entity list: small on purpose; frozen, its JSON computed once (src/mcp/fixed-json.ts). */
+/** Compact row used by every entity list: small on purpose; frozen, its JSON computed once (src/mcp/fixed-json.ts), kept on the row. */
 export function compactRow (row: EntityRow): Readonly<Record<string, string>> {
-  let compact = compactRows.get(row)
+  let compact = row[COMPACT]
   if (compact === undefined) {
     const out: Record<string, string> = { entity_id: row.entity_id, name: row.name, state: row.state }
     if (row.area) out.area = row.area
+    // A row is replaced, never changed, when its entity changes: its compact form stays true.
     compact = fixedJson(out)
-    compactRows.set(row, compact)
+    row[COMPACT] = compact
   }
   return compact
 }
