@@ -69,3 +69,36 @@ t.test('camera tokens never reach a client of the direct path', async t => {
   const allowed = await (await rpc(server.url, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'ha_render_template', arguments: { template: '{{ 1 + 1 }}' } } }, { authorization: `Bearer ${viewer}` })).text()
   t.match(allowed, /"result":"2"/, 'a token with the camera category renders templates')
 })
+
+// List and search answers are written from each row's remembered JSON (src/mcp/fixed-json.ts), and
+// the scrub is decided piece by piece: a token in a name, or one that becomes a token after the row's
+// JSON was remembered, is still redacted in both.
+t.test('camera tokens in list and search rows, remembered or not, never reach a client', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  await server.app.services.home.ready()
+  const camera = home.entityIds().find(id => id.startsWith('camera.')) as string
+  const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
+    const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, auth)
+    return await res.text()
+  }
+  const token = 'd4e5'.repeat(16)
+  home.setState(camera, 'idle', { ...home.getState(camera)?.attributes, access_token: token, friendly_name: `Door ${token}` })
+  await eventually(() => server.app.services.ha.states.get(camera)?.attributes.access_token === token, 5000, 'the token')
+  for (const [label, text] of [['list', await call('ha_list_entities', { domain: 'camera', limit: 50 })], ['search', await call('ha_search_entities', { query: 'door' })]] as const) {
+    t.notOk(text.includes(token), `${label}: no token in ${text.slice(0, 200)}`)
+    t.ok(text.includes('[redacted camera token]'), `${label}: the redaction is shown`)
+  }
+  // A light whose name is listed (its row's JSON remembered) before that name becomes a camera's token.
+  const light = home.entityIds().find(id => id.startsWith('light.')) as string
+  const later = 'f6a7'.repeat(16)
+  home.setState(light, 'on', { ...home.getState(light)?.attributes, friendly_name: `Lamp ${later}` })
+  await eventually(() => server.app.services.ha.states.get(light)?.attributes.friendly_name === `Lamp ${later}`, 5000, 'the name')
+  const before = await call('ha_list_entities', { domain: 'light', limit: 200 })
+  t.ok(before.includes(later), 'not a token yet: shown')
+  home.setState(camera, 'idle', { ...home.getState(camera)?.attributes, access_token: later })
+  await eventually(() => server.app.services.ha.states.get(camera)?.attributes.access_token === later, 5000, 'the new token')
+  const after = await call('ha_list_entities', { domain: 'light', limit: 200 })
+  t.notOk(after.includes(later), 'a remembered row quoting what is now a token is redacted')
+  t.ok(after.includes('[redacted camera token]'))
+})
