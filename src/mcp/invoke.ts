@@ -92,7 +92,15 @@ function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unkn
  * common case), so the answer can be written without serializing the same object a second time; with
  * the text's escaped pieces when the answer was built from fixed items (src/mcp/fixed-json.ts).
  */
-const structuredJson = new WeakMap<ToolCallResult, AnswerJson>()
+const SERIALIZED = Symbol('serialized')
+/**
+ * Kept on the result itself under a symbol no JSON, key listing or schema sees (a WeakMap entry per
+ * call was weak work for every full GC to settle, in its pause).
+ */
+const structuredJson = {
+  get: (result: ToolCallResult): AnswerJson | undefined => (result as { [SERIALIZED]?: AnswerJson })[SERIALIZED],
+  set: (result: ToolCallResult, serialized: AnswerJson): void => { Object.defineProperty(result, SERIALIZED, { value: serialized }) }
+}
 
 /**
  * `JSON.stringify(result)` in pieces (or runs of pieces) to be written one after the other, built from the text

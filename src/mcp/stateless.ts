@@ -192,12 +192,19 @@ export function modernHttpStatus (answer: unknown): number {
   return 200
 }
 
-/** The result of each answer a direct tool call made, to write it without serializing it twice. */
-const directResults = new WeakMap<object, ToolCallResult>()
+/**
+ * Marks an answer a direct tool call made, to write its result without serializing it twice: a
+ * symbol on the answer no JSON or key listing sees (not a WeakMap entry per call, weak work for every full GC).
+ */
+const DIRECT = Symbol('direct answer')
+
+function directResult (answer: JSONRPCMessage): ToolCallResult | undefined {
+  return (answer as { [DIRECT]?: true })[DIRECT] === true ? (answer as unknown as { result: ToolCallResult }).result : undefined
+}
 
 /** Whether an answer came from a direct tool call (tests check which way a call went). */
 export function isDirectAnswer (answer: JSONRPCMessage): boolean {
-  return directResults.has(answer)
+  return directResult(answer) !== undefined
 }
 
 /** The JSON-RPC answer the SDK sends for a tools/call whose handler threw (its error path, 2025 era). */
@@ -219,7 +226,7 @@ export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer 
   if (batch) pieces.push('[')
   answers.forEach((answer, i) => {
     if (i > 0) pieces.push(',')
-    const result = directResults.get(answer)
+    const result = directResult(answer)
     if (result === undefined) pieces.push(JSON.stringify(answer))
     else pieces.push('{"result":', ...toolResultJson(result), ',"jsonrpc":"2.0","id":', JSON.stringify((answer as { id: unknown }).id), '}')
   })
@@ -290,7 +297,7 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
       // A client that went away gets no answer, as through the server.
       if (cancelled.aborted) return undefined
       const answer = { result, jsonrpc: '2.0', id } as unknown as JSONRPCMessage
-      directResults.set(answer, result)
+      Object.defineProperty(answer, DIRECT, { value: true })
       return answer
     }, (err: unknown) => cancelled.aborted ? undefined : thrownAnswer(id, err))
   }
@@ -305,8 +312,12 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
     async handle (messages, identity, cancelled, era = 'legacy') {
       // Built only for a message the server answers (a direct call needs none).
       let extra: MessageExtraInfo | undefined
-      const answer = (message: JSONRPCMessage): Promise<JSONRPCMessage | undefined> =>
-        (era === 'legacy' && directCalls ? direct(message, identity, cancelled) : undefined) ?? muxes[era].dispatch(message, extra ??= { authInfo: authInfoOf(identity) }, cancelled)
+      const answer = (message: JSONRPCMessage): Promise<JSONRPCMessage | undefined> => {
+        const directly = era === 'legacy' && directCalls ? direct(message, identity, cancelled) : undefined
+        if (directly !== undefined) return directly
+        extra ??= { authInfo: authInfoOf(identity) }
+        return muxes[era].dispatch(message, extra, cancelled)
+      }
       // One message, the common POST: no Promise.all around it.
       if (messages.length === 1) {
         const only = await answer(messages[0] as JSONRPCMessage)
