@@ -114,7 +114,12 @@ function buildLists (haystacks: readonly string[]): { plain: WordList, joined: W
 }
 
 export class SearchIndex {
-  #ids: string[]
+  /**
+   * The rows as they were when the index was built. Their searchable text (id, name, haystack) is
+   * still theirs: any change to it rebuilds the index; a state change does not, so a caller reads
+   * states from the current rows, never from these.
+   */
+  #rows: readonly EntityRow[]
   #haystacks: string[]
   #plain: WordList
   #joined: WordList
@@ -122,7 +127,7 @@ export class SearchIndex {
   #marks: Uint8Array
 
   constructor (rows: readonly EntityRow[]) {
-    this.#ids = rows.map(row => row.entity_id)
+    this.#rows = [...rows]
     this.#haystacks = rows.map(row => row.haystack)
     this.#marks = new Uint8Array(rows.length)
     const { plain, joined } = buildLists(this.#haystacks)
@@ -135,7 +140,7 @@ export class SearchIndex {
    * more than `limit` (the caller already knows a rarer word).
    */
   candidates (word: string, limit = Infinity): string[] | undefined {
-    return this.#resolve(this.#plan(word), limit)
+    return this.#resolve(this.#plan(word), limit)?.map(row => row.entity_id)
   }
 
   /** The index words that contain `word`, with the most and the total rows any of them holds. */
@@ -153,15 +158,15 @@ export class SearchIndex {
     return { word, list, matched, most, sum }
   }
 
-  #resolve (plan: Plan, limit: number): string[] | undefined {
+  #resolve (plan: Plan, limit: number): EntityRow[] | undefined {
     if (plan.list === undefined) return this.#scan(plan.word, limit)
     // One index word alone holding more rows than the limit: the union can only be larger.
     if (plan.most > limit) return undefined
     const rows = plan.matched.length === 1 ? plan.list.rows(plan.matched[0] as number) : this.#union(plan.list, plan.matched)
     if (rows.length > limit) return undefined
-    const ids = new Array<string>(rows.length)
-    for (let i = 0; i < rows.length; i++) ids[i] = this.#ids[rows[i] as number] as string
-    return ids
+    const found = new Array<EntityRow>(rows.length)
+    for (let i = 0; i < rows.length; i++) found[i] = this.#rows[rows[i] as number] as EntityRow
+    return found
   }
 
   /** The rows of several words, each once, increasing. */
@@ -181,11 +186,11 @@ export class SearchIndex {
   }
 
   /** Every row whose haystack contains `word`: the plain scan, for a word the index cannot split on. */
-  #scan (word: string, limit: number): string[] | undefined {
-    const found: string[] = []
+  #scan (word: string, limit: number): EntityRow[] | undefined {
+    const found: EntityRow[] = []
     for (let row = 0; row < this.#haystacks.length; row++) {
       if (!(this.#haystacks[row] as string).includes(word)) continue
-      found.push(this.#ids[row] as string)
+      found.push(this.#rows[row] as EntityRow)
       if (found.length > limit) return undefined
     }
     return found
@@ -199,8 +204,13 @@ export class SearchIndex {
    * which ranking checks): the rarest is the fewest to check.
    */
   candidatesFor (words: readonly string[]): string[] {
+    return this.candidateRows(words).map(row => row.entity_id)
+  }
+
+  /** candidatesFor's rows, as indexed: for ranking by their text (read states from the current rows). */
+  candidateRows (words: readonly string[]): EntityRow[] {
     const plans = words.map(word => this.#plan(word)).sort((a, b) => a.sum - b.sum)
-    let best: string[] | undefined
+    let best: EntityRow[] | undefined
     for (const plan of plans) {
       const found = this.#resolve(plan, best ? best.length - 1 : Infinity)
       if (found && (!best || found.length < best.length)) best = found

@@ -142,15 +142,10 @@ export class HomeView {
 
   #rank (query: string, top: number): { ids: string[], total: number } {
     const words = tokens(query)
-    const ids = words.length > 0 ? this.catalog.searchIndex().candidatesFor(words) : []
-    // Sized once (a broad word has thousands of candidates): growing it was most of a search's garbage.
-    const candidates = new Array<EntityRow>(ids.length)
-    let found = 0
-    for (let i = 0; i < ids.length; i++) {
-      const row = this.entity(ids[i] as string)
-      if (row) candidates[found++] = row
-    }
-    candidates.length = found
+    // The index's own rows: ranking reads only their text, which is still theirs (a change rebuilds
+    // the index), and the ids ranked are looked up again for their current state (search()).
+    const indexed = words.length > 0 ? this.catalog.searchIndex().candidateRows(words) : []
+    const candidates = this.visibility.active ? indexed.filter(row => this.visibility.visible(row.entity_id)) : indexed
     const ranked = rankMatches(query, candidates, top)
     return { ids: ranked.rows.map(row => row.entity_id), total: ranked.total }
   }
