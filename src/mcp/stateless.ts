@@ -236,12 +236,38 @@ export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer 
     if (typeof piece === 'string') size += Buffer.byteLength(piece, 'utf8')
     else for (const part of piece) size += Buffer.byteLength(part, 'utf8')
   }
-  const body = Buffer.allocUnsafe(size)
+  const body = bodyBuffer(size)
   let at = 0
   for (const piece of pieces) {
     if (typeof piece === 'string') at += body.write(piece, at, 'utf8')
     else for (const part of piece) at += body.write(part, at, 'utf8')
   }
+  // Never an uninitialized byte on the wire (a slab holds earlier answers): JSON allows trailing spaces.
+  if (at < body.length) body.fill(0x20, at)
+  return body
+}
+
+/** Bodies up to this size are cut from shared slabs; a larger one gets a buffer of its own. */
+const SLAB_BYTES = 256 * 1024
+const MAX_SLAB_BODY = 64 * 1024
+let slab: Buffer | undefined
+let slabUsed = 0
+
+/**
+ * A body-sized buffer cut from the current slab, the way Node pools small buffers (Buffer.allocUnsafe
+ * pools only under 4 KB): one ArrayBuffer for many answers instead of one per answer, each a native
+ * allocation for every full GC's pause to sweep. A slab is never written again once cut: a new one
+ * is taken when it is full, and it is freed when its last body has been written out.
+ */
+export function bodyBuffer (size: number): Buffer {
+  if (size > MAX_SLAB_BODY) return Buffer.allocUnsafe(size)
+  if (slab === undefined || slabUsed + size > slab.length) {
+    slab = Buffer.allocUnsafeSlow(SLAB_BYTES)
+    slabUsed = 0
+  }
+  const body = slab.subarray(slabUsed, slabUsed + size)
+  // Eight-byte aligned, as Node aligns its own pool.
+  slabUsed = (slabUsed + size + 7) & ~7
   return body
 }
 
