@@ -74,6 +74,10 @@ export class WindowCounters {
     if (window.startedAt + this.#windowMs <= now) {
       window.count = 0
       window.startedAt = now
+    } else if (window.startedAt > now) {
+      // The clock was set back: the window runs from now, its count kept, so no client waits more
+      // than a minute (from a start in the future, Retry-After would say an hour after a one-hour step).
+      window.startedAt = now
     }
     window.count++
     return window
@@ -97,9 +101,11 @@ export function addressKeyOf (ip: string): string {
 }
 
 /** `make(key)` remembered for the last MAX_CACHED_KEYS keys asked for: the same few come again and again. */
-function cached (make: (key: string) => string): (key: string) => string {
+function cached (make: (key: string) => string): (key: string | undefined) => string {
   const known = new Map<string, string>()
-  return key => {
+  return given => {
+    // request.ip is the socket's remoteAddress: undefined once the socket is gone.
+    const key = given ?? ''
     let value = known.get(key)
     if (value === undefined) {
       if (known.size >= MAX_CACHED_KEYS) known.clear()
@@ -112,7 +118,9 @@ function cached (make: (key: string) => string): (key: string) => string {
 
 const addressKey = cached(addressKeyOf)
 const tokenKey = cached(id => `token:${id}`)
-const unauthenticatedKey = cached(ip => `address:${ip}`)
+// Per address as the address limit counts it (one IPv6 /64 is one address), or one host's many
+// addresses would each take a key and push the tokens' windows out beyond MAX_COUNTED.
+const unauthenticatedKey = cached(ip => `address:${addressKeyOf(ip)}`)
 
 /** Request rate limits, one set of counters per limit (only where a route asks, never globally). */
 async function requestLimitsPlugin (fastify: FastifyInstance, clock: { now: () => number }): Promise<void> {
