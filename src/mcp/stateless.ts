@@ -247,9 +247,13 @@ export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer 
   return body
 }
 
-/** Bodies up to this size are cut from shared slabs; a larger one gets a buffer of its own. */
-const SLAB_BYTES = 256 * 1024
-const MAX_SLAB_BODY = 64 * 1024
+/**
+ * Bodies up to this size are cut from shared slabs; a larger one gets a buffer of its own. A slab
+ * lives while any body cut from it waits in a socket: 128 KB keeps what a client that stops reading
+ * can pin per held answer to a few times that answer (answers are capped at 15 KB of text).
+ */
+const SLAB_BYTES = 128 * 1024
+const MAX_SLAB_BODY = 32 * 1024
 let slab: Buffer | undefined
 let slabUsed = 0
 
