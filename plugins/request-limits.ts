@@ -120,7 +120,7 @@ const addressKey = cached(addressKeyOf)
 const tokenKey = cached(id => `token:${id}`)
 // Per address as the address limit counts it (one IPv6 /64 is one address), or one host's many
 // addresses would each take a key and push the tokens' windows out beyond MAX_COUNTED.
-const unauthenticatedKey = cached(ip => `address:${addressKeyOf(ip)}`)
+const unauthenticatedKey = cached(ip => `address:${addressKey(ip)}`)
 
 /** Request rate limits, one set of counters per limit (only where a route asks, never globally). */
 async function requestLimitsPlugin (fastify: FastifyInstance, clock: { now: () => number }): Promise<void> {

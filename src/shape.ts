@@ -13,16 +13,8 @@ export interface Envelope<T> {
 
 /** The standard list envelope for one page of `all`; `map` shapes only the rows on the page. */
 export function page<T, U = T> (all: readonly T[], offset: number, limit: number, note?: string, map?: (item: T) => U): Envelope<U> {
-  let items: U[]
-  if (map && Number.isSafeInteger(offset) && offset >= 0 && Number.isSafeInteger(limit) && limit >= 0) {
-    // One array for the page, shaped as it is cut (slice then map made two).
-    const count = Math.max(0, Math.min(all.length, offset + limit) - offset)
-    items = new Array<U>(count)
-    for (let i = 0; i < count; i++) items[i] = map(all[offset + i] as T)
-  } else {
-    const slice = all.slice(offset, offset + limit)
-    items = (map ? slice.map(item => map(item)) : slice) as U[]
-  }
+  const slice = all.slice(offset, offset + limit)
+  const items = (map ? slice.map(item => map(item)) : slice) as U[]
   const end = offset + items.length
   const hasMore = end < all.length
   const envelope: Envelope<U> = { items, returned: items.length, total: all.length, has_more: hasMore, next_offset: hasMore ? end : null }

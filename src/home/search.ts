@@ -201,14 +201,10 @@ export class SearchIndex {
    * first, and a word stops as soon as one of its index words alone holds more rows than the rarest
    * so far, so a common word ("room" in a home where every name has it) costs a look at its index
    * words, not a list of its rows. Any word's matches would do (every row must hold every word,
-   * which ranking checks): the rarest is the fewest to check.
+   * which ranking checks): the rarest is the fewest to check. The rows are the index's own: rank by
+   * their text, read states from the current rows.
    */
-  candidatesFor (words: readonly string[]): string[] {
-    return this.candidateRows(words).map(row => row.entity_id)
-  }
-
-  /** candidatesFor's rows, as indexed: for ranking by their text (read states from the current rows). */
-  candidateRows (words: readonly string[]): EntityRow[] {
+  candidatesFor (words: readonly string[]): EntityRow[] {
     const plans = words.map(word => this.#plan(word)).sort((a, b) => a.sum - b.sum)
     let best: EntityRow[] | undefined
     for (const plan of plans) {

@@ -144,7 +144,7 @@ export class HomeView {
     const words = tokens(query)
     // The index's own rows: ranking reads only their text, which is still theirs (a change rebuilds
     // the index), and the ids ranked are looked up again for their current state (search()).
-    const indexed = words.length > 0 ? this.catalog.searchIndex().candidateRows(words) : []
+    const indexed = words.length > 0 ? this.catalog.searchIndex().candidatesFor(words) : []
     const candidates = this.visibility.active ? indexed.filter(row => this.visibility.visible(row.entity_id)) : indexed
     const ranked = rankMatches(query, candidates, top)
     return { ids: ranked.rows.map(row => row.entity_id), total: ranked.total }
@@ -181,7 +181,6 @@ export class HomeView {
     return counts
   }
 
-  /** A text with hidden entities' ids and names removed but for `keep` (filter_reads), and camera tokens redacted. */
   /**
    * Whether an answer in pieces comes through `scrub` unchanged without being joined: no entity is
    * hidden (filter_reads off) and no piece holds a camera token. False: scrub the whole text.
@@ -190,6 +189,7 @@ export class HomeView {
     return !this.visibility.active && this.#cameraTokens.cleanPieces(pieces)
   }
 
+  /** A text with hidden entities' ids and names removed but for `keep` (filter_reads), and camera tokens redacted. */
   scrub (text: string, keep?: Iterable<string>): string {
     return this.#cameraTokens.scrub(this.visibility.scrub(text, this.catalog, keep))
   }

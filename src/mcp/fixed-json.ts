@@ -15,14 +15,21 @@ type Flat = Record<string, string | number | boolean | null>
 interface Pieces { json: string, escaped: string }
 
 /**
- * Where a fixed item keeps its pieces: on itself, under a symbol JSON.stringify and Object.keys never
- * see (not in a WeakMap: one entry per entity ever listed would be weak entries for every full GC to settle).
+ * A value kept on an object itself, under a non-enumerable symbol that no JSON, key listing or schema
+ * sees: what an answer remembers about its serialization. Not a WeakMap: an entry per call (or per
+ * entity ever listed) would be weak references for every full GC to settle in its pause.
  */
-const PIECES = Symbol('fixed JSON')
-
-function piecesOf (item: unknown): Pieces | undefined {
-  return typeof item === 'object' && item !== null ? (item as { [PIECES]?: Pieces })[PIECES] : undefined
+export function hiddenSlot<T> (description: string): { get: (owner: unknown) => T | undefined, set: (owner: object, value: T) => void } {
+  const key = Symbol(description)
+  return {
+    get: owner => typeof owner === 'object' && owner !== null ? (owner as Record<symbol, T | undefined>)[key] : undefined,
+    set: (owner, value) => { Object.defineProperty(owner, key, { value }) }
+  }
 }
+
+/** Where a fixed item keeps its pieces. */
+const piecesSlot = hiddenSlot<Pieces>('fixed JSON')
+const piecesOf = piecesSlot.get
 
 /** The inside of `JSON.stringify(text)` (without its quotes). */
 function escapeInner (text: string): string {
@@ -33,7 +40,7 @@ function escapeInner (text: string): string {
 /** Freezes `item` and remembers its JSON; returns the same object. */
 export function fixedJson<T extends Flat> (item: T): Readonly<T> {
   const json = JSON.stringify(item)
-  Object.defineProperty(item, PIECES, { value: { json, escaped: escapeInner(json) }, enumerable: false })
+  piecesSlot.set(item, { json, escaped: escapeInner(json) })
   return Object.freeze(item)
 }
 

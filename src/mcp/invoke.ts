@@ -4,7 +4,7 @@ import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssist
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
-import { answerJson, type AnswerJson } from './fixed-json.ts'
+import { answerJson, hiddenSlot, type AnswerJson } from './fixed-json.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import { argumentRefusal, type LoadedTool } from './registry.ts'
 
@@ -92,15 +92,7 @@ function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unkn
  * common case), so the answer can be written without serializing the same object a second time; with
  * the text's escaped pieces when the answer was built from fixed items (src/mcp/fixed-json.ts).
  */
-const SERIALIZED = Symbol('serialized')
-/**
- * Kept on the result itself under a symbol no JSON, key listing or schema sees (a WeakMap entry per
- * call was weak work for every full GC to settle, in its pause).
- */
-const structuredJson = {
-  get: (result: ToolCallResult): AnswerJson | undefined => (result as { [SERIALIZED]?: AnswerJson })[SERIALIZED],
-  set: (result: ToolCallResult, serialized: AnswerJson): void => { Object.defineProperty(result, SERIALIZED, { value: serialized }) }
-}
+const structuredJson = hiddenSlot<AnswerJson>('serialized')
 
 /**
  * `JSON.stringify(result)` in pieces (or runs of pieces) to be written one after the other, built from the text
@@ -185,9 +177,8 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
     try {
       // Connected and up to date (the common case), the handler starts at once: a read from memory
       // then settles in this tick, and its budget never needs a timer.
-      const running = tool.definition.needsHomeAssistant === false || ctx.home.readyNow()
-        ? tool.definition.handler({ ...ctx, tool: name }, parsed.data)
-        : ctx.home.ready().then(async () => await tool.definition.handler({ ...ctx, tool: name }, parsed.data))
+      const run = async (): Promise<unknown> => await tool.definition.handler({ ...ctx, tool: name }, parsed.data)
+      const running = tool.definition.needsHomeAssistant === false || ctx.home.readyNow() ? run() : ctx.home.ready().then(run)
       const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
       const value = bounded ? await withinBudget(running, readBudgetMs, ctx.clock) : await running
       if (value === OVER_BUDGET) {

@@ -20,6 +20,7 @@ import {
 import type { Identity } from '../auth/identity.ts'
 import { createModernConfirmations, type ModernConfirmations } from './confirm-rounds.ts'
 import { authInfoOf, buildServer, directToolCall, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
+import { hiddenSlot } from './fixed-json.ts'
 import { toolResultJson, type ToolCallResult } from './invoke.ts'
 import { withRefusalCode, withRefusalCodes } from './rpc-error.ts'
 
@@ -192,15 +193,9 @@ export function modernHttpStatus (answer: unknown): number {
   return 200
 }
 
-/**
- * Marks an answer a direct tool call made, to write its result without serializing it twice: a
- * symbol on the answer no JSON or key listing sees (not a WeakMap entry per call, weak work for every full GC).
- */
-const DIRECT = Symbol('direct answer')
-
-function directResult (answer: JSONRPCMessage): ToolCallResult | undefined {
-  return (answer as { [DIRECT]?: true })[DIRECT] === true ? (answer as unknown as { result: ToolCallResult }).result : undefined
-}
+/** The result of each answer a direct tool call made, kept on the answer, to write it without serializing it twice. */
+const directSlot = hiddenSlot<ToolCallResult>('direct answer')
+const directResult = directSlot.get
 
 /** Whether an answer came from a direct tool call (tests check which way a call went). */
 export function isDirectAnswer (answer: JSONRPCMessage): boolean {
@@ -327,7 +322,7 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
       // A client that went away gets no answer, as through the server.
       if (cancelled.aborted) return undefined
       const answer = { result, jsonrpc: '2.0', id } as unknown as JSONRPCMessage
-      Object.defineProperty(answer, DIRECT, { value: true })
+      directSlot.set(answer, result)
       return answer
     }, (err: unknown) => cancelled.aborted ? undefined : thrownAnswer(id, err))
   }

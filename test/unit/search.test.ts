@@ -24,7 +24,7 @@ t.test('the index finds every row containing the word, once each', async t => {
   t.same(index.candidates('nothing'), [])
   t.same(index.candidates('temperature\u0000light'), [], 'never matches across two entities')
   t.equal(index.candidates('kitchen', 2), undefined, 'gives up past the limit')
-  t.same(index.candidatesFor(['light', 'kuche']), ['light.kitchen', 'light.kitchen_island'], 'the rarer word picks the candidates')
+  t.same(index.candidatesFor(['light', 'kuche']).map(row => row.entity_id), ['light.kitchen', 'light.kitchen_island'], 'the rarer word picks the candidates')
   t.same(index.candidatesFor(['zzz', 'kitchen']), [])
 })
 
@@ -68,12 +68,11 @@ t.test('the word index ranks exactly what a scan of every row ranks', async t =>
     const name = `${names[i % names.length] as string}${i % 3 === 0 ? ` ${i}` : ''}`
     return row(`${domain}.${fold(name).replace(/[^a-z0-9]+/g, '_')}_${i}`, name, i % 11 === 0 ? 'Attic\nÉtage 2' : i % 7 === 0 ? 'fw.x9q_build' : '')
   })
-  const rowsById = new Map(many.map(r => [r.entity_id, r]))
   const index = new SearchIndex(many)
   const queries = ['kitchen', 'kitchen light', 'kuche', 'KÜCHE decke', 'etage', 'room', 'oom', 'room 12', 'bathroom', 'v1', 'v1.2', '1.2', 'my_label', 'label', 'y_l', 'sensor.', 'binary_sensor', 'light.kitchen_light_0', 'media_player.living', '12', '3', 'living-room', 'door/gate', 'gate', 'attic', 'x9q', 'build', 'fw.x9', 'zzz', 'kitchen zzz', 'e', 'a b']
   for (const query of queries) {
     const words = tokensOf(query)
-    const candidates = index.candidatesFor(words).map(id => rowsById.get(id) as EntityRow)
+    const candidates = index.candidatesFor(words)
     for (const top of [20, Infinity]) {
       const indexed = rankMatches(query, candidates, top)
       const scanned = rankMatches(query, many, top)
