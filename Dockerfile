@@ -6,7 +6,7 @@
 # workflow may still pass a per-arch value.
 ARG BUILD_FROM=ghcr.io/home-assistant/base:3.24
 
-# ---- build: compile TypeScript, keep production dependencies only ----
+# ---- build: bundle the server (scripts/build.ts), keep production dependencies only ----
 FROM node:26-alpine AS build
 WORKDIR /build
 COPY package.json package-lock.json ./
@@ -34,7 +34,8 @@ RUN apk add --no-cache libstdc++ libgcc su-exec \
 COPY --from=build /usr/local/bin/node /usr/local/bin/node
 RUN node --version
 
-# Owned by root and read-only for the mcp user (the AppArmor profile enforces the same).
+# Owned by root and read-only for the mcp user (the AppArmor profile enforces the same). dist/ holds
+# the server bundled with its dependencies; node_modules stays for anything resolved at run time.
 WORKDIR /app
 COPY --from=build /build/package.json ./package.json
 COPY --from=build /build/node_modules ./node_modules

@@ -54,7 +54,7 @@ export interface IngressOptions {
   publicDir?: string
 }
 
-// plugins/ingress.ts in development, dist/plugins/ingress.js in the image: the page sits at the app root in both.
+// plugins/ingress.ts in development, bundled into dist/app/ in the image (scripts/build.ts): the page sits at the app root in both.
 export const DEFAULT_PUBLIC_DIR = ['../ingress/public/', '../../ingress/public/']
   .map(relative => fileURLToPath(new URL(relative, import.meta.url)))
   .find(dir => existsSync(dir)) ?? fileURLToPath(new URL('../ingress/public/', import.meta.url))

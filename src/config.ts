@@ -112,7 +112,7 @@ function packageVersion (): string {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version?: string }
     return pkg.version ?? '0.0.0'
   } catch {
-    // dist/src/config.js sits one level deeper than src/config.ts
+    // Built, this module is bundled into dist/app/ (scripts/build.ts), one level deeper than src/config.ts
     try {
       const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version?: string }
       return pkg.version ?? '0.0.0'

@@ -181,7 +181,8 @@ function listedAnnotations (annotations: ToolAnnotations): Partial<ToolAnnotatio
   return listed
 }
 
-function toolFiles (dir: string): string[] {
+/** The tool modules under `dir`, in load order: what the registry imports and what the build bundles as entries. */
+export function toolFiles (dir: string): string[] {
   const files: string[] = []
   for (const name of readdirSync(dir).sort()) {
     if (name.startsWith('_') || name.startsWith('.')) continue
