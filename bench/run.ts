@@ -14,6 +14,7 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { Agent, request } from 'node:http'
+import { createServer, type AddressInfo } from 'node:net'
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { cpus, loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -79,6 +80,18 @@ function machine (): string {
 
 const BENCH_REQUEST_LIMIT = '100000000'
 
+/** A port free on loopback now: two benches at once (or a test server) must not meet on a fixed one. */
+async function freePort (): Promise<number> {
+  return await new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', reject)
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo
+      probe.close(() => { resolve(port) })
+    })
+  })
+}
+
 async function startServer (home: DemoHome, port: number): Promise<ChildProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ha-mcp-bench-'))
   // Every tool listed, so the heavy reads cover them all; writes are called with dry_run where they take it.
@@ -89,7 +102,7 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   const child = spawn(process.execPath, [...profile, ...NODE_ARGS, 'dist/app/server.js'], {
     // 16 clients with one token on loopback far outrun any real client: the request limits stay on
     // (their cost is measured) but so high that they never throttle the bench. RATE_LIMIT_*=0 measures without them.
-    env: { ...process.env, ...START.env, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
+    env: { ...process.env, NODE_OPTIONS: undefined, ...START.env, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   // The server's log, without the audit lines of the heavy reads' dry runs: not the bench's output.
@@ -103,6 +116,8 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   }
   const deadline = Date.now() + 60_000
   while (Date.now() < deadline) {
+    // Never measure someone else's server on that port: ours must still be running.
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}) before it was ready`)
     try {
       const health = await fetch(`http://127.0.0.1:${port}/health`)
       const body = await health.json() as { websocket?: boolean }
@@ -308,10 +323,9 @@ async function main (): Promise<void> {
   const sizes = values.sizes.split(',').map(Number).filter(n => n > 0)
   const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, machine: machine(), cpus: cpus().length, server_flags: NODE_ARGS.join(' '), runs: [] as unknown[] }
   process.stdout.write(`Node ${process.version}; ${machine()}\nserver: ${Object.entries(START.env).map(([k, v]) => `${k}=${v} `).join('')}node ${NODE_ARGS.join(' ')} dist/app/server.js${process.env.BENCH_NODE_ARGS === undefined ? ' (npm start)' : ' (BENCH_NODE_ARGS)'}\n`)
-  let port = 19_583
   for (const size of sizes) {
     process.stdout.write(`\n== ${size} entities; lookups: ${CLIENTS} concurrent stateless clients, ${SECONDS} s per scenario; load average ${loadavg()[0]?.toFixed(1)} ==\n`)
-    const run = await benchSize(size, port++)
+    const run = await benchSize(size, await freePort())
     ;(report.runs as unknown[]).push(run)
     const scenarios = run.scenarios as Record<string, Record<string, number>>
     const described: Record<string, string> = { search: 'ha_search_entities, mostly distinct two-word queries, limit 20', get: 'ha_get_entity, a different entity each call', list: 'ha_list_entities by domain, limit 50', 'ha-call': 'ha_get_entity in a new MCP session per call, as HA\'s client' }
