@@ -198,7 +198,10 @@ async function runScenario (port: number, pid: number, ids: string[], scenario: 
     calls: latencies.length,
     calls_per_s: Math.round(latencies.length / elapsed),
     p50_ms: Math.round(percentile(latencies, 50) * 10) / 10,
+    p90_ms: Math.round(percentile(latencies, 90) * 10) / 10,
     p99_ms: Math.round(percentile(latencies, 99) * 10) / 10,
+    p999_ms: Math.round(percentile(latencies, 99.9) * 10) / 10,
+    max_ms: Math.round((latencies[latencies.length - 1] ?? 0) * 10) / 10,
     errors,
     max_answer_bytes: maxBytes,
     server_cpu_ms_per_call: Math.round(((cpuMs(pid) - cpuBefore) / Math.max(1, latencies.length)) * 100) / 100,
@@ -330,7 +333,7 @@ async function main (): Promise<void> {
     const scenarios = run.scenarios as Record<string, Record<string, number>>
     const described: Record<string, string> = { search: 'ha_search_entities, mostly distinct two-word queries, limit 20', get: 'ha_get_entity, a different entity each call', list: 'ha_list_entities by domain, limit 50', 'ha-call': 'ha_get_entity in a new MCP session per call, as HA\'s client' }
     for (const [name, r] of Object.entries(scenarios)) {
-      process.stdout.write(`${name.padEnd(8)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p99 ${r.p99_ms} ms  cpu/call ${r.server_cpu_ms_per_call} ms (bench client ${r.client_cpu_ms_per_call} ms)  peak RSS ${r.peak_rss_mb} MB  errors ${r.errors}  max answer ${r.max_answer_bytes} B  load ${r.load_average}  (${described[name] ?? name})\n`)
+      process.stdout.write(`${name.padEnd(8)} ${String(r.calls_per_s).padStart(6)} calls/s  p50 ${r.p50_ms} ms  p90 ${r.p90_ms} ms  p99 ${r.p99_ms} ms (max ${r.max_ms})  cpu/call ${r.server_cpu_ms_per_call} ms (bench client ${r.client_cpu_ms_per_call} ms)  peak RSS ${r.peak_rss_mb} MB  errors ${r.errors}  max answer ${r.max_answer_bytes} B  load ${r.load_average}  (${described[name] ?? name})\n`)
     }
     const heavy = run.heavy_reads as HeavyResult[]
     if (heavy.length > 0) {

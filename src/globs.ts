@@ -8,9 +8,11 @@ import { Minimatch } from 'minimatch'
  * denylist entry must never turn into "everything but"). Compiled once per pattern.
  */
 const OPTIONS = { nocase: true, dot: true, nonegate: true, nocomment: true, noext: true, noglobstar: true, optimizationLevel: 0 } as const
-const compiled = new LRUCache<string, Minimatch>({ max: 10_000 })
+/** Made on the first glob: an LRU preallocates its slots, heap held for nothing where no glob is set. */
+let compiled: LRUCache<string, Minimatch> | undefined
 
 function compile (pattern: string): Minimatch {
+  compiled ??= new LRUCache<string, Minimatch>({ max: 10_000 })
   let matcher = compiled.get(pattern)
   if (!matcher) {
     matcher = new Minimatch(pattern.trim(), OPTIONS)

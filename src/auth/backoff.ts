@@ -22,7 +22,9 @@ interface Entry { failures: number, blockedUntil: number }
  * forgotten first) and by idle time, in an LRU cache that reads the injected clock.
  */
 export class AuthBackoff {
-  #entries: LRUCache<string, Entry>
+  /** Made on the first failure: an LRU preallocates its slots (0.6 MB for 10,000), held for nothing until then. */
+  #entries: LRUCache<string, Entry> | undefined
+  #maxTracked: number
   #free: number
   #base: number
   #max: number
@@ -35,23 +37,24 @@ export class AuthBackoff {
     this.#max = options.maxBlockMs ?? 60_000
     this.#idle = options.idleMs ?? 15 * 60_000
     this.#now = options.now ?? realClock.now
-    // ttlResolution 0: every check reads the clock (a fake one in tests) instead of a cached time.
-    this.#entries = new LRUCache({ max: options.maxTracked ?? 10_000, ttlResolution: 0, perf: { now: this.#now } })
+    this.#maxTracked = options.maxTracked ?? 10_000
   }
 
   get size (): number {
-    return this.#entries.size
+    return this.#entries?.size ?? 0
   }
 
   /** Milliseconds this address must still wait, or 0 when it may try. */
   blockedFor (address: string): number {
-    const entry = this.#entries.get(address)
+    const entry = this.#entries?.get(address)
     if (!entry) return 0
     return Math.max(0, entry.blockedUntil - this.#now())
   }
 
   fail (address: string): void {
     const now = this.#now()
+    // ttlResolution 0: every check reads the clock (a fake one in tests) instead of a cached time.
+    this.#entries ??= new LRUCache({ max: this.#maxTracked, ttlResolution: 0, perf: { now: this.#now } })
     const entry = this.#entries.get(address) ?? { failures: 0, blockedUntil: 0 }
     entry.failures++
     if (entry.failures > this.#free) entry.blockedUntil = now + exponentialDelay(entry.failures - this.#free, this.#base, this.#max)
@@ -60,11 +63,11 @@ export class AuthBackoff {
   }
 
   succeed (address: string): void {
-    this.#entries.delete(address)
+    this.#entries?.delete(address)
   }
 
   /** Forgets idle addresses; called on a timer. */
   sweep (): void {
-    this.#entries.purgeStale()
+    this.#entries?.purgeStale()
   }
 }

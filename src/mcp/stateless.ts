@@ -65,12 +65,16 @@ class StatelessMux extends PerRequestHTTPServerTransport {
     }
   }
 
-  /** Resolves with the answer to a request, or undefined for a notification or a response. */
+  /**
+   * Resolves with the answer to a request, or undefined for a notification or a response, which
+   * never reach the server: it knows requests by private ids only, so a client's
+   * `notifications/cancelled` naming its own id (or a guess) would cancel whichever request holds
+   * that private id, another client's included, and leave it without an answer. A stateless client
+   * cancels by closing its connection (`cancelled`). A posted response answers nothing either: a
+   * stateless server sends no requests to clients (`send` only routes answers).
+   */
   async dispatch (message: JSONRPCMessage, extra: MessageExtraInfo, cancelled: AbortSignal): Promise<JSONRPCMessage | undefined> {
-    if (!('method' in message) || !('id' in message)) {
-      this.onmessage?.(message, extra)
-      return undefined
-    }
+    if (!('method' in message) || !('id' in message)) return undefined
     const privateId = this.#nextId++
     return await new Promise(resolve => {
       this.#pending.set(privateId, answer => resolve({ ...answer, id: message.id } as JSONRPCMessage))
@@ -89,7 +93,7 @@ class StatelessMux extends PerRequestHTTPServerTransport {
 export type McpBodyCheck = { ok: true, messages: JSONRPCMessage[], batch: boolean } | { ok: false, message: string }
 
 function isMessage (item: unknown): item is JSONRPCMessage {
-  return isPlainRequest(item) || isJSONRPCRequest(item) || isJSONRPCNotification(item) || isJSONRPCResultResponse(item) || isJSONRPCErrorResponse(item)
+  return isPlainRequest(item) || isPlainNotification(item) || isJSONRPCRequest(item) || isJSONRPCNotification(item) || isJSONRPCResultResponse(item) || isJSONRPCErrorResponse(item)
 }
 
 const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params'])
@@ -104,6 +108,21 @@ function isPlainRequest (item: unknown): item is JSONRPCMessage & { method: stri
   const message = item as Record<string, unknown>
   if (message.jsonrpc !== '2.0' || typeof message.method !== 'string') return false
   if (typeof message.id !== 'string' && !Number.isSafeInteger(message.id)) return false
+  for (const key in message) if (!REQUEST_KEYS.has(key)) return false
+  const params = message.params
+  return params === undefined || (params !== null && typeof params === 'object' && !Array.isArray(params) && !('_meta' in params))
+}
+
+/**
+ * A notification the SDK's JSON-RPC notification schema accepts, recognised without its parse, as
+ * `isPlainRequest` recognises a request: no `id` key, `jsonrpc` "2.0", a string method, params absent
+ * or an object without `_meta`, no other key (HA's client sends `notifications/initialized` so on
+ * every call). False says nothing: the SDK's own checks decide then.
+ */
+function isPlainNotification (item: unknown): item is JSONRPCMessage & { method: string, params?: Record<string, unknown> } {
+  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false
+  const message = item as Record<string, unknown>
+  if (message.jsonrpc !== '2.0' || typeof message.method !== 'string' || 'id' in message) return false
   for (const key in message) if (!REQUEST_KEYS.has(key)) return false
   const params = message.params
   return params === undefined || (params !== null && typeof params === 'object' && !Array.isArray(params) && !('_meta' in params))
@@ -156,7 +175,8 @@ function decodeName (value: string): string | undefined {
 export function decideEra (body: unknown, headers: McpHeaders): EraDecision {
   // The common 2025-era request, decided as the SDK's rules decide it without running them: no
   // envelope claim (no `_meta` at all), not initialize, no modern MCP-Protocol-Version header.
-  if (isPlainRequest(body) && body.method !== 'initialize' && (headers.protocolVersion === undefined || LEGACY_PROTOCOL_VERSIONS.includes(headers.protocolVersion))) return { era: 'legacy' }
+  // A plain notification the same way (the SDK's rules: no envelope claim, no modern header: legacy).
+  if (((isPlainRequest(body) && body.method !== 'initialize') || isPlainNotification(body)) && (headers.protocolVersion === undefined || LEGACY_PROTOCOL_VERSIONS.includes(headers.protocolVersion))) return { era: 'legacy' }
   const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: headers.protocolVersion, mcpMethodHeader: headers.method, mcpNameHeader: headers.name, body })
   if (outcome.kind === 'reject') return { era: 'reject', status: outcome.httpStatus, code: outcome.code, message: outcome.message, ...(outcome.data !== undefined ? { data: outcome.data } : {}) }
   if (outcome.kind === 'legacy') return { era: 'legacy' }

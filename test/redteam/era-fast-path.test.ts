@@ -3,7 +3,7 @@
 // it calls 2025-era is one the SDK calls 2025-era, and the other way round.
 import t from 'tap'
 import { classifyInboundRequest } from '@modelcontextprotocol/server'
-import { decideEra } from '../../src/mcp/stateless.ts'
+import { checkBody, decideEra } from '../../src/mcp/stateless.ts'
 import { metaFor } from './_modern.ts'
 
 t.test('the fast path decides what the SDK decides', async t => {
@@ -32,4 +32,23 @@ t.test('the fast path decides what the SDK decides', async t => {
     }
   }
   t.pass(`${checked} combinations agree`)
+})
+
+t.test('a body the plain checks accept is one the SDK\'s schemas accept', async t => {
+  const { isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse, isJSONRPCErrorResponse } = await import('@modelcontextprotocol/server')
+  const sdkAccepts = (item: unknown): boolean => isJSONRPCRequest(item) || isJSONRPCNotification(item) || isJSONRPCResultResponse(item) || isJSONRPCErrorResponse(item)
+  const paramsList: unknown[] = [undefined, {}, { requestId: 1 }, { _meta: {} }, null, [], 'x', 1, { a: { b: [1] } }]
+  const methods: unknown[] = ['notifications/initialized', 'notifications/cancelled', '', 1, null, undefined]
+  const extras: Array<Record<string, unknown>> = [{}, { extra: 1 }, { id: undefined }, { jsonrpc: '1.0' }, { jsonrpc: undefined }]
+  let checked = 0
+  for (const method of methods) {
+    for (const p of paramsList) {
+      for (const extra of extras) {
+        const body: Record<string, unknown> = { jsonrpc: '2.0', ...(method === undefined ? {} : { method }), ...(p === undefined ? {} : { params: p }), ...extra }
+        checked++
+        if (checkBody(body).ok !== sdkAccepts(body)) t.fail(`${JSON.stringify(body)}: ours ${String(checkBody(body).ok)}, the SDK's ${String(sdkAccepts(body))}`)
+      }
+    }
+  }
+  t.pass(`${checked} bodies agree`)
 })

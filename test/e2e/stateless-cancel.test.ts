@@ -1,0 +1,42 @@
+// A stateless POST's request is known to the SDK under a private id (src/mcp/stateless.ts,
+// StatelessMux): a client's notifications/cancelled names ids of its own, and must never reach the
+// server, where such an id could be another client's request in flight. A stateless client cancels
+// by closing its connection; its notifications are accepted (202) and dropped.
+import t from 'tap'
+import { rpc, startHome, startServer } from '../helper.ts'
+
+t.test('a notifications/cancelled from one client never cancels another client\'s request', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  const light = home.entityIds().find(id => id.startsWith('light.')) as string
+  // History is read over Home Assistant's REST API, which the fault injector slows down.
+  home.faults.setDelay(800)
+  const started = performance.now()
+  // `_meta` takes the SDK's way (not the direct read path), where the private ids live.
+  const slow = rpc(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ha_get_history', arguments: { entity_id: [light], hours: 1 }, _meta: { progressToken: 'p' } } }, { authorization: `Bearer ${server.token}` })
+  await new Promise(resolve => setTimeout(resolve, 200))
+  // Another client guesses every small private id.
+  const guesses = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: i + 1, reason: 'guess' } }))
+  const cancel = await rpc(server.url, guesses, { authorization: `Bearer ${server.token}` })
+  t.equal(cancel.status, 202, 'the notifications are accepted')
+  t.equal(await cancel.text(), '', 'with no body')
+  const timeout = new Promise<'hung'>(resolve => setTimeout(() => { resolve('hung') }, 6000).unref())
+  const answer = await Promise.race([slow, timeout])
+  t.not(answer, 'hung', 'the first client still gets its answer')
+  if (answer === 'hung') return
+  t.equal(answer.status, 200)
+  const body = await answer.json() as { id?: unknown, result?: { isError?: boolean } }
+  t.equal(body.id, 7)
+  t.notOk(body.result?.isError, `a real result: ${JSON.stringify(body).slice(0, 300)}`)
+  t.ok(performance.now() - started >= 800, 'it waited for Home Assistant, then answered')
+})
+
+t.test('a single notification is accepted and dropped', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  for (const method of ['notifications/initialized', 'notifications/cancelled', 'notifications/roots/list_changed', 'notifications/whatever']) {
+    const res = await rpc(server.url, { jsonrpc: '2.0', method, params: { requestId: 1 } }, { authorization: `Bearer ${server.token}` })
+    t.equal(res.status, 202, method)
+    t.equal(await res.text(), '', `${method}: no body`)
+  }
+})
