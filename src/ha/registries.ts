@@ -1,4 +1,5 @@
 import { realClock } from '../clock.ts'
+import { internFields } from '../intern.ts'
 import {
   areaSchema, deviceSchema, entityEntrySchema, floorSchema, labelSchema, parseList,
   type AreaEntry, type DeviceEntry, type EntityEntry, type FloorEntry, type LabelEntry
@@ -207,6 +208,7 @@ export class Registries {
     const { type, schema } = SOURCES[kind]
     const raw = await this.#command({ type })
     const { items, dropped } = parseList(schema, raw, type)
+    for (const item of items) internFields(item as object)
     if (dropped > 0) this.#log.warning({ registry: kind, dropped }, 'ignored malformed registry entries')
     if (kind === 'entity') await this.#addAliases(items as EntityEntry[])
     this.#lists.set(kind, { items, fetchedAt: this.#now() })
@@ -228,7 +230,7 @@ export class Registries {
       }
       const parsed = entityEntrySchema.safeParse(raw)
       if (!parsed.success) return undefined
-      fresh.set(entityId, parsed.data)
+      fresh.set(entityId, internFields(parsed.data))
     }
     const patched: EntityEntry[] = []
     for (const entry of items) {

@@ -1,4 +1,5 @@
 import type { HassState } from './schemas.ts'
+import { intern, internFields } from '../intern.ts'
 
 /** One entity in subscribe_entities' compressed form. */
 interface CompressedState {
@@ -39,8 +40,8 @@ function expand (entityId: string, compressed: CompressedState): HassState {
   const lastChanged = isoFromSeconds(compressed.lc ?? 0)
   return {
     entity_id: entityId,
-    state: String(compressed.s),
-    attributes: compressed.a ?? {},
+    state: intern(String(compressed.s)),
+    attributes: compressed.a === undefined ? {} : internFields(compressed.a),
     last_changed: lastChanged,
     last_updated: compressed.lu !== undefined ? isoFromSeconds(compressed.lu) : lastChanged,
     context: contextFrom(compressed.c)
@@ -121,7 +122,7 @@ export class StateStore {
 
   #patch (previous: HassState, diff: CompressedDiff): HassState {
     const plus = diff['+'] ?? {}
-    const attributes = { ...previous.attributes, ...(plus.a ?? {}) }
+    const attributes = { ...previous.attributes, ...(plus.a === undefined ? {} : internFields(plus.a)) }
     for (const key of diff['-']?.a ?? []) delete attributes[key]
     let lastChanged = previous.last_changed
     let lastUpdated = previous.last_updated
@@ -133,7 +134,7 @@ export class StateStore {
     }
     return {
       entity_id: previous.entity_id,
-      state: plus.s !== undefined ? String(plus.s) : previous.state,
+      state: plus.s !== undefined ? intern(String(plus.s)) : previous.state,
       attributes,
       last_changed: lastChanged,
       last_updated: lastUpdated,

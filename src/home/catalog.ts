@@ -4,6 +4,7 @@ import type { HassState } from '../ha/schemas.ts'
 import { SearchIndex } from './search.ts'
 import { COMPACT, domainOf, type EntityRow } from './entities.ts'
 import { fold } from './text.ts'
+import { intern } from '../intern.ts'
 
 const MAX_CACHED_DOMAINS = 64
 
@@ -140,7 +141,7 @@ export class EntityCatalog {
     ]
     return {
       entity_id: entityId,
-      domain: domainOf(entityId),
+      domain: intern(domainOf(entityId)),
       name,
       state: state.state,
       area_id: areaId,
