@@ -173,10 +173,10 @@ function decodeName (value: string): string | undefined {
  * for the methods that name something, `Mcp-Name`, each equal to the body.
  */
 export function decideEra (body: unknown, headers: McpHeaders): EraDecision {
-  // The common 2025-era request, decided as the SDK's rules decide it without running them: no
-  // envelope claim (no `_meta` at all), not initialize, no modern MCP-Protocol-Version header.
-  // A plain notification the same way (the SDK's rules: no envelope claim, no modern header: legacy).
-  if (((isPlainRequest(body) && body.method !== 'initialize') || isPlainNotification(body)) && (headers.protocolVersion === undefined || LEGACY_PROTOCOL_VERSIONS.includes(headers.protocolVersion))) return { era: 'legacy' }
+  // The common 2025-era request or notification (initialize included: HA's client sends one per
+  // call), decided as the SDK's rules decide it without running them: no envelope claim (no `_meta`
+  // at all), no modern MCP-Protocol-Version header (test/redteam/era-fast-path.test.ts).
+  if ((isPlainRequest(body) || isPlainNotification(body)) && (headers.protocolVersion === undefined || LEGACY_PROTOCOL_VERSIONS.includes(headers.protocolVersion))) return { era: 'legacy' }
   const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: headers.protocolVersion, mcpMethodHeader: headers.method, mcpNameHeader: headers.name, body })
   if (outcome.kind === 'reject') return { era: 'reject', status: outcome.httpStatus, code: outcome.code, message: outcome.message, ...(outcome.data !== undefined ? { data: outcome.data } : {}) }
   if (outcome.kind === 'legacy') return { era: 'legacy' }
