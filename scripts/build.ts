@@ -26,7 +26,8 @@ import { build } from 'esbuild'
 import { toolFiles } from '../src/mcp/registry.ts'
 
 const ROOT = join(import.meta.dirname, '..')
-const OUT = join(ROOT, 'dist')
+// BUILD_OUT: another output directory (test/redteam/bundle-names.test.ts builds beside the suite's dist/).
+const OUT = process.env.BUILD_OUT ?? join(ROOT, 'dist')
 
 const result = await build({
   absWorkingDir: ROOT,
