@@ -5,9 +5,10 @@
  * Why a bundle and not tsc's one file per source: V8 keeps every loaded module's source text on the
  * heap for as long as the process runs (lazy compilation reads it again). Unbundled, that was 7 MB of
  * the 57 MB heap at ready on a 10,000-entity home: the SDK's and zod's files contain a few non-Latin-1
- * characters, which makes V8 hold their whole text as UTF-16, twice its size. Minified and escaped to
- * ASCII the same code is about 1.8 MB (heap at ready 57.5 -> 54.3 MB), and the old generation, which
- * swings between the live heap and about 1.2-1.5 times it, peaks that much lower (README, Bench).
+ * characters, which makes V8 hold their whole text as UTF-16, twice its size. Bundled, whitespace
+ * minified and escaped to ASCII the same code is about 3 MB (heap at ready 57.5 -> 54.1 MB), and the
+ * old generation, which swings between the live heap and about 1.2-1.5 times it, peaks that much
+ * lower (README, Bench).
  *
  * The layout stays what the app expects: dist/app/server.js is the entry, dist/tools/ holds one file
  * per tool module (the registry still finds and imports them one by one), and the code they share

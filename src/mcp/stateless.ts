@@ -93,37 +93,24 @@ class StatelessMux extends PerRequestHTTPServerTransport {
 export type McpBodyCheck = { ok: true, messages: JSONRPCMessage[], batch: boolean } | { ok: false, message: string }
 
 function isMessage (item: unknown): item is JSONRPCMessage {
-  return isPlainRequest(item) || isPlainNotification(item) || isJSONRPCRequest(item) || isJSONRPCNotification(item) || isJSONRPCResultResponse(item) || isJSONRPCErrorResponse(item)
+  return isPlainMessage(item) || isJSONRPCRequest(item) || isJSONRPCNotification(item) || isJSONRPCResultResponse(item) || isJSONRPCErrorResponse(item)
 }
 
-const REQUEST_KEYS = new Set(['jsonrpc', 'id', 'method', 'params'])
+const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params'])
 
 /**
- * A request the SDK's JSON-RPC request schema accepts, recognised without a schema parse (which
- * copies the message): `jsonrpc` "2.0", a string or safe-integer id, a string method, params absent or
- * an object without `_meta`, no other key. False says nothing: the SDK's own checks decide then.
+ * A request or notification the SDK's JSON-RPC schemas accept, recognised without a schema parse
+ * (which copies the message): `jsonrpc` "2.0", a string method, a string or safe-integer id or no
+ * `id` key at all (a notification: HA's client sends `notifications/initialized` on every call),
+ * params absent or an object without `_meta`, no other key. False says nothing: the SDK's own checks
+ * decide then.
  */
-function isPlainRequest (item: unknown): item is JSONRPCMessage & { method: string, params?: Record<string, unknown> } {
+function isPlainMessage (item: unknown): item is JSONRPCMessage & { method: string, params?: Record<string, unknown> } {
   if (item === null || typeof item !== 'object' || Array.isArray(item)) return false
   const message = item as Record<string, unknown>
   if (message.jsonrpc !== '2.0' || typeof message.method !== 'string') return false
-  if (typeof message.id !== 'string' && !Number.isSafeInteger(message.id)) return false
-  for (const key in message) if (!REQUEST_KEYS.has(key)) return false
-  const params = message.params
-  return params === undefined || (params !== null && typeof params === 'object' && !Array.isArray(params) && !('_meta' in params))
-}
-
-/**
- * A notification the SDK's JSON-RPC notification schema accepts, recognised without its parse, as
- * `isPlainRequest` recognises a request: no `id` key, `jsonrpc` "2.0", a string method, params absent
- * or an object without `_meta`, no other key (HA's client sends `notifications/initialized` so on
- * every call). False says nothing: the SDK's own checks decide then.
- */
-function isPlainNotification (item: unknown): item is JSONRPCMessage & { method: string, params?: Record<string, unknown> } {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false
-  const message = item as Record<string, unknown>
-  if (message.jsonrpc !== '2.0' || typeof message.method !== 'string' || 'id' in message) return false
-  for (const key in message) if (!REQUEST_KEYS.has(key)) return false
+  if ('id' in message && typeof message.id !== 'string' && !Number.isSafeInteger(message.id)) return false
+  for (const key in message) if (!MESSAGE_KEYS.has(key)) return false
   const params = message.params
   return params === undefined || (params !== null && typeof params === 'object' && !Array.isArray(params) && !('_meta' in params))
 }
@@ -176,7 +163,7 @@ export function decideEra (body: unknown, headers: McpHeaders): EraDecision {
   // The common 2025-era request or notification (initialize included: HA's client sends one per
   // call), decided as the SDK's rules decide it without running them: no envelope claim (no `_meta`
   // at all), no modern MCP-Protocol-Version header (test/redteam/era-fast-path.test.ts).
-  if ((isPlainRequest(body) || isPlainNotification(body)) && (headers.protocolVersion === undefined || LEGACY_PROTOCOL_VERSIONS.includes(headers.protocolVersion))) return { era: 'legacy' }
+  if (isPlainMessage(body) && (headers.protocolVersion === undefined || LEGACY_PROTOCOL_VERSIONS.includes(headers.protocolVersion))) return { era: 'legacy' }
   const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: headers.protocolVersion, mcpMethodHeader: headers.method, mcpNameHeader: headers.name, body })
   if (outcome.kind === 'reject') return { era: 'reject', status: outcome.httpStatus, code: outcome.code, message: outcome.message, ...(outcome.data !== undefined ? { data: outcome.data } : {}) }
   if (outcome.kind === 'legacy') return { era: 'legacy' }
