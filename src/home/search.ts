@@ -125,11 +125,14 @@ export class SearchIndex {
   #joined: WordList
   /** Scratch marks for merging several words' rows, one per row, all 0 between calls. */
   #marks: Uint8Array
+  /** Scratch room for one union's rows (at most every row once). */
+  #scratch: Int32Array
 
   constructor (rows: readonly EntityRow[]) {
     this.#rows = [...rows]
     this.#haystacks = rows.map(row => row.haystack)
     this.#marks = new Uint8Array(rows.length)
+    this.#scratch = new Int32Array(rows.length)
     const { plain, joined } = buildLists(this.#haystacks)
     this.#plain = plain
     this.#joined = joined
@@ -169,20 +172,28 @@ export class SearchIndex {
     return found
   }
 
-  /** The rows of several words, each once, increasing. */
+  /**
+   * The rows of several words, each once, increasing: a view of the index's scratch rows, read before
+   * the next union (a new typed array per call was a native buffer for every full GC to sweep).
+   */
   #union (list: WordList, words: number[]): Int32Array {
     const marks = this.#marks
-    const rows: number[] = []
+    const scratch = this.#scratch
+    const { offsets, postings } = list
+    let count = 0
     for (const word of words) {
-      for (const row of list.rows(word)) {
+      const end = offsets[word + 1] as number
+      for (let at = offsets[word] as number; at < end; at++) {
+        const row = postings[at] as number
         if (marks[row] === 0) {
           marks[row] = 1
-          rows.push(row)
+          scratch[count++] = row
         }
       }
     }
+    const rows = scratch.subarray(0, count)
     for (const row of rows) marks[row] = 0
-    return Int32Array.from(rows).sort()
+    return rows.sort()
   }
 
   /** Every row whose haystack contains `word`: the plain scan, for a word the index cannot split on. */
@@ -205,14 +216,23 @@ export class SearchIndex {
    * their text, read states from the current rows.
    */
   candidatesFor (words: readonly string[]): EntityRow[] {
+    return this.match(words).rows
+  }
+
+  /** candidatesFor's rows, with the word that chose them: every one of them contains it. */
+  match (words: readonly string[]): { rows: EntityRow[], word: string | undefined } {
     const plans = words.map(word => this.#plan(word)).sort((a, b) => a.sum - b.sum)
     let best: EntityRow[] | undefined
+    let word: string | undefined
     for (const plan of plans) {
       const found = this.#resolve(plan, best ? best.length - 1 : Infinity)
-      if (found && (!best || found.length < best.length)) best = found
-      if (best?.length === 0) return best
+      if (found && (!best || found.length < best.length)) {
+        best = found
+        word = plan.word
+      }
+      if (best?.length === 0) break
     }
-    return best ?? []
+    return { rows: best ?? [], word }
   }
 }
 
@@ -225,38 +245,65 @@ interface Plan {
   sum: number
 }
 
-/** Score of a row for a query, or -1 when some word matches nowhere. */
-export function searchScore (row: EntityRow, foldedQuery: string, queryTokens: readonly string[]): number {
+/** Whether `haystack` contains every one of `words`. */
+function containsAll (haystack: string, words: readonly string[]): boolean {
+  for (const word of words) if (!haystack.includes(word)) return false
+  return true
+}
+
+/** What each query word adds: 5 when the id holds it, 4 when the name does, else 2. */
+function wordsScore (row: EntityRow, queryTokens: readonly string[]): number {
   let score = 0
   for (const token of queryTokens) {
-    if (!row.haystack.includes(token)) return -1
     if (row.entity_id.includes(token)) score += 5
     if (row.foldedName.includes(token)) score += 4
     else score += 2
   }
-  if (row.entity_id === foldedQuery) score += 1000
-  else if (row.foldedName === foldedQuery) score += 100
-  else if (row.foldedName.startsWith(foldedQuery)) score += 20
   return score
+}
+
+/** The most wordsScore gives per query word. */
+const MOST_PER_WORD = 9
+
+/** What the whole query adds: exact id, exact name, or a name that starts with it. */
+function wholeScore (row: EntityRow, foldedQuery: string): number {
+  if (row.entity_id === foldedQuery) return 1000
+  if (row.foldedName === foldedQuery) return 100
+  if (row.foldedName.startsWith(foldedQuery)) return 20
+  return 0
+}
+
+/** Score of a row for a query, or -1 when some word matches nowhere. */
+export function searchScore (row: EntityRow, foldedQuery: string, queryTokens: readonly string[]): number {
+  if (!containsAll(row.haystack, queryTokens)) return -1
+  return wordsScore(row, queryTokens) + wholeScore(row, foldedQuery)
 }
 
 /**
  * Ranks the rows that match every word of `query`: exact id first, then name matches. With `top`,
  * only the best `top` rows are kept (in order) while every match is still counted, so a broad word
  * on a big home costs a scan, not a sort. Candidates arrive sorted by entity id, which settles ties.
+ * `contained`: a query word every candidate is known to contain (SearchIndex.match's), not looked for
+ * again. Once `top` rows are kept, a match whose best possible score cannot beat the last of them is
+ * only counted: its words are not looked for in its id and name.
  */
-export function rankMatches (query: string, candidates: Iterable<EntityRow>, top = Infinity): { rows: EntityRow[], total: number } {
+export function rankMatches (query: string, candidates: Iterable<EntityRow>, top = Infinity, contained?: string): { rows: EntityRow[], total: number } {
   const queryTokens = tokens(query)
   const folded = fold(query.trim())
+  const checked = contained === undefined ? queryTokens : queryTokens.filter(token => token !== contained)
+  const most = MOST_PER_WORD * queryTokens.length
   // The best rows so far and their scores, side by side: no object per match, no array per insertion.
   const rows: EntityRow[] = []
   const scores: number[] = []
   let total = 0
   for (const row of candidates) {
-    const score = searchScore(row, folded, queryTokens)
-    if (score < 0) continue
+    if (!containsAll(row.haystack, checked)) continue
     total++
-    if (rows.length >= top && score <= (scores[scores.length - 1] as number)) continue
+    const whole = wholeScore(row, folded)
+    const full = rows.length >= top
+    if (full && most + whole <= (scores[scores.length - 1] as number)) continue
+    const score = wordsScore(row, queryTokens) + whole
+    if (full && score <= (scores[scores.length - 1] as number)) continue
     // Insert after every entry with a score >= this one: equal scores keep id order.
     let at = rows.length
     while (at > 0 && (scores[at - 1] as number) < score) {

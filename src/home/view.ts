@@ -144,9 +144,9 @@ export class HomeView {
     const words = tokens(query)
     // The index's own rows: ranking reads only their text, which is still theirs (a change rebuilds
     // the index), and the ids ranked are looked up again for their current state (search()).
-    const indexed = words.length > 0 ? this.catalog.searchIndex().candidatesFor(words) : []
-    const candidates = this.visibility.active ? indexed.filter(row => this.visibility.visible(row.entity_id)) : indexed
-    const ranked = rankMatches(query, candidates, top)
+    const indexed = words.length > 0 ? this.catalog.searchIndex().match(words) : { rows: [], word: undefined }
+    const candidates = this.visibility.active ? indexed.rows.filter(row => this.visibility.visible(row.entity_id)) : indexed.rows
+    const ranked = rankMatches(query, candidates, top, indexed.word)
     return { ids: ranked.rows.map(row => row.entity_id), total: ranked.total }
   }
 

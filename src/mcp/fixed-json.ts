@@ -12,7 +12,8 @@
 
 type Flat = Record<string, string | number | boolean | null>
 
-interface Pieces { json: string, escaped: string }
+/** An item's JSON, that JSON escaped, and the UTF-8 size of each (measured once, not per answer). */
+interface Pieces { json: string, escaped: string, jsonBytes: number, escapedBytes: number }
 
 /**
  * A value kept on an object itself, under a non-enumerable symbol that no JSON, key listing or schema
@@ -40,9 +41,14 @@ function escapeInner (text: string): string {
 /** Freezes `item` and remembers its JSON; returns the same object. */
 export function fixedJson<T extends Flat> (item: T): Readonly<T> {
   const json = JSON.stringify(item)
-  piecesSlot.set(item, { json, escaped: escapeInner(json) })
+  const escaped = escapeInner(json)
+  piecesSlot.set(item, { json, escaped, jsonBytes: Buffer.byteLength(json, 'utf8'), escapedBytes: Buffer.byteLength(escaped, 'utf8') })
   return Object.freeze(item)
 }
+
+/** The UTF-8 size of a run of pieces answerJson made, all of them written one after the other. */
+const runBytesSlot = hiddenSlot<number>('UTF-8 bytes')
+export const runBytes = runBytesSlot.get
 
 export interface AnswerJson {
   /** `JSON.stringify(value)`. */
@@ -103,12 +109,21 @@ export function answerJson (value: unknown): AnswerJson {
   const raw = new Array<string>(size)
   const escaped = new Array<string>(size)
   let at = 0
-  const piece = (json: string, inner: string): void => {
+  let bytes = 0
+  let escapedBytes = 0
+  const piece = (json: string, inner: string, jsonSize: number, innerSize: number): void => {
     raw[at] = json
     escaped[at++] = inner
+    bytes += jsonSize
+    escapedBytes += innerSize
   }
-  const literal = (json: string): void => { piece(json, escapeInner(json)) }
-  piece('{', '{')
+  // Punctuation: one byte, the same escaped.
+  const mark = (json: string): void => { piece(json, json, 1, 1) }
+  const literal = (json: string): void => {
+    const inner = escapeInner(json)
+    piece(json, inner, Buffer.byteLength(json, 'utf8'), Buffer.byteLength(inner, 'utf8'))
+  }
+  mark('{')
   let first = true
   // Object.keys is JSON.stringify's order (own enumerable string keys, integer-like ones first).
   for (const key of Object.keys(value)) {
@@ -117,14 +132,14 @@ export function answerJson (value: unknown): AnswerJson {
     if (Array.isArray(member)) {
       literal(`${comma}${JSON.stringify(key)}:[`)
       for (let i = 0; i < member.length; i++) {
-        if (i > 0) piece(',', ',')
+        if (i > 0) mark(',')
         const item: unknown = member[i]
         const pieces = piecesOf(item)
         // As JSON.stringify writes an array's undefined, function or symbol item (and a hole).
-        if (pieces !== undefined) piece(pieces.json, pieces.escaped)
+        if (pieces !== undefined) piece(pieces.json, pieces.escaped, pieces.jsonBytes, pieces.escapedBytes)
         else literal(JSON.stringify(item) ?? 'null')
       }
-      piece(']', ']')
+      mark(']')
     } else {
       const json = JSON.stringify(member)
       // As JSON.stringify leaves out an object's undefined, function or symbol member.
@@ -133,8 +148,10 @@ export function answerJson (value: unknown): AnswerJson {
     }
     first = false
   }
-  piece('}', '}')
+  mark('}')
   raw.length = at
   escaped.length = at
+  runBytesSlot.set(raw, bytes)
+  runBytesSlot.set(escaped, escapedBytes)
   return new PiecedAnswer(raw, escaped)
 }

@@ -4,7 +4,7 @@ import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssist
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
-import { answerJson, hiddenSlot, type AnswerJson } from './fixed-json.ts'
+import { answerJson, hiddenSlot, runBytes, type AnswerJson } from './fixed-json.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import { argumentRefusal, type LoadedTool } from './registry.ts'
 
@@ -112,13 +112,12 @@ export function toolResultJson (result: ToolCallResult): Array<string | readonly
  */
 function piecedResult (serialized: AnswerJson, value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult | undefined {
   const pieces = serialized.pieces as readonly string[]
-  let length = 0
-  for (const piece of pieces) length += piece.length
-  if (length * 3 > RESPONSE_CAP_BYTES) {
-    let bytes = 0
+  let bytes = runBytes(pieces)
+  if (bytes === undefined) {
+    bytes = 0
     for (const piece of pieces) bytes += Buffer.byteLength(piece, 'utf8')
-    if (bytes > RESPONSE_CAP_BYTES) return undefined
   }
+  if (bytes > RESPONSE_CAP_BYTES) return undefined
   if (!ctx.home.cleanPieces(pieces)) return undefined
   const content = { type: 'text' as const, get text (): string { return serialized.text } }
   const result: ToolCallResult = { content: [content], structuredContent: value as Record<string, unknown> }

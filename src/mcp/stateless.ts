@@ -20,7 +20,7 @@ import {
 import type { Identity } from '../auth/identity.ts'
 import { createModernConfirmations, type ModernConfirmations } from './confirm-rounds.ts'
 import { authInfoOf, buildServer, directToolCall, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
-import { hiddenSlot } from './fixed-json.ts'
+import { hiddenSlot, runBytes } from './fixed-json.ts'
 import { toolResultJson, type ToolCallResult } from './invoke.ts'
 import { withRefusalCode, withRefusalCodes } from './rpc-error.ts'
 
@@ -236,7 +236,11 @@ export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer 
   let size = 0
   for (const piece of pieces) {
     if (typeof piece === 'string') size += Buffer.byteLength(piece, 'utf8')
-    else for (const part of piece) size += Buffer.byteLength(part, 'utf8')
+    else {
+      const known = runBytes(piece)
+      if (known !== undefined) size += known
+      else for (const part of piece) size += Buffer.byteLength(part, 'utf8')
+    }
   }
   const body = bodyBuffer(size)
   let at = 0

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { answerJson, fixedJson } from '../../src/mcp/fixed-json.ts'
+import { answerJson, fixedJson, runBytes } from '../../src/mcp/fixed-json.ts'
 import { jsonResult, toolResultJson } from '../../src/mcp/invoke.ts'
 import { compactRow } from '../../tools/_shared/entities.ts'
 
@@ -30,6 +30,9 @@ t.test('an answer built from fixed items is byte for byte JSON.stringify, text a
     t.equal(serialized.text, expected, `text of ${expected.slice(0, 40)}`)
     t.ok(serialized.escaped, 'the fixed pieces were used')
     t.equal(`"${(serialized.escaped ?? []).join('')}"`, JSON.stringify(expected), 'escaped pieces are the escaped text')
+    // answersBody sizes the body from these: a wrong count leaves bytes unwritten or cuts the answer.
+    t.equal(runBytes(serialized.pieces), Buffer.byteLength(expected, 'utf8'), 'the pieces know their UTF-8 size')
+    t.equal(runBytes(serialized.escaped), Buffer.byteLength(JSON.stringify(expected), 'utf8') - 2, 'the escaped pieces know theirs')
     const result = jsonResult(value, noScrub)
     t.equal(result.content[0]?.type === 'text' && result.content[0].text, expected, 'the text content, joined when read')
     t.equal(toolResultJson(result).flat().join(''), JSON.stringify(result), 'the written result is JSON.stringify of the result')

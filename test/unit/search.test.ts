@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { EntityRow } from '../../src/home/entities.ts'
-import { rankMatches, SearchIndex } from '../../src/home/search.ts'
+import { rankMatches, searchScore, SearchIndex } from '../../src/home/search.ts'
 import { fold, tokens as tokensOf } from '../../src/home/text.ts'
 
 function row (entityId: string, name: string, extra = ''): EntityRow {
@@ -58,6 +58,14 @@ t.test('scales: 10,000 rows searched quickly', async t => {
   t.ok(perQuery < 20, 'well under the budget even on a loaded machine')
 })
 
+/** Ranking as its definition says it: every row scored, a stable sort by score, the first `top`. */
+function reference (query: string, candidates: readonly EntityRow[], top: number): { ids: string[], total: number } {
+  const folded = fold(query.trim())
+  const scored = candidates.map(row => ({ row, score: searchScore(row, folded, tokensOf(query)) })).filter(s => s.score >= 0)
+  scored.sort((a, b) => b.score - a.score)
+  return { ids: scored.slice(0, top).map(s => s.row.entity_id), total: scored.length }
+}
+
 t.test('the word index ranks exactly what a scan of every row ranks', async t => {
   // Ids, names with dots, underscores, digits, accents and punctuation; queries of whole words, word
   // pieces, pieces spanning a dot or an underscore, ids, numbers, and words that match nothing.
@@ -72,10 +80,15 @@ t.test('the word index ranks exactly what a scan of every row ranks', async t =>
   const queries = ['kitchen', 'kitchen light', 'kuche', 'KÜCHE decke', 'etage', 'room', 'oom', 'room 12', 'bathroom', 'v1', 'v1.2', '1.2', 'my_label', 'label', 'y_l', 'sensor.', 'binary_sensor', 'light.kitchen_light_0', 'media_player.living', '12', '3', 'living-room', 'door/gate', 'gate', 'attic', 'x9q', 'build', 'fw.x9', 'zzz', 'kitchen zzz', 'e', 'a b']
   for (const query of queries) {
     const words = tokensOf(query)
-    const candidates = index.candidatesFor(words)
-    for (const top of [20, Infinity]) {
-      const indexed = rankMatches(query, candidates, top)
+    const { rows: candidates, word } = index.match(words)
+    t.same(candidates, index.candidatesFor(words), `"${query}": candidatesFor gives match's rows`)
+    if (word !== undefined) t.ok(candidates.every(row => row.haystack.includes(word)), `"${query}": every candidate contains "${word}"`)
+    for (const top of [1, 5, 20, Infinity]) {
+      const indexed = rankMatches(query, candidates, top, word)
       const scanned = rankMatches(query, many, top)
+      const expected = reference(query, many, top)
+      t.same(scanned.rows.map(r => r.entity_id), expected.ids, `"${query}" top ${top}: the scan ranks as a full sort does`)
+      t.equal(scanned.total, expected.total, `"${query}" top ${top}: the scan counts every match`)
       t.same(indexed.rows.map(r => r.entity_id), scanned.rows.map(r => r.entity_id), `"${query}" top ${top}: same rows, same order`)
       t.equal(indexed.total, scanned.total, `"${query}" top ${top}: same total`)
     }
