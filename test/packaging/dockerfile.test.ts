@@ -61,7 +61,7 @@ t.test('the run stage gets the app, node and the entrypoint', async (t) => {
 })
 
 t.test('the production entry is the one npm start runs', async (t) => {
-  t.match(packageJson.scripts.start, /^([A-Z_]+=\d+ )*node (--[a-z-]+(=\d+)? )+dist\/app\/server\.js$/, 'npm start: the allocator setting, node, the memory flags, the production entry')
+  t.match(packageJson.scripts.start, /^([A-Z_]+=\d+ )*node (--[a-z0-9-]+(=\d+)? )+dist\/app\/server\.js$/, 'npm start: the allocator setting, node, the memory flags, the production entry')
   t.ok(typeof packageJson.scripts.build === 'string', 'npm run build exists')
   t.match(runScript, /^readonly APP_DIR="\$\{APP_DIR:-\/app\}"$/m, 'run.sh works in /app, where the image puts the app')
   t.match(runScript, /"\$\{APP_DIR\}\/package\.json"/, 'run.sh takes its command line from package.json\'s start script')
