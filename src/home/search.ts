@@ -213,13 +213,9 @@ export class SearchIndex {
    * so far, so a common word ("room" in a home where every name has it) costs a look at its index
    * words, not a list of its rows. Any word's matches would do (every row must hold every word,
    * which ranking checks): the rarest is the fewest to check. The rows are the index's own: rank by
-   * their text, read states from the current rows.
+   * their text, read states from the current rows. With the rows, the word that chose them: every
+   * one of them contains it.
    */
-  candidatesFor (words: readonly string[]): EntityRow[] {
-    return this.match(words).rows
-  }
-
-  /** candidatesFor's rows, with the word that chose them: every one of them contains it. */
   match (words: readonly string[]): { rows: EntityRow[], word: string | undefined } {
     const plans = words.map(word => this.#plan(word)).sort((a, b) => a.sum - b.sum)
     let best: EntityRow[] | undefined

@@ -46,9 +46,15 @@ export function fixedJson<T extends Flat> (item: T): Readonly<T> {
   return Object.freeze(item)
 }
 
-/** The UTF-8 size of a run of pieces answerJson made, all of them written one after the other. */
+/** The UTF-8 size of a run of pieces written one after the other: remembered for answerJson's, else measured. */
 const runBytesSlot = hiddenSlot<number>('UTF-8 bytes')
-export const runBytes = runBytesSlot.get
+export function runBytes (run: readonly string[]): number {
+  const known = runBytesSlot.get(run)
+  if (known !== undefined) return known
+  let bytes = 0
+  for (const piece of run) bytes += Buffer.byteLength(piece, 'utf8')
+  return bytes
+}
 
 export interface AnswerJson {
   /** `JSON.stringify(value)`. */

@@ -112,12 +112,7 @@ export function toolResultJson (result: ToolCallResult): Array<string | readonly
  */
 function piecedResult (serialized: AnswerJson, value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult | undefined {
   const pieces = serialized.pieces as readonly string[]
-  let bytes = runBytes(pieces)
-  if (bytes === undefined) {
-    bytes = 0
-    for (const piece of pieces) bytes += Buffer.byteLength(piece, 'utf8')
-  }
-  if (bytes > RESPONSE_CAP_BYTES) return undefined
+  if (runBytes(pieces) > RESPONSE_CAP_BYTES) return undefined
   if (!ctx.home.cleanPieces(pieces)) return undefined
   const content = { type: 'text' as const, get text (): string { return serialized.text } }
   const result: ToolCallResult = { content: [content], structuredContent: value as Record<string, unknown> }

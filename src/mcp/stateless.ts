@@ -235,12 +235,7 @@ export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer 
   if (batch) pieces.push(']')
   let size = 0
   for (const piece of pieces) {
-    if (typeof piece === 'string') size += Buffer.byteLength(piece, 'utf8')
-    else {
-      const known = runBytes(piece)
-      if (known !== undefined) size += known
-      else for (const part of piece) size += Buffer.byteLength(part, 'utf8')
-    }
+    size += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : runBytes(piece)
   }
   const body = bodyBuffer(size)
   let at = 0

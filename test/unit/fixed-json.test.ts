@@ -31,8 +31,8 @@ t.test('an answer built from fixed items is byte for byte JSON.stringify, text a
     t.ok(serialized.escaped, 'the fixed pieces were used')
     t.equal(`"${(serialized.escaped ?? []).join('')}"`, JSON.stringify(expected), 'escaped pieces are the escaped text')
     // answersBody sizes the body from these: a wrong count leaves bytes unwritten or cuts the answer.
-    t.equal(runBytes(serialized.pieces), Buffer.byteLength(expected, 'utf8'), 'the pieces know their UTF-8 size')
-    t.equal(runBytes(serialized.escaped), Buffer.byteLength(JSON.stringify(expected), 'utf8') - 2, 'the escaped pieces know theirs')
+    t.equal(runBytes(serialized.pieces ?? []), Buffer.byteLength(expected, 'utf8'), 'the pieces know their UTF-8 size')
+    t.equal(runBytes(serialized.escaped ?? []), Buffer.byteLength(JSON.stringify(expected), 'utf8') - 2, 'the escaped pieces know theirs')
     const result = jsonResult(value, noScrub)
     t.equal(result.content[0]?.type === 'text' && result.content[0].text, expected, 'the text content, joined when read')
     t.equal(toolResultJson(result).flat().join(''), JSON.stringify(result), 'the written result is JSON.stringify of the result')
