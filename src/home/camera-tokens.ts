@@ -67,18 +67,6 @@ export class CameraTokens {
     this.#alnumOnly = [...this.#tokens].every(token => ALNUM.test(token))
   }
 
-  /**
-   * Whether text in these pieces needs no scrubbing, piece by piece: a token is a run of letters and
-   * digits, and the pieces of an answer (src/mcp/fixed-json.ts) never split such a run. False when
-   * some piece holds a token, or when a token has other characters (only the whole text can tell).
-   */
-  cleanPieces (pieces: readonly string[]): boolean {
-    if (this.#tokens.size === 0) return true
-    if (!this.#alnumOnly) return false
-    for (const piece of pieces) if (this.scrub(piece) !== piece) return false
-    return true
-  }
-
   scrub (text: string): string {
     if (this.#tokens.size === 0) return text
     if (!this.#alnumOnly) return this.#replaceEach(text)

@@ -4,7 +4,7 @@ import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssist
 import { isEntityId } from '../home/entities.ts'
 import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
-import { answerJson, hiddenSlot, runBytes, type AnswerJson } from './fixed-json.ts'
+import { hiddenSlot } from './hidden-slot.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import { argumentRefusal, type LoadedTool } from './registry.ts'
 
@@ -89,51 +89,29 @@ function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unkn
 
 /**
  * The JSON text of each result whose `structuredContent` serializes to exactly its text (jsonResult's
- * common case), so the answer can be written without serializing the same object a second time; with
- * the text's escaped pieces when the answer was built from fixed items (src/mcp/fixed-json.ts).
+ * common case), so the answer can be written without serializing the same object a second time.
  */
-const structuredJson = hiddenSlot<AnswerJson>('serialized')
+const structuredJson = hiddenSlot<string>('serialized')
 
 /**
- * `JSON.stringify(result)` in pieces (or runs of pieces) to be written one after the other, built from the text
- * jsonResult already made when it can be: the text content is that text, escaped, and the
- * structured content is the text itself.
+ * `JSON.stringify(result)` in pieces to be written one after the other, built from the text jsonResult
+ * already made when it can be: the text content is that text, escaped, and the structured content is
+ * the text itself.
  */
-export function toolResultJson (result: ToolCallResult): Array<string | readonly string[]> {
-  const structured = structuredJson.get(result)
-  if (structured === undefined || result.content[0]?.type !== 'text') return [JSON.stringify(result)]
-  if (structured.escaped !== undefined && structured.pieces !== undefined) return ['{"content":[{"type":"text","text":"', structured.escaped, '"}],"structuredContent":', structured.pieces, '}']
-  return ['{"content":[{"type":"text","text":', JSON.stringify(structured.text), '}],"structuredContent":', structured.text, '}']
-}
-
-/**
- * The result of an answer made of fixed pieces (list and search), when it is under the cap and has
- * nothing to scrub: its text is joined only if read (the SDK's way); the direct way writes the pieces.
- */
-function piecedResult (serialized: AnswerJson, value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult | undefined {
-  const pieces = serialized.pieces as readonly string[]
-  if (runBytes(pieces) > RESPONSE_CAP_BYTES) return undefined
-  if (!ctx.home.cleanPieces(pieces)) return undefined
-  const content = { type: 'text' as const, get text (): string { return serialized.text } }
-  const result: ToolCallResult = { content: [content], structuredContent: value as Record<string, unknown> }
-  structuredJson.set(result, serialized)
-  return result
+export function toolResultJson (result: ToolCallResult): string[] {
+  const text = structuredJson.get(result)
+  if (text === undefined || result.content[0]?.type !== 'text') return [JSON.stringify(result)]
+  return ['{"content":[{"type":"text","text":', JSON.stringify(text), '}],"structuredContent":', text, '}']
 }
 
 /** Serializes an answer: capped, compact JSON, with hidden entities scrubbed when filter_reads is on. */
 export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult {
-  let serialized = answerJson(value)
-  if (serialized.pieces !== undefined) {
-    const pieced = piecedResult(serialized, value, ctx)
-    if (pieced !== undefined) return pieced
-  }
   let shaped = value
-  let text = serialized.text
+  let text = JSON.stringify(value) ?? 'null'
   // Serialize once in the common case: only an answer that may be over the cap is measured and shaped.
   if (text.length * 3 > RESPONSE_CAP_BYTES && Buffer.byteLength(text, 'utf8') > RESPONSE_CAP_BYTES) {
     shaped = fitToCap(value)
     text = JSON.stringify(shaped)
-    serialized = { text }
   }
   const scrubbed = ctx.home.scrub(text)
   const changed = scrubbed !== text
@@ -145,7 +123,7 @@ export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): Too
   const structured = isObject ? shaped as Record<string, unknown> : { value: shaped }
   const result: ToolCallResult = { content: [{ type: 'text', text }], structuredContent: structured }
   // Unless the scrub changed it (then `structured` was parsed back from it), `text` is JSON.stringify(structured).
-  if (isObject && !changed) structuredJson.set(result, serialized)
+  if (isObject && !changed) structuredJson.set(result, text)
   return result
 }
 

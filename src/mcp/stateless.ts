@@ -20,7 +20,7 @@ import {
 import type { Identity } from '../auth/identity.ts'
 import { createModernConfirmations, type ModernConfirmations } from './confirm-rounds.ts'
 import { authInfoOf, buildServer, directToolCall, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
-import { hiddenSlot, runBytes } from './fixed-json.ts'
+import { hiddenSlot } from './hidden-slot.ts'
 import { toolResultJson, type ToolCallResult } from './invoke.ts'
 import { withRefusalCode, withRefusalCodes } from './rpc-error.ts'
 
@@ -223,8 +223,8 @@ function thrownAnswer (id: unknown, err: unknown): JSONRPCMessage {
  * glued to the headers), a list answer's largest allocations.
  */
 export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer {
-  // Pieces, or runs of pieces (a list answer's escaped rows), written one after the other.
-  const pieces: Array<string | readonly string[]> = []
+  // Pieces written one after the other.
+  const pieces: string[] = []
   if (batch) pieces.push('[')
   answers.forEach((answer, i) => {
     if (i > 0) pieces.push(',')
@@ -234,15 +234,10 @@ export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer 
   })
   if (batch) pieces.push(']')
   let size = 0
-  for (const piece of pieces) {
-    size += typeof piece === 'string' ? Buffer.byteLength(piece, 'utf8') : runBytes(piece)
-  }
+  for (const piece of pieces) size += Buffer.byteLength(piece, 'utf8')
   const body = bodyBuffer(size)
   let at = 0
-  for (const piece of pieces) {
-    if (typeof piece === 'string') at += body.write(piece, at, 'utf8')
-    else for (const part of piece) at += body.write(part, at, 'utf8')
-  }
+  for (const piece of pieces) at += body.write(piece, at, 'utf8')
   // Never an uninitialized byte on the wire (a slab holds earlier answers): JSON allows trailing spaces.
   if (at < body.length) body.fill(0x20, at)
   return body

@@ -70,9 +70,8 @@ t.test('camera tokens never reach a client of the direct path', async t => {
   t.match(allowed, /"result":"2"/, 'a token with the camera category renders templates')
 })
 
-// List and search answers are written from each row's remembered JSON (src/mcp/fixed-json.ts), and
-// the scrub is decided piece by piece: a token in a name, or one that becomes a token after the row's
-// JSON was remembered, is still redacted in both.
+// List and search rows are each row's compact form, made once per catalogue row: a token in a name,
+// or one that becomes a token after the row's compact form was made, is still redacted in both.
 t.test('camera tokens in list and search rows, remembered or not, never reach a client', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home })

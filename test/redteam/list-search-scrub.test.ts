@@ -1,9 +1,8 @@
-// Red-team tests for list and search answers written from each row's remembered JSON pieces
-// (src/mcp/fixed-json.ts, invoke.ts piecedResult/toolResultJson) and the camera-token scrub decided per
-// piece (CameraTokens.cleanPieces, HomeView.cleanPieces): a token as a row's state, in a name among
-// quotes, backslashes, astral text and a control character's \u escape, rows remembered before the
-// token existed, the three tokens a camera keeps; hidden entities' names and ids inside visible rows
-// (filter_reads). Each through the direct path (2025-era POST without a session), the 2026-07-28
+// Red-team tests for list and search answers written from the text they already have (invoke.ts
+// toolResultJson, stateless.ts answersBody) and the camera-token scrub over that text: a token as a
+// row's state, in a name among quotes, backslashes, astral text and a control character's \u escape,
+// rows made before the token existed, the three tokens a camera keeps; hidden entities' names and
+// ids inside visible rows (filter_reads). Each through the direct path (2025-era POST without a session), the 2026-07-28
 // envelope, and the SDK's own client in a session; and the three must give the same answer.
 import t from 'tap'
 import { MODERN, metaFor } from './_modern.ts'
@@ -30,7 +29,7 @@ async function threeWays (t: { teardown: (fn: () => unknown) => void }, server: 
   }
 }
 
-t.test('camera tokens never leak from pieced list and search answers, whichever way they are asked', async t => {
+t.test('camera tokens never leak from list and search answers, whichever way they are asked', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { enable_sessions: true } })
   await server.app.services.home.ready()
@@ -87,7 +86,7 @@ t.test('camera tokens never leak from pieced list and search answers, whichever 
     t.equal(answers.session.text, answers.direct.text, `${label}: the same text in a session`)
     t.same(JSON.parse(answers.direct.text), answers.direct.structured, `${label}: text and structured content agree`)
   }
-  // A token split across two fields is not in the text as one run: no scrub sees it, pieced or whole;
+  // A token split across two fields is not in the text as one run: no scrub sees it;
   // what matters is that both agree (above) and no whole token passes (checked).
   const listed = JSON.parse((await call('ha_list_entities', { domain: 'light', limit: 200 })).direct.text) as { items: Array<{ entity_id: string, name: string, state: string }> }
   t.match(listed.items.find(item => item.entity_id === l1), { state: REDACTED }, 'a state that is a token')
@@ -95,7 +94,7 @@ t.test('camera tokens never leak from pieced list and search answers, whichever 
   t.match(listed.items.find(item => item.entity_id === l3), { name: `Lamp three \u0001${REDACTED}` }, 'a control character just before a token')
 })
 
-t.test('hidden entities never leak from pieced list and search answers, whichever way they are asked', async t => {
+t.test('hidden entities never leak from list and search answers, whichever way they are asked', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { enable_sessions: true, filter_reads: true, entity_denylist: ['lock.*'] } })
   await server.app.services.home.ready()

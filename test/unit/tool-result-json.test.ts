@@ -1,0 +1,68 @@
+import t from 'tap'
+import { jsonResult, toolResultJson } from '../../src/mcp/invoke.ts'
+import { compactRow } from '../../tools/_shared/entities.ts'
+
+// Text that JSON escapes, or that a naive escaper would get wrong.
+const AWKWARD = ['plain', 'quote " inside', 'back\\slash', 'new\nline\ttab', 'control \u0001\u001f', 'accent étage', 'emoji 🔥 ok',
+  'lone \ud800 high', 'lone \udc00 low', 'separators \u2028\u2029', '', '</script>', '{"json":"inside"}']
+
+const noScrub = { home: { scrub: (text: string) => text } } as unknown as Parameters<typeof jsonResult>[1]
+
+function item (i: number): Record<string, string> {
+  const name = AWKWARD[i % AWKWARD.length] as string
+  return i % 3 === 0 ? { entity_id: `light.l_${i}`, name, state: 'on' } : { entity_id: `sensor.s_${i}`, name, state: name, area: `Área ${i}` }
+}
+
+// answersBody writes these pieces as the HTTP body: anything but JSON.stringify(result) is a broken answer.
+t.test('a result is written byte for byte as JSON.stringify of it, from the text it already has', async t => {
+  const items = AWKWARD.map((_, i) => Object.freeze(item(i)))
+  const answers: unknown[] = [
+    { items, returned: items.length, total: 99, has_more: true, next_offset: 13 },
+    { items, note: 'with "quotes" and \\ and é', skipped: undefined, fn: () => 1, nan: Number.NaN, nested: { a: [1, 'x'] } },
+    { 'odd "key"': items.slice(0, 2), 2: 'integer-like key first', z: [] },
+    { items: [items[0], { entity_id: 'x.y', extra: [1, 2] }, undefined, () => 1, items[1], new Date(0), null, 'text', 5] }
+  ]
+  for (const value of answers) {
+    const result = jsonResult(value, noScrub)
+    const written = toolResultJson(result)
+    t.equal(result.content[0]?.type === 'text' && result.content[0].text, JSON.stringify(value), 'the text content is the answer\'s JSON')
+    t.ok(written.length > 1, 'written from the text, not serialized again')
+    t.equal(written.join(''), JSON.stringify(result), `written as JSON.stringify: ${JSON.stringify(value).slice(0, 40)}`)
+  }
+})
+
+t.test('an answer that is not an object is wrapped, and written as JSON.stringify of the result', async t => {
+  for (const value of [[{ a: 'x' }], 'text', null, 5]) {
+    const result = jsonResult(value, noScrub)
+    t.same(result.structuredContent, { value })
+    t.equal(toolResultJson(result).join(''), JSON.stringify(result))
+  }
+})
+
+t.test('a scrubbed answer is written from its scrubbed text', async t => {
+  const scrubbing = { home: { scrub: (text: string) => text.replaceAll('abc123secret', '[redacted]') } } as unknown as Parameters<typeof jsonResult>[1]
+  const result = jsonResult({ items: [{ entity_id: 'camera.door', name: 'token abc123secret' }] }, scrubbing)
+  const written = toolResultJson(result).join('')
+  t.notMatch(written, /abc123secret/)
+  t.equal(written, JSON.stringify(result))
+  t.same(result.structuredContent, { items: [{ entity_id: 'camera.door', name: 'token [redacted]' }] }, 'the structured content says the same')
+})
+
+t.test('an answer over the cap is shaped from the value, and written as it was shaped', async t => {
+  const items = Array.from({ length: 400 }, (_, i) => ({ entity_id: `sensor.s_${i}`, name: `Sensor ${i}`, state: '21.5' }))
+  const result = jsonResult({ items, returned: 400, total: 400, has_more: false, next_offset: null }, noScrub)
+  t.equal(toolResultJson(result).join(''), JSON.stringify(result))
+  t.ok(Buffer.byteLength(JSON.stringify(result.structuredContent)) <= 15_000, 'capped')
+  t.ok((result.structuredContent as { items: unknown[] }).items.length < 400, 'fewer rows')
+})
+
+t.test('a catalogue row keeps its compact form once, out of its JSON and keys', async t => {
+  const row = { entity_id: 'light.a', domain: 'light', name: 'A "lamp"', state: 'on', area_id: 'k', area: 'Kitchen', floor_id: null, floor: null, labels: [], aliases: [], device_id: null, hidden: false, entity_category: null, haystack: 'light.a', foldedName: 'a "lamp"' }
+  const before = { json: JSON.stringify(row), keys: Object.keys(row) }
+  const compact = compactRow(row)
+  t.same(compact, { entity_id: 'light.a', name: 'A "lamp"', state: 'on', area: 'Kitchen' })
+  t.equal(compactRow(row), compact, 'made once')
+  t.equal(JSON.stringify(row), before.json, 'the row serializes as before')
+  t.same(Object.keys(row), before.keys)
+  t.ok(Object.isFrozen(compact))
+})
