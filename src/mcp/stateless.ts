@@ -235,39 +235,14 @@ export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer 
   if (batch) pieces.push(']')
   let size = 0
   for (const piece of pieces) size += Buffer.byteLength(piece, 'utf8')
-  const body = bodyBuffer(size)
+  // Node's own pool under 4 KB, else a buffer of the body's size: either dies young with its answer.
+  // (Bodies cut from 128 KB slabs of our own outlived each answer: every slab was promoted, and their
+  // native memory, freed only by full collections, drove one a second under small answers.)
+  const body = Buffer.allocUnsafe(size)
   let at = 0
   for (const piece of pieces) at += body.write(piece, at, 'utf8')
-  // Never an uninitialized byte on the wire (a slab holds earlier answers): JSON allows trailing spaces.
+  // Never an uninitialized byte on the wire (the pool holds earlier answers): JSON allows trailing spaces.
   if (at < body.length) body.fill(0x20, at)
-  return body
-}
-
-/**
- * Bodies up to this size are cut from shared slabs; a larger one gets a buffer of its own. A slab
- * lives while any body cut from it waits in a socket: 128 KB keeps what a client that stops reading
- * can pin per held answer to a few times that answer (answers are capped at 15 KB of text).
- */
-const SLAB_BYTES = 128 * 1024
-const MAX_SLAB_BODY = 32 * 1024
-let slab: Buffer | undefined
-let slabUsed = 0
-
-/**
- * A body-sized buffer cut from the current slab, the way Node pools small buffers (Buffer.allocUnsafe
- * pools only under 4 KB): one ArrayBuffer for many answers instead of one per answer, each a native
- * allocation for every full GC's pause to sweep. A slab is never written again once cut: a new one
- * is taken when it is full, and it is freed when its last body has been written out.
- */
-export function bodyBuffer (size: number): Buffer {
-  if (size > MAX_SLAB_BODY) return Buffer.allocUnsafe(size)
-  if (slab === undefined || slabUsed + size > slab.length) {
-    slab = Buffer.allocUnsafeSlow(SLAB_BYTES)
-    slabUsed = 0
-  }
-  const body = slab.subarray(slabUsed, slabUsed + size)
-  // Eight-byte aligned, as Node aligns its own pool.
-  slabUsed = (slabUsed + size + 7) & ~7
   return body
 }
 

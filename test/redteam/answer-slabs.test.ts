@@ -1,4 +1,4 @@
-// Red-team test for answer bodies cut from shared slabs (src/mcp/stateless.ts bodyBuffer/answersBody):
+// Red-team test for answer bodies (src/mcp/stateless.ts answersBody; small ones share Node's buffer pool):
 // many clients with different tokens at once, answers of every size (small, near the 64 KB cut, batches
 // well past it), names with multi-byte text, lone surrogates, quotes and backslashes, error answers,
 // 202s, and clients that hang up before or in the middle of their answer. Every body must be exactly
