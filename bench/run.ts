@@ -55,7 +55,8 @@ interface Scenario {
 
 const SCENARIOS: Scenario[] = [
   // Mostly distinct queries (two words of some entity's id); every tenth call is one of five fixed
-  // questions, as a model repeating itself would ask, broad ones among them ("étage" matches a third of the home).
+  // questions, as a model repeating itself would ask, broad ones among them ("étage" matches a third
+  // of the home).
   { name: 'search', tool: 'ha_search_entities', args: (ids, i) => ({ query: i % 10 === 0 ? ['kitchen light', 'temperature', 'étage', 'door', 'motion'][(i / 10) % 5] : (ids[(i * 7919) % ids.length] ?? '').split('.')[1]?.split('_').slice(0, 2).join(' '), limit: 20 }) },
   { name: 'get', tool: 'ha_get_entity', args: (ids, i) => ({ entity_id: ids[(i * 7919) % ids.length] }) },
   { name: 'list', tool: 'ha_list_entities', args: (_ids, i) => ({ domain: ['light', 'sensor', 'switch', 'binary_sensor'][i % 4], limit: 50 }) },

@@ -114,7 +114,7 @@ export class HomeView {
     // The index's own rows: ranking reads only their text, which is still theirs (a change of text
     // rebuilds the index); each ranked row is looked up again for its current state. Not cached: on
     // 10,000 entities a ranking costs 6-40 us (350 us for a word a third of the home matches), and a
-    // cache of mostly distinct questions only turned each answer into old-space garbage.
+    // cache of mostly distinct questions only turned each ranking into old-space garbage.
     const indexed = words.length > 0 ? this.catalog.searchIndex().match(words) : { rows: [], word: undefined }
     const candidates = this.visibility.active ? indexed.rows.filter(row => this.visibility.visible(row.entity_id)) : indexed.rows
     const ranked = rankMatches(query, candidates, top, indexed.word)

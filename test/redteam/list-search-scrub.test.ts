@@ -2,8 +2,9 @@
 // toolResultJson, stateless.ts answersBody) and the camera-token scrub over that text: a token as a
 // row's state, in a name among quotes, backslashes, astral text and a control character's \u escape,
 // rows made before the token existed, the three tokens a camera keeps; hidden entities' names and
-// ids inside visible rows (filter_reads). Each through the direct path (2025-era POST without a session), the 2026-07-28
-// envelope, and the SDK's own client in a session; and the three must give the same answer.
+// ids inside visible rows (filter_reads). Each through the direct path (2025-era POST without a
+// session), the 2026-07-28 envelope, and the SDK's own client in a session; and the three must give
+// the same answer.
 import t from 'tap'
 import { MODERN, metaFor } from './_modern.ts'
 import { connectClient, eventually, rpc, startHome, startServer, type TestServer } from '../helper.ts'
