@@ -161,6 +161,10 @@ export class House {
     return entry.device_id === null ? null : this.deviceArea(entry.device_id)
   }
 
+  /**
+   * A device's own area, else a child device's parent's (core 2026.9+, helpers/target.py); never a hub's
+   * through via_device_id.
+   */
   deviceArea (deviceId: string): string | null {
     const device = this.devices.get(deviceId)
     if (device === undefined) return null

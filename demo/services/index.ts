@@ -92,9 +92,11 @@ export class Services {
     } else if (ids !== 'none') {
       for (const id of ids) wanted.add(id)
     }
-    // As homeassistant/helpers/target.py: a device brings its child devices; a label its entities, devices
-    // and areas; a floor its areas; an area its devices (whose entities without an area of their own
-    // follow) and the entities set to it. Hidden and config/diagnostic entities are left out of expansion.
+    // As homeassistant/helpers/target.py (async_extract_referenced_entity_ids, core 2026.9+): a device
+    // brings its child devices (dr.async_entries_for_parent_device); a label its entities, devices and
+    // areas; a floor its areas; an area its devices, a child device without an area of its own counting in
+    // its parent's (never a hub's through via_device_id), whose entities without an area of their own
+    // follow, and the entities set to it. Hidden and config/diagnostic entities are left out of expansion.
     const devices = new Set<string>()
     const addDevice = (id: string): void => {
       devices.add(id)
@@ -109,7 +111,7 @@ export class Services {
     }
     for (const floor of matchIds(target.floor_id)) for (const area of h.areas.values()) if (area.floor_id === floor) areas.add(area.area_id)
     if (devices.size > 0 || areas.size > 0) {
-      const areaDevices = new Set([...h.devices.values()].filter(d => d.area_id !== null && areas.has(d.area_id)).map(d => d.id))
+      const areaDevices = new Set([...h.devices.values()].filter(d => areas.has(h.deviceArea(d.id) ?? '')).map(d => d.id))
       for (const entry of h.entities.values()) {
         if (entry.entity_category !== null || entry.hidden_by !== null) continue
         const device = entry.device_id

@@ -1,10 +1,12 @@
 import type { House } from '../house.ts'
 import type { DeviceEntry, EntityEntry } from '../types.ts'
 
+/**
+ * A device as config/device_registry/list gives it (DeviceEntry.dict_repr in
+ * homeassistant/helpers/device_registry.py), with 2026.9's `parent_device_id` on every device: null
+ * unless it is a child device (a power strip's outlet). A hub's `via_device_id` is a different link.
+ */
 export function deviceView (d: DeviceEntry): Record<string, unknown> {
-  if (d.parent_device_id !== null) {
-    return { id: d.id, parent_device_id: d.parent_device_id, config_entry_id: d.config_entry_id, config_subentry_id: null, area_id: d.area_id, name: d.name, name_by_user: d.name_by_user, labels: d.labels, identifiers: d.identifiers, disabled_by: d.disabled_by, created_at: d.created_at, modified_at: d.modified_at }
-  }
   return {
     area_id: d.area_id,
     configuration_url: d.configuration_url,
@@ -26,7 +28,7 @@ export function deviceView (d: DeviceEntry): Record<string, unknown> {
     modified_at: d.modified_at,
     name_by_user: d.name_by_user,
     name: d.name,
-    parent_device_id: null,
+    parent_device_id: d.parent_device_id,
     primary_config_entry: d.config_entry_id,
     serial_number: d.serial_number,
     sw_version: d.sw_version,

@@ -9,6 +9,26 @@ import type { z } from 'zod'
 export type RegistryKind = 'area' | 'floor' | 'label' | 'device' | 'entity'
 export const REGISTRY_KINDS: RegistryKind[] = ['area', 'floor', 'label', 'device', 'entity']
 
+interface DeviceLink { area_id?: string | null, parent_device_id?: string | null }
+
+/**
+ * The one rule for a device's area: its own, else, for a child device (Home Assistant 2026.9+,
+ * `parent_device_id`; homeassistant/helpers/device_registry.py and helpers/target.py), its parent's.
+ * Nothing is ever inherited through `via_device_id`: a Zigbee or Z-Wave device behind a hub without an
+ * area of its own is in no area, and Home Assistant's area targets do not reach it.
+ */
+export function deviceAreaIn (devices: ReadonlyMap<string, DeviceLink>, deviceId: string | null | undefined): string | null {
+  let id = deviceId
+  // Bounded: a parent chain is one level deep in practice; a loop in bad data must not hang a read.
+  for (let depth = 0; id && depth < 5; depth++) {
+    const device = devices.get(id)
+    if (!device) return null
+    if (device.area_id) return device.area_id
+    id = device.parent_device_id
+  }
+  return null
+}
+
 /** Every registry at one moment, with the lookups tools need. Immutable once built. */
 export class RegistrySnapshot {
   readonly areas: Map<string, AreaEntry>
@@ -28,16 +48,12 @@ export class RegistrySnapshot {
     this.builtAt = builtAt
   }
 
-  /** A device's area is its own, else its parent's (child devices and via_device hubs). */
-  deviceArea (deviceId: string | null | undefined, depth = 0): string | null {
-    if (!deviceId || depth > 4) return null
-    const device = this.devices.get(deviceId)
-    if (!device) return null
-    if (device.area_id) return device.area_id
-    return this.deviceArea(device.parent_device_id ?? device.via_device_id, depth + 1)
+  /** A device's area by effective membership (`deviceAreaIn`). */
+  deviceArea (deviceId: string | null | undefined): string | null {
+    return deviceAreaIn(this.devices, deviceId)
   }
 
-  /** An entity's area is its own, else its device's (else the parent device's). */
+  /** An entity's area is its own, else its device's (a child device's own, else its parent's). */
   entityArea (entityId: string): string | null {
     const cached = this.#entityArea.get(entityId)
     if (cached !== undefined) return cached

@@ -1,3 +1,4 @@
+import { deviceAreaIn } from '../ha/registries.ts'
 import { domainOf, ENTITY_ID } from '../home/entities.ts'
 import { isTemplate } from './config-calls.ts'
 import { assertId, idProblem, invalidId } from './input-checks.ts'
@@ -167,8 +168,8 @@ export interface Selection { device_id?: readonly string[], area_id?: readonly s
  * Effective membership, the one function every rule reads it through: the entities an area, device,
  * floor or label selection reaches, as Home Assistant's target resolution finds them
  * (homeassistant/helpers/target.py, async_extract_referenced_entity_ids). A device reaches its entities
- * and its child devices' ones; an area its devices' entities that have no area of their own, and the
- * entities set to it; a floor its areas; a label the entities, devices and areas carrying it.
+ * and its child devices' ones; an area its devices' entities that have no area of their own (a child
+ * device without an area is in its parent's, never a hub's through via_device_id), and the entities set to it; a floor its areas; a label the entities, devices and areas carrying it.
  * `primaryOnly` (service calls) leaves out hidden and config/diagnostic entities as Home Assistant does
  * when it expands a target; deletes read every member (`primaryOnly: false`).
  */
@@ -198,7 +199,10 @@ export function effectiveMembers (registry: MembershipRegistry, selection: Selec
   if (floors.size > 0) for (const area of registry.areas.values()) if (area.floor_id && floors.has(area.floor_id)) areas.add(area.area_id)
   if (devices.size === 0 && areas.size === 0) return out
   const areaDevices = new Set<string>()
-  for (const device of registry.devices.values()) if (device.area_id && areas.has(device.area_id)) areaDevices.add(device.id)
+  for (const device of registry.devices.values()) {
+    const area = deviceAreaIn(registry.devices, device.id)
+    if (area !== null && areas.has(area)) areaDevices.add(device.id)
+  }
   for (const entry of registry.entities.values()) {
     if (primaryOnly && (entry.hidden_by || entry.entity_category)) continue
     const device = entry.device_id ?? undefined
@@ -207,12 +211,12 @@ export function effectiveMembers (registry: MembershipRegistry, selection: Selec
   return out
 }
 
-/** The area an entity sits in by effective membership: its own, else its device's. */
+/** The area an entity sits in by effective membership: its own, else its device's (`deviceAreaIn`). */
 export function effectiveArea (registry: MembershipRegistry, entityId: string): string | null {
   const entry = registry.entities.get(entityId)
   if (!entry) return null
   if (entry.area_id) return entry.area_id
-  return entry.device_id ? registry.devices.get(entry.device_id)?.area_id ?? null : null
+  return deviceAreaIn(registry.devices, entry.device_id)
 }
 
 /** What expansion needs from the house: the registries and the entity ids that have a state. */

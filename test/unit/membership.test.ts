@@ -17,7 +17,8 @@ const registry: MembershipRegistry = {
   devices: new Map([
     ['door', { id: 'door', area_id: 'hall', labels: ['critical'] }],
     ['hub', { id: 'hub', area_id: 'attic', labels: [] }],
-    ['child', { id: 'child', area_id: null, labels: [], parent_device_id: 'hub' }]
+    ['child', { id: 'child', area_id: null, labels: [], parent_device_id: 'hub' }],
+    ['zigbee', { id: 'zigbee', area_id: null, labels: [], parent_device_id: null, via_device_id: 'hub' }]
   ]),
   entities: new Map([
     ['lock.door', { entity_id: 'lock.door', device_id: 'door', area_id: null, labels: [] }],
@@ -25,6 +26,7 @@ const registry: MembershipRegistry = {
     ['light.door_porch', { entity_id: 'light.door_porch', device_id: 'door', area_id: 'kitchen', labels: [] }],
     ['switch.hidden', { entity_id: 'switch.hidden', device_id: 'door', area_id: null, labels: [], hidden_by: 'user' }],
     ['sensor.child', { entity_id: 'sensor.child', device_id: 'child', area_id: null, labels: [] }],
+    ['light.behind_hub', { entity_id: 'light.behind_hub', device_id: 'zigbee', area_id: null, labels: [] }],
     ['light.kitchen', { entity_id: 'light.kitchen', device_id: null, area_id: 'kitchen', labels: [] }]
   ])
 }
@@ -38,7 +40,10 @@ t.test('Home Assistant\'s rules, one by one', async t => {
   t.same(members({ label_id: ['critical'] }), ['light.door_porch', 'lock.door'], 'a label on a device reaches all the device\'s entities')
   t.same(members({ label_id: ['tidy'] }), ['light.door_porch', 'light.kitchen'], 'a label on an area reaches the area')
   t.same(members({ device_id: ['hub'] }), ['sensor.child'], 'a device brings its child devices')
-  t.same(members({ area_id: ['attic'] }), [], 'a child device without an area is not in its parent\'s area (target.py)')
+  t.same(members({ area_id: ['attic'] }), ['sensor.child'], 'a child device without an area is in its parent\'s area; a device behind a hub (via_device_id) is not')
+  t.same(members({ floor_id: ['top'] }), ['sensor.child'], 'and so on its parent\'s floor')
+  t.equal(effectiveArea(registry, 'sensor.child'), 'attic')
+  t.equal(effectiveArea(registry, 'light.behind_hub'), null, 'nothing through via_device_id')
   t.equal(effectiveArea(registry, 'lock.door'), 'hall')
   t.equal(effectiveArea(registry, 'light.door_porch'), 'kitchen')
 })

@@ -11,12 +11,14 @@ function fakeHomeAssistant (options: { getEntries?: boolean, areaName?: () => st
     'config/label_registry/list': () => [],
     'config/device_registry/list': () => [
       { id: 'hub', name: 'Hub', area_id: 'kitchen' },
-      { id: 'child', name: 'Child', area_id: null, parent_device_id: 'hub' }
+      { id: 'child', name: 'Child', area_id: null, parent_device_id: 'hub' },
+      { id: 'zigbee', name: 'Zigbee bulb', area_id: null, via_device_id: 'hub', parent_device_id: null }
     ],
     'config/entity_registry/list': () => [
       { entity_id: 'light.own', area_id: 'kitchen' },
       { entity_id: 'sensor.via_child', device_id: 'child' },
       { entity_id: 'switch.nowhere' },
+      { entity_id: 'light.behind_hub', device_id: 'zigbee' },
       { not_an_entity: true }
     ]
   }
@@ -45,8 +47,10 @@ t.test('areas come from the entity, else its device, else the parent device; ali
   t.equal(snapshot.entityArea('sensor.via_child'), 'kitchen', 'a child device inherits its parent area')
   t.equal(snapshot.entityArea('switch.nowhere'), null)
   t.equal(snapshot.entityFloor('sensor.via_child'), 'ground')
+  t.equal(snapshot.entityArea('light.behind_hub'), null, 'nothing is inherited through a hub\'s via_device_id')
+  t.equal(snapshot.deviceArea('zigbee'), null)
   t.same(snapshot.entities.get('switch.nowhere')?.aliases, ['Sprinklers'])
-  t.equal(snapshot.entities.size, 3, 'a malformed entry is dropped, not fatal')
+  t.equal(snapshot.entities.size, 4, 'a malformed entry is dropped, not fatal')
 })
 
 t.test('fetched once, shared in flight, refreshed after an invalidation', async t => {

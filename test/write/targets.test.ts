@@ -128,3 +128,42 @@ t.test('entity lists read effective membership: an entity sits in its device\'s 
   const elsewhere = await callTool(client, 'ha_manage_registry', { kind: 'area', action: 'delete', id: 'garden', dry_run: true })
   t.notOk(elsewhere.isError, `an area without a denied entity can still be deleted: ${elsewhere.text}`)
 })
+
+t.test('child devices and hubs: an area reaches the outlets of a power strip, never what sits behind a hub', async t => {
+  const home = await startHome(t)
+  const house = home.house
+  const outlets = ['switch.irrigation', 'switch.shelly_pro_2pm_channel_1']
+  const strip = house.devices.get(house.devices.get(house.entities.get('switch.irrigation')?.device_id ?? '')?.parent_device_id ?? '')
+  t.ok(strip, 'the demo home has a power strip whose outlets are child devices')
+  // An area with no switch of its own: only the strip's child outlets, which have no area, can put one there.
+  const area = [...house.areas.keys()].find(id => ![...house.entities.keys()].some(e => e.startsWith('switch.') && house.areaOf(e) === id)) as string
+  if (strip) strip.area_id = area
+  for (const id of outlets) t.equal(house.entities.get(id)?.area_id, null, `${id} has no area of its own`)
+  // A Zigbee lamp behind the coordinator (via_device_id), its area cleared: in no area at all.
+  const bulbLight = 'light.living_room_lamp'
+  const bulb = house.devices.get(house.entities.get(bulbLight)?.device_id ?? '')
+  const hub = house.devices.get(bulb?.via_device_id ?? '')
+  t.ok(hub?.area_id, 'the lamp is behind a hub that has an area')
+  for (const item of [bulb, house.entities.get(bulbLight)]) if (item) item.area_id = null
+  const server = await startServer(t, { home, options: { allow_write: true } })
+  const client = await connectClient(t, server)
+
+  home.clearServiceCalls()
+  const on = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { area_id: area } })
+  t.notOk(on.isError, `Home Assistant carries out this call, so must we: ${on.text}`)
+  t.same(on.json?.entities, outlets.slice().sort(), 'the answer names both outlets')
+  for (const id of outlets) t.equal(home.getState(id)?.state, 'on', `${id} was switched on in the house`)
+
+  const got = await callTool(client, 'ha_get_entity', { entity_id: bulbLight })
+  t.equal(got.json.area, null, 'a bulb behind a hub is not in the hub\'s area')
+  const inHubArea = await callTool(client, 'ha_list_devices', { area: hub?.area_id, limit: 200 })
+  t.notOk(inHubArea.json.items.some((d: { id: string }) => d.id === bulb?.id), 'nor listed among the hub area\'s devices')
+  const offThere = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { area_id: hub?.area_id }, dry_run: true })
+  t.notOk((offThere.json?.entities ?? []).includes(bulbLight), 'and an area call there does not reach it, in Home Assistant or here')
+
+  const guarded = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, entity_denylist: ['switch.irrigation'] } })
+  const guardedClient = await connectClient(t, guarded)
+  const deleted = await callTool(guardedClient, 'ha_manage_registry', { kind: 'area', action: 'delete', id: area })
+  t.equal(deleted.code, 'HAMCP_DENIED_ENTITY', `deleting the strip's area would empty a denied outlet's: ${deleted.text}`)
+  t.ok(house.areas.has(area), 'the area is still there')
+})
