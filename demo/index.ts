@@ -4,6 +4,7 @@ import type { Duplex } from 'node:stream'
 import { WebSocketServer } from 'ws'
 import { generateHome } from './generate/home.ts'
 import { sendText } from './http-util.ts'
+import type { OverviewEra } from './lovelace.ts'
 import { House } from './house.ts'
 import { coreRoutes, handleCoreRest, type Route } from './rest.ts'
 import { extraRoutes } from './rest-extra.ts'
@@ -28,6 +29,8 @@ export interface DemoHomeOptions {
   authTimeoutMs?: number
   /** hassio_role the add-on token has (Supervisor access control); default 'manager' so /addons, /backups, /mounts answer */
   supervisorRole?: SupervisorRole
+  /** the dashboards' era (demo/lovelace.ts): 'migrated' (default, 2026.2+), 'fresh' (a new 2026.2+ install), 'legacy' (before 2025.12) */
+  overview?: OverviewEra
   /** Core's internal_url in get_config (default null, unset as on most installs) */
   internalUrl?: string | null
   /** host port published for the add-on's 9583/tcp in /addons/self/info (default 9583; null = disabled) */
@@ -88,7 +91,8 @@ function resolveOptions (opts: DemoHomeOptions): ResolvedOptions {
     host: opts.host ?? '127.0.0.1',
     haVersion: opts.haVersion ?? '2026.11.2',
     authTimeoutMs: opts.authTimeoutMs ?? 10_000,
-    supervisorRole: opts.supervisorRole ?? 'manager'
+    supervisorRole: opts.supervisorRole ?? 'manager',
+    overview: opts.overview ?? 'migrated'
   }
 }
 

@@ -2,6 +2,7 @@ import type { House } from './house.ts'
 import type { Services } from './services/index.ts'
 import type { Connection } from './ws/connection.ts'
 
+import type { OverviewEra } from './lovelace.ts'
 import type { SupervisorRole } from './supervisor.ts'
 
 export interface ResolvedOptions {
@@ -14,6 +15,7 @@ export interface ResolvedOptions {
   haVersion: string
   authTimeoutMs: number
   supervisorRole: SupervisorRole
+  overview: OverviewEra
 }
 
 export interface Faults {

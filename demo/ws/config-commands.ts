@@ -1,5 +1,5 @@
 import { HaError, invalidFormat } from '../errors.ts'
-import { dashboardListView, dashboards } from '../lovelace.ts'
+import { dashboardAt, dashboardListView, dashboards } from '../lovelace.ts'
 import { fullTrace, shortTrace } from '../traces.ts'
 import { isRecord } from '../util.ts'
 import { relatedItems } from '../related.ts'
@@ -92,12 +92,11 @@ export const configCommands: CommandTable = {
       ]
     }
   },
-  'lovelace/dashboards/list': { handle: ({ rt }) => [...dashboards(rt.house).values()].filter(d => d.url_path !== null).map(dashboardListView) },
+  'lovelace/dashboards/list': { handle: ({ rt }) => [...dashboards(rt.house, rt.options.overview).values()].filter(d => d.url_path !== null).map(dashboardListView) },
   'lovelace/config': {
     keys: { optional: ['url_path', 'force'] },
     handle: ({ rt, msg }) => {
-      const dashboard = dashboards(rt.house).get(typeof msg.url_path === 'string' ? msg.url_path : null)
-      if (dashboard === undefined) throw new HaError('config_not_found', 'Unknown config specified')
+      const dashboard = dashboardAt(rt, msg.url_path)
       if (dashboard.config === null) throw new HaError('config_not_found', 'No config found.')
       return dashboard.config
     }
@@ -105,15 +104,21 @@ export const configCommands: CommandTable = {
   'lovelace/config/save': {
     keys: { required: ['config'], optional: ['url_path'] },
     handle: ({ rt, msg }) => {
-      const urlPath = typeof msg.url_path === 'string' ? msg.url_path : null
-      const dashboard = dashboards(rt.house).get(urlPath)
-      if (dashboard === undefined) throw new HaError('config_not_found', 'Unknown config specified')
+      const dashboard = dashboardAt(rt, msg.url_path)
       if (dashboard.mode === 'yaml') throw new HaError('home_assistant_error', 'Not supported')
       if (!isRecord(msg.config)) throw invalidFormat("expected a dictionary for dictionary value @ data['config']")
       dashboard.config = msg.config
-      rt.house.configWrites.push(`lovelace/config/save ${urlPath ?? 'lovelace'}`)
-      rt.house.fire('lovelace_updated', { url_path: urlPath })
+      rt.house.configWrites.push(`lovelace/config/save ${dashboard.url_path ?? 'lovelace'}`)
+      rt.house.fire('lovelace_updated', { url_path: dashboard.url_path })
       return null
+    }
+  },
+  // core frontend/storage.py (2025.12+): per-key system data; `core.default_panel` is the home-wide default dashboard.
+  'frontend/get_system_data': {
+    keys: { required: ['key'] },
+    handle: ({ rt, msg }) => {
+      if (rt.options.overview === 'legacy') throw new HaError('unknown_command', 'Unknown command.')
+      return { value: msg.key === 'core' && rt.options.overview === 'migrated' ? { default_panel: 'lovelace' } : null }
     }
   },
   'energy/get_prefs': {

@@ -5,6 +5,7 @@ import { isRecord } from '../util.ts'
 import { compressState, diffStates } from './compressed.ts'
 import { NO_REPLY, RawJson, type CommandContext, type CommandTable } from './protocol.ts'
 import { buildConfig } from '../config.ts'
+import { panels } from '../lovelace.ts'
 
 function entityFilter (msg: Record<string, unknown>): (entityId: string) => boolean {
   const ids = Array.isArray(msg.entity_ids) ? new Set(msg.entity_ids.map(String)) : undefined
@@ -121,13 +122,7 @@ export const coreCommands: CommandTable = {
   'auth/current_user': {
     handle: ctx => ({ id: ctx.rt.house.userId, name: ctx.conn.viaSupervisor ? 'Supervisor' : 'Alice', is_owner: !ctx.conn.viaSupervisor, is_admin: true, credentials: [{ auth_provider_type: 'homeassistant', auth_provider_id: null }], mfa_modules: [{ id: 'totp', name: 'Authenticator app', enabled: false }] })
   },
-  get_panels: {
-    handle: () => ({
-      lovelace: { component_name: 'lovelace', icon: null, title: null, config: { mode: 'storage' }, url_path: 'lovelace', require_admin: false, config_panel_domain: null },
-      energy: { component_name: 'energy', icon: 'mdi:lightning-bolt', title: 'energy', config: null, url_path: 'energy', require_admin: false, config_panel_domain: null },
-      history: { component_name: 'history', icon: 'mdi:chart-box', title: 'history', config: null, url_path: 'history', require_admin: false, config_panel_domain: null }
-    })
-  },
+  get_panels: { handle: ctx => panels(ctx.rt.options.overview) },
   'entity/source': {
     handle: ctx => Object.fromEntries([...ctx.rt.house.entities.values()].map(e => [e.entity_id, { domain: e.platform }]))
   }

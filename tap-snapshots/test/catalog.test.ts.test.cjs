@@ -24,7 +24,7 @@ Array [
         },
         "dashboard": Object {
           "default": "lovelace",
-          "description": "url_path (lovelace = default).",
+          "description": "url_path (lovelace = Overview).",
           "type": "string",
         },
         "dry_run": Object {
@@ -992,11 +992,11 @@ Array [
       "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Dashboards, mode (storage/yaml), view count; dashboard: its views, card paths.",
+    "description": "Dashboards (built-in too), mode, views, default; dashboard: its views, card paths.",
     "inputSchema": Object {
       "properties": Object {
         "dashboard": Object {
-          "description": "url_path (lovelace = default).",
+          "description": "url_path (lovelace = Overview).",
           "type": "string",
         },
       },

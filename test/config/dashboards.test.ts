@@ -84,3 +84,60 @@ t.test('with filter_reads, the diff context never shows a hidden entity', async 
   t.match(asked.json.preview, /\+ {6}- type: tile/)
   t.notOk(asked.text.includes(hidden), 'hidden entity masked')
 })
+
+// Home Assistant 2026.2 moved a saved Overview into a dashboard entry "lovelace" (core lovelace/__init__.py
+// _async_migrate_default_config); a new install has none and opens the built-in "home" dashboard.
+t.test('the Overview and the built-in dashboards in each era of Home Assistant', async t => {
+  const listed = async (overview: 'migrated' | 'fresh' | 'legacy'): Promise<{ home: Awaited<ReturnType<typeof startHome>>, client: Awaited<ReturnType<typeof connectClient>>, list: any }> => {
+    const home = await startHome(t, { overview })
+    const server = await startServer(t, { home, options: { allow_config_write: true } })
+    const client = await connectClient(t, server)
+    const list = await callTool(client, 'ha_list_dashboards')
+    t.notOk(list.isError, list.text)
+    return { home, client, list: list.json }
+  }
+  const card = { type: 'markdown', content: 'Hello' }
+
+  t.test('migrated (the default): the Overview is listed once and edited through its entry', async t => {
+    const { home, client, list } = await listed('migrated')
+    const paths = list.items.map((d: { url_path: string }) => d.url_path)
+    t.equal(paths.filter((p: string) => p === 'lovelace').length, 1, 'lovelace once')
+    t.match(list.items.find((d: { url_path: string }) => d.url_path === 'lovelace'), { mode: 'storage', default: true, views: 2 })
+    t.same(list.items.filter((d: { type: string }) => d.type === 'built_in').map((d: { url_path: string }) => d.url_path), ['home', 'light', 'security', 'climate', 'energy', 'maintenance'])
+    t.match(list.items.find((d: { url_path: string }) => d.url_path === 'home'), { mode: 'generated', default: false, views: null })
+    t.equal(list.default_dashboard, 'lovelace')
+    t.equal(list.default_dashboard_set, true)
+    const asked = await callTool(client, 'ha_add_dashboard_card', { card })
+    t.notOk(asked.isError, asked.text)
+    const done = await callTool(client, 'ha_add_dashboard_card', { card, confirm_token: asked.json.confirm_token })
+    t.notOk(done.isError, done.text)
+    t.same(home.configWrites, ['lovelace/config/save lovelace'])
+    const builtIn = await callTool(client, 'ha_add_dashboard_card', { dashboard: 'home', card })
+    t.equal(builtIn.code, 'HAMCP_NOT_SUPPORTED')
+    t.match(builtIn.text, /built into Home Assistant/)
+  })
+
+  t.test('fresh 2026.2+ install: no Overview, the built-in home dashboard is the default', async t => {
+    const { home, client, list } = await listed('fresh')
+    t.notOk(list.items.some((d: { url_path: string }) => d.url_path === 'lovelace'), 'no Overview listed')
+    t.equal(list.default_dashboard, 'home')
+    t.equal(list.default_dashboard_set, false)
+    t.match(list.items.find((d: { url_path: string }) => d.url_path === 'home'), { type: 'built_in', default: true })
+    const asked = await callTool(client, 'ha_add_dashboard_card', { card })
+    t.equal(asked.code, 'HAMCP_NOT_FOUND')
+    t.match(asked.text, /no Overview dashboard/)
+    t.same(home.configWrites, [])
+  })
+
+  t.test('legacy (before 2025.12): the unnamed Overview is the default and is edited as such', async t => {
+    const { home, client, list } = await listed('legacy')
+    t.same(list.items.map((d: { url_path: string }) => d.url_path).filter((p: string) => p === 'lovelace'), ['lovelace'])
+    t.match(list.items.find((d: { url_path: string }) => d.url_path === 'lovelace'), { mode: 'storage', default: true, views: 2 })
+    t.equal(list.default_dashboard, 'lovelace')
+    const asked = await callTool(client, 'ha_add_dashboard_card', { card })
+    t.notOk(asked.isError, asked.text)
+    const done = await callTool(client, 'ha_add_dashboard_card', { card, confirm_token: asked.json.confirm_token })
+    t.notOk(done.isError, done.text)
+    t.same(home.configWrites, ['lovelace/config/save lovelace'])
+  })
+})

@@ -108,7 +108,7 @@ t.test('automations, scripts, blueprints, traces and dashboards', async t => {
     const unknown = await callTool(client, 'ha_list_dashboards', { dashboard: 'nope' })
     t.ok(unknown.isError)
     t.equal(unknown.code, 'HAMCP_NOT_FOUND')
-    t.match(unknown.text, /Known dashboards: lovelace/)
+    t.match(unknown.text, /Dashboards: .*lovelace/)
   })
 })
 

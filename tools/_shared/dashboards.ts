@@ -8,30 +8,8 @@ import { isRecord } from '../../src/shape.ts'
  * section. Paths are positions, so every edit is bound to the config hash it was previewed against.
  */
 export type Record_ = Record<string, unknown>
-export const DEFAULT_DASHBOARD = 'lovelace'
 
-/** Only storage dashboards can be edited over the API; YAML ones live in files Home Assistant only reads. */
-async function dashboardMode (ctx: ToolContext, urlPath: string | null): Promise<string> {
-  if (urlPath === null) {
-    const panels = await ctx.ha.command<Record<string, { config?: { mode?: unknown } | null }>>({ type: 'get_panels' })
-    const mode = panels[DEFAULT_DASHBOARD]?.config?.mode
-    return typeof mode === 'string' ? mode : 'storage'
-  }
-  const list = await ctx.ha.command<Array<{ url_path?: unknown, mode?: unknown }>>({ type: 'lovelace/dashboards/list' })
-  const found = list.find(d => d.url_path === urlPath)
-  if (!found) {
-    const known = [DEFAULT_DASHBOARD, ...list.map(d => String(d.url_path))].join(', ')
-    throw new UserError('HAMCP_NOT_FOUND', `No dashboard "${urlPath}".`, `Dashboards: ${known} (ha_list_dashboards shows their views).`)
-  }
-  return typeof found.mode === 'string' ? found.mode : 'storage'
-}
-
-export async function requireStorageDashboard (ctx: ToolContext, urlPath: string | null, name: string): Promise<void> {
-  if (await dashboardMode(ctx, urlPath) !== 'storage') {
-    throw new UserError('HAMCP_NOT_SUPPORTED', `Dashboard "${name}" is in YAML mode: Home Assistant reads it from a file and cannot save changes to it.`, 'Edit its YAML file by hand, or pick a storage-mode dashboard.')
-  }
-}
-
+/** A storage dashboard's saved config, `urlPath` as editableDashboard resolved it. */
 export async function loadDashboard (ctx: ToolContext, urlPath: string | null, name: string): Promise<Record_> {
   try {
     const config = await ctx.ha.command<unknown>({ type: 'lovelace/config', url_path: urlPath, force: false })

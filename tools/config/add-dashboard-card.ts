@@ -5,7 +5,8 @@ import { titlesProblem } from '../../src/policy/input-checks.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { isRecord } from '../../src/shape.ts'
 import { referencedEntities } from '../_shared/config-store.ts'
-import { DEFAULT_DASHBOARD, loadDashboard, requireStorageDashboard, type Record_ } from '../_shared/dashboards.ts'
+import { loadDashboard, type Record_ } from '../_shared/dashboards.ts'
+import { editableDashboard, OVERVIEW } from '../_shared/dashboard-directory.ts'
 import { runConfigWrite } from '../_shared/config-write.ts'
 import { configHash, toYaml } from '../_shared/config-yaml.ts'
 import { unifiedDiff } from '../_shared/line-diff.ts'
@@ -47,7 +48,7 @@ export default defineTool({
   description: 'Append a card to a view of a storage dashboard; the user confirms a diff.',
   kind: 'manage',
   input: z.object({
-    dashboard: z.string().trim().min(1).max(100).default(DEFAULT_DASHBOARD).describe('url_path (lovelace = default).'),
+    dashboard: z.string().trim().min(1).max(100).default(OVERVIEW).describe('url_path (lovelace = Overview).'),
     view: z.union([z.number().int().min(0), z.string().trim().min(1).max(100)]).default(0).describe('View index, path or title.'),
     card: freeFormArg().refine(card => typeof card.type === 'string' && card.type !== '', 'a card needs a type, e.g. entities').describe('Card config, e.g. {"type":"tile","entity":"light.kitchen"}.'),
     dry_run: dryRunArg(),
@@ -56,8 +57,7 @@ export default defineTool({
   async handler (ctx, args) {
     const titles = titlesProblem(args.card, 'card')
     if (titles !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `Invalid title: ${titles}.`, 'Titles and names are plain text: no control or invisible characters.')
-    const urlPath = args.dashboard === DEFAULT_DASHBOARD ? null : args.dashboard
-    await requireStorageDashboard(ctx, urlPath, args.dashboard)
+    const urlPath = await editableDashboard(ctx.ha, args.dashboard)
     const current = await loadDashboard(ctx, urlPath, args.dashboard)
     const views = Array.isArray(current.views) ? current.views.filter(isRecord) : []
     const index = findView(views, args.view)

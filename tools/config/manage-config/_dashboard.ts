@@ -6,7 +6,8 @@ import { referencedEntities } from '../../_shared/config-store.ts'
 import { runConfigWrite } from '../../_shared/config-write.ts'
 import { titlesProblem } from '../../../src/policy/input-checks.ts'
 import { configHash, toYaml } from '../../_shared/config-yaml.ts'
-import { addAt, DEFAULT_DASHBOARD, elementAt, loadDashboard, moveTo, removeAt, replaceAt, requireStorageDashboard, type Record_ } from '../../_shared/dashboards.ts'
+import { addAt, elementAt, loadDashboard, moveTo, removeAt, replaceAt, type Record_ } from '../../_shared/dashboards.ts'
+import { editableDashboard, OVERVIEW } from '../../_shared/dashboard-directory.ts'
 import { unifiedDiff } from '../../_shared/line-diff.ts'
 import { configOf, type ManageArgs } from './_args.ts'
 
@@ -65,9 +66,8 @@ function edited (args: ManageArgs, current: Record_): { next: Record_, touched: 
 }
 
 export async function manageDashboard (ctx: ToolCallContext, args: ManageArgs): Promise<Record<string, unknown>> {
-  const name = args.id ?? DEFAULT_DASHBOARD
-  const urlPath = name === DEFAULT_DASHBOARD ? null : name
-  await requireStorageDashboard(ctx, urlPath, name)
+  const name = args.id ?? OVERVIEW
+  const urlPath = await editableDashboard(ctx.ha, name)
   const current = await loadDashboard(ctx, urlPath, name)
   if (args.config !== undefined) configOf(dashboardElement, args.config, 'a card or view', 'Titles and names are plain text: no control or invisible characters.')
   const { next, touched } = edited(args, current)
