@@ -24,7 +24,8 @@ export interface DashboardEntry {
   title: string
   /** storage: editable; yaml: read from a file; generated: a built-in dashboard Home Assistant draws itself */
   mode: 'storage' | 'yaml' | 'generated'
-  type: 'built_in' | 'user_created'
+  /** one of Home Assistant's own dashboards (frontend type "built_in"); absent for the owner's */
+  built_in?: true
   default: boolean
   require_admin?: true
   in_sidebar?: false
@@ -75,14 +76,14 @@ export async function dashboardDirectory (ha: HomeAssistant): Promise<DashboardD
   for (const name of BUILT_IN_DASHBOARDS) {
     const panel = panels[name]
     if (panel === undefined) continue
-    entries.push({ url_path: name, title: typeof panel.title === 'string' && panel.title !== '' && panel.title !== name ? panel.title : BUILT_IN_TITLES[name] ?? name, mode: 'generated', type: 'built_in', default: defaultPanel === name, ...flags(panel), address: name })
+    entries.push({ url_path: name, title: typeof panel.title === 'string' && panel.title !== '' && panel.title !== name ? panel.title : BUILT_IN_TITLES[name] ?? name, mode: 'generated', built_in: true, default: defaultPanel === name, ...flags(panel), address: name })
   }
   if (!rows.some(d => d.url_path === OVERVIEW) && isRecord(overviewPanel)) {
-    entries.push({ url_path: OVERVIEW, title: 'Overview', mode: overviewPanel.mode === 'yaml' ? 'yaml' : 'storage', type: 'user_created', default: defaultPanel === OVERVIEW, address: null })
+    entries.push({ url_path: OVERVIEW, title: 'Overview', mode: overviewPanel.mode === 'yaml' ? 'yaml' : 'storage', default: defaultPanel === OVERVIEW, address: null })
   }
   for (const d of rows) {
     const urlPath = d.url_path as string
-    entries.push({ url_path: urlPath, title: typeof d.title === 'string' ? d.title : urlPath, mode: d.mode === 'yaml' ? 'yaml' : 'storage', type: 'user_created', default: defaultPanel === urlPath, ...flags(d), address: urlPath })
+    entries.push({ url_path: urlPath, title: typeof d.title === 'string' ? d.title : urlPath, mode: d.mode === 'yaml' ? 'yaml' : 'storage', default: defaultPanel === urlPath, ...flags(d), address: urlPath })
   }
   return { entries, defaultPanel, defaultPanelSet: chosen !== null }
 }
