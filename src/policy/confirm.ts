@@ -88,14 +88,33 @@ export interface ConfirmStoreOptions {
   now?: () => number
   /** Pending confirmations kept per identity; that identity's oldest are dropped beyond it. */
   maxPerIdentity?: number
+  /** What one identity's pending confirmations may hold (previews and facts, in characters); its oldest are dropped beyond it. */
+  maxBytesPerIdentity?: number
 }
 
 interface Entry extends PendingConfirmation {
   expiresAt: number
+  /** What the entry holds, in characters (each at least a byte): its preview, call and facts. */
+  size: number
 }
+
+/** One identity's pending confirmations by token, oldest first, and what they hold in all. */
+interface Pool { entries: Map<string, Entry>, size: number }
 
 export const CONFIRM_TTL_MS = 5 * 60_000
 export const MAX_PENDING_PER_IDENTITY = 100
+/**
+ * What one identity's pending confirmations may hold: 1 MB of previews and facts. Counts alone let 60
+ * previews of 3.9 MB each take the heap; a write's data is itself bounded (MAX_DATA_BYTES), so this
+ * holds at least fifteen of the largest previews, and far more of ordinary ones.
+ */
+export const MAX_PENDING_BYTES_PER_IDENTITY = 1024 * 1024
+
+function sizeOf (pending: PendingConfirmation): number {
+  let size = pending.preview.length + pending.call.length + pending.identityId.length
+  for (const [key, value] of Object.entries(pending.shown)) size += key.length + value.length
+  return size
+}
 
 /**
  * Single-use confirmations, shared by confirm tokens (src/policy/guard.ts) and any other way of asking
@@ -108,31 +127,37 @@ export const MAX_PENDING_PER_IDENTITY = 100
  *
  * A token is random, bound to one identity, one call and the fingerprint of what its preview showed,
  * and burnt on its first presentation whatever the verdict, so a refused attempt cannot be retried
- * with it. Each identity has its own bounded pool: no client can push out another's confirmations.
+ * with it. Each identity has its own pool, bounded in count and in bytes: no client can push out
+ * another's confirmations, nor fill the memory with its own.
  */
 export class ConfirmStore {
   readonly ttlMs: number
   readonly maxPerIdentity: number
+  readonly maxBytesPerIdentity: number
   readonly #now: () => number
-  /** Identity id -> its pending confirmations by token, oldest first. */
-  readonly #pools = new Map<string, Map<string, Entry>>()
+  /** Identity id -> its pending confirmations. */
+  readonly #pools = new Map<string, Pool>()
 
   constructor (options: ConfirmStoreOptions = {}) {
     this.ttlMs = options.ttlMs ?? CONFIRM_TTL_MS
     this.maxPerIdentity = options.maxPerIdentity ?? MAX_PENDING_PER_IDENTITY
+    this.maxBytesPerIdentity = options.maxBytesPerIdentity ?? MAX_PENDING_BYTES_PER_IDENTITY
     this.#now = options.now ?? realClock.now
   }
 
-  /** Stores a pending confirmation and returns its token (32 hex characters). */
+  /** Stores a pending confirmation and returns its token (32 hex characters); the newest is always kept. */
   create (pending: PendingConfirmation): string {
     this.#sweep()
     const token = randomBytes(16).toString('hex')
     let pool = this.#pools.get(pending.identityId)
-    if (!pool) this.#pools.set(pending.identityId, pool = new Map())
-    pool.set(token, { ...pending, shown: { ...pending.shown }, expiresAt: this.#now() + this.ttlMs })
-    for (const oldest of pool.keys()) {
-      if (pool.size <= this.maxPerIdentity) break
-      pool.delete(oldest)
+    if (!pool) this.#pools.set(pending.identityId, pool = { entries: new Map(), size: 0 })
+    const entry = { ...pending, shown: { ...pending.shown }, expiresAt: this.#now() + this.ttlMs, size: sizeOf(pending) }
+    pool.entries.set(token, entry)
+    pool.size += entry.size
+    for (const [oldest, old] of pool.entries) {
+      if (oldest === token || (pool.entries.size <= this.maxPerIdentity && pool.size <= this.maxBytesPerIdentity)) break
+      pool.entries.delete(oldest)
+      pool.size -= old.size
     }
     return token
   }
@@ -144,13 +169,14 @@ export class ConfirmStore {
    */
   consume (identityId: string, token: string, now: { call: string, shown: Shown, preview?: string }): ConsumeResult {
     for (const [owner, pool] of this.#pools) {
-      const entry = pool.get(token)
+      const entry = pool.entries.get(token)
       if (!entry) continue
-      pool.delete(token)
-      if (pool.size === 0) this.#pools.delete(owner)
+      pool.entries.delete(token)
+      pool.size -= entry.size
+      if (pool.entries.size === 0) this.#pools.delete(owner)
       if (entry.expiresAt <= this.#now()) return { verdict: 'expired' }
       if (entry.identityId !== identityId) return { verdict: 'other_identity' }
-      const { expiresAt: _expiresAt, ...pending } = entry
+      const { expiresAt: _expiresAt, size: _size, ...pending } = entry
       const changes = changedFacts(entry.shown, now.shown)
       if (entry.call !== now.call) {
         const sameItemChanged = Object.keys(entry.shown).some(key => key in now.shown && entry.shown[key] !== now.shown[key])
@@ -165,17 +191,26 @@ export class ConfirmStore {
 
   /** Pending confirmations of one identity, or of all. */
   size (identityId?: string): number {
-    if (identityId !== undefined) return this.#pools.get(identityId)?.size ?? 0
+    if (identityId !== undefined) return this.#pools.get(identityId)?.entries.size ?? 0
     let total = 0
-    for (const pool of this.#pools.values()) total += pool.size
+    for (const pool of this.#pools.values()) total += pool.entries.size
     return total
+  }
+
+  /** What one identity's pending confirmations hold, in characters. */
+  bytes (identityId: string): number {
+    return this.#pools.get(identityId)?.size ?? 0
   }
 
   #sweep (): void {
     const now = this.#now()
     for (const [owner, pool] of this.#pools) {
-      for (const [token, entry] of pool) if (entry.expiresAt <= now) pool.delete(token)
-      if (pool.size === 0) this.#pools.delete(owner)
+      for (const [token, entry] of pool.entries) {
+        if (entry.expiresAt > now) continue
+        pool.entries.delete(token)
+        pool.size -= entry.size
+      }
+      if (pool.entries.size === 0) this.#pools.delete(owner)
     }
   }
 }
