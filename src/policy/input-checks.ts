@@ -144,7 +144,19 @@ export function complexityProblem (value: unknown, limits: Complexity = { depth:
 /** The guard's own bound, a little looser than the schemas' since tools wrap what they were given. */
 export const GUARD_LIMITS: Complexity = { depth: MAX_DEPTH + 8, nodes: MAX_NODES * 2 }
 
+/**
+ * The most a write's `data` may hold, as UTF-8 JSON: service data, script variables, a config or a card.
+ * Everything a write carries is kept while it waits for a confirmation and shown in its preview; an
+ * automation or a notification is a few KB, and 64 KB leaves room for the largest dashboard card.
+ */
+export const MAX_DATA_BYTES = 64 * 1024
+
+/** Refuses a write's free-form object that is too deep, has too many values, or is over MAX_DATA_BYTES. */
 export function assertBounded (value: unknown, field: string, limits: Complexity = GUARD_LIMITS): void {
   const problem = complexityProblem(value, limits)
   if (problem !== undefined) throw new UserError('HAMCP_TOO_LARGE', `${field} ${problem}.`, 'Send a flatter, smaller object; Home Assistant services never need this much.')
+  const bytes = value === undefined ? 0 : Buffer.byteLength(JSON.stringify(value) ?? '', 'utf8')
+  if (bytes > MAX_DATA_BYTES) {
+    throw new UserError('HAMCP_TOO_LARGE', `${field} is ${bytes} bytes of JSON, over the ${MAX_DATA_BYTES / 1024} KB a write may carry.`, 'Send less: Home Assistant services, scripts and configs never need this much; split a large config into smaller changes.')
+  }
 }

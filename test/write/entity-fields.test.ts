@@ -139,7 +139,8 @@ t.test('garbage ids in target and data are refused naming the field, before anyt
     ['escape', '\u001b[31mred'],
     ['lone surrogate', 'abc\ud800'],
     ['bidi mark', 'abc\u202edef'],
-    ['100 KB', 'a'.repeat(100_000)]
+    // An overlong id under the 64 KB a write's data may carry (over it, data is refused whole: HAMCP_TOO_LARGE).
+    ['60 KB', 'a'.repeat(60_000)]
   ]
   for (const [what, value] of garbage) {
     for (const [field, args] of [
@@ -185,5 +186,47 @@ t.test('deeply nested data or variables get a clear error, not a stack overflow'
   t.ok(answer.isError)
   t.match(answer.text, /data.*too large/)
   t.match(answer.code, /^HAMCP_(INVALID_ARGUMENT|TOO_LARGE)$/)
+  t.equal(home.serviceCalls.length, 0)
+})
+
+t.test('a write\'s data over 64 KB is refused with HAMCP_TOO_LARGE before anything is kept', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  const script = home.entityIds().find(id => id.startsWith('script.')) as string
+  const { confirms } = server.app.services.policy
+  for (const [label, name, args] of [
+    ['3.9 MB of service data on a lock', 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: LOCK }, data: { code: 'x'.repeat(3_900_000) } }],
+    ['65 KB of service data on a light', 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: LIGHT }, data: { effect: 'x'.repeat(65 * 1024) } }],
+    ['1 MB of script variables', 'ha_run_script', { entity_id: script, variables: { text: 'x'.repeat(1024 * 1024) } }]
+  ] as const) {
+    const answer = await callTool(client, name, args)
+    t.equal(answer.code, 'HAMCP_TOO_LARGE', `${label}: ${answer.text.slice(0, 200)}`)
+    t.match(answer.text, /64 KB/, `${label}: the answer names the limit`)
+    t.ok(answer.text.length < 1000, `${label}: a short answer`)
+  }
+  t.equal(confirms.size(), 0, 'no confirmation kept for any of them')
+  t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+  const within = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: LIGHT }, data: { effect: 'x'.repeat(60 * 1024) }, dry_run: true })
+  t.notOk(within.isError, 'data under the limit is read as before')
+})
+
+t.test('a comma-separated entity_id is capped at 100 ids exactly like a list', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  const ids = Array.from({ length: 101 }, (_, i) => `light.l${i}`)
+  const asList = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: ids } })
+  const asString = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: ids.join(',') } })
+  t.equal(asList.code, 'HAMCP_INVALID_ARGUMENT', asList.text)
+  t.equal(asString.code, asList.code, asString.text)
+  t.match(asString.text, /100/, 'the answer names the cap')
+  // 2.3 MB of ids in one string: refused as quickly, and nothing of it is kept in the audit.
+  const huge = Array.from({ length: 190_000 }, (_, i) => `light.x${i}`).join(',')
+  const refused = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: huge } })
+  t.equal(refused.code, 'HAMCP_INVALID_ARGUMENT')
+  t.ok(refused.text.length < 2000, 'a short answer')
+  const hundred = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: ids.slice(0, 100).join(',') }, dry_run: true })
+  t.not(hundred.code, 'HAMCP_INVALID_ARGUMENT', `100 ids in a string are read as before (${hundred.text.slice(0, 120)})`)
   t.equal(home.serviceCalls.length, 0)
 })

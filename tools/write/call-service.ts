@@ -3,7 +3,17 @@ import { defineTool } from '../../src/mcp/define-tool.ts'
 import { freeFormArg, slugArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 
-const ids = () => z.union([z.string(), z.array(z.string()).max(100)]).optional()
+/** Most ids one target field takes, as a list or as a comma-separated string (Home Assistant splits it the same way). */
+const MAX_IDS = 100
+
+/** A comma-separated string holding more than MAX_IDS ids is refused exactly like a longer list. */
+const idString = () => z.string().superRefine((value, ctx) => {
+  let commas = 0
+  for (let at = value.indexOf(','); at !== -1 && commas < MAX_IDS; at = value.indexOf(',', at + 1)) commas++
+  if (commas >= MAX_IDS) ctx.addIssue({ code: 'too_big', origin: 'array', maximum: MAX_IDS, inclusive: true, input: value, message: `Too big: expected at most ${MAX_IDS} ids, in a list or a comma-separated string` })
+})
+
+const ids = () => z.union([idString(), z.array(z.string()).max(MAX_IDS)]).optional()
 
 export default defineTool({
   name: 'ha_call_service',
