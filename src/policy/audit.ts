@@ -19,11 +19,35 @@ export interface AuditLogOptions {
 }
 
 export const AUDIT_ROTATE_BYTES = 1_000_000
+/** Ids a list keeps in an audit line (the most a target field takes); past it, the first ones and a count. */
+export const AUDIT_LINE_IDS = 100
+/** Ids a list keeps in the entries held in memory for the panel. */
+export const AUDIT_MEMORY_IDS = 10
+
+/** A list of ids as an audit keeps it: whole up to `max`, else its first `max` and `… and N more`. */
+export function summariseIds (ids: string[], max: number): string[] {
+  if (ids.length <= max) return ids
+  return [...ids.slice(0, max), `… and ${ids.length - max} more`]
+}
+
+/** An entry with its entity and target lists summarised (see summariseIds). */
+function summarised<T extends Pick<AuditEntry, 'entities' | 'target'>> (entry: T, max: number): T {
+  const target = entry.target === undefined
+    ? undefined
+    : Object.fromEntries(Object.entries(entry.target).map(([key, value]) => [key, Array.isArray(value) ? summariseIds(value, max) : value]))
+  return {
+    ...entry,
+    ...(entry.entities === undefined ? {} : { entities: summariseIds(entry.entities, max) }),
+    ...(target === undefined ? {} : { target })
+  }
+}
 
 /**
  * The write audit: one JSON line per attempt, written straight to stderr (never through the log
  * level filter) and appended to the audit file, plus the last entries in memory for the ingress page.
- * Writes are synchronous: they are rare, and a line must not be lost when the process stops.
+ * Writes are synchronous: they are rare, and a line must not be lost when the process stops. Long id
+ * lists are summarised (the first ids and a count), so that no line outgrows the rotation size (one
+ * call naming 190,000 ids wrote a 5.4 MB line) and the entries in memory stay small.
  */
 export class AuditLog implements AuditApi {
   readonly #file: string | undefined
@@ -49,14 +73,10 @@ export class AuditLog implements AuditApi {
 
   record (entry: Omit<AuditEntry, 'time'>): void {
     const time = new Date(this.#now()).toISOString()
-    const full = { time, ...entry } as AuditEntry
+    const full = { time, ...summarised(entry, AUDIT_LINE_IDS) } as AuditEntry
     const line = this.#scrub(JSON.stringify(documentedShape(full))) + '\n'
-    const stored = JSON.parse(line) as AuditEntry & { audit?: boolean, ts?: string, allowed?: boolean, result?: string }
-    delete stored.audit
-    delete stored.ts
-    delete stored.allowed
-    delete stored.result
-    this.#ring.push(stored)
+    const { audit: _audit, ts: _ts, allowed: _allowed, result: _result, ...stored } = JSON.parse(line) as AuditEntry & { audit?: boolean, ts?: string, allowed?: boolean, result?: string }
+    this.#ring.push(summarised(stored, AUDIT_MEMORY_IDS))
     if (this.#ring.length > this.#ringSize) this.#ring.shift()
     this.#write(line)
     this.#append(line)

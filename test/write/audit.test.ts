@@ -82,3 +82,28 @@ t.test('an unwritable audit file warns once and keeps the sink', async t => {
   t.equal(warnings.length, 1)
   t.equal(lines.length, 2)
 })
+
+t.test('a call naming 190,000 ids leaves a short audit line: the first ids and a count, in the file and in memory', async t => {
+  // One refused call with a 2.3 MB comma-separated entity_id wrote a 5.4 MB line (the target and the
+  // entities, whole), past the 1 MB rotation, and the last 200 such entries stayed in memory.
+  const dir = mkdtempSync(join(tmpdir(), 'audit-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
+  const written: string[] = []
+  const audit = new AuditLog({ file: join(dir, 'audit.log'), write: line => { written.push(line) } })
+  const ids = Array.from({ length: 190_000 }, (_, i) => `light.x${i}`)
+  for (let i = 0; i < 19; i++) {
+    audit.record({ tool: 'ha_call_service', identity: 'primary', identity_name: 'primary token', outcome: 'refused', reason: 'target_not_found', domain: 'light', service: 'turn_on', entities: ids, target: { entity_id: ids, area_id: ['kitchen'] } })
+  }
+  t.ok(statSync(join(dir, 'audit.log')).size <= 1_000_000, `audit.log at most 1 MB (${statSync(join(dir, 'audit.log')).size} bytes)`)
+  t.ok(!existsSync(join(dir, 'audit.log.1')) || statSync(join(dir, 'audit.log.1')).size <= 1_000_000, 'its old generation too')
+  const line = JSON.parse(written[0] ?? '{}') as { entities: string[], target: { entity_id: string[], area_id: string[] } }
+  t.ok((written[0] ?? '').length < 10_000, `a line of ${(written[0] ?? '').length} characters`)
+  t.same(line.entities.slice(0, 3), ['light.x0', 'light.x1', 'light.x2'], 'the first ids, as named')
+  t.match(line.entities.at(-1), /189,?9\d\d more/, 'and how many more')
+  t.match(line.target.entity_id.at(-1), /more/, 'the target summarised the same way')
+  t.same(line.target.area_id, ['kitchen'], 'short lists are kept whole')
+  const kept = audit.recent(200)
+  t.equal(kept.length, 19)
+  t.ok(JSON.stringify(kept).length < 19 * 1000, `in memory, ${JSON.stringify(kept).length} characters for 19 entries`)
+  t.match(kept[0]?.entities?.at(-1), /more/, 'a count in memory too')
+})
