@@ -45,6 +45,25 @@ export function excerpt (value: unknown, max: number): string | undefined {
   return text.length > max ? `${clip(text, max)}… (${text.length} chars)` : text
 }
 
+/**
+ * A text shortened until its JSON form (quotes and escapes counted, in UTF-8) takes at most `maxBytes`,
+ * saying how much is not shown. For text a person reads in full elsewhere (a confirmation's question),
+ * where fitToCap's generic shortening would cut every part instead of the tail.
+ */
+export function fitText (text: string, maxBytes: number): string {
+  const size = (value: string): number => Buffer.byteLength(JSON.stringify(value), 'utf8')
+  if (size(text) <= maxBytes) return text
+  const shortened = (keep: number): string => `${clip(text, keep)}… (shortened to fit the answer: the other ${text.length - keep} characters are not shown)`
+  let low = 0
+  let high = text.length
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2)
+    if (size(shortened(mid)) <= maxBytes) low = mid
+    else high = mid - 1
+  }
+  return shortened(low)
+}
+
 /** Truncates one attribute value whose text form is longer than `max` characters. */
 export function truncateValue (value: unknown, max = ATTRIBUTE_MAX_CHARS): unknown {
   if (typeof value === 'string') {

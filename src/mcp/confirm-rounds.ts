@@ -19,6 +19,7 @@ import { LRUCache } from 'lru-cache'
 import type { Identity } from '../auth/identity.ts'
 import { MAX_PENDING_PER_IDENTITY, stableJson } from '../policy/confirm.ts'
 import type { ConfirmAnswer, ConfirmPreview } from '../policy/types.ts'
+import { fitText } from '../shape.ts'
 import type { ToolCallResult } from './invoke.ts'
 
 /** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */
@@ -29,6 +30,13 @@ export const CONFIRM_SCHEMA = {
   },
   required: ['confirm']
 }
+
+/**
+ * The most a question may take in an answer, in UTF-8 JSON: with the requestState and the schema, an
+ * `input_required` answer stays under the 15 KB answer cap. The call and its target lead the preview,
+ * so a shortened question loses only the tail of its data, and says so.
+ */
+export const QUESTION_MAX_BYTES = 12_000
 
 /** As long as a confirm token lives. */
 export const ROUND_TTL_MS = 5 * 60_000
@@ -136,14 +144,14 @@ export type RunWith = (args: unknown, confirmer?: (preview: ConfirmPreview) => P
 function askedFor (result: ToolCallResult, shown: ConfirmPreview): { token: string, message: string } | undefined {
   const structured = result.structuredContent as { confirmation_required?: unknown, confirm_token?: unknown, error?: { code?: unknown, details?: { confirm_token?: unknown, preview?: unknown, changes?: unknown } } } | undefined
   if (structured?.confirmation_required === true && typeof structured.confirm_token === 'string') {
-    return { token: structured.confirm_token, message: `Confirm this action? ${shown.preview}` }
+    return { token: structured.confirm_token, message: fitText(`Confirm this action? ${shown.preview}`, QUESTION_MAX_BYTES) }
   }
   const error = structured?.error
   const details = error?.details
   if (result.isError !== true || error?.code !== 'HAMCP_CONFLICT' || typeof details?.confirm_token !== 'string') return undefined
   const changes = Array.isArray(details.changes) ? details.changes.map(String) : []
   const preview = typeof details.preview === 'string' ? details.preview : shown.preview
-  return { token: details.confirm_token, message: `${changes.length > 0 ? `Changed in Home Assistant since: ${changes.join('; ')}. ` : ''}Confirm this action? ${preview}` }
+  return { token: details.confirm_token, message: fitText(`${changes.length > 0 ? `Changed in Home Assistant since: ${changes.join('; ')}. ` : ''}Confirm this action? ${preview}`, QUESTION_MAX_BYTES) }
 }
 
 /**

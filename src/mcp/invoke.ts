@@ -2,7 +2,7 @@ import pTimeout from 'p-timeout'
 import { timersOf, type Clock } from '../clock.ts'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
-import { fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
+import { fitText, fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
 import { hiddenSlot } from './hidden-slot.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
@@ -34,9 +34,18 @@ export interface ToolErrorData {
   details?: Record<string, unknown>
 }
 
-export function errorResult (code: ToolErrorData['code'], message: string, hint?: string, details?: Record<string, unknown>): ToolCallResult {
+/**
+ * What an error's message (said twice: in the text and in structuredContent) and its details (a
+ * conflict's fresh preview) may take, so the whole answer stays under the cap; hints are ours, and short.
+ */
+const MESSAGE_MAX_BYTES = 3_500
+const DETAILS_MAX_BYTES = 5_500
+
+export function errorResult (code: ToolErrorData['code'], fullMessage: string, hint?: string, details?: Record<string, unknown>): ToolCallResult {
+  const message = fitText(fullMessage, MESSAGE_MAX_BYTES)
   const text = `${message}${hint ? `\nHint: ${hint}` : ''}\nCode: ${code}`
-  const error: ToolErrorData = { code, message, ...(hint ? { hint } : {}), ...(details ? { details } : {}) }
+  const fitted = details && fitToCap(details, DETAILS_MAX_BYTES) as Record<string, unknown>
+  const error: ToolErrorData = { code, message, ...(hint ? { hint } : {}), ...(fitted ? { details: fitted } : {}) }
   return { content: [{ type: 'text', text }], structuredContent: { error }, isError: true }
 }
 

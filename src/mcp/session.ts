@@ -10,6 +10,8 @@ import type { Identity } from '../auth/identity.ts'
 import type { ToolContext } from './define-tool.ts'
 import { authInfoOf, buildServer, legacyErrorCodes, type McpServerDeps } from './handlers.ts'
 import { rpcErrorBody, withRefusalCode, withRefusalCodes } from './rpc-error.ts'
+import { fitText } from '../shape.ts'
+import { QUESTION_MAX_BYTES } from './confirm-rounds.ts'
 
 /** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */
 const CONFIRM_SCHEMA = {
@@ -60,7 +62,7 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
         return async preview => {
           try {
             const answer = await session.elicitInput(
-              { mode: 'form', message: `Confirm this action? ${preview.preview}`, requestedSchema: CONFIRM_SCHEMA },
+              { mode: 'form', message: fitText(`Confirm this action? ${preview.preview}`, QUESTION_MAX_BYTES), requestedSchema: CONFIRM_SCHEMA },
               { relatedRequestId: extra.mcpReq.id, signal: extra.mcpReq.signal, timeout: CONFIRM_TIMEOUT_MS }
             )
             return answer.action === 'accept' && answer.content?.confirm === true

@@ -110,6 +110,31 @@ t.test('confirmations by input_required rounds', async t => {
     t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'confirmation_given', via: 'round' })
   })
 
+  t.test('every round stays under the 15 KB answer cap, whatever the call carries', async t => {
+    // 1 MB of data gave a 1 MB input_required answer (the 2025 path answered 4.9 KB).
+    home.clearServiceCalls()
+    const lock = UNLOCK.target.entity_id
+    home.setState(lock, 'locked')
+    await eventually(() => server.app.services.ha.states.get(lock)?.state === 'locked')
+    const big = { ...UNLOCK, data: { code: '"'.repeat(30_000) } }
+    const first = await rawCall(server, big)
+    const firstBytes = Buffer.byteLength(JSON.stringify(first))
+    t.equal(first.result?.resultType, 'input_required', JSON.stringify(first).slice(0, 300))
+    t.ok(firstBytes <= 15_000, `the question's answer is ${firstBytes} bytes`)
+    const message: string = first.result.inputRequests.confirm.params.message
+    t.match(message, /^Confirm this action\? lock\.unlock on .*lock\.front_door_lock/, 'the call and its target come first, whole')
+    t.match(message, /not shown/, 'the question says it was shortened')
+    home.setState(lock, 'jammed')
+    await eventually(() => server.app.services.ha.states.get(lock)?.state === 'jammed')
+    const again = await rawCall(server, big, { requestState: first.result.requestState, inputResponses: YES })
+    const againBytes = Buffer.byteLength(JSON.stringify(again))
+    t.equal(again.result?.resultType, 'input_required')
+    t.ok(againBytes <= 15_000, `asked again: ${againBytes} bytes`)
+    const done = await rawCall(server, big, { requestState: again.result.requestState, inputResponses: YES })
+    t.equal(done.result?.structuredContent?.success, true, JSON.stringify(done).slice(0, 300))
+    t.equal(unlocks(), 1, 'the yes to the shortened question still unlocks, once')
+  })
+
   t.test('tampered, replayed, foreign or re-aimed state is refused before anything runs', async t => {
     home.clearServiceCalls()
     const first = await rawCall(server, UNLOCK)

@@ -79,3 +79,26 @@ t.test('a confirm token is bound to what its preview showed', async t => {
     t.same(home.serviceCalls, [], 'nothing reached the house')
   })
 })
+
+t.test('a conflict\'s fresh preview stays under the 15 KB answer cap, and its token still works', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true } })
+  const client = await connectClient(t, server)
+  const lock = 'lock.front_door_lock'
+  home.setState(lock, 'locked')
+  await eventually(() => server.app.services.ha.states.get(lock)?.state === 'locked')
+  const args = { domain: 'lock', service: 'unlock', target: { entity_id: lock }, data: { code: '"'.repeat(30_000) } }
+  const asked = await callTool(client, 'ha_call_service', args)
+  t.equal(asked.json.confirmation_required, true, asked.text.slice(0, 200))
+  home.setState(lock, 'jammed')
+  await eventually(() => server.app.services.ha.states.get(lock)?.state === 'jammed')
+  const conflict = await client.callTool({ name: 'ha_call_service', arguments: { ...args, confirm_token: asked.json.confirm_token } })
+  const bytes = Buffer.byteLength(JSON.stringify(conflict))
+  const error = (conflict.structuredContent as { error?: { code?: string, details?: { confirm_token?: string } } }).error
+  t.equal(error?.code, 'HAMCP_CONFLICT')
+  t.ok(bytes <= 15_000, `the conflict answer is ${bytes} bytes`)
+  home.clearServiceCalls()
+  const done = await callTool(client, 'ha_call_service', { ...args, confirm_token: error?.details?.confirm_token })
+  t.notOk(done.isError, done.text.slice(0, 200))
+  t.equal(home.serviceCalls.filter(call => call.service === 'unlock').length, 1, 'the fresh token unlocks, once')
+})
