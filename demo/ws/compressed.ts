@@ -13,7 +13,7 @@ function compressContext (context: HassContext): string | HassContext {
   return context.parent_id === null && context.user_id === null ? context.id : context
 }
 
-/** subscribe_entities change form for one state_changed: {"+": {...}, "-"?: {a: [...]}}. */
+/** subscribe_entities change form for one state_changed, as core websocket_api/messages.py _state_diff builds it: a bare-string `c` when only the context id changed. */
 export function diffStates (oldState: HassState, newState: HassState): Record<string, unknown> {
   const plus: Record<string, unknown> = {}
   if (oldState.state !== newState.state) plus.s = newState.state

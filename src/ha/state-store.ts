@@ -27,8 +27,13 @@ function isoFromSeconds (seconds: number): string {
   return new Date(Math.round(seconds * 1000)).toISOString()
 }
 
+/**
+ * A context as subscribe_entities sends it (core websocket_api/messages.py). In an added state a bare
+ * string is an id whose parent and user are null; in a change (`_state_diff`) it means only the id
+ * changed, so the parent and user stay as they were; an object carries only the keys that changed.
+ */
 function contextFrom (c: CompressedState['c'], previous?: HassState['context']): NonNullable<HassState['context']> {
-  if (typeof c === 'string') return { id: c, parent_id: null, user_id: null }
+  if (typeof c === 'string') return { id: c, parent_id: previous?.parent_id ?? null, user_id: previous?.user_id ?? null }
   return {
     id: c?.id ?? previous?.id ?? '',
     parent_id: c?.parent_id !== undefined ? c.parent_id : previous?.parent_id ?? null,

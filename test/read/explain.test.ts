@@ -83,3 +83,26 @@ t.test('explain_event never names an entity hidden by filter_reads', async t => 
   }
   t.ok(seen >= 1, 'the light the hidden automation turned on has an unknown cause')
 })
+
+t.test('two changes in a row by the same person: the second still names the person', async t => {
+  // Numeric helpers never reach the logbook, so the live state's context is all there is to go by; and
+  // Home Assistant sends the second change's context as a bare id (websocket_api/messages.py _state_diff:
+  // only the id changed, the user did not).
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  const client = await connectClient(t, server)
+  const helper = 'input_number.target_temperature'
+  for (const value of [22, 23.5]) {
+    const response = await fetch(`${home.url}/api/services/input_number/set_value`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ entity_id: helper, value })
+    })
+    t.equal(response.status, 200)
+    await eventually(() => Number(server.app.services.ha.states.get(helper)?.state) === value, 5000, `${helper} at ${value}`)
+  }
+  t.equal(server.app.services.ha.states.get(helper)?.context?.user_id, home.house.userId, 'the live state keeps who did it')
+  const answer = await callTool(client, 'ha_explain_event', { entity_id: helper })
+  t.notOk(answer.isError, answer.text)
+  t.equal(answer.json.caused_by?.kind, 'person', answer.text)
+})

@@ -22,10 +22,12 @@ t.test('subscribe_entities compressed format, applied as Home Assistant means it
   const touched = store.get('light.a')
   t.not(touched?.last_updated, touched?.last_changed, 'lu alone moves last_updated only')
   t.same(touched?.context, { id: '01ABC', parent_id: null, user_id: 'u1' }, 'context keys merge')
+  store.apply({ c: { 'light.a': { '+': { lu: 1_700_000_300, c: '01DEF' } } } })
+  t.same(store.get('light.a')?.context, { id: '01DEF', parent_id: null, user_id: 'u1' }, 'a bare id in a change: only the id changed, the user stays')
 
   store.apply({ r: ['light.a'] })
   t.equal(store.get('light.a'), undefined)
-  t.same(changes.map(c => [c.entityId, c.newState?.state]), [['light.a', 'on'], ['light.a', 'off'], ['light.a', 'off'], ['light.a', undefined]])
+  t.same(changes.map(c => [c.entityId, c.newState?.state]), [['light.a', 'on'], ['light.a', 'off'], ['light.a', 'off'], ['light.a', 'off'], ['light.a', undefined]])
 })
 
 t.test('after a reconnect the next snapshot replaces the map: entities gone meanwhile disappear', async t => {
