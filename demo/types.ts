@@ -85,7 +85,8 @@ export interface EntityEntry {
   original_name: string | null
   icon: string | null
   original_icon: string | null
-  aliases: string[]
+  /** Assist names; `null` stands for the entity's own name (core 2026.4+, frontend entity voice settings). */
+  aliases: Array<string | null>
   labels: string[]
   disabled_by: string | null
   hidden_by: string | null

@@ -18,7 +18,7 @@ export interface DeviceInput {
 
 export interface EntityExtras {
   areaId?: string | null
-  aliases?: string[]
+  aliases?: Array<string | null>
   labels?: string[]
   hiddenBy?: string | null
   disabledBy?: string | null

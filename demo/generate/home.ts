@@ -49,7 +49,7 @@ export function generateHome (opts: GenerateOptions): GeneratedHome {
   const multi = b.addDevice({ name: 'Shelly Pro 2PM', manufacturer: 'Shelly', model: 'Pro 2PM', platform: 'shelly', areaId: 'garage', labels: ['energy'] })
   for (const channel of [1, 2]) {
     const child = b.addDevice({ name: `Shelly Pro 2PM Channel ${channel}`, manufacturer: 'Shelly', model: 'Pro 2PM', platform: 'shelly', areaId: null, parentDeviceId: multi.id })
-    add({ domain: 'switch', key: '', name: null, state: channel === 1 ? 'on' : 'off', attributes: {}, profile: { kind: 'toggle', states: ['off', 'on'], meanMinutes: 300 } }, child, channel === 2 ? { objectId: 'irrigation', aliases: ['Sprinklers'] } : {})
+    add({ domain: 'switch', key: '', name: null, state: channel === 1 ? 'on' : 'off', attributes: {}, profile: { kind: 'toggle', states: ['off', 'on'], meanMinutes: 300 } }, child, channel === 2 ? { objectId: 'irrigation', aliases: [null, 'Sprinklers'] } : {})
   }
   const spare = b.addDevice({ name: 'Spare Plug', manufacturer: 'TP-Link', model: 'Tapo P110', platform: 'tplink', areaId: null })
   add({ domain: 'switch', key: '', name: null, state: 'off', attributes: { device_class: 'outlet' }, profile: STATIC }, spare, { hiddenBy: 'user' })

@@ -77,7 +77,9 @@ export function entityUpdate ({ rt, msg }: CommandContext): unknown {
   const house = rt.house
   for (const key of ['area_id', 'icon', 'name', 'device_class']) typed(msg, key, 'str', true)
   typed(msg, 'labels', 'list', false)
-  typed(msg, 'aliases', 'list', false)
+  // core config/entity_registry.py (2026.4+): `vol.Optional("aliases"): [vol.Any(str, None)]`; a None entry
+  // means the entity's own name is also a voice name (frontend entity-voice-settings.ts, 2026-03-18).
+  typed(msg, 'aliases', 'aliases', false)
   typed(msg, 'new_entity_id', 'str', false)
   userOnly(msg, 'disabled_by')
   userOnly(msg, 'hidden_by')
@@ -90,7 +92,7 @@ export function entityUpdate ({ rt, msg }: CommandContext): unknown {
   const patch: Partial<EntityEntry> & { new_entity_id?: string } = {}
   for (const key of ['area_id', 'icon', 'name', 'device_class', 'disabled_by', 'hidden_by'] as const) if (key in msg) patch[key] = nullableString(msg[key])
   if ('labels' in msg) patch.labels = [...new Set(strings(msg.labels))]
-  if ('aliases' in msg) patch.aliases = [...new Set(strings(msg.aliases).map(a => a.trim()).filter(a => a !== ''))]
+  if ('aliases' in msg) patch.aliases = entityAliases(msg.aliases as Array<string | null>)
   if (typeof msg.new_entity_id === 'string') patch.new_entity_id = msg.new_entity_id
   if (isRecord(msg.categories)) {
     const next = { ...entry.categories }
@@ -203,4 +205,9 @@ export function deviceUpdate ({ rt, msg }: CommandContext): unknown {
     }
   }
   return deviceView(device)
+}
+
+/** Aliases as the entity registry stores them: strings stripped, blanks dropped, duplicates (the null too) once. */
+function entityAliases (raw: Array<string | null>): Array<string | null> {
+  return [...new Set(raw.map(a => a === null ? null : a.trim()).filter(a => a !== ''))]
 }

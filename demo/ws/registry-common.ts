@@ -23,7 +23,7 @@ export function checkName (names: Iterable<[string, string]>, name: string, exce
   }
 }
 
-export function typed (msg: Record<string, unknown>, key: string, kind: 'str' | 'int' | 'list' | 'bool' | 'float', nullable: boolean): void {
+export function typed (msg: Record<string, unknown>, key: string, kind: 'str' | 'int' | 'list' | 'bool' | 'float' | 'aliases', nullable: boolean): void {
   if (!(key in msg)) return
   const value = msg[key]
   if (value === null && nullable) return
@@ -32,11 +32,12 @@ export function typed (msg: Record<string, unknown>, key: string, kind: 'str' | 
     int: () => Number.isInteger(value),
     float: () => typeof value === 'number',
     bool: () => typeof value === 'boolean',
-    list: () => Array.isArray(value) && value.every(v => typeof v === 'string')
+    list: () => Array.isArray(value) && value.every(v => typeof v === 'string'),
+    aliases: () => Array.isArray(value) && value.every(v => typeof v === 'string' || v === null)
   }
   const ok = checks[kind]()
   if (!ok) {
-    const expected = { str: 'expected str', int: 'expected int', list: 'expected a list', bool: 'expected bool', float: 'expected float' }[kind]
+    const expected = { str: 'expected str', int: 'expected int', list: 'expected a list', aliases: 'expected a list', bool: 'expected bool', float: 'expected float' }[kind]
     throw invalidFormat(`${expected} for dictionary value @ data['${key}']. Got ${pyRepr(value)}`)
   }
 }

@@ -214,7 +214,8 @@ export class Registries {
       if (extended === null || typeof extended !== 'object') continue
       for (const entry of chunk) {
         const aliases = (extended as Record<string, { aliases?: unknown } | null>)[entry.entity_id]?.aliases
-        if (Array.isArray(aliases)) entry.aliases = aliases.filter((a): a is string => typeof a === 'string' && a.length > 0)
+        // A null stands for the entity's own name, also a voice name (core 2026.4+): kept, as HA keeps it.
+        if (Array.isArray(aliases)) entry.aliases = aliases.filter((a): a is string | null => a === null || (typeof a === 'string' && a.length > 0))
       }
     }
   }

@@ -8,6 +8,8 @@ import { isRecord } from '../shape.ts'
  */
 const nullableString = z.string().nullish().transform(v => v ?? null)
 const stringList = z.array(z.string()).nullish().transform(v => v ?? [])
+/** An entity's Assist names: `null` in the list stands for the entity's own name (core 2026.4+). */
+const aliasList = z.array(z.string().nullable()).nullish().transform(v => v ?? [])
 
 export const contextSchema = z.looseObject({ id: z.string(), parent_id: nullableString, user_id: nullableString })
 
@@ -59,7 +61,7 @@ export type DeviceEntry = z.infer<typeof deviceSchema>
 export const entityEntrySchema = z.object({
   entity_id: z.string(),
   labels: stringList,
-  aliases: stringList,
+  aliases: aliasList,
   ...nullables('unique_id', 'name', 'original_name', 'area_id', 'device_id', 'disabled_by', 'hidden_by', 'entity_category', 'platform'),
   categories: z.record(z.string(), z.string().nullable()).nullish()
 })

@@ -133,7 +133,7 @@ export class EntityCatalog {
     const friendly = state.attributes.friendly_name
     const name = typeof friendly === 'string' && friendly ? friendly : entry?.name ?? entry?.original_name ?? entityId
     const labels = entry?.labels ?? []
-    const aliases = entry?.aliases ?? []
+    const aliases = (entry?.aliases ?? []).filter((a): a is string => a !== null)
     const labelNames = labels.map(id => snapshot.labels.get(id)?.name ?? id)
     const parts = [
       entityId, entityId.replace(/[._]/g, ' '), name, ...aliases,
@@ -150,6 +150,7 @@ export class EntityCatalog {
       floor: floor?.name ?? null,
       labels,
       aliases,
+      name_is_alias: entry?.aliases.includes(null) ?? false,
       device_id: entry?.device_id ?? null,
       hidden: Boolean(entry?.hidden_by),
       entity_category: entry?.entity_category ?? null,

@@ -51,6 +51,8 @@ export interface EntityRow {
   floor: string | null
   labels: string[]
   aliases: string[]
+  /** The registry's aliases hold `null`: the entity's own name is also a voice name (core 2026.4+). */
+  name_is_alias?: boolean
   device_id: string | null
   hidden: boolean
   entity_category: string | null

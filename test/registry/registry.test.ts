@@ -138,6 +138,19 @@ t.test('registry tools against the demo home', async t => {
     t.equal(home.registryWrites.length, count, 'nothing reached the house')
   })
 
+  t.test('aliases keep the entity\'s own name as a voice name (null)', async t => {
+    const id = 'switch.irrigation'
+    t.same(house.entities.get(id)?.aliases, [null, 'Sprinklers'], 'set in Home Assistant\'s voice settings: own name and "Sprinklers"')
+    const read = await callTool(client, 'ha_get_entity', { entity_id: id })
+    t.same(read.json.aliases, ['Sprinklers'])
+    t.equal(read.json.name_is_alias, true, 'the read says the own name is a voice name too')
+    const set = await callTool(client, 'ha_update_entities', { entity_ids: [id], aliases: ['Sprinklers', 'Watering'] })
+    t.notOk(set.isError, set.text)
+    t.same(house.entities.get(id)?.aliases, [null, 'Sprinklers', 'Watering'], 'the own name is still a voice name in the house')
+    await callTool(client, 'ha_undo', {})
+    t.same(house.entities.get(id)?.aliases, [null, 'Sprinklers'], 'undo puts back the list with its null')
+  })
+
   t.test('floors: the areas resource shows a change at once; a delete is relinked by undo', async t => {
     const floor = await callTool(client, 'ha_manage_registry', { kind: 'floor', action: 'create', name: 'Cellar', level: -1 })
     t.equal(floor.json.id, 'cellar', floor.text)

@@ -27,6 +27,7 @@ export default defineTool({
       floor: row.floor_id ? { id: row.floor_id, name: row.floor } : null,
       labels: row.labels.map(id => ({ id, name: registries.labels.get(id)?.name ?? id })),
       aliases: row.aliases,
+      ...(row.name_is_alias ? { name_is_alias: true } : {}),
       device: device ? { id: device.id, name: registries.deviceName(device), manufacturer: device.manufacturer, model: device.model } : null,
       entity_category: row.entity_category,
       hidden: row.hidden

@@ -21,6 +21,15 @@ async function entries (ctx: ToolContext, ids: string[]): Promise<Entry[]> {
   return ids.map(id => found[id] as Entry)
 }
 
+/**
+ * The aliases to send: a `null` entry means the entity's own name is also a voice name (core
+ * config/entity_registry.py 2026.4+, frontend entity-voice-settings.ts, which always sends it back).
+ * The caller's names replace the other aliases; that null is kept exactly as it was.
+ */
+function nextAliases (current: unknown, aliases: readonly string[]): Array<string | null> {
+  return [...(Array.isArray(current) && current.includes(null) ? [null] : []), ...aliases]
+}
+
 export default defineTool({
   name: 'ha_update_entities',
   title: 'Update entities',
@@ -68,7 +77,7 @@ export default defineTool({
       if (args.icon !== undefined) set('icon', args.icon)
       if (args.area_id !== undefined) set('area_id', args.area_id)
       if (args.labels) set('labels', applyListEdit(Array.isArray(entry.labels) ? entry.labels as string[] : [], args.labels))
-      if (args.aliases) set('aliases', args.aliases)
+      if (args.aliases) set('aliases', nextAliases(entry.aliases, args.aliases))
       if (args.hidden !== undefined) { command.hidden_by = args.hidden ? 'user' : null; back.hidden_by = restoredFlag(entry.hidden_by, `${id}: hidden_by`, notes) }
       if (args.disabled !== undefined) { command.disabled_by = args.disabled ? 'user' : null; back.disabled_by = restoredFlag(entry.disabled_by, `${id}: disabled_by`, notes) }
       if (rename !== undefined) { command.new_entity_id = rename; back.new_entity_id = id }
