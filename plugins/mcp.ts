@@ -5,7 +5,7 @@ import type { Services } from '../src/compose.ts'
 import { originAllowed } from '../src/hosts.ts'
 import type { RefusalCode } from '../src/errors.ts'
 import { ProtocolErrorCode, rpcError, rpcErrorBody, RpcRefusal, sendRefusal } from '../src/mcp/rpc-error.ts'
-import { answersBody, checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
+import { checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
 import { MAX_SUBSCRIPTIONS } from '../src/sessions/subscriptions.ts'
 
 export interface McpRouteOptions {
@@ -165,14 +165,10 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     }
     // Abandon the work if the client hangs up before its answer is ready.
     const gone = new AbortController()
-    const onClose = (): void => { if (!reply.raw.writableFinished) gone.abort() }
-    // on/off rather than once: once wraps the listener in one more closure per request.
-    reply.raw.on('close', onClose)
+    reply.raw.once('close', () => { if (!reply.raw.writableFinished) gone.abort() })
     const answers = await endpoint.handle(checked.messages, request.identity as Identity, gone.signal, decision.era)
-    reply.raw.off('close', onClose)
     if (answers.length === 0) return await reply.code(202).send()
     const status = decision.era === 'modern' && !checked.batch ? modernHttpStatus(answers[0]) : 200
-    // A buffer body gets no charset from Fastify: name it, as a string body had it.
-    return await reply.code(status).type('application/json; charset=utf-8').send(answersBody(answers, checked.batch))
+    return await reply.code(status).type('application/json; charset=utf-8').send(JSON.stringify(checked.batch ? answers : answers[0]))
   })
 }

@@ -17,7 +17,7 @@ import { userMcpError } from './rpc-error.ts'
 import type { Options } from '../options.ts'
 import type { WriteRunContext } from '../policy/types.ts'
 import type { ToolContext } from './define-tool.ts'
-import { invokeTool, type CallReport, type ToolCallResult } from './invoke.ts'
+import { invokeTool, type CallReport } from './invoke.ts'
 import type { ToolCatalog } from './registry.ts'
 import { ResourceNotFound, type McpSurface } from './surface.ts'
 import { modernConfirmation, type ModernConfirmations } from './confirm-rounds.ts'
@@ -189,29 +189,6 @@ export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
     return { completion: { values: capped, total: values.length, hasMore: values.length > capped.length } }
   })
   return server
-}
-
-const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value)
-
-/**
- * A 2025-era `tools/call` of a read tool, run without the SDK's round trip: the result the SDK's
- * handler above would produce, or undefined for anything else (the SDK serves it then). Only a call
- * the SDK would accept and pass through unchanged qualifies: params holding nothing but a string
- * `name` and, optionally, an `arguments` object; a tool this identity may call, of kind read (no
- * confirmation, no image content). The SDK would parse the request twice and the result once more,
- * copying each, for answers that are the same: that was a tenth of a lookup's CPU.
- */
-export function directToolCall (deps: McpServerDeps, message: { method?: unknown, params?: unknown }, identity: Identity, signal: AbortSignal): Promise<ToolCallResult> | undefined {
-  if (message.method !== 'tools/call') return undefined
-  const params = message.params
-  if (!isObject(params) || typeof params.name !== 'string') return undefined
-  for (const key in params) if (key !== 'name' && key !== 'arguments') return undefined
-  const args = params.arguments
-  // The SDK's record parse drops an own `__proto__` key; such arguments take the SDK's way.
-  if (args !== undefined && (!isObject(args) || Object.hasOwn(args, '__proto__'))) return undefined
-  const tool = deps.catalog.find(params.name, deps.options, identity)
-  if (tool?.definition.kind !== 'read') return undefined
-  return invokeTool(tool, args, deps.context(identity, signal), deps.onCall)
 }
 
 export function authInfoOf (identity: Identity): AuthInfo {

@@ -4,7 +4,6 @@ import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssist
 import { isEntityId } from '../home/entities.ts'
 import { fitText, fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
-import { hiddenSlot } from './hidden-slot.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import { argumentRefusal, type LoadedTool } from './registry.ts'
 
@@ -59,24 +58,9 @@ export const READ_BUDGET_MS = 8_000
 
 const OVER_BUDGET = Symbol('over budget')
 
-/**
- * `work`'s outcome, or OVER_BUDGET once `budgetMs` have passed on `clock` without one (p-timeout, on
- * the clock's timers). The timeout is only set up once the microtasks queued so far have run: a read
- * answered from memory (search, get, list) has settled by then and costs no timer at all, and one
- * that waits for Home Assistant gets its budget from then on. The tick is queued from a microtask:
- * queued straight from an I/O callback (where a request's handler runs), it would run first.
- */
-function withinBudget<T> (work: Promise<T>, budgetMs: number, clock: Clock): Promise<T | typeof OVER_BUDGET> {
-  // One promise settled by `work` itself when it is quick, else by p-timeout around it.
-  return new Promise((resolve, reject) => {
-    let settled = false
-    work.then(value => { settled = true; resolve(value) }, (err: Error) => { settled = true; reject(err) })
-    queueMicrotask(() => {
-      process.nextTick(() => {
-        if (!settled) resolve(pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET, customTimers: timersOf(clock) }))
-      })
-    })
-  })
+/** `work`'s outcome, or OVER_BUDGET once `budgetMs` have passed on `clock` without one. */
+async function withinBudget<T> (work: Promise<T>, budgetMs: number, clock: Clock): Promise<T | typeof OVER_BUDGET> {
+  return await pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET, customTimers: timersOf(clock) })
 }
 
 /** The entity ids a call's arguments name (any case), which its error message may echo back. */
@@ -96,23 +80,6 @@ function scrubError (ctx: Pick<ToolContext, 'home'>, text: string, rawArgs: unkn
   return ctx.home.scrub(text, sentIds(rawArgs))
 }
 
-/**
- * The JSON text of each result whose `structuredContent` serializes to exactly its text (jsonResult's
- * common case), so the answer can be written without serializing the same object a second time.
- */
-const structuredJson = hiddenSlot<string>('serialized')
-
-/**
- * `JSON.stringify(result)` in pieces to be written one after the other, built from the text jsonResult
- * already made when it can be: the text content is that text, escaped, and the structured content is
- * the text itself.
- */
-export function toolResultJson (result: ToolCallResult): string[] {
-  const text = structuredJson.get(result)
-  if (text === undefined || result.content[0]?.type !== 'text') return [JSON.stringify(result)]
-  return ['{"content":[{"type":"text","text":', JSON.stringify(text), '}],"structuredContent":', text, '}']
-}
-
 /** Serializes an answer: capped, compact JSON, with hidden entities scrubbed when filter_reads is on. */
 export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): ToolCallResult {
   let shaped = value
@@ -130,10 +97,7 @@ export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): Too
   }
   const isObject = shaped !== null && typeof shaped === 'object' && !Array.isArray(shaped)
   const structured = isObject ? shaped as Record<string, unknown> : { value: shaped }
-  const result: ToolCallResult = { content: [{ type: 'text', text }], structuredContent: structured }
-  // Unless the scrub changed it (then `structured` was parsed back from it), `text` is JSON.stringify(structured).
-  if (isObject && !changed) structuredJson.set(result, text)
-  return result
+  return { content: [{ type: 'text', text }], structuredContent: structured }
 }
 
 /**
@@ -156,10 +120,11 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
     result = errorResult('HAMCP_DENIED_LEVEL', beyondLevel, 'The owner sets a named token\'s level per category on the Tokens tab of the add-on\'s panel.')
   } else {
     try {
-      // Connected and up to date (the common case), the handler starts at once: a read from memory
-      // then settles in this tick, and its budget never needs a timer.
-      const run = async (): Promise<unknown> => await tool.definition.handler({ ...ctx, tool: name }, parsed.data)
-      const running = tool.definition.needsHomeAssistant === false || ctx.home.readyNow() ? run() : ctx.home.ready().then(run)
+      const run = async (): Promise<unknown> => {
+        if (tool.definition.needsHomeAssistant !== false) await ctx.home.ready()
+        return await tool.definition.handler({ ...ctx, tool: name }, parsed.data)
+      }
+      const running = run()
       const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
       const value = bounded ? await withinBudget(running, readBudgetMs, ctx.clock) : await running
       if (value === OVER_BUDGET) {

@@ -3,7 +3,8 @@
  * as long as the app, and each HTTP POST hands its JSON-RPC messages to a small in-process transport
  * that gives each a private id, lets the Server answer, and routes the answer back to that HTTP
  * response. Concurrent clients reusing the same JSON-RPC ids never collide, and nothing is rebuilt
- * per request: that is what keeps a call's cost flat (the README's Bench section measures it).
+ * per request: that is what keeps a call's cost flat (docs/performance.md). Every POST outside a
+ * session takes this one path, whatever its era and method.
  *
  * The SDK's own HTTP entry (`createMcpHandler`) builds a fresh server per request instead; we keep
  * its classification step (`classifyInboundRequest`), so the era decision and the header/body
@@ -19,9 +20,7 @@ import {
 } from '@modelcontextprotocol/server'
 import type { Identity } from '../auth/identity.ts'
 import { createModernConfirmations, type ModernConfirmations } from './confirm-rounds.ts'
-import { authInfoOf, buildServer, directToolCall, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
-import { hiddenSlot } from './hidden-slot.ts'
-import { toolResultJson, type ToolCallResult } from './invoke.ts'
+import { authInfoOf, buildServer, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
 import { withRefusalCode, withRefusalCodes } from './rpc-error.ts'
 
 export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION }
@@ -93,26 +92,7 @@ class StatelessMux extends PerRequestHTTPServerTransport {
 export type McpBodyCheck = { ok: true, messages: JSONRPCMessage[], batch: boolean } | { ok: false, message: string }
 
 function isMessage (item: unknown): item is JSONRPCMessage {
-  return isPlainMessage(item) || isJSONRPCRequest(item) || isJSONRPCNotification(item) || isJSONRPCResultResponse(item) || isJSONRPCErrorResponse(item)
-}
-
-const MESSAGE_KEYS = new Set(['jsonrpc', 'id', 'method', 'params'])
-
-/**
- * A request or notification the SDK's JSON-RPC schemas accept, recognised without a schema parse
- * (which copies the message): `jsonrpc` "2.0", a string method, a string or safe-integer id or no
- * `id` key at all (a notification: HA's client sends `notifications/initialized` on every call),
- * params absent or an object without `_meta`, no other key. False says nothing: the SDK's own checks
- * decide then.
- */
-function isPlainMessage (item: unknown): item is JSONRPCMessage & { method: string, params?: Record<string, unknown> } {
-  if (item === null || typeof item !== 'object' || Array.isArray(item)) return false
-  const message = item as Record<string, unknown>
-  if (message.jsonrpc !== '2.0' || typeof message.method !== 'string') return false
-  if ('id' in message && typeof message.id !== 'string' && !Number.isSafeInteger(message.id)) return false
-  for (const key in message) if (!MESSAGE_KEYS.has(key)) return false
-  const params = message.params
-  return params === undefined || (params !== null && typeof params === 'object' && !Array.isArray(params) && !('_meta' in params))
+  return isJSONRPCRequest(item) || isJSONRPCNotification(item) || isJSONRPCResultResponse(item) || isJSONRPCErrorResponse(item)
 }
 
 /** Messages in one 2025-era batch: 3000 calls in one 377 KB POST held the server for 20 s and built a 35 MB answer. */
@@ -160,10 +140,6 @@ function decodeName (value: string): string | undefined {
  * for the methods that name something, `Mcp-Name`, each equal to the body.
  */
 export function decideEra (body: unknown, headers: McpHeaders): EraDecision {
-  // The common 2025-era request or notification (initialize included: HA's client sends one per
-  // call), decided as the SDK's rules decide it without running them: no envelope claim (no `_meta`
-  // at all), no modern MCP-Protocol-Version header (test/redteam/era-fast-path.test.ts).
-  if (isPlainMessage(body) && (headers.protocolVersion === undefined || LEGACY_PROTOCOL_VERSIONS.includes(headers.protocolVersion))) return { era: 'legacy' }
   const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: headers.protocolVersion, mcpMethodHeader: headers.method, mcpNameHeader: headers.name, body })
   if (outcome.kind === 'reject') return { era: 'reject', status: outcome.httpStatus, code: outcome.code, message: outcome.message, ...(outcome.data !== undefined ? { data: outcome.data } : {}) }
   if (outcome.kind === 'legacy') return { era: 'legacy' }
@@ -200,52 +176,6 @@ export function modernHttpStatus (answer: unknown): number {
   return 200
 }
 
-/** The result of each answer a direct tool call made, kept on the answer, to write it without serializing it twice. */
-const directSlot = hiddenSlot<ToolCallResult>('direct answer')
-const directResult = directSlot.get
-
-/** Whether an answer came from a direct tool call (tests check which way a call went). */
-export function isDirectAnswer (answer: JSONRPCMessage): boolean {
-  return directResult(answer) !== undefined
-}
-
-/** The JSON-RPC answer the SDK sends for a tools/call whose handler threw (its error path, 2025 era). */
-function thrownAnswer (id: unknown, err: unknown): JSONRPCMessage {
-  const error = err as { code?: unknown, message?: string, data?: unknown }
-  const code = Number.isSafeInteger(error.code) ? error.code as number : ProtocolErrorCode.InternalError
-  return withRefusalCode(legacyErrorCodes({ jsonrpc: '2.0', id, error: { code: code === -32002 ? -32602 : code, message: error.message ?? 'Internal error', ...(error.data !== undefined ? { data: error.data } : {}) } } as JSONRPCMessage))
-}
-
-/**
- * The HTTP body of a POST's answers, as UTF-8: exactly `JSON.stringify(batch ? answers : answers[0])`,
- * with each direct tool call's result written from the text it already has. The pieces are written
- * into one buffer: joined into a string, the body was copied whole twice more (to measure it, then
- * glued to the headers), a list answer's largest allocations.
- */
-export function answersBody (answers: JSONRPCMessage[], batch: boolean): Buffer {
-  // Pieces written one after the other.
-  const pieces: string[] = []
-  if (batch) pieces.push('[')
-  answers.forEach((answer, i) => {
-    if (i > 0) pieces.push(',')
-    const result = directResult(answer)
-    if (result === undefined) pieces.push(JSON.stringify(answer))
-    else pieces.push('{"result":', ...toolResultJson(result), ',"jsonrpc":"2.0","id":', JSON.stringify((answer as { id: unknown }).id), '}')
-  })
-  if (batch) pieces.push(']')
-  let size = 0
-  for (const piece of pieces) size += Buffer.byteLength(piece, 'utf8')
-  // Node's own pool under 4 KB, else a buffer of the body's size: either dies young with its answer.
-  // (Bodies cut from 128 KB slabs of our own outlived each answer: every slab was promoted, and their
-  // native memory, freed only by full collections, drove one a second under small answers.)
-  const body = Buffer.allocUnsafe(size)
-  let at = 0
-  for (const piece of pieces) at += body.write(piece, at, 'utf8')
-  // Never an uninitialized byte on the wire (the pool holds earlier answers): JSON allows trailing spaces.
-  if (at < body.length) body.fill(0x20, at)
-  return body
-}
-
 export interface McpEndpoint {
   /** Answers the messages of one POST: the answers to its requests, in order (empty: 202). */
   handle: (messages: JSONRPCMessage[], identity: Identity, cancelled: AbortSignal, era?: Era) => Promise<JSONRPCMessage[]>
@@ -263,13 +193,7 @@ export interface McpEndpoint {
 /** At most this many listen streams at once; more are refused in-band (-32603) before the ack. */
 export const MAX_LISTEN_STREAMS = 64
 
-export interface EndpointOptions {
-  /** Answer 2025-era read tool calls without the SDK's round trip (default; test/e2e/direct-calls.test.ts compares both). */
-  directToolCalls?: boolean
-}
-
-export async function createMcpEndpoint (deps: McpServerDeps, confirmations: ModernConfirmations = createModernConfirmations(), options: EndpointOptions = {}): Promise<McpEndpoint> {
-  const directCalls = options.directToolCalls !== false
+export async function createMcpEndpoint (deps: McpServerDeps, confirmations: ModernConfirmations = createModernConfirmations()): Promise<McpEndpoint> {
   const servers = { legacy: buildServer(deps, { era: 'legacy' }), modern: buildServer(deps, { era: 'modern', confirmations }) }
   const muxes = { legacy: new StatelessMux('legacy'), modern: new StatelessMux('modern') }
   await servers.legacy.connect(muxes.legacy)
@@ -283,25 +207,6 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
   }), { legacy: 'reject', bus, maxSubscriptions: MAX_LISTEN_STREAMS })
   // Its refusals (a malformed filter...) are JSON answers without our code: coded on the way out; the stream passes untouched.
   const serveListen = toNodeHandler({ fetch: async (request, extra) => await withRefusalCodes(await listenHandler.fetch(request, extra)) })
-  /** A read tool's 2025-era call, answered as the legacy server would answer it (handlers.ts directToolCall); undefined: the server serves it. */
-  const direct = (message: JSONRPCMessage, identity: Identity, cancelled: AbortSignal): Promise<JSONRPCMessage | undefined> | undefined => {
-    if (!('id' in message) || !('method' in message)) return undefined
-    const id = message.id
-    let running: Promise<ToolCallResult> | undefined
-    try {
-      running = directToolCall(deps, message, identity, cancelled)
-    } catch (err) {
-      return Promise.resolve(thrownAnswer(id, err))
-    }
-    if (running === undefined) return undefined
-    return running.then(result => {
-      // A client that went away gets no answer, as through the server.
-      if (cancelled.aborted) return undefined
-      const answer = { result, jsonrpc: '2.0', id } as unknown as JSONRPCMessage
-      directSlot.set(answer, result)
-      return answer
-    }, (err: unknown) => cancelled.aborted ? undefined : thrownAnswer(id, err))
-  }
   return {
     async listen (req, res, body, identity) {
       (req as IncomingMessage & { auth?: unknown }).auth = authInfoOf(identity)
@@ -311,20 +216,8 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
     get listening () { return bus.listenerCount > 0 },
     async closeListens () { await listenHandler.close() },
     async handle (messages, identity, cancelled, era = 'legacy') {
-      // Built only for a message the server answers (a direct call needs none).
-      let extra: MessageExtraInfo | undefined
-      const answer = (message: JSONRPCMessage): Promise<JSONRPCMessage | undefined> => {
-        const directly = era === 'legacy' && directCalls ? direct(message, identity, cancelled) : undefined
-        if (directly !== undefined) return directly
-        extra ??= { authInfo: authInfoOf(identity) }
-        return muxes[era].dispatch(message, extra, cancelled)
-      }
-      // One message, the common POST: no Promise.all around it.
-      if (messages.length === 1) {
-        const only = await answer(messages[0] as JSONRPCMessage)
-        return only === undefined ? [] : [only]
-      }
-      const answers = await Promise.all(messages.map(answer))
+      const extra: MessageExtraInfo = { authInfo: authInfoOf(identity) }
+      const answers = await Promise.all(messages.map(message => muxes[era].dispatch(message, extra, cancelled)))
       return answers.filter((answer): answer is JSONRPCMessage => answer !== undefined)
     },
     async close () {

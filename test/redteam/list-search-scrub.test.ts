@@ -1,23 +1,22 @@
-// Red-team tests for list and search answers written from the text they already have (invoke.ts
-// toolResultJson, stateless.ts answersBody) and the camera-token scrub over that text: a token as a
-// row's state, in a name among quotes, backslashes, astral text and a control character's \u escape,
-// rows made before the token existed, the three tokens a camera keeps; hidden entities' names and
-// ids inside visible rows (filter_reads). Each through the direct path (2025-era POST without a
-// session), the 2026-07-28 envelope, and the SDK's own client in a session; and the three must give
-// the same answer.
+// Red-team tests for list and search answers (invoke.ts jsonResult) and the camera-token scrub over
+// their text: a token as a row's state, in a name among quotes, backslashes, astral text and a
+// control character's \u escape, rows made before the token existed, the three tokens a camera keeps;
+// hidden entities' names and ids inside visible rows (filter_reads). Each as a 2025-era POST without
+// a session, with the 2026-07-28 envelope, and through the SDK's own client in a session; and the
+// three must give the same answer.
 import t from 'tap'
 import { MODERN, metaFor } from './_modern.ts'
 import { connectClient, eventually, rpc, startHome, startServer, type TestServer } from '../helper.ts'
 
 const REDACTED = '[redacted camera token]'
 
-type Way = 'direct' | 'modern' | 'session'
+type Way = 'legacy' | 'modern' | 'session'
 
 /** One tool call the three ways; each answer as its raw text (the HTTP body, or the SDK's result as JSON) and its result. */
 async function threeWays (t: { teardown: (fn: () => unknown) => void }, server: TestServer): Promise<(name: string, args: Record<string, unknown>) => Promise<Record<Way, { raw: string, text: string, structured: unknown }>>> {
   const client = await connectClient(t, server)
   return async (name, args) => {
-    const direct = await (await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { authorization: `Bearer ${server.token}` })).text()
+    const legacy = await (await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { authorization: `Bearer ${server.token}` })).text()
     const modern = await (await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: metaFor() } }, {
       authorization: `Bearer ${server.token}`, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name
     })).text()
@@ -26,7 +25,7 @@ async function threeWays (t: { teardown: (fn: () => unknown) => void }, server: 
       const result = (JSON.parse(raw) as { result: { content: Array<{ text: string }>, structuredContent: unknown } }).result
       return { raw, text: result.content[0]?.text ?? '', structured: result.structuredContent }
     }
-    return { direct: of(direct), modern: of(modern), session: { raw: JSON.stringify(session), text: session.content[0]?.text ?? '', structured: session.structuredContent } }
+    return { legacy: of(legacy), modern: of(modern), session: { raw: JSON.stringify(session), text: session.content[0]?.text ?? '', structured: session.structuredContent } }
   }
 }
 
@@ -54,7 +53,7 @@ t.test('camera tokens never leak from list and search answers, whichever way the
 
   // Listed and searched first: their rows' JSON is remembered while none is a token.
   const before = await call('ha_list_entities', { domain: 'light', limit: 200 })
-  for (const token of tokens) t.ok(before.direct.raw.includes(token), 'not a token yet: shown')
+  for (const token of tokens) t.ok(before.legacy.raw.includes(token), 'not a token yet: shown')
   await call('ha_search_entities', { query: 'lamp', limit: 50 })
 
   // Then the camera's token rotates through all three (it keeps the last three).
@@ -79,17 +78,17 @@ t.test('camera tokens never leak from list and search answers, whichever way the
         t.notOk(answer.raw.toLowerCase().includes(token.toLowerCase()), `${label}, ${way}: not in another case either`)
       }
     }
-    if (name !== 'ha_list_entities' || args.domain !== 'camera') t.ok(answers.direct.raw.includes(REDACTED), `${label}: the redaction is shown`)
+    if (name !== 'ha_list_entities' || args.domain !== 'camera') t.ok(answers.legacy.raw.includes(REDACTED), `${label}: the redaction is shown`)
     // The same answer whichever way it was asked, and its text is its structured content.
-    t.same(answers.modern.structured, answers.direct.structured, `${label}: 2026-07-28 as direct`)
-    t.same(answers.session.structured, answers.direct.structured, `${label}: session as direct`)
-    t.equal(answers.modern.text, answers.direct.text, `${label}: the same text`)
-    t.equal(answers.session.text, answers.direct.text, `${label}: the same text in a session`)
-    t.same(JSON.parse(answers.direct.text), answers.direct.structured, `${label}: text and structured content agree`)
+    t.same(answers.modern.structured, answers.legacy.structured, `${label}: 2026-07-28 as 2025-era`)
+    t.same(answers.session.structured, answers.legacy.structured, `${label}: session as 2025-era`)
+    t.equal(answers.modern.text, answers.legacy.text, `${label}: the same text`)
+    t.equal(answers.session.text, answers.legacy.text, `${label}: the same text in a session`)
+    t.same(JSON.parse(answers.legacy.text), answers.legacy.structured, `${label}: text and structured content agree`)
   }
   // A token split across two fields is not in the text as one run: no scrub sees it;
   // what matters is that both agree (above) and no whole token passes (checked).
-  const listed = JSON.parse((await call('ha_list_entities', { domain: 'light', limit: 200 })).direct.text) as { items: Array<{ entity_id: string, name: string, state: string }> }
+  const listed = JSON.parse((await call('ha_list_entities', { domain: 'light', limit: 200 })).legacy.text) as { items: Array<{ entity_id: string, name: string, state: string }> }
   t.match(listed.items.find(item => item.entity_id === l1), { state: REDACTED }, 'a state that is a token')
   t.match(listed.items.find(item => item.entity_id === l2), { name: `Lamp "two" \\${REDACTED}\\ 🔥é` }, 'a name around a token keeps its quotes and backslashes')
   t.match(listed.items.find(item => item.entity_id === l3), { name: `Lamp three \u0001${REDACTED}` }, 'a control character just before a token')
@@ -122,11 +121,11 @@ t.test('hidden entities never leak from list and search answers, whichever way t
       t.notOk(answer.raw.includes('Vault Latch Zeta'), `${label}, ${way}: no hidden name`)
       t.notOk(answer.raw.includes(lock), `${label}, ${way}: no hidden id`)
     }
-    t.same(answers.modern.structured, answers.direct.structured, `${label}: 2026-07-28 as direct`)
-    t.same(answers.session.structured, answers.direct.structured, `${label}: session as direct`)
-    t.equal(answers.session.text, answers.direct.text, `${label}: the same text in a session`)
+    t.same(answers.modern.structured, answers.legacy.structured, `${label}: 2026-07-28 as 2025-era`)
+    t.same(answers.session.structured, answers.legacy.structured, `${label}: session as 2025-era`)
+    t.equal(answers.session.text, answers.legacy.text, `${label}: the same text in a session`)
   }
-  const listed = JSON.parse((await call('ha_list_entities', { domain: 'light', limit: 200 })).direct.text) as { items: Array<{ entity_id: string, name: string }> }
+  const listed = JSON.parse((await call('ha_list_entities', { domain: 'light', limit: 200 })).legacy.text) as { items: Array<{ entity_id: string, name: string }> }
   t.match(listed.items.find(item => item.entity_id === l1), { name: '[hidden] lamp "é🔥"' })
   t.match(listed.items.find(item => item.entity_id === l2), { name: 'Lamp beside [hidden]' })
 })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { jsonResult, toolResultJson } from '../../src/mcp/invoke.ts'
+import { jsonResult } from '../../src/mcp/invoke.ts'
 import { compactRow } from '../../tools/_shared/entities.ts'
 
 // Text that JSON escapes, or that a naive escaper would get wrong.
@@ -13,8 +13,8 @@ function item (i: number): Record<string, string> {
   return i % 3 === 0 ? { entity_id: `light.l_${i}`, name, state: 'on' } : { entity_id: `sensor.s_${i}`, name, state: name, area: `Área ${i}` }
 }
 
-// answersBody writes these pieces as the HTTP body: anything but JSON.stringify(result) is a broken answer.
-t.test('a result is written byte for byte as JSON.stringify of it, from the text it already has', async t => {
+// A client that reads only the text and one that reads the structured content must read the same answer.
+t.test('the text content is the answer\'s JSON, and the structured content the same answer', async t => {
   const items = AWKWARD.map((_, i) => Object.freeze(item(i)))
   const answers: unknown[] = [
     { items, returned: items.length, total: 99, has_more: true, next_offset: 13 },
@@ -24,34 +24,31 @@ t.test('a result is written byte for byte as JSON.stringify of it, from the text
   ]
   for (const value of answers) {
     const result = jsonResult(value, noScrub)
-    const written = toolResultJson(result)
-    t.equal(result.content[0]?.type === 'text' && result.content[0].text, JSON.stringify(value), 'the text content is the answer\'s JSON')
-    t.ok(written.length > 1, 'written from the text, not serialized again')
-    t.equal(written.join(''), JSON.stringify(result), `written as JSON.stringify: ${JSON.stringify(value).slice(0, 40)}`)
+    const text = result.content[0]?.type === 'text' ? result.content[0].text : ''
+    t.equal(text, JSON.stringify(value), 'the text content is the answer\'s JSON')
+    t.equal(JSON.stringify(result.structuredContent), text, `the structured content says the same: ${text.slice(0, 40)}`)
   }
 })
 
-t.test('an answer that is not an object is wrapped, and written as JSON.stringify of the result', async t => {
+t.test('an answer that is not an object is wrapped in the structured content, as is in the text', async t => {
   for (const value of [[{ a: 'x' }], 'text', null, 5]) {
     const result = jsonResult(value, noScrub)
     t.same(result.structuredContent, { value })
-    t.equal(toolResultJson(result).join(''), JSON.stringify(result))
+    t.same(result.content, [{ type: 'text', text: JSON.stringify(value) }])
   }
 })
 
-t.test('a scrubbed answer is written from its scrubbed text', async t => {
+t.test('a scrubbed answer is scrubbed in its text and its structured content', async t => {
   const scrubbing = { home: { scrub: (text: string) => text.replaceAll('abc123secret', '[redacted]') } } as unknown as Parameters<typeof jsonResult>[1]
   const result = jsonResult({ items: [{ entity_id: 'camera.door', name: 'token abc123secret' }] }, scrubbing)
-  const written = toolResultJson(result).join('')
-  t.notMatch(written, /abc123secret/)
-  t.equal(written, JSON.stringify(result))
+  t.notMatch(JSON.stringify(result), /abc123secret/)
   t.same(result.structuredContent, { items: [{ entity_id: 'camera.door', name: 'token [redacted]' }] }, 'the structured content says the same')
 })
 
-t.test('an answer over the cap is shaped from the value, and written as it was shaped', async t => {
+t.test('an answer over the cap is shaped from the value, the text as it was shaped', async t => {
   const items = Array.from({ length: 400 }, (_, i) => ({ entity_id: `sensor.s_${i}`, name: `Sensor ${i}`, state: '21.5' }))
   const result = jsonResult({ items, returned: 400, total: 400, has_more: false, next_offset: null }, noScrub)
-  t.equal(toolResultJson(result).join(''), JSON.stringify(result))
+  t.same(result.content, [{ type: 'text', text: JSON.stringify(result.structuredContent) }])
   t.ok(Buffer.byteLength(JSON.stringify(result.structuredContent)) <= 15_000, 'capped')
   t.ok((result.structuredContent as { items: unknown[] }).items.length < 400, 'fewer rows')
 })

@@ -1,10 +1,8 @@
-// Red-team test for answer bodies (src/mcp/stateless.ts answersBody; small ones share Node's buffer pool):
-// many clients with different tokens at once, answers of every size (small, near the 64 KB cut, batches
-// well past it), names with multi-byte text, lone surrogates, quotes and backslashes, error answers,
+// Red-team test for answer bodies (plugins/mcp.ts): many clients with different tokens at once,
+// answers of every size (small, tens of KB, batches past 64 KB), names with multi-byte text, lone surrogates, quotes and backslashes, error answers,
 // 202s, and clients that hang up before or in the middle of their answer. Every body must be exactly
 // its JSON (no byte of another answer, no padding) and the same bytes the request gets when it runs alone.
 import { request as httpRequest } from 'node:http'
-import { connect } from 'node:net'
 import t from 'tap'
 import { eventually, startHome, startServer } from '../helper.ts'
 
@@ -42,7 +40,7 @@ t.test('concurrent answers to different tokens are each exactly their own JSON',
     else if (kind === 3) body = call(id, 'ha_get_entity', { entity_id: lights[n % lights.length] })
     else if (kind === 4) body = { jsonrpc: '2.0', id, method: 'tools/list', params: {} }
     else if (kind === 5) {
-      // A batch well past the 64 KB cut: list answers near the cap, an error, a notification.
+      // A batch past 64 KB: list answers near the cap, an error, a notification.
       body = [
         ...Array.from({ length: 6 }, (_, i) => call(`${marker}-${i}`, 'ha_list_entities', { search: 'lamp', limit: 200 })),
         call(`${marker}-e`, 'ha_no_such_tool', {}),
@@ -117,64 +115,6 @@ t.test('concurrent answers to different tokens are each exactly their own JSON',
     const alone = await post(sent)
     t.ok((answered.get(sent) as Buffer).equals(alone.bytes), `request ${i} alone: the same bytes as under load`)
   }
-  t.ok(requests.some(sent => Array.isArray(sent.body) && (answered.get(sent)?.length ?? 0) > 64 * 1024), 'some bodies were past the slab cut')
-  t.ok(requests.some(sent => (answered.get(sent)?.length ?? 0) > 20_000 && (answered.get(sent)?.length ?? 0) <= 64 * 1024), 'and some large ones cut from slabs')
-})
-
-// A client that pipelines requests and does not read: its answers wait in the server's socket, partly
-// written, while other clients' answers are cut from the slabs after them. Read at last, each is
-// still exactly its JSON (a slab written again once cut would show here: with the kernel's buffers
-// full, the unwritten rest of a body is the slab itself).
-t.test('answers held up by a client that does not read are not overwritten by later ones', async t => {
-  const home = await startHome(t)
-  const server = await startServer(t, { home, app: { requestLimits: { perToken: 0, perAddress: 0 } } })
-  await server.app.services.home.ready()
-  const lights = home.entityIds().filter(id => id.startsWith('light.') || id.startsWith('sensor.')).slice(0, 60)
-  lights.forEach((id, i) => { home.setState(id, 'on', { ...home.getState(id)?.attributes, friendly_name: `Lamp ${i} é🔥 ${'ß€'.repeat(40 + i)}` }) })
-  const last = lights[lights.length - 1] as string
-  await eventually(() => String(server.app.services.ha.states.get(last)?.attributes.friendly_name).startsWith(`Lamp ${lights.length - 1} `), 5000, 'the names')
-  const port = Number(new URL(server.url).port)
-  const body = (id: string): string => JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'ha_list_entities', arguments: { search: 'lamp', limit: 200 } } })
-  const requestText = (id: string): string => {
-    const payload = body(id)
-    return `POST /mcp HTTP/1.1\r\nhost: 127.0.0.1:${port}\r\ncontent-type: application/json\r\naccept: application/json\r\nauthorization: Bearer ${server.token}\r\ncontent-length: ${Buffer.byteLength(payload)}\r\n\r\n${payload}`
-  }
-  const PIPELINED = 200
-  const socket = connect(port, '127.0.0.1')
-  await new Promise(resolve => socket.once('connect', resolve))
-  socket.write(Array.from({ length: PIPELINED }, (_, i) => requestText(`held-${i}`)).join(''))
-  // Give the server time to answer until the socket is full (no clock drives this: it is the kernel's buffers).
-  await new Promise(resolve => setTimeout(resolve, 500))
-  // Meanwhile others are answered: bodies of the same size from the same slabs.
-  const others = await Promise.all(Array.from({ length: 60 }, async (_, i) => {
-    const res = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${server.token}` }, body: body(`other-${i}-${'z'.repeat(i)}`) })
-    return Buffer.from(await res.arrayBuffer())
-  }))
-  t.ok(others.every(bytes => bytes.length > 4096 && bytes.length <= 64 * 1024), 'the others are slab-sized bodies')
-  // Now read everything the held client was sent.
-  let received = Buffer.alloc(0)
-  const bodies: Buffer[] = []
-  await new Promise<void>((resolve, reject) => {
-    socket.on('error', reject)
-    socket.on('data', (chunk: Buffer) => {
-      received = Buffer.concat([received, chunk])
-      for (;;) {
-        const headEnd = received.indexOf('\r\n\r\n')
-        if (headEnd < 0) break
-        const head = received.subarray(0, headEnd).toString('latin1')
-        const length = Number(/content-length: (\d+)/i.exec(head)?.[1])
-        if (received.length < headEnd + 4 + length) break
-        bodies.push(received.subarray(headEnd + 4, headEnd + 4 + length))
-        received = received.subarray(headEnd + 4 + length)
-      }
-      if (bodies.length === PIPELINED) resolve()
-    })
-  })
-  socket.destroy()
-  const reference = others[0] as Buffer
-  const expected = (id: string): Buffer => Buffer.from(reference.toString('utf8').replace('"id":"other-0-"', `"id":"${id}"`), 'utf8')
-  let exact = 0
-  bodies.forEach((bytes, i) => { if (bytes.equals(expected(`held-${i}`))) exact++ })
-  t.equal(exact, PIPELINED, 'every held answer is exactly its JSON')
-  t.ok(bodies.reduce((sum, bytes) => sum + bytes.length, 0) > 4 * 1024 * 1024, 'more than the socket holds was held up')
+  t.ok(requests.some(sent => Array.isArray(sent.body) && (answered.get(sent)?.length ?? 0) > 64 * 1024), 'some bodies were past 64 KB')
+  t.ok(requests.some(sent => (answered.get(sent)?.length ?? 0) > 20_000 && (answered.get(sent)?.length ?? 0) <= 64 * 1024), 'and some of tens of KB')
 })
