@@ -16,6 +16,7 @@ import { createServices, type ServiceDeps, type Services } from '../src/compose.
 import { refusalBody } from '../src/errors.ts'
 import type { AppLogger } from '../src/logger.ts'
 import { rpcErrorBody } from '../src/mcp/rpc-error.ts'
+import { OAuthError } from '../src/oauth/errors.ts'
 import { loadToolCatalog, type ToolCatalog } from '../src/mcp/registry.ts'
 import { TOOLS_DIR } from './tools-dir.ts'
 
@@ -41,6 +42,8 @@ function closingBody (url: string): object {
  */
 async function answerError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const sign = OAUTH_PATHS.test(request.url)
+  // The sign-in endpoints' own refusals (their request limit) in RFC 6749's form.
+  if (error instanceof OAuthError) return await reply.code(error.status).header('cache-control', 'no-store').send(error.toJSON())
   const refusal = fastifyRefusal(error, sign ? 'application/x-www-form-urlencoded (application/json to /oauth/register)' : 'application/json')
   if (!refusal) request.log.error({ err: error }, 'request failed')
   const { status, code, message } = refusal ?? { status: 500, code: 'HAMCP_INTERNAL' as const, message: 'Internal error; the add-on log has the details.' }

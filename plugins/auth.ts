@@ -6,7 +6,7 @@ import type { Identity } from '../src/auth/identity.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import { rpcErrorBody } from '../src/mcp/rpc-error.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
-import { requestOrigin } from '../src/hosts.ts'
+import { clientKey, requestOrigin } from '../src/hosts.ts'
 import { bearerChallenge } from '../src/oauth/metadata.ts'
 
 declare module 'fastify' {
@@ -30,8 +30,8 @@ export interface AuthPluginOptions {
 }
 
 /**
- * Bearer authentication: constant-time token checks, per-address backoff after failures (429 with
- * Retry-After), 401 with WWW-Authenticate and a JSON-RPC body. Failures are logged at notice with
+ * Bearer authentication: constant-time token checks, backoff after failures per client (`clientKey`:
+ * an IPv6 /64 is one client; 429 with Retry-After), 401 with WWW-Authenticate and a JSON-RPC body. Failures are logged at notice with
  * the source address, never the token.
  */
 async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): Promise<void> {
@@ -41,8 +41,8 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
 
   fastify.decorateRequest('identity', null)
   fastify.decorate('authenticate', function authenticate (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
-    const address = request.ip
-    const waitMs = backoff.blockedFor(address)
+    const peer = clientKey(request)
+    const waitMs = backoff.blockedFor(peer)
     if (waitMs > 0) {
       reply.header('retry-after', String(Math.ceil(waitMs / 1000)))
       reply.code(429).send(rpcErrorBody(-32000, 'Too many failed authentications from this address; retry later.', 'HAMCP_RATE_LIMITED'))
@@ -53,8 +53,8 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
     const presented = match?.[1]
     const identity = presented ? tokens.verify(presented) ?? opts.oauth?.verifyAccess(presented, request.headers.host) : undefined
     if (!identity) {
-      backoff.fail(address)
-      request.log.notice({ address, reason: header ? (presented !== undefined && tokens.retiredAt(presented) !== undefined ? 'regenerated token' : 'wrong token') : 'no token' }, 'authentication failed')
+      backoff.fail(peer)
+      request.log.notice({ address: request.ip, reason: header ? (presented !== undefined && tokens.retiredAt(presented) !== undefined ? 'regenerated token' : 'wrong token') : 'no token' }, 'authentication failed')
       // RFC 9728: the challenge says where to find the metadata, so OAuth clients can sign in.
       // Same origin as the metadata documents it names (a TLS proxy's scheme through public_url).
       const origin = requestOrigin(request.headers.host, opts.publicUrl || undefined)
@@ -69,7 +69,7 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
       reply.code(401).send(rpcErrorBody(-32001, message, header ? 'HAMCP_INVALID_TOKEN' : 'HAMCP_UNAUTHENTICATED'))
       return
     }
-    backoff.succeed(address)
+    backoff.succeed(peer)
     request.identity = identity
     done()
   })

@@ -24,7 +24,7 @@ import type { RequestLimits } from '../src/request-limits.ts'
 import type { UsageCounters } from '../src/mcp/usage.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import ingressSignIns, { ingressUser } from './ingress-sign-ins.ts'
-import { fastifyRefusal } from './refusals.ts'
+import { fastifyRefusal, HttpRefusal } from './refusals.ts'
 
 /** The services of the MCP app the ingress page reads; shared, never duplicated. */
 export interface IngressServices {
@@ -121,13 +121,13 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
   }
 
   // The JSON API is capped per address (in the add-on every request comes from the ingress proxy).
-  const apiLimit = fastify.requestLimit('address', {
+  const apiLimit = fastify.requestLimit({
+    by: 'address',
     max: opts.services.requestLimits.ingressPerAddress,
-    body: message => refusalBody(429, 'HAMCP_RATE_LIMITED', message)
+    refusal: message => new HttpRefusal(429, 'HAMCP_RATE_LIMITED', message)
   })
-  fastify.addHook('onRequest', (request, reply, done) => {
-    if (request.url.startsWith('/api/')) apiLimit(request, reply, done)
-    else done()
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/api/')) await apiLimit(request, reply)
   })
 
   if (oauth) await fastify.register(ingressSignIns, { oauth, options: config.options, audit, sameOriginOnly, now: clock.now })

@@ -4,7 +4,7 @@ import type { Identity } from '../src/auth/identity.ts'
 import type { Services } from '../src/compose.ts'
 import { originAllowed } from '../src/hosts.ts'
 import type { RefusalCode } from '../src/errors.ts'
-import { ProtocolErrorCode, rpcError, rpcErrorBody, RpcRefusal, sendRefusal } from '../src/mcp/rpc-error.ts'
+import { ProtocolErrorCode, rpcError, RpcRefusal, sendRefusal } from '../src/mcp/rpc-error.ts'
 import { checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
 import { MAX_SUBSCRIPTIONS } from '../src/sessions/subscriptions.ts'
 
@@ -38,9 +38,9 @@ const header = (value: string | string[] | undefined): string | undefined => Arr
  */
 export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRouteOptions): Promise<void> {
   const { mcp, sessions, requestLimits } = opts.services
-  const body = (message: string): object => rpcErrorBody(-32000, message, 'HAMCP_RATE_LIMITED')
-  const perAddress = fastify.requestLimit('address', { max: requestLimits.perAddress, body })
-  const perToken = fastify.requestLimit('token', { max: requestLimits.perToken, body })
+  const refusal = (message: string): RpcRefusal => new RpcRefusal(429, -32000, 'HAMCP_RATE_LIMITED', message)
+  const perAddress = fastify.requestLimit({ by: 'address', max: requestLimits.perAddress, refusal })
+  const perToken = fastify.requestLimit({ by: 'token', max: requestLimits.perToken, refusal })
 
   // Our own JSON parser so bad JSON becomes a JSON-RPC parse error rather than Fastify's generic 400.
   fastify.removeAllContentTypeParsers()
@@ -72,8 +72,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     done()
   }
 
-  // Per-address limit before the token check, so a flood never reaches it; per-token after it. All
-  // four in Fastify's callback style: a request they let through costs no promise.
+  // Per-address limit before the token check, so a flood never reaches it; per-token after it.
   const guarded = [checkOrigin, perAddress, fastify.authenticate, perToken]
   const toSession = async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const refused = await sessions.handle({

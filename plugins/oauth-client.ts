@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { ClientCredentials } from '../src/oauth/clients.ts'
 import { OAuthError } from '../src/oauth/errors.ts'
 import { ENDPOINTS } from '../src/oauth/metadata.ts'
-import { peerOf } from '../src/oauth/peer.ts'
+import { clientKey } from '../src/hosts.ts'
 import { formOf, single, type Form } from './oauth-form.ts'
 import type { OAuthContext } from './oauth.ts'
 
@@ -45,7 +45,7 @@ export default async function oauthClientRoutes (fastify: FastifyInstance, opts:
 
   // Far above any real registration (src/oauth/registration.ts bounds each field and the whole to 16 KB).
   fastify.post(ENDPOINTS.register, { bodyLimit: 64 * 1024 }, answeringErrors(async (request, reply) => {
-    const answer = await server.clients.register(request.body, peerOf(request.ip), originOf(request))
+    const answer = await server.clients.register(request.body, clientKey(request), originOf(request))
     request.log.notice({ client: answer.client_name, method: answer.token_endpoint_auth_method, address: request.ip }, 'OAuth client registered')
     return await reply.code(201).header('cache-control', 'no-store').send(answer)
   }, (request, err) => {
@@ -57,7 +57,7 @@ export default async function oauthClientRoutes (fastify: FastifyInstance, opts:
     reply.header('cache-control', 'no-store').header('pragma', 'no-cache')
     const origin = originOf(request)
     if (!origin) throw new OAuthError('invalid_request', 'the Host header is not a host name')
-    const client = await server.clients.authenticate(clientCredentials(request, form), request.ip)
+    const client = await server.clients.authenticate(clientCredentials(request, form), clientKey(request))
     const grantType = single(form.grant_type)
     const isOurs = await oursFor(origin)
     if (grantType === 'authorization_code') {
@@ -73,7 +73,7 @@ export default async function oauthClientRoutes (fastify: FastifyInstance, opts:
 
   fastify.post(ENDPOINTS.revoke, answeringErrors(async (request, reply) => {
     const form = formOf(request.body)
-    const client = await server.clients.authenticate(clientCredentials(request, form), request.ip)
+    const client = await server.clients.authenticate(clientCredentials(request, form), clientKey(request))
     const presented = single(form.token)
     if (!presented) throw new OAuthError('invalid_request', 'token is required')
     await server.revokeToken(client, presented)

@@ -2,12 +2,11 @@ import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AuthBackoff } from '../src/auth/backoff.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
-import { httpOrigin } from '../src/hosts.ts'
+import { clientKey, httpOrigin } from '../src/hosts.ts'
 import { answerSignIn } from '../src/oauth/approval.ts'
 import { ClientDocumentError } from '../src/oauth/client-documents.ts'
 import { consentPage, problemPage } from '../src/oauth/consent-page.ts'
 import { authorizationIssuer, ENDPOINTS } from '../src/oauth/metadata.ts'
-import { peerOf } from '../src/oauth/peer.ts'
 import { AuthorizationPageError, AuthorizationRedirectError, type AuthorizationRequest } from '../src/oauth/requests.ts'
 import { OAUTH_SCOPES, scopeEnabled } from '../src/oauth/scopes.ts'
 import type { ClientRecord } from '../src/oauth/store.ts'
@@ -57,7 +56,7 @@ export default async function oauthConsentRoutes (fastify: FastifyInstance, opts
   /** A registered client, or a metadata document client (fetched now): a document refused is shown to the user. */
   const findClient = async (clientId: string, request: FastifyRequest): Promise<ClientRecord | undefined> => {
     try {
-      return await server.clients.find(clientId, peerOf(request.ip))
+      return await server.clients.find(clientId, clientKey(request))
     } catch (err) {
       if (!(err instanceof ClientDocumentError)) throw err
       request.log.notice({ client_id: clientId, reason: err.reason, address: request.ip }, 'OAuth client metadata document refused')
@@ -73,7 +72,7 @@ export default async function oauthConsentRoutes (fastify: FastifyInstance, opts
       const isOurs = await oursFor(origin)
       const client = params.client_id ? await findClient(params.client_id, request) : undefined
       const issuer = authorizationIssuer({ resource: params.resource, isOurs, registeredAt: client?.issuer, requestOrigin: origin })
-      const pending = server.requests.open({ params, client: id => id === client?.client_id ? client : undefined, isOurs, issuer, address: peerOf(request.ip) })
+      const pending = server.requests.open({ params, client: id => id === client?.client_id ? client : undefined, isOurs, issuer, address: clientKey(request) })
       request.log.info({ client: pending.clientName, code: pending.shortCode }, 'OAuth sign-in waiting for approval')
       return showConsent(reply, pending)
     } catch (err) {
@@ -95,14 +94,15 @@ export default async function oauthConsentRoutes (fastify: FastifyInstance, opts
   fastify.post(ENDPOINTS.authorize, async (request, reply) => {
     const form = formOf(request.body)
     const address = request.ip
-    const waitMs = backoff.blockedFor(address)
+    const peer = clientKey(request)
+    const waitMs = backoff.blockedFor(peer)
     if (waitMs > 0) {
       reply.header('retry-after', String(Math.ceil(waitMs / 1000)))
       return problem(reply, 429, 'Too many attempts', 'Too many wrong tokens or unknown requests from this address. Wait a minute and try again.')
     }
     const pending = server.requests.get(single(form.request) ?? '')
     if (!pending || pending.outcome) {
-      backoff.fail(address)
+      backoff.fail(peer)
       return problem(reply, 400, 'This sign-in request is over', 'It expired (requests last 10 minutes), was already answered, or never existed. Start the sign-in again from your app.')
     }
     const deny = single(form.action) === 'deny'
@@ -110,11 +110,11 @@ export default async function oauthConsentRoutes (fastify: FastifyInstance, opts
       // Only the primary token approves: a named token is a client's key, not the owner's.
       const presented = single(form.api_token) ?? ''
       if (tokens.verify(presented)?.id !== 'primary') {
-        backoff.fail(address)
+        backoff.fail(peer)
         request.log.notice({ address, client: pending.clientName }, 'OAuth consent refused: wrong API token')
         return showConsent(reply, pending, presented ? 'That is not the add-on\'s API token.' : 'Enter the add-on\'s API token, or approve in the panel.', 401)
       }
-      backoff.succeed(address)
+      backoff.succeed(peer)
     }
     const answer = answerSignIn(server, audit, pending, deny
       ? { action: 'deny', by: CONSENT_PAGE, approvedBy: CONSENT_PAGE.name }

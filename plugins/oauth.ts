@@ -9,6 +9,7 @@ import type { HomeAssistant } from '../src/ha/index.ts'
 import { requestOrigin, urlHost } from '../src/hosts.ts'
 import { sameResource, type AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import { browserOriginLookup } from '../src/oauth/browser-origin.ts'
+import { OAuthError } from '../src/oauth/errors.ts'
 import { MCP_PATH } from '../src/oauth/metadata.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 import oauthClientRoutes from './oauth-client.ts'
@@ -69,10 +70,9 @@ export default async function oauthRoutes (fastify: FastifyInstance, opts: OAuth
   await fastify.register(cors, { delegator: async (request: FastifyRequest) => OAUTH_PATHS.test(request.url) ? OAUTH_CORS : { origin: false } })
 
   // A runaway client is stopped per address before any work (the registration and guessing bounds come on top).
-  const limit = fastify.requestLimit('address', { max: OAUTH_REQUESTS_PER_MINUTE, body: message => ({ error: 'temporarily_unavailable', error_description: message }) })
-  fastify.addHook('onRequest', (request, reply, done) => {
-    if (request.url.startsWith('/oauth/')) limit(request, reply, done)
-    else done()
+  const limit = fastify.requestLimit({ by: 'address', max: OAUTH_REQUESTS_PER_MINUTE, refusal: message => new OAuthError('temporarily_unavailable', message, 429) })
+  fastify.addHook('onRequest', async (request, reply) => {
+    if (request.url.startsWith('/oauth/')) await limit(request, reply)
   })
 
   const stopSweep = every(opts.clock, opts.sweepMs ?? 60_000, () => { server.sweep().catch((err: unknown) => fastify.log.error({ err }, 'OAuth sweep failed')) })

@@ -1,14 +1,25 @@
 import type { FastifyError } from 'fastify'
-import type { RefusalCode } from '../src/errors.ts'
+import { CodedError, type RefusalCode } from '../src/errors.ts'
 
 export interface Refusal { status: number, code: RefusalCode, message: string }
 
+/** A refusal a hook throws on the routes that answer coded bodies (a request limit's 429): written as `refusalBody`. */
+export class HttpRefusal extends CodedError<RefusalCode> {
+  declare readonly status: number
+
+  constructor (status: number, code: RefusalCode, message: string) {
+    super(code, message, { status })
+  }
+}
+
 /**
  * Fastify's own refusals of a request (its body too large, of a type no parser reads, not valid JSON)
- * as a status, our code and a sentence, for the routes that answer coded bodies; undefined for anything
- * else, which is a bug (500, HAMCP_INTERNAL). /mcp answers its own (plugins/mcp.ts).
+ * and an HttpRefusal thrown from a hook as a status, our code and a
+ * sentence, for the routes that answer coded bodies; undefined for anything else, which is a bug
+ * (500, HAMCP_INTERNAL). /mcp answers its own (plugins/mcp.ts).
  */
 export function fastifyRefusal (error: FastifyError, accepted: string): Refusal | undefined {
+  if (error instanceof HttpRefusal) return { status: error.status, code: error.code, message: error.message }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE': return { status: 413, code: 'HAMCP_TOO_LARGE', message: 'The request body is over the size limit.' }
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE': return { status: 415, code: 'HAMCP_UNSUPPORTED_MEDIA_TYPE', message: `Unsupported Media Type: send the body as ${accepted}.` }

@@ -1,156 +1,118 @@
-import { isIPv6 } from 'node:net'
-import { Address6 } from 'ip-address'
+import rateLimit, { type errorResponseBuilderContext, type FastifyRateLimitStore, type FastifyRateLimitStoreCtor } from '@fastify/rate-limit'
 import fp from 'fastify-plugin'
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { clientKey } from '../src/hosts.ts'
 import { REQUEST_LIMIT_WINDOW_MS } from '../src/request-limits.ts'
 
 export type RequestLimitKey = 'address' | 'token'
 
-/**
- * An onRequest hook in Fastify's callback style: under the cap it calls `done` at once (no promise
- * per request), over it answers 429 and does not.
- */
-export type RequestLimitHook = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
+/** An onRequest hook: under the cap it returns, over it throws the limit's refusal (429, Retry-After set). */
+export type RequestLimitHook = (request: FastifyRequest, reply: FastifyReply) => Promise<void>
 
 export interface RequestLimitHookOptions {
+  /** What is counted: the client (`clientKey`), or the token (place it after `authenticate`). */
+  by: RequestLimitKey
   /** Requests per minute; 0 turns the limit off. */
   max: number
-  /** The body of the 429 answer, from a sentence a human can read. */
-  body: (message: string) => object
+  /** The error a refused request is answered with, built from a sentence a human can read; the route's error handler writes its coded body. */
+  refusal: (message: string) => Error
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /**
-     * An onRequest hook that caps requests per source address or per token (place it after
-     * `authenticate`), with its own counter: over the cap, 429 with Retry-After and `opts.body`.
-     */
-    requestLimit: (by: RequestLimitKey, opts: RequestLimitHookOptions) => RequestLimitHook
+    /** A request limit for a route's onRequest hooks, on @fastify/rate-limit with its own counter. */
+    requestLimit: (opts: RequestLimitHookOptions) => RequestLimitHook
   }
 }
 
-const ALLOWED: RequestLimitHook = (_request, _reply, done) => { done() }
-const MAX_NOTICED = 1000
-/** Keys each limit counts at once; beyond it the least recently seen is forgotten (as @fastify/rate-limit's store did). */
+/** Keys each limit counts at once; beyond it the least recently seen is forgotten (as the library's own store does). */
 const MAX_COUNTED = 5000
-const MAX_CACHED_KEYS = 1000
+const MAX_NOTICED = 1000
 
-/** One key's window: requests counted since it started. */
-interface Window {
-  count: number
-  startedAt: number
-}
+interface Window { current: number, ttl: number, startedAt: number }
 
 /**
- * Fixed one-minute windows per key, the rules @fastify/rate-limit's local store applied (its
- * `continueExceeding` and backoff off): a window starts at a key's first request and counts every
- * request until it is over. Counted in place: a request allocates nothing.
+ * @fastify/rate-limit's store contract with its local store's rules (a fixed window from a key's
+ * first request), on the injected clock rather than Date.now, so that tests move it and a clock set
+ * back an hour never holds a client for more than a window.
  */
-export class WindowCounters {
-  readonly #windowMs: number
-  readonly #capacity: number
-  /** In least-recently-used order, oldest first. */
-  #windows = new Map<string, Window>()
-  #lastKey: string | undefined
+export function windowStoreOn (now: () => number, capacity = MAX_COUNTED): FastifyRateLimitStoreCtor {
+  return class WindowStore implements FastifyRateLimitStore {
+    /** In least-recently-used order, oldest first. */
+    readonly #windows = new Map<string, Window>()
 
-  constructor (windowMs: number, capacity = MAX_COUNTED) {
-    this.#windowMs = windowMs
-    this.#capacity = capacity
-  }
-
-  /** Counts one request for `key` at `now`; the window it counted in (read it before the next call). */
-  hit (key: string, now: number): Readonly<Window> {
-    let window = this.#windows.get(key)
-    if (window === undefined) {
-      if (this.#windows.size >= this.#capacity) this.#windows.delete(this.#windows.keys().next().value as string)
-      window = { count: 0, startedAt: now }
+    incr (key: string, callback: (error: Error | null, result?: { current: number, ttl: number }) => void, timeWindow: number): void {
+      const at = now()
+      let window = this.#windows.get(key)
+      if (window === undefined) {
+        if (this.#windows.size >= capacity) this.#windows.delete(this.#windows.keys().next().value as string)
+        window = { current: 0, ttl: timeWindow, startedAt: at }
+      } else {
+        this.#windows.delete(key)
+      }
       this.#windows.set(key, window)
-    } else if (key !== this.#lastKey) {
-      // Most recently used last (the same key again, the common case, is already there).
-      this.#windows.delete(key)
-      this.#windows.set(key, window)
+      // Over, or started in the future (the clock was set back): a fresh window from now.
+      if (window.startedAt + timeWindow <= at) window.current = 0
+      if (window.startedAt + timeWindow <= at || window.startedAt > at) window.startedAt = at
+      window.current++
+      window.ttl = timeWindow - (at - window.startedAt)
+      callback(null, window)
     }
-    this.#lastKey = key
-    if (window.startedAt + this.#windowMs <= now) {
-      window.count = 0
-      window.startedAt = now
-    } else if (window.startedAt > now) {
-      // The clock was set back: the window runs from now, its count kept, so no client waits more
-      // than a minute (from a start in the future, Retry-After would say an hour after a one-hour step).
-      window.startedAt = now
-    }
-    window.count++
-    return window
-  }
 
-  /** Milliseconds until `window` is over. */
-  remainingMs (window: Readonly<Window>, now: number): number {
-    return this.#windowMs - (now - window.startedAt)
+    child (): FastifyRateLimitStore {
+      return new WindowStore()
+    }
   }
 }
+
+const tokenKey = (request: FastifyRequest): string => request.identity ? `token:${request.identity.id}` : `address:${clientKey(request)}`
+const allowed: RequestLimitHook = async () => {}
 
 /**
- * The key an address counts under, as @fastify/rate-limit made it: an IPv4-mapped address is its IPv4
- * one, any other IPv6 address counts with its whole /64 (one host usually holds all of it).
+ * Request rate limits on @fastify/rate-limit, one counter per limit (only where a route asks, never
+ * globally), keyed by `clientKey` or by token. A refusal is the route's own coded error (through the
+ * library's `errorResponseBuilder`), logged once per key and window (`onExceeded`).
  */
-export function addressKeyOf (ip: string): string {
-  if (!isIPv6(ip)) return ip.toLowerCase()
-  const address = new Address6(ip)
-  if (address.isMapped4()) return address.to4().correctForm()
-  return new Address6(`${ip}/64`).startAddress().correctForm()
-}
+async function requestLimitsPlugin (fastify: FastifyInstance, opts: { now: () => number }): Promise<void> {
+  await fastify.register(rateLimit, {
+    global: false,
+    store: windowStoreOn(opts.now),
+    // Retry-After only: the limits sit far above any working client, so the other headers would tell it nothing.
+    addHeaders: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false, 'retry-after': true },
+    addHeadersOnExceeding: { 'x-ratelimit-limit': false, 'x-ratelimit-remaining': false, 'x-ratelimit-reset': false }
+  })
 
-/** `make(key)` remembered for the last MAX_CACHED_KEYS keys asked for: the same few come again and again. */
-function cached (make: (key: string) => string): (key: string | undefined) => string {
-  const known = new Map<string, string>()
-  return given => {
-    // request.ip is the socket's remoteAddress: undefined once the socket is gone.
-    const key = given ?? ''
-    let value = known.get(key)
-    if (value === undefined) {
-      if (known.size >= MAX_CACHED_KEYS) known.clear()
-      value = make(key)
-      known.set(key, value)
-    }
-    return value
-  }
-}
-
-const addressKey = cached(addressKeyOf)
-const tokenKey = cached(id => `token:${id}`)
-// Per address as the address limit counts it (one IPv6 /64 is one address), or one host's many
-// addresses would each take a key and push the tokens' windows out beyond MAX_COUNTED.
-const unauthenticatedKey = cached(ip => `address:${addressKey(ip)}`)
-
-/** Request rate limits, one set of counters per limit (only where a route asks, never globally). */
-async function requestLimitsPlugin (fastify: FastifyInstance, clock: { now: () => number }): Promise<void> {
-  fastify.decorate('requestLimit', (by: RequestLimitKey, opts: RequestLimitHookOptions): RequestLimitHook => {
-    if (opts.max === 0) return ALLOWED
-    const counters = new WindowCounters(REQUEST_LIMIT_WINDOW_MS)
-    // The token's id, never the token itself; requests that reach this unauthenticated count per address.
-    const keyOf = by === 'token'
-      ? (request: FastifyRequest) => request.identity ? tokenKey(request.identity.id) : unauthenticatedKey(request.ip)
-      : (request: FastifyRequest) => addressKey(request.ip)
-    // One notice per key and window in the Log tab, however many requests a runaway client sends.
+  fastify.decorate('requestLimit', ({ by, max, refusal }: RequestLimitHookOptions): RequestLimitHook => {
+    if (max === 0) return allowed
     const noticed = new Map<string, number>()
-    return function requestLimit (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void {
-      const key = keyOf(request)
-      const now = clock.now()
-      const window = counters.hit(key, now)
-      if (window.count <= opts.max) {
-        done()
-        return
-      }
-      const ttl = counters.remainingMs(window, now)
-      const seconds = Math.max(1, Math.ceil(ttl / 1000))
-      if ((noticed.get(key) ?? 0) <= now) {
+    const who = by === 'token' ? 'this token' : 'this address'
+    const settings = {
+      max,
+      timeWindow: REQUEST_LIMIT_WINDOW_MS,
+      keyGenerator: by === 'token' ? tokenKey : clientKey,
+      errorResponseBuilder: (_request: FastifyRequest, context: Pick<errorResponseBuilderContext, 'ttl'>): Error => {
+        const seconds = Math.max(1, Math.ceil(context.ttl / 1000))
+        return refusal(`Too many requests from ${who}: at most ${max} a minute. Retry in ${seconds} s.`)
+      },
+      onExceeded: (request: FastifyRequest, key: string): void => {
+        const now = opts.now()
+        if ((noticed.get(key) ?? 0) > now) return
         if (noticed.size >= MAX_NOTICED) noticed.clear()
-        noticed.set(key, now + ttl)
-        request.log.notice({ by, address: request.ip, identity: request.identity?.name, max: opts.max }, 'request rate limit reached; answering 429 until the minute is over')
+        noticed.set(key, now + REQUEST_LIMIT_WINDOW_MS)
+        request.log.notice({ by, address: request.ip, identity: request.identity?.name, max }, 'request rate limit reached; answering 429 until the minute is over')
       }
-      const who = by === 'token' ? 'this token' : 'this address'
-      reply.code(429).header('retry-after', String(seconds))
-        .send(opts.body(`Too many requests from ${who}: at most ${opts.max} a minute. Retry in ${seconds} s.`))
+    }
+    if (by === 'address') return fastify.rateLimit(settings) as RequestLimitHook
+    // The library's own hook runs once per request (its first limit marks the request), and the
+    // per-token limit comes after the per-address one on /mcp: the same rules through its
+    // createRateLimit, which leaves the request unmarked.
+    const limiter = fastify.createRateLimit(settings)
+    return async function tokenLimit (request, reply) {
+      const outcome = await limiter(request)
+      if (outcome.isAllowed || !outcome.isExceeded) return
+      settings.onExceeded(request, outcome.key)
+      reply.header('retry-after', String(outcome.ttlInSeconds))
+      throw settings.errorResponseBuilder(request, outcome)
     }
   })
 }

@@ -3,15 +3,17 @@
  * URL's host or an address the Supervisor reports lives here, once. Callers: the OAuth metadata and
  * token binding (src/oauth/), the browser's sign-in origin (src/oauth/public-origin.ts), the MCP URL
  * on the ingress page, the ingress page's DNS-rebinding defence, the Origin check of /mcp, and the
- * client document fetch (src/oauth/client-documents.ts: the site's host, public addresses only).
+ * client document fetch (src/oauth/client-documents.ts: the site's host, public addresses only),
+ * and which client a request comes from (`clientKey`: every request limit, backoff and cap counts by it).
  *
  * Two forms of a host: `host` is what the client sent, lower-cased (an origin is built from it, since
  * Home Assistant compares the resource URL as a string); `name` is for comparing and classifying: the
  * WHATWG URL form (IPv4 and IPv6 canonical, `2130706433` is `127.0.0.1`), no trailing dot, IPv6
  * without brackets.
  */
-import { BlockList, isIP } from 'node:net'
+import { BlockList, isIP, isIPv6 } from 'node:net'
 import { hostname } from 'node:os'
+import { Address6 } from 'ip-address'
 
 export interface Authority {
   /** Lower-cased, as sent: `ha.local.`, `[fd00::5]`, `192.168.1.20`. */
@@ -270,4 +272,19 @@ export function publishedPort (network: unknown, containerPort: number): HostPor
   if (typeof mapped === 'number') return { port: mapped, fromSupervisor: true }
   if (mapped === null) return { port: null, fromSupervisor: true }
   return { port: containerPort, fromSupervisor: false }
+}
+
+/**
+ * Which client a request comes from, as every request limit, backoff and per-peer cap counts it: an
+ * IPv4 address as is, an IPv4-mapped IPv6 address as its IPv4 one (a dual-stack socket writes IPv4
+ * peers that way), any other IPv6 address as its /64 (one host usually holds all of it, and would
+ * otherwise get a fresh count per address). `request.ip` is the socket's address: undefined once the
+ * socket is gone, which counts as one client.
+ */
+export function clientKey (request: { ip?: string | undefined }): string {
+  const ip = request.ip ?? ''
+  if (!isIPv6(ip)) return ip.toLowerCase()
+  const address = new Address6(ip)
+  if (address.isMapped4()) return address.to4().correctForm()
+  return `${new Address6(`${ip}/64`).startAddress().correctForm()}/64`
 }

@@ -17,8 +17,8 @@ export interface BackoffOptions {
 interface Entry { failures: number, blockedUntil: number }
 
 /**
- * Per-address backoff after failed authentications: some free failures, then a block that doubles
- * up to a ceiling. A success clears the address. Memory is bounded by count (least recently failed
+ * Backoff after failed authentications per client (src/hosts.ts clientKey: a /64 is one client): some
+ * free failures, then a block that doubles up to a ceiling. A success clears the client. Memory is bounded by count (least recently failed
  * forgotten first) and by idle time, in an LRU cache that reads the injected clock.
  */
 export class AuthBackoff {

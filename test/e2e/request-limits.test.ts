@@ -76,3 +76,27 @@ t.test('0 turns a limit off', async t => {
   const statuses = await Promise.all(Array.from({ length: 20 }, async () => (await rpc(server.url, listTools, { authorization: `Bearer ${server.token}` })).status))
   t.same(new Set(statuses), new Set([200]))
 })
+
+// One rule for "which client is this" (src/hosts.ts clientKey): the failed-authentication backoff
+// counts a /64 as one client, as the request limits do, or a host with a /64 gets five free guesses
+// per address, and an IPv4 client gets five more under its IPv4-mapped spelling.
+t.test('the failed-authentication backoff counts one /64, and an IPv4 address in either spelling, as one client', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, app: { requestLimits: { perAddress: 0, perToken: 0 } } })
+  const post = async (remoteAddress: string, token: string): Promise<number> => (await server.app.inject({
+    method: 'POST',
+    url: '/mcp',
+    remoteAddress,
+    headers: { 'content-type': 'application/json', accept: 'application/json', authorization: `Bearer ${token}` },
+    payload: JSON.stringify(listTools)
+  })).statusCode
+  const guesses: number[] = []
+  for (let i = 1; i <= 6; i++) guesses.push(await post(`2001:db8:5:6::${i.toString(16)}`, `wrong-${i}`))
+  t.same(guesses, [401, 401, 401, 401, 401, 401], 'five free failures, the sixth starts the block')
+  t.equal(await post('2001:db8:5:6:ffff::1', server.token), 429, 'another address of the /64 is blocked too')
+  t.equal(await post('2001:db8:5:7::1', server.token), 200, 'the next /64 is another client')
+
+  for (let i = 1; i <= 3; i++) await post('192.0.2.44', `wrong-${i}`)
+  for (let i = 1; i <= 3; i++) await post('::ffff:192.0.2.44', `wrong-mapped-${i}`)
+  t.equal(await post('192.0.2.44', server.token), 429, 'an IPv4 address and its IPv4-mapped spelling share one count')
+})

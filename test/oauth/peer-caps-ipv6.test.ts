@@ -49,12 +49,3 @@ t.test('a /64 is one peer: pending sign-ins', async t => {
   const again = await authorizeFrom(server, '127.0.0.1', ha.body.client_id, HA_REDIRECT, 'ha-state')
   t.equal(again.requestId, mine.requestId, 'Home Assistant\'s waiting sign-in is still the same one')
 })
-
-t.test('peerOf: IPv4 as is, IPv4-mapped as its IPv4, IPv6 as its /64 whatever its spelling', async t => {
-  const { peerOf } = await import('../../src/oauth/peer.ts')
-  t.equal(peerOf('192.168.1.5'), '192.168.1.5')
-  t.equal(peerOf('::ffff:192.168.1.5'), '192.168.1.5')
-  t.equal(peerOf('2001:db8:1:2::a'), peerOf('2001:0db8:0001:0002:ffff:0:0:1'))
-  t.not(peerOf('2001:db8:1:2::a'), peerOf('2001:db8:1:3::a'))
-  t.equal(peerOf('fe80::1%eth0'), peerOf('fe80::2'))
-})

@@ -3,7 +3,7 @@
 // Supervisor's addresses. Each row says what each caller decides for it.
 import t from 'tap'
 import {
-  hostName, inSupervisorNetwork, isLoopback, isLoopbackAddress, isOwnHost, mcpUrlFor, originAllowed, ownNames, parseAuthority,
+  clientKey, hostName, inSupervisorNetwork, isLoopback, isLoopbackAddress, isOwnHost, mcpUrlFor, originAllowed, ownNames, parseAuthority,
   publishedPort, reachableFromLan, rebindingRefusal, requestOrigin, sameAuthority, urlHost
 } from '../../src/hosts.ts'
 
@@ -181,4 +181,28 @@ t.test('the host a URL names: the site with its port, and the bare name DNS and 
     ['not a url', undefined]
   ]
   for (const [url, host] of cases) t.same(urlHost(url), host, url)
+})
+
+t.test('clientKey: the one rule for which client a request comes from', async t => {
+  const rows: Array<[string | undefined, string]> = [
+    ['192.168.1.5', '192.168.1.5'],
+    ['::ffff:192.168.1.5', '192.168.1.5'],
+    ['::FFFF:192.168.1.5', '192.168.1.5'],
+    ['::ffff:c0a8:105', '192.168.1.5'],
+    ['2001:db8:1:2::a', '2001:db8:1:2::/64'],
+    ['2001:0DB8:0001:0002:ffff:0:0:1', '2001:db8:1:2::/64'],
+    ['2001:db8:1:2::1.2.3.4', '2001:db8:1:2::/64'],
+    ['2001:db8:1:3::a', '2001:db8:1:3::/64'],
+    ['fe80::1%eth0', 'fe80::/64'],
+    ['fe80::2%eth1', 'fe80::/64'],
+    ['::1', '::/64'],
+    ['::', '::/64'],
+    // Not an address (a socket gone, or something no socket gives): counted as it is, never an error.
+    [undefined, ''],
+    ['', ''],
+    ['not an address', 'not an address'],
+    ['::ffff:zz', '::ffff:zz'],
+    [`${'1:'.repeat(200)}1`, `${'1:'.repeat(200)}1`]
+  ]
+  for (const [ip, key] of rows) t.equal(clientKey({ ip }), key, `${String(ip)} counts as ${key}`)
 })
