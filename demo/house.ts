@@ -60,8 +60,8 @@ export class House {
     return () => { this.listeners.delete(listener) }
   }
 
-  fire (eventType: string, data: Record<string, unknown>, context: HassContext = this.newContext(), timeFired = isoTime(nowMs())): HassEvent {
-    const event: HassEvent = { event_type: eventType, data, origin: 'LOCAL', time_fired: timeFired, context }
+  fire (eventType: string, data: Record<string, unknown>, context: HassContext = this.newContext(), timeFired = isoTime(nowMs()), origin: HassEvent['origin'] = 'LOCAL'): HassEvent {
+    const event: HassEvent = { event_type: eventType, data, origin, time_fired: timeFired, context }
     let cached: string | undefined
     const message: BusMessage = { event, json: () => (cached ??= JSON.stringify(event)) }
     for (const listener of [...this.listeners]) listener(message)

@@ -15,6 +15,7 @@ import type { HassState, ServiceCallRecord } from './types.ts'
 import { Connection } from './ws/connection.ts'
 import { commands } from './ws/index.ts'
 import { registryWrites } from './ws/registry-writes.ts'
+import { tapPhoneAction } from './users.ts'
 
 export type { HassState, HassContext, HassEvent, ServiceCallRecord } from './types.ts'
 
@@ -46,6 +47,8 @@ export interface DemoHome {
   supervisorToken: string
   serviceCalls: ServiceCallRecord[]
   clearServiceCalls(): void
+  /** A tap on a mobile app notification's action button on one of the home's phones (`alice_phone`, Alice's, an admin; `bob_phone`, Bob's): demo/users.ts */
+  tapPhoneAction(phone: string, action: string): void
   /** config writes that reached the home outside service calls ("POST /api/config/scene/config/<id>", "calendar/event/create <entity>", "lovelace/config/save <url_path>", "POST /backups/new/full"), oldest first */
   configWrites: string[]
   getState(entityId: string): HassState | undefined
@@ -178,6 +181,7 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
     supervisorToken: options.supervisorToken,
     serviceCalls: house.serviceCalls,
     clearServiceCalls: () => { house.serviceCalls.length = 0 },
+    tapPhoneAction: (phone, action) => { tapPhoneAction(house, phone, action) },
     configWrites: house.configWrites,
     getState: id => house.states.get(id),
     setState: (id, state, attributes) => { house.setState(id, state, attributes ?? house.states.get(id)?.attributes ?? {}) },

@@ -24,6 +24,8 @@ import type { RequestLimits } from '../src/request-limits.ts'
 import type { UsageCounters } from '../src/mcp/usage.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import ingressSignIns, { ingressUser } from './ingress-sign-ins.ts'
+import ingressApprovals from './ingress-approvals.ts'
+import type { OwnerApprovals } from '../src/policy/approvals.ts'
 import { fastifyRefusal, HttpRefusal } from './refusals.ts'
 
 /** The services of the MCP app the ingress page reads; shared, never duplicated. */
@@ -46,6 +48,8 @@ export interface IngressServices {
   sessions?: Pick<SessionService, 'closeOwnedBy'>
   /** The one clock (src/clock.ts). */
   clock: Clock
+  /** Calls waiting for the owner's approval (`confirm_with: owner`), when the app guards writes. */
+  approvals?: OwnerApprovals
 }
 
 export interface IngressOptions {
@@ -131,6 +135,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
   })
 
   if (oauth) await fastify.register(ingressSignIns, { oauth, options: config.options, audit, sameOriginOnly, now: clock.now })
+  if (opts.services.approvals) await fastify.register(ingressApprovals, { approvals: opts.services.approvals, options: config.options, sameOriginOnly })
 
   await fastify.register(fastifyStatic, { root: opts.publicDir ?? DEFAULT_PUBLIC_DIR, prefix: '/', cacheControl: false, logLevel: 'warn' })
 

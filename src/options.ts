@@ -17,6 +17,14 @@ export const DEFAULT_SERVICE_DENYLIST = [
 export const DEFAULT_CONFIRM_DOMAINS = ['lock', 'alarm_control_panel']
 
 /**
+ * Who gives a confirmation: `assistant` (the confirm token goes back to the client, or the client asks
+ * its user by elicitation or a 2026-07-28 round) or `owner` (only the owner's approval on the status
+ * page or a Home Assistant notification lets the call run; src/policy/approvals.ts).
+ */
+export const CONFIRM_WITH = ['assistant', 'owner'] as const
+export type ConfirmWith = typeof CONFIRM_WITH[number]
+
+/**
  * The add-on options, as stored by the Supervisor in options.json.
  * Names and defaults follow mcp-ha 1.5 so a user can switch add-ons without re-teaching anything.
  */
@@ -32,6 +40,7 @@ export const DEFAULT_OPTIONS = {
   entity_denylist: [] as string[],
   service_denylist: DEFAULT_SERVICE_DENYLIST,
   confirm_domains: DEFAULT_CONFIRM_DOMAINS,
+  confirm_with: 'assistant' as ConfirmWith,
   public_url: ''
 }
 
@@ -69,6 +78,7 @@ export const optionsSchema = z.object({
   entity_denylist: globList.default([]),
   service_denylist: globList.default(DEFAULT_SERVICE_DENYLIST),
   confirm_domains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/, 'a domain such as lock')).default(DEFAULT_CONFIRM_DOMAINS),
+  confirm_with: z.enum(CONFIRM_WITH).default(DEFAULT_OPTIONS.confirm_with),
   public_url: publicUrl.default('')
 })
 

@@ -112,7 +112,7 @@ export function miscServices (): ServiceTable {
       }),
       notify: svc('Send a notification with notify', 'Sends a notification message using the notify service.', { message: field('Message', { text: {} }, { required: true }) }),
       mobile_app_alice_phone: svc('Send a notification via mobile_app_alice_phone', 'Sends a notification message using the mobile_app_alice_phone integration.', { message: field('Message', { text: {} }, { required: true }), title: field('Title', { text: {} }), data: field('Data', { object: {} }) }),
-      mobile_app_bob_phone: svc('Send a notification via mobile_app_bob_phone', 'Sends a notification message using the mobile_app_bob_phone integration.', { message: field('Message', { text: {} }, { required: true }) })
+      mobile_app_bob_phone: svc('Send a notification via mobile_app_bob_phone', 'Sends a notification message using the mobile_app_bob_phone integration.', { message: field('Message', { text: {} }, { required: true }), title: field('Title', { text: {} }), data: field('Data', { object: {} }) })
     },
     persistent_notification: {
       create: svc('Create', 'Shows a notification on the notifications panel.', { message: field('Message', { text: {} }, { required: true }), title: field('Title', { text: {} }), notification_id: field('Notification ID', { text: {} }) }),

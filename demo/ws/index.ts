@@ -8,6 +8,7 @@ import { registryCommands } from './registry.ts'
 import { registryWriteCommands } from './registry-writes.ts'
 import { templateCommands } from './render-template.ts'
 import { streamCommands } from './streams.ts'
+import { userCommands } from '../users.ts'
 
 /** Every WebSocket command the demo home answers, by type. */
 export const commands: CommandTable = {
@@ -19,5 +20,6 @@ export const commands: CommandTable = {
   ...calendarCommands,
   ...helperCommands,
   ...templateCommands,
-  ...streamCommands
+  ...streamCommands,
+  ...userCommands
 }

@@ -21,6 +21,7 @@ import { invokeTool, type CallReport } from './invoke.ts'
 import type { ToolCatalog } from './registry.ts'
 import { ResourceNotFound, type McpSurface } from './surface.ts'
 import { modernConfirmation, type ModernConfirmations } from './confirm-rounds.ts'
+import { withOwnerRerun } from './owner-rerun.ts'
 
 /** The 2026-07-28 revision, the one modern revision this server speaks. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28'
@@ -136,11 +137,14 @@ export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
     if (!tool) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools this token may use.`, { code: 'HAMCP_NOT_FOUND' })
     }
+    // Every call can be run again on the owner's approval (confirm_with: owner), without the request's signal.
+    const contextFor = (args: unknown, confirmer?: Confirmer): ToolContext =>
+      withOwnerRerun(deps.context(identity, extra.mcpReq.signal, confirmer), tool, args, () => deps.context(identity), deps.onCall)
     if (confirmations) {
       return await modernConfirmation(confirmations, extra, identity, request.params.name, request.params.arguments, async (args, confirmer) =>
-        await invokeTool(tool, args, deps.context(identity, extra.mcpReq.signal, confirmer), deps.onCall)) as never
+        await invokeTool(tool, args, contextFor(args, confirmer), deps.onCall)) as never
     }
-    return await invokeTool(tool, request.params.arguments, deps.context(identity, extra.mcpReq.signal, extras?.confirmerFor(extra)), deps.onCall) as never
+    return await invokeTool(tool, request.params.arguments, contextFor(request.params.arguments, extras?.confirmerFor(extra)), deps.onCall) as never
   })
   server.setRequestHandler('resources/list', (_request, extra) => ({ resources: deps.surface.resources(deps.context(identityOf(extra))) }))
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: deps.surface.resourceTemplates() }))

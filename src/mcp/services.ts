@@ -15,4 +15,8 @@ export interface ToolServices {
   writeCaps: { notify: SlidingWindow, announce: SlidingWindow }
   /** Set per call by a session whose client supports elicitation: asks the human instead of issuing a token. */
   confirmer?: WriteRunContext['confirmer']
+  /** Set per MCP tool call: how the owner's approval runs this call again (`confirm_with: owner`, src/mcp/owner-rerun.ts). */
+  rerun?: WriteRunContext['rerun']
+  /** Set only on that re-run: the owner's approval it carries. */
+  ownerGrant?: WriteRunContext['ownerGrant']
 }

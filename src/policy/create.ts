@@ -4,6 +4,8 @@ import type { HomeAssistant } from '../ha/index.ts'
 import type { AppLogger } from '../logger.ts'
 import type { Options } from '../options.ts'
 import { SlidingWindow } from '../sliding-window.ts'
+import { approvalNotices } from './approval-notices.ts'
+import { OwnerApprovals } from './approvals.ts'
 import { AuditLog, type AuditLogOptions } from './audit.ts'
 import { ConfirmStore } from './confirm.ts'
 import { WriteGuard } from './guard.ts'
@@ -21,6 +23,8 @@ export interface PolicyOptions {
   /** Timers for the bounded wait on the states a write caused. */
   schedule?: Schedule
   confirmTtlMs?: number
+  /** How long an approval waits for the owner (`confirm_with: owner`). */
+  approvalTtlMs?: number
   audit?: Omit<AuditLogOptions, 'file'>
 }
 
@@ -39,6 +43,8 @@ export interface PolicyServices {
   undo: UndoStore
   /** Pending confirmations, per identity; the guard's confirm tokens and any other way of asking share it. */
   confirms: ConfirmStore
+  /** Calls waiting for the owner's approval (`confirm_with: owner`): the status page lists and decides them. */
+  approvals: OwnerApprovals
   /** Per-target write caps: notifications 6/min, announcements 3/min (the HTTP limits are src/request-limits.ts). */
   writeCaps: { notify: SlidingWindow, announce: SlidingWindow }
 }
@@ -54,12 +60,20 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
   })
   const undo = new UndoStore()
   const confirms = new ConfirmStore({ now, ttlMs: deps.confirmTtlMs })
+  const approvals = new OwnerApprovals({ now, ...(deps.schedule ? { schedule: deps.schedule } : {}), ...(deps.approvalTtlMs === undefined ? {} : { ttlMs: deps.approvalTtlMs }) })
+  approvals.useNotices(approvalNotices({
+    command: async message => await ha.command(message),
+    subscribe: (message, callback) => { ha.connection.subscribe(message, callback) },
+    decide: async (key, decision, via, decidedBy) => await approvals.decide(key, decision, via, decidedBy),
+    log: deps.log
+  }))
   let services: { at: number, all: ServiceDescriptions } | undefined
   const guard = new WriteGuard({
     command: async message => await ha.command(message),
     options: deps.options,
     audit,
     confirms,
+    approvals,
     undo,
     state: entityId => ha.states.get(entityId),
     changes: listener => ha.states.onChange(change => { listener(change.entityId) }),
@@ -82,6 +96,7 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     audit,
     undo,
     confirms,
+    approvals,
     writeCaps: {
       notify: new SlidingWindow(NOTIFY_PER_MINUTE, 60_000, now),
       announce: new SlidingWindow(ANNOUNCE_PER_MINUTE, 60_000, now)

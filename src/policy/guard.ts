@@ -4,13 +4,14 @@ import { UserError, type UserErrorCode } from '../errors.ts'
 import type { Options } from '../options.ts'
 import { domainOf } from '../home/entities.ts'
 import { callerErrorOf } from '../ha/service-errors.ts'
-import { callFingerprint, changedSincePreview, ConfirmStore, stableJson, type RedeemVerdict, type Shown } from './confirm.ts'
+import { MAX_WAITING_PER_IDENTITY, OwnerApprovals } from './approvals.ts'
+import { callFingerprint, changedFacts, changedSincePreview, ConfirmStore, stableJson, type RedeemVerdict, type Shown } from './confirm.ts'
 import { configCalls } from './config-calls.ts'
 import { matchesAny } from '../globs.ts'
 import { assertBounded } from './input-checks.ts'
 import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reached.ts'
 import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
-import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, RegistryWrite, ServiceCallWrite, ServiceTarget, SupervisorWrite, UndoWrite, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
+import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, OwnerGrant, RegistryWrite, ServiceCallWrite, ServiceTarget, SupervisorWrite, UndoWrite, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, revertUndo, statesUndo, type PriorState, type Revert, type UndoPlan, type UndoStore } from './undo.ts'
 
 type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
@@ -22,9 +23,11 @@ export interface WriteGuardDeps {
   /** Sends one WebSocket command to Home Assistant. */
   command: Command
   /** The live options (read on every call). */
-  options: () => Pick<Options, 'entity_allowlist' | 'entity_denylist' | 'service_denylist' | 'confirm_domains'>
+  options: () => Pick<Options, 'entity_allowlist' | 'entity_denylist' | 'service_denylist' | 'confirm_domains'> & Partial<Pick<Options, 'confirm_with'>>
   audit: AuditApi
   confirms?: ConfirmStore
+  /** Calls waiting for the owner's approval (`confirm_with: owner`). */
+  approvals?: OwnerApprovals
   undo?: UndoStore
   /** Current state of an entity, to remember before a write. */
   state?: (entityId: string) => ReachedState | undefined
@@ -151,11 +154,13 @@ const tokenRefusal = (verdict: Exclude<RedeemVerdict, 'ok' | 'conflict'>): Refus
 export class WriteGuard implements WriteGuardApi {
   readonly #deps: WriteGuardDeps
   readonly #confirms: ConfirmStore
+  readonly #approvals: OwnerApprovals
   readonly #now: () => number
 
   constructor (deps: WriteGuardDeps) {
     this.#deps = deps
     this.#confirms = deps.confirms ?? new ConfirmStore({ now: deps.now })
+    this.#approvals = deps.approvals ?? new OwnerApprovals({ now: deps.now })
     this.#now = deps.now ?? realClock.now
   }
 
@@ -168,9 +173,12 @@ export class WriteGuard implements WriteGuardApi {
     const { plan, entities, reach } = attempt
     const needsYes = plan.edit !== undefined || plan.forced !== undefined || needsConfirmation(plan.domain, entities, reach, options.confirm_domains)
     if (request.dryRun === true) return dryRun(attempt, needsYes)
-    const yes = await this.#confirm(attempt, needsYes, context)
+    const yes = await this.#confirm(attempt, needsYes, context, options.confirm_with === 'owner')
     if ('status' in yes) return yes
-    return await this.#execute(attempt, yes.via)
+    const outcome = await this.#execute(attempt, yes.via, yes.decidedBy)
+    // A re-run on the owner's approval: the approval keeps what the call did, for the assistant's next call.
+    if (context.ownerGrant) context.ownerGrant.outcome = outcome
+    return outcome
   }
 
   /**
@@ -236,7 +244,7 @@ export class WriteGuard implements WriteGuardApi {
    * can be, else a confirm token. Answers how the yes was given (none needed: `via` undefined), or the
    * outcome that asks for a token. A token presented to a write that needs no yes is still checked.
    */
-  async #confirm (attempt: Attempt, needsYes: boolean, context: WriteRunContext): Promise<{ via: AuditEntry['via'] } | WriteOutcome> {
+  async #confirm (attempt: Attempt, needsYes: boolean, context: WriteRunContext, byOwner: boolean): Promise<{ via: AuditEntry['via'], decidedBy?: string } | WriteOutcome> {
     const { identity, request, plan, label, entities, fingerprint, audit, refuse, aimsIndirectly, reach, wouldCall } = attempt
     const { target } = plan.read
     const preview = plan.edit?.preview ?? plan.forced ?? `${plan.domain}.${plan.service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}`
@@ -252,6 +260,10 @@ export class WriteGuard implements WriteGuardApi {
       if (presented !== undefined) redeem(presented)
       return { via: undefined }
     }
+    // The owner's approval re-runs the call: it runs only as it was previewed, whatever the option says now.
+    if (context.ownerGrant) return this.#granted(attempt, context.ownerGrant, preview, shownNow())
+    // Under confirm_with: owner nothing the client sends is a yes: no token, no elicitation, no round.
+    if (byOwner) return this.#askOwner(attempt, preview, shownNow(), presented, context)
     const shown: ConfirmPreview = { tool: request.tool, ...label, entities: reach ?? entities, preview }
     const answer = context.confirmer && presented === undefined
       ? await context.confirmer(shown).catch(() => 'unavailable' as const)
@@ -282,10 +294,71 @@ export class WriteGuard implements WriteGuardApi {
   }
 
   /**
+   * `confirm_with: owner`: a call that needs a yes waits for the owner (status page, Home Assistant
+   * notification). The client's token only reads the outcome: still waiting, what the approved call did,
+   * denied, expired. Nothing runs here; the approval re-runs the call (`context.rerun`).
+   */
+  #askOwner (attempt: Attempt, preview: string, shown: Shown, presented: string | undefined, context: WriteRunContext): WriteOutcome {
+    const { identity, request, label, fingerprint, audit, refuse, entities, reach } = attempt
+    const what = `${label.domain}.${label.service}`
+    if (presented !== undefined) {
+      const polled = this.#approvals.poll(identity.id, presented, fingerprint)
+      switch (polled.verdict) {
+        case 'waiting': return awaitingOwner(polled.ref, polled.expiresInS, polled.preview)
+        case 'done': return polled.outcome
+        case 'failed': throw polled.error
+        case 'denied': throw new UserError('HAMCP_CONFIRMATION_DECLINED', `The owner (${polled.decidedBy}) denied ${what}; nothing was changed.`, 'Tell the user; do not ask again unless they want to.')
+        case 'expired': throw new UserError('HAMCP_CONFIRM_TOKEN_INVALID', `The owner did not approve ${what} in time (an approval waits ${Math.round(this.#approvals.ttlMs / 60_000)} minutes); nothing was changed.`, 'Call again without confirm_token to ask the owner again.')
+        case 'mismatch': return refuse(tokenRefusal('mismatch'))
+        case 'unknown': return refuse(tokenRefusal('unknown'))
+      }
+    }
+    const rerun = context.rerun
+    if (!rerun) return refuse({ code: 'HAMCP_NOT_SUPPORTED', reason: 'owner_approval_unavailable', message: `${what} needs the owner's approval (confirm_with: owner), which this way of calling cannot wait for.`, hint: 'Call it through the MCP endpoint.' })
+    const asked = this.#approvals.ask({
+      identityId: identity.id,
+      identityName: identity.name,
+      tool: request.tool,
+      ...label,
+      entities: reach ?? entities,
+      preview,
+      call: fingerprint,
+      shown,
+      execute: async grant => {
+        const carried: OwnerGrant = { ...grant }
+        const failure = await rerun(carried)
+        if (failure) throw new UserError(failure.code as UserErrorCode, failure.message, failure.hint)
+        if (!carried.outcome) throw new UserError('HAMCP_CONFLICT', `${what} did not run: the call no longer matched what the owner approved.`, 'Call again without confirm_token to ask the owner again.')
+        return carried.outcome
+      },
+      ended: (how, decidedBy) => { audit('refused', { reason: how === 'denied' ? 'denied_by_owner' : 'owner_approval_expired', ...(decidedBy === undefined ? {} : { decided_by: decidedBy }) }) }
+    })
+    if ('full' in asked) {
+      return refuse({ code: 'HAMCP_LIMIT_REACHED', reason: 'owner_approvals_full', message: `${MAX_WAITING_PER_IDENTITY} calls of this client already wait for the owner's approval.`, hint: 'Wait until the owner decides on those (or they expire), then ask again.' })
+    }
+    if (asked.fresh) audit('confirmation_asked', { reason: 'awaiting_owner' })
+    return awaitingOwner(asked.ref, asked.expiresInS, preview)
+  }
+
+  /** The re-run an owner's approval started: the same identity and call, and the preview still true, or nothing runs. */
+  #granted (attempt: Attempt, grant: OwnerGrant, preview: string, shown: Shown): { via: AuditEntry['via'], decidedBy: string } {
+    const { identity, fingerprint, plan, audit, refuse } = attempt
+    const approved = this.#approvals.running(grant.ref, identity.id, fingerprint)
+    if (!approved) return refuse(tokenRefusal('mismatch'))
+    const changes = changedFacts(approved.shown, shown)
+    if (changes.length > 0 || approved.preview !== preview) {
+      audit('refused', { reason: 'owner_approval_conflict', via: grant.via, decided_by: grant.decidedBy })
+      const what = changes.length > 0 ? changes.join('; ') : 'the preview reads differently now'
+      throw new UserError('HAMCP_CONFLICT', `${changedSincePreview(plan.edit?.subject ?? 'What the owner approved')} Changed since: ${what}.`, 'Call again without confirm_token to ask the owner again with the new preview.', { changes })
+    }
+    return { via: grant.via, decidedBy: grant.decidedBy }
+  }
+
+  /**
    * The write, remembering what it is about to change so ha_undo can put it back; then its undo record
    * and its audit line, and what it did to the entities it reached.
    */
-  async #execute (attempt: Attempt, via: AuditEntry['via']): Promise<WriteOutcome> {
+  async #execute (attempt: Attempt, via: AuditEntry['via'], decidedBy?: string): Promise<WriteOutcome> {
     const { identity, request, plan, label, entities, audit, reach, reached } = attempt
     const before = request.kind === 'service' && request.undoable !== false ? this.#statesBefore(reach ?? entities) : undefined
     const already = reached && plan.resolves ? this.#alreadyAsAsked(plan, reached, plan.read.data) : undefined
@@ -306,7 +379,7 @@ export class WriteGuard implements WriteGuardApi {
       : await plan.undo?.(result, false)
     const undoable = before !== undefined || plan.undo !== undefined
     const remembered = undoable ? await this.#remember(identity, request.tool, label, undoPlan) : false
-    if (via) audit('confirmation_given', { via })
+    if (via) audit('confirmation_given', { via, ...(decidedBy === undefined ? {} : { decided_by: decidedBy }) })
     else audit('allowed')
     const effect = reached && plan.resolves ? await this.#effect(reached, result, already) : undefined
     return { status: 'done', result, ...(effect ?? {}), ...(remembered ? { undo_available: true } : {}) }
@@ -502,6 +575,17 @@ function undoPlan (request: UndoWrite): Plan {
     ...(record.alwaysConfirm ? { edit: { preview, entities: record.entities } } : lost !== '' ? { forced: preview } : {}),
     // Confirmed with the changes shown, the undo may overwrite them.
     send: async () => await record.run(overwrites.length > 0)
+  }
+}
+
+/** `confirm_with: owner`: what the client gets while the owner has not decided. */
+function awaitingOwner (ref: string, expiresInS: number, preview: string): WriteOutcome {
+  return {
+    status: 'awaiting_owner',
+    confirm_token: ref,
+    expires_in_s: expiresInS,
+    preview,
+    how: 'Nothing was done yet: the add-on\'s owner must approve this on the add-on\'s status page or from the Home Assistant notification; you cannot approve it. Tell the user, then call again with exactly the same arguments plus confirm_token to learn the outcome (still waiting, done, denied or expired).'
   }
 }
 

@@ -173,7 +173,25 @@ export interface WriteRunContext {
    * a GivenYes redeems the token the yes was given for.
    */
   confirmer?: (preview: ConfirmPreview) => Promise<ConfirmAnswer>
+  /**
+   * `confirm_with: owner`: runs this same tool call again, carrying the owner's grant, once the owner
+   * approved it (src/mcp/owner-rerun.ts); answers the call's error, if it ended in one.
+   */
+  rerun?: (grant: OwnerGrant) => Promise<RerunFailure | undefined>
+  /** Set only on such a re-run: the approval it carries. Made in-process; nothing a client sends becomes one. */
+  ownerGrant?: OwnerGrant
 }
+
+/** The owner's approval of one waiting call, as the re-run carries it; the guard leaves the outcome in it. */
+export interface OwnerGrant {
+  ref: string
+  via: OwnerVia
+  decidedBy: string
+  outcome?: WriteOutcome
+}
+
+/** A re-run that ended in an error result: its code and words, as the assistant will get them. */
+export interface RerunFailure { code: string, message: string, hint?: string }
 
 export type WriteOutcome =
   | {
@@ -189,6 +207,8 @@ export type WriteOutcome =
   }
   | { status: 'dry_run', would_call: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }, reaches?: string[], notes?: string[] }
   | { status: 'confirmation_required', confirm_token: string, expires_in_s: number, preview: string, how: string }
+  /** `confirm_with: owner`: nothing ran; the owner approves or denies it outside the client (src/policy/approvals.ts). */
+  | { status: 'awaiting_owner', confirm_token: string, expires_in_s: number, preview: string, how: string }
 
 export type AuditOutcome = 'allowed' | 'refused' | 'dry_run' | 'confirmation_asked' | 'confirmation_given' | 'failed'
 
@@ -208,11 +228,18 @@ export interface AuditEntry {
   /** Short hash of the call fingerprint: ties a confirmation_asked line to its confirmation_given. */
   ref?: string
   /**
-   * How a confirmation was given: `token` (a confirm_token sent back), `elicitation` (a session's
-   * client asked its user), `round` (a 2026-07-28 `input_required` round answered yes).
+   * How a confirmation was given: `token` (a confirm_token sent back: the assistant was trusted to ask),
+   * `elicitation` (a session's client asked its user), `round` (a 2026-07-28 `input_required` round
+   * answered yes), `owner_panel` / `owner_notification` (`confirm_with: owner`: the owner approved on the
+   * status page, or from the mobile app's notification).
    */
-  via?: 'token' | 'elicitation' | GivenYes['via']
+  via?: 'token' | 'elicitation' | GivenYes['via'] | OwnerVia
+  /** The Home Assistant user who approved or denied it (`confirm_with: owner`). */
+  decided_by?: string
 }
+
+/** Where the owner approved a call under `confirm_with: owner`. */
+export type OwnerVia = 'owner_panel' | 'owner_notification'
 
 export interface WriteGuardApi {
   run: (identity: Identity, request: WriteRequest, context?: WriteRunContext) => Promise<WriteOutcome>

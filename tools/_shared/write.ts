@@ -12,10 +12,13 @@ export const dryRunArg = () =>
 export const confirmTokenArg = () =>
   z.string().trim().max(100).optional().describe('Once the user agreed.')
 
-/** Runs one write through the guarded path with the caller's identity (and the session's elicitation, if any). */
+/**
+ * Runs one write through the guarded path with the caller's identity, the session's elicitation (if
+ * any), and how the owner's approval re-runs the call (`confirm_with: owner`).
+ */
 export async function guardedWrite (ctx: Pick<ToolContext, 'services' | 'identity'>, request: WriteRequest): Promise<WriteOutcome> {
-  const { guard, confirmer } = ctx.services
-  return await guard.run(ctx.identity, request, confirmer ? { confirmer } : {})
+  const { guard, confirmer, rerun, ownerGrant } = ctx.services
+  return await guard.run(ctx.identity, request, { ...(confirmer ? { confirmer } : {}), ...(rerun ? { rerun } : {}), ...(ownerGrant ? { ownerGrant } : {}) })
 }
 
 /** The arguments of a write on one named entity. */
@@ -38,7 +41,8 @@ export async function callOnEntity (ctx: ToolCallContext, args: EntityWriteArgs,
 
 /**
  * The answer a model sees: `{success, ...}` when done, `{dry_run, would_call}` for a dry run, or
- * `{confirmation_required, confirm_token, ...}` when a human must agree first.
+ * `{confirmation_required, confirm_token, ...}` when a human must agree first, `{awaiting_owner, confirm_token, ...}`
+ * while the owner has not approved it (`confirm_with: owner`).
  */
 export function formatOutcome (outcome: WriteOutcome, done: (result: unknown) => Record<string, unknown> = serviceResponse): Record<string, unknown> {
   switch (outcome.status) {
@@ -49,6 +53,14 @@ export function formatOutcome (outcome: WriteOutcome, done: (result: unknown) =>
     case 'confirmation_required':
       return {
         confirmation_required: true,
+        confirm_token: outcome.confirm_token,
+        expires_in_seconds: outcome.expires_in_s,
+        preview: outcome.preview,
+        how: outcome.how
+      }
+    case 'awaiting_owner':
+      return {
+        awaiting_owner: true,
         confirm_token: outcome.confirm_token,
         expires_in_seconds: outcome.expires_in_s,
         preview: outcome.preview,

@@ -111,7 +111,7 @@ export async function runRegistryWrite (ctx: ToolContext, write: RegistryWrite):
       ...write.report
     }
   }
-  if (outcome.status === 'confirmation_required') return { ...formatOutcome(outcome), ...write.report }
+  if (outcome.status === 'confirmation_required' || outcome.status === 'awaiting_owner') return { ...formatOutcome(outcome), ...write.report }
   return { success: true, ...write.report, undo_available: true }
 }
 

@@ -1,0 +1,112 @@
+import type { AppLogger } from '../logger.ts'
+import type { ApprovalNotices, ApprovalView, Decision } from './approvals.ts'
+import type { OwnerVia } from './types.ts'
+
+type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
+
+export interface ApprovalNoticeDeps {
+  /** One WebSocket command to Home Assistant (the add-on's own calls: not the assistant's, so not guarded). */
+  command: Command
+  /** A subscription kept across reconnects (HaConnection.subscribe). */
+  subscribe: (message: { type: string, [key: string]: unknown }, callback: (event: unknown) => void) => void
+  /** The owner's decision, by the secret a phone's action carries. */
+  decide: (key: { secret: string }, decision: Decision, via: OwnerVia, decidedBy: string) => Promise<unknown>
+  log: AppLogger
+}
+
+/** The event the mobile app fires when a notification's action button is tapped (homeassistant/components/mobile_app/webhook.py). */
+export const PHONE_ACTION_EVENT = 'mobile_app_notification_action'
+/** Home Assistant's administrators' group (homeassistant/auth/const.py, GROUP_ID_ADMIN). */
+const ADMIN_GROUP = 'system-admin'
+const ACTION = /^HA_MCP_(APPROVE|DENY)_([0-9a-f]{32})$/
+const MOBILE_APP_SERVICE = /^mobile_app_[a-z0-9_]+$/
+
+const notificationId = (approval: ApprovalView): string => `ha_mcp_approval_${approval.id}`
+const tagOf = (approval: ApprovalView): string => `ha-mcp-approval-${approval.id}`
+
+function clip (text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}
+
+/**
+ * Tells the owner a call waits for them, in Home Assistant: a persistent notification (every user of
+ * Home Assistant sees it; it sends them to the add-on's panel, which only administrators open) and,
+ * on each phone with the mobile app (`notify.mobile_app_*`), an actionable notification with Approve
+ * and Deny. A tap arrives as the `mobile_app_notification_action` event; it decides only when its
+ * action carries the approval's secret (sent to the phones alone, never to the assistant) and the
+ * phone was registered by an active, non-system Home Assistant administrator (`config/auth/list`).
+ * Decided or expired, both notifications are withdrawn.
+ */
+export function approvalNotices (deps: ApprovalNoticeDeps): ApprovalNotices {
+  const { command, log } = deps
+  /** The phones told about each approval, so the same ones are cleared. */
+  const told = new Map<string, Promise<string[]>>()
+  const call = async (domain: string, service: string, data: Record<string, unknown>): Promise<void> => {
+    try {
+      await command({ type: 'call_service', domain, service, service_data: data })
+    } catch (err) {
+      log.warning({ domain, service, err: (err as Error).message }, 'an approval notification could not be sent or withdrawn')
+    }
+  }
+  const phones = async (): Promise<string[]> => {
+    try {
+      const services = await command({ type: 'get_services' }) as Record<string, Record<string, unknown> | undefined>
+      return Object.keys(services.notify ?? {}).filter(name => MOBILE_APP_SERVICE.test(name))
+    } catch {
+      return []
+    }
+  }
+  const isAdmin = async (userId: unknown): Promise<string | undefined> => {
+    if (typeof userId !== 'string') return undefined
+    try {
+      const users = await command({ type: 'config/auth/list' }) as Array<{ id?: unknown, name?: unknown, is_active?: unknown, system_generated?: unknown, group_ids?: unknown }>
+      const user = users.find(u => u.id === userId)
+      const admin = user?.is_active === true && user.system_generated !== true && Array.isArray(user.group_ids) && user.group_ids.includes(ADMIN_GROUP)
+      return admin ? (typeof user.name === 'string' ? user.name : userId) : undefined
+    } catch (err) {
+      log.warning({ err: (err as Error).message }, 'could not read Home Assistant\'s users to check who tapped an approval on a phone; ignored it')
+      return undefined
+    }
+  }
+
+  deps.subscribe({ type: 'subscribe_events', event_type: PHONE_ACTION_EVENT }, event => {
+    const { data, context } = (event ?? {}) as { data?: { action?: unknown }, context?: { user_id?: unknown } }
+    const match = typeof data?.action === 'string' ? ACTION.exec(data.action) : null
+    if (!match) return
+    const [, decision, secret] = match as unknown as [string, 'APPROVE' | 'DENY', string]
+    const decided = async (): Promise<void> => {
+      const admin = await isAdmin(context?.user_id)
+      if (admin === undefined) {
+        log.notice('ignored an approval tapped on a phone whose Home Assistant user is not an administrator')
+        return
+      }
+      await deps.decide({ secret }, decision === 'APPROVE' ? 'approve' : 'deny', 'owner_notification', admin)
+    }
+    decided().catch((err: unknown) => { log.error({ err }, 'an approval from a phone failed') })
+  })
+
+  return {
+    announce (approval, secret) {
+      const until = approval.expires_at.slice(11, 16)
+      const message = `${approval.asked_by} asks to run ${approval.call} (${approval.tool}):\n\n${clip(approval.preview, 1500)}\n\nApprove or deny it on the MCP panel in the sidebar before ${until} UTC; nothing happens until then.`
+      call('persistent_notification', 'create', { notification_id: notificationId(approval), title: 'MCP: your approval is needed', message }).catch(() => {})
+      const asked = phones()
+      told.set(approval.id, asked)
+      const actions = [{ action: `HA_MCP_APPROVE_${secret}`, title: 'Approve' }, { action: `HA_MCP_DENY_${secret}`, title: 'Deny' }]
+      asked.then(async names => {
+        await Promise.all(names.map(async name => {
+          await call('notify', name, { title: 'MCP: approve?', message: `${approval.asked_by}: ${clip(approval.preview, 300)}`, data: { tag: tagOf(approval), actions } })
+        }))
+      }).catch(() => {})
+    },
+    withdraw (approval) {
+      call('persistent_notification', 'dismiss', { notification_id: notificationId(approval) }).catch(() => {})
+      const asked = told.get(approval.id)
+      told.delete(approval.id)
+      // The mobile app removes the notification carrying this tag (Home Assistant companion docs, "clear_notification").
+      asked?.then(async names => {
+        await Promise.all(names.map(async name => { await call('notify', name, { message: 'clear_notification', data: { tag: tagOf(approval) } }) }))
+      }).catch(() => {})
+    }
+  }
+}

@@ -1,0 +1,219 @@
+// confirm_with: owner (src/policy/approvals.ts): a call that needs a confirmation runs only once the
+// owner approves it on the status page or from a phone; nothing the assistant sends is a yes.
+import t from 'tap'
+import { callTool, connectClient, eventually, fakeClock, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { startIngress } from '../ingress/_ingress.ts'
+import { metaFor, modern } from '../redteam/_modern.ts'
+import type { DemoHome } from '../../demo/index.ts'
+
+const LOCK = 'lock.front_door_lock'
+const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } }
+const UI = { 'x-ha-mcp-ui': '1', 'x-remote-user-id': 'abc123', 'x-remote-user-name': 'alice', 'x-remote-user-display-name': 'Alice' }
+
+const callsTo = (home: DemoHome, name: string): Array<{ service_data: Record<string, unknown> }> =>
+  home.serviceCalls.filter(c => `${c.domain}.${c.service}` === name)
+const unlocks = (home: DemoHome): number => callsTo(home, 'lock.unlock').length
+const auditOf = (server: TestServer, outcome: string): Array<Record<string, unknown>> =>
+  server.app.services.policy.audit.recent(200).filter(e => e.outcome === outcome && e.service === 'unlock') as unknown as Array<Record<string, unknown>>
+
+/** The Approve action id the phone notification of the newest approval carries. */
+function phoneAction (home: DemoHome, phone: string, which: 'APPROVE' | 'DENY'): string {
+  const sent = callsTo(home, `notify.mobile_app_${phone}`).filter(c => Array.isArray((c.service_data.data as { actions?: unknown } | undefined)?.actions))
+  const actions = (sent.at(-1)?.service_data.data as { actions: Array<{ action: string }> }).actions
+  return actions.find(a => a.action.includes(which))?.action as string
+}
+
+t.test('confirm_with: owner', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' } })
+  const ingress = await startIngress(t, server)
+  const client = await connectClient(t, server)
+  const approvals = async (): Promise<any[]> => (await ingress.inject({ url: '/api/approvals' })).json().approvals
+  const decide = async (id: string, decision: string): Promise<any> => await ingress.inject({ method: 'POST', url: `/api/approvals/${id}`, headers: UI, payload: { decision } })
+  const fresh = (): void => { home.setState(LOCK, 'locked'); home.clearServiceCalls() }
+
+  t.test('the assistant sending the token straight back executes nothing', async t => {
+    fresh()
+    const asked = await callTool(client, 'ha_call_service', UNLOCK)
+    t.notOk(asked.isError, asked.text)
+    t.equal(asked.json.awaiting_owner, true, asked.text)
+    t.notOk(asked.json.confirmation_required, 'not a confirmation the assistant can give')
+    const again = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+    t.notOk(again.isError, again.text)
+    t.equal(again.json.awaiting_owner, true, 'still waiting for the owner')
+    const third = await callTool(client, 'ha_call_service', UNLOCK)
+    t.equal(third.json.confirm_token, asked.json.confirm_token, 'asking again waits on the same approval')
+    t.equal(unlocks(home), 0, 'nothing reached the lock')
+    t.equal(home.getState(LOCK)?.state, 'locked')
+    await eventually(() => callsTo(home, 'notify.mobile_app_alice_phone').length > 0, 5000, 'the phone notification')
+    const notice = callsTo(home, 'persistent_notification.create')
+    t.equal(notice.length, 1, 'one persistent notification')
+    t.match(String(notice[0]?.service_data.message), /lock\.unlock/)
+    t.notOk(JSON.stringify(asked.json).includes(phoneAction(home, 'alice_phone', 'APPROVE').slice(-32)), 'the assistant never sees the phone\'s action')
+    t.equal(auditOf(server, 'confirmation_asked').filter(e => e.reason === 'awaiting_owner').length, 1, 'asked once, audited once')
+    const [waiting] = await approvals()
+    t.equal(waiting.state, 'waiting')
+    t.equal(waiting.call, 'lock.unlock')
+    t.match(waiting.preview, LOCK, 'the page shows exactly what will be done')
+    t.equal(waiting.asked_by, 'primary token')
+    t.equal((await decide(waiting.id, 'deny')).statusCode, 200, 'cleaned up for the next test')
+  })
+
+  t.test('approved on the status page, it runs as previewed; the assistant learns the outcome once; the audit says owner_panel', async t => {
+    fresh()
+    const asked = await callTool(client, 'ha_call_service', UNLOCK)
+    const waiting = (await approvals()).find(a => a.state === 'waiting')
+    t.equal((await ingress.inject({ method: 'POST', url: `/api/approvals/${waiting.id}`, payload: { decision: 'approve' } })).statusCode, 403, 'the page\'s header is required')
+    const approved = await decide(waiting.id, 'approve')
+    t.equal(approved.statusCode, 200, approved.body)
+    t.equal(approved.json().approval.state, 'done')
+    t.equal(approved.json().approval.via, 'owner_panel')
+    t.equal(unlocks(home), 1, 'unlocked once')
+    t.equal(home.getState(LOCK)?.state, 'unlocked')
+    const given = auditOf(server, 'confirmation_given')[0]
+    t.equal(given?.via, 'owner_panel')
+    t.equal(given?.decided_by, 'Alice')
+    t.equal((await decide(waiting.id, 'approve')).statusCode, 409, 'decided once')
+    const created = callsTo(home, 'persistent_notification.create').map(c => c.service_data.notification_id)
+    t.same(created, [`ha_mcp_approval_${waiting.id as string}`], 'its notification was shown')
+    await eventually(() => callsTo(home, 'persistent_notification.dismiss').some(c => c.service_data.notification_id === created[0]), 5000, 'the notification dismissed')
+    await eventually(() => callsTo(home, 'notify.mobile_app_alice_phone').some(c => c.service_data.message === 'clear_notification'), 5000, 'the phone notification cleared')
+    const outcome = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+    t.notOk(outcome.isError, outcome.text)
+    t.equal(outcome.json.success, true, 'the assistant learns it ran')
+    t.same(outcome.json.entities, [LOCK])
+    const later = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+    t.equal(later.code, 'HAMCP_CONFIRM_TOKEN_INVALID', 'told once')
+    t.equal(unlocks(home), 1, 'and nothing ran again')
+  })
+
+  t.test('a tap on an administrator\'s phone approves; a tap on a plain user\'s phone does nothing', async t => {
+    fresh()
+    const asked = await callTool(client, 'ha_call_service', UNLOCK)
+    await eventually(() => callsTo(home, 'notify.mobile_app_bob_phone').length > 0, 5000, 'the phone notifications')
+    home.tapPhoneAction('bob_phone', phoneAction(home, 'bob_phone', 'APPROVE'))
+    home.tapPhoneAction('alice_phone', 'HA_MCP_APPROVE_' + 'f'.repeat(32))
+    const approve = phoneAction(home, 'alice_phone', 'APPROVE')
+    home.tapPhoneAction('alice_phone', approve)
+    await eventually(() => unlocks(home) === 1, 5000, 'the unlock')
+    t.equal(home.getState(LOCK)?.state, 'unlocked')
+    const given = auditOf(server, 'confirmation_given')[0]
+    t.equal(given?.via, 'owner_notification')
+    t.equal(given?.decided_by, 'Alice')
+    const outcome = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+    t.equal(outcome.json.success, true, outcome.text)
+
+    fresh()
+    const second = await callTool(client, 'ha_call_service', UNLOCK)
+    await eventually(() => callsTo(home, 'notify.mobile_app_bob_phone').length > 0, 5000, 'the phone notifications')
+    home.tapPhoneAction('bob_phone', phoneAction(home, 'bob_phone', 'APPROVE'))
+    home.tapPhoneAction('alice_phone', phoneAction(home, 'alice_phone', 'DENY'))
+    const pending = (await approvals()).find(a => a.state === 'waiting')
+    await eventually(async () => (await approvals()).some(a => a.id === pending.id && a.state === 'denied' && a.decided_by === 'Alice'), 5000, 'Alice\'s no')
+    const denied = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: second.json.confirm_token })
+    t.equal(denied.code, 'HAMCP_CONFIRMATION_DECLINED', 'Bob\'s earlier yes counted for nothing')
+    t.equal(unlocks(home), 0)
+  })
+
+  t.test('denied on the page: nothing runs, the assistant hears "denied by the owner"', async t => {
+    fresh()
+    const asked = await callTool(client, 'ha_call_service', UNLOCK)
+    const waiting = (await approvals()).find(a => a.state === 'waiting')
+    const denied = await decide(waiting.id, 'deny')
+    t.equal(denied.json().approval.state, 'denied')
+    const answer = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+    t.equal(answer.code, 'HAMCP_CONFIRMATION_DECLINED', answer.text)
+    t.match(answer.text, /owner \(Alice\) denied/)
+    t.equal(unlocks(home), 0)
+    t.equal(home.getState(LOCK)?.state, 'locked')
+    t.ok(auditOf(server, 'refused').some(e => e.reason === 'denied_by_owner' && e.decided_by === 'Alice'))
+  })
+
+  t.test('what the owner approved must still hold: a changed house runs nothing', async t => {
+    fresh()
+    const asked = await callTool(client, 'ha_call_service', UNLOCK)
+    const waiting = (await approvals()).find(a => a.state === 'waiting')
+    home.setState(LOCK, 'jammed')
+    await eventually(() => server.app.services.ha.states.get(LOCK)?.state === 'jammed', 5000, 'the add-on to see the jammed lock')
+    const approved = await decide(waiting.id, 'approve')
+    t.equal(approved.json().approval.state, 'failed')
+    t.match(approved.json().approval.error, /HAMCP_CONFLICT/)
+    t.equal(unlocks(home), 0, 'nothing reached the lock')
+    const answer = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+    t.equal(answer.code, 'HAMCP_CONFLICT', answer.text)
+  })
+
+  t.test('another identity cannot see, collect or approve through the MCP side', async t => {
+    fresh()
+    const asked = await callTool(client, 'ha_call_service', UNLOCK)
+    const { token: other } = await server.app.services.tokens.create({ name: 'kitchen tablet', scopes: ['read', 'write'] })
+    const stranger = await connectClient(t, server, other)
+    const foreign = await callTool(stranger, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+    t.equal(foreign.code, 'HAMCP_CONFIRM_TOKEN_INVALID', foreign.text)
+    t.notOk(foreign.text.includes('primary'), 'says nothing of whose it is')
+    const tools = await stranger.listTools()
+    t.notOk(tools.tools.some(tool => /approv/.test(tool.name)), 'no tool lists or decides approvals')
+    const own = await callTool(stranger, 'ha_call_service', UNLOCK)
+    t.equal(own.json.awaiting_owner, true)
+    t.not(own.json.confirm_token, asked.json.confirm_token, 'its own approval, not the other one')
+    t.same((await approvals()).filter(a => a.state === 'waiting').map(a => a.asked_by).sort(), ['kitchen tablet', 'primary token'])
+    const mine = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+    t.equal(mine.json.awaiting_owner, true, 'the stranger\'s attempt left the owner\'s approval waiting')
+    t.equal(unlocks(home), 0)
+    for (const a of await approvals()) if (a.state === 'waiting') await decide(a.id, 'deny')
+  })
+
+  t.test('a 2026-07-28 client that can be asked gets no round: its yes is not the owner\'s', async t => {
+    fresh()
+    const first = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_call_service', arguments: UNLOCK }, metaFor({ elicitation: { form: {} } }))
+    t.equal(first.body.result?.resultType, 'complete', JSON.stringify(first.body).slice(0, 300))
+    t.equal(first.body.result?.structuredContent?.awaiting_owner, true)
+    t.equal(unlocks(home), 0)
+    for (const a of await approvals()) if (a.state === 'waiting') await decide(a.id, 'deny')
+  })
+
+  t.test('a client cannot flood the owner: at most 5 waiting per client', async t => {
+    fresh()
+    const lights = home.entityIds().filter(id => id.startsWith('lock.'))
+    const answers = []
+    for (let i = 0; i < 6; i++) answers.push(await callTool(client, 'ha_call_service', { domain: 'lock', service: 'lock', target: { entity_id: lights[i % lights.length] }, data: { code: String(i) } }))
+    t.same(answers.slice(0, 5).map(a => a.json?.awaiting_owner), [true, true, true, true, true])
+    t.equal(answers[5]?.code, 'HAMCP_LIMIT_REACHED', answers[5]?.text)
+    t.equal(callsTo(home, 'persistent_notification.create').length, 5, 'five notifications, not six')
+    for (const a of await approvals()) if (a.state === 'waiting') await decide(a.id, 'deny')
+  })
+})
+
+t.test('confirm_with: owner: an approval nobody decides expires; its notifications go, and the assistant hears it', async t => {
+  const home = await startHome(t)
+  const clock = fakeClock()
+  const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' }, app: { policy: { now: clock.now, schedule: clock.schedule } } })
+  const ingress = await startIngress(t, server)
+  const client = await connectClient(t, server)
+  home.setState(LOCK, 'locked')
+  const asked = await callTool(client, 'ha_call_service', UNLOCK)
+  t.equal(asked.json.awaiting_owner, true, asked.text)
+  const [waiting] = (await ingress.inject({ url: '/api/approvals' })).json().approvals
+  clock.advance(10 * 60_000)
+  await eventually(() => callsTo(home, 'persistent_notification.dismiss').some(c => c.service_data.notification_id === `ha_mcp_approval_${waiting.id as string}`), 5000, 'the notification dismissed')
+  const late = await ingress.inject({ method: 'POST', url: `/api/approvals/${waiting.id as string}`, headers: UI, payload: { decision: 'approve' } })
+  t.equal(late.statusCode, 409, 'too late to approve')
+  const answer = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+  t.equal(answer.code, 'HAMCP_CONFIRM_TOKEN_INVALID', answer.text)
+  t.match(answer.text, /did not approve/)
+  t.equal(unlocks(home), 0)
+  t.ok(auditOf(server, 'refused').some(e => e.reason === 'owner_approval_expired'))
+})
+
+t.test('confirm_with: assistant (the default) keeps the token flow, audited via token', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true } })
+  const client = await connectClient(t, server)
+  home.setState(LOCK, 'locked')
+  const asked = await callTool(client, 'ha_call_service', UNLOCK)
+  t.equal(asked.json.confirmation_required, true)
+  await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
+  t.equal(unlocks(home), 1)
+  t.equal(auditOf(server, 'confirmation_given')[0]?.via, 'token')
+  t.equal(callsTo(home, 'persistent_notification.create').length, 0, 'no owner notification')
+})
