@@ -313,6 +313,30 @@ async function loadSignIns () {
   }))
 }
 
+// Approvals (confirm_with: owner) ----------------------------------------------------------------
+async function loadApprovals () {
+  const data = await api('api/approvals')
+  const waiting = data.approvals.filter(approval => approval.state === 'waiting')
+  $('#approvals').hidden = waiting.length === 0
+  setRows($('#approval-list'), waiting.map(approval => {
+    const decide = async (decision) => {
+      const answer = await api(`api/approvals/${encodeURIComponent(approval.id)}`, { method: 'POST', body: JSON.stringify({ decision }) })
+      const done = answer.approval
+      $('#approval-status').textContent = t(`approvals.${done.state}`, { call: done.call, error: done.error || '' }, done.state)
+      await loadApprovals()
+    }
+    const approve = el('button', { type: 'button', textContent: t('approvals.approve') })
+    approve.addEventListener('click', () => decide('approve').catch(showError))
+    const deny = el('button', { type: 'button', className: 'danger', textContent: t('approvals.deny') })
+    deny.addEventListener('click', () => decide('deny').catch(showError))
+    return el('tr', {},
+      el('td', {}, approval.asked_by, el('div', { className: 'muted' }, approval.tool)),
+      el('td', {}, el('code', {}, approval.call), el('pre', { className: 'preview' }, approval.preview)),
+      el('td', {}, dateTime(approval.expires_at)),
+      el('td', {}, el('div', { className: 'row' }, approve, deny)))
+  }))
+}
+
 $('#create-token').addEventListener('submit', async (event) => {
   event.preventDefault()
   const form = event.currentTarget
@@ -345,6 +369,7 @@ function show (tab) {
 
 function refresh () {
   loadOverview().catch(showError)
+  loadApprovals().catch(() => {})
   if (current !== 'sign-ins') loadSignIns().catch(() => {})
   if (current !== 'overview') loaders[current]().catch(showError)
 }

@@ -124,3 +124,39 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', async 
 
   t.same(failures, [], 'no script error and no failed request under the prefix')
 })
+
+t.test('confirm_with: owner: the Overview shows the call waiting for the owner, and Approve runs it', async t => {
+  const home = await startHome(t)
+  const catalog = await entityAndWriteTools()
+  const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' }, app: { catalog } })
+  const ingress = await startIngress(t, server, [], catalog)
+  await ingress.listen({ port: 0, host: '127.0.0.1' })
+  const proxy = await startIngressProxy(t, (ingress.server.address() as AddressInfo).port)
+  const browser = await launchChromium(t)
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' })
+  t.teardown(() => context.close())
+  const page = context.pages()[0] ?? await context.newPage()
+  const failures: string[] = []
+  page.on('pageerror', err => failures.push(err.message))
+  page.on('response', response => { if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`) })
+
+  const lock = 'lock.front_door_lock'
+  home.setState(lock, 'locked')
+  const client = await connectClient(t, server)
+  const asked = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: lock } })
+  t.equal(asked.json.awaiting_owner, true, asked.text)
+
+  await page.goto(`${proxy}${PREFIX}/`)
+  const row = page.getByTestId('approval-list').locator('tbody tr').filter({ hasText: 'lock.unlock' })
+  await row.waitFor()
+  t.match(await row.textContent(), /primary token.*ha_call_service.*lock\.unlock.*lock\.front_door_lock/, 'who asked and exactly what will be done')
+  mkdirSync(OUTPUT, { recursive: true })
+  await page.screenshot({ path: join(OUTPUT, 'ingress-approval.png'), fullPage: true })
+  t.equal(home.getState(lock)?.state, 'locked', 'nothing ran while it waits')
+  await row.getByRole('button', { name: 'Approve' }).click()
+  await page.getByTestId('approval-status').filter({ hasText: 'Approved: lock.unlock was done.' }).waitFor()
+  await row.waitFor({ state: 'detached' })
+  t.equal(home.getState(lock)?.state, 'unlocked', 'the owner\'s approval unlocked it')
+  t.equal(server.app.services.policy.audit.recent(5).find(e => e.outcome === 'confirmation_given')?.via, 'owner_panel')
+  t.same(failures, [], 'no script error and no failed request')
+})
