@@ -33,5 +33,5 @@ export async function buildIngressApp (opts: IngressAppOptions): Promise<Fastify
 /** What the ingress page reads of the composition root's services; shared, never duplicated. */
 export function ingressServicesOf (services: Services): IngressServices {
   const { config, ha, home, tokens, usage, catalog, primaryToken, requestLimits, clock } = services
-  return { config, ha, home, tokens, usage, catalog, primaryToken, clock, audit: services.policy.audit, approvals: services.policy.approvals, requestLimits, oauth: services.oauth, sessions: services.sessions, ...(services.secrets ? { secrets: services.secrets } : {}) }
+  return { config, ha, home, tokens, usage, catalog, primaryToken, clock, audit: services.policy.audit, approvals: services.policy.approvals, requestLimits, oauth: services.oauth, ...(services.secrets ? { secrets: services.secrets } : {}) }
 }

@@ -5,7 +5,7 @@ import fastifyStatic from '@fastify/static'
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { z } from 'zod'
 import { PrimaryTokenLocked, regeneratePrimaryToken } from '../src/auth/bootstrap.ts'
-import { CATEGORY_PATTERN, levelSchema, PRIMARY_IDENTITY, scopeSchema } from '../src/auth/identity.ts'
+import { CATEGORY_PATTERN, levelSchema, scopeSchema } from '../src/auth/identity.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import { scopesClosed, SCOPES_NOT_CLOSED } from '../src/oauth/scopes.ts'
 import type { Config } from '../src/config.ts'
@@ -19,7 +19,6 @@ import { INGRESS_PROXY_ADDRESS, isLoopbackAddress, mcpUrlFor, rebindingRefusal }
 import { maskSecret } from '../src/logger.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
-import type { SessionService } from '../src/sessions/service.ts'
 import type { RequestLimits } from '../src/request-limits.ts'
 import type { UsageCounters } from '../src/mcp/usage.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
@@ -44,8 +43,6 @@ export interface IngressServices {
   /** OAuth sign-ins (consent in the panel, grants on the Tokens tab), when the app runs them. */
   oauth?: AuthorizationServer | null
   requestLimits: RequestLimits
-  /** Open MCP sessions: a regenerated or revoked credential's sessions (and their streams) close at once. */
-  sessions?: Pick<SessionService, 'closeOwnedBy'>
   /** The one clock (src/clock.ts). */
   clock: Clock
   /** Calls waiting for the owner's approval (`confirm_with: owner`), when the app guards writes. */
@@ -197,8 +194,7 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
       const code = err instanceof HomeAssistantError ? err.code : 'HAMCP_UNAVAILABLE'
       return await refuse(reply, 503, code, `The new token could not be saved in the add-on options (${(err as Error).message}); nothing changed, the current token still works.`)
     }
-    // Sessions opened with the old token end now, notification streams included: it stops working at once.
-    await opts.services.sessions?.closeOwnedBy(PRIMARY_IDENTITY.id, 'the API token was regenerated')
+    // Sessions and streams opened with the old token ended with it (src/auth/revocations.ts).
     request.log.notice({ user: user.name, apiToken: maskSecret(result.token), optionsWritten: result.optionsWritten }, 'the API token was regenerated on the ingress page; the old one no longer works')
     audit?.record({ tool: 'api_token_regenerated', identity: user.id, identity_name: user.name, outcome: 'allowed', reason: 'regenerated the primary API token on the ingress page; the old one stopped working' })
     const { port } = await hostPort()
@@ -256,10 +252,9 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
   fastify.delete<{ Params: { id: string } }>('/api/tokens/:id', { onRequest: sameOriginOnly }, async (request, reply) => {
     // A sign-in (OAuth grant) is a named token too: revoking ends its access and refresh tokens at once.
     const id = request.params.id
-    const owner = await tokens.revoke(id) ? `token:${id}` : (await oauth?.revokeGrant(id, 'revoked on the ingress page') ?? false) ? `oauth:${id}` : undefined
-    if (owner === undefined) return await refuse(reply, 404, 'HAMCP_NOT_FOUND', 'no token with this id')
-    // Its open sessions (and their notification streams) end too, not only its next request.
-    await opts.services.sessions?.closeOwnedBy(owner, 'token revoked')
+    // Its open sessions and streams end with it (src/auth/revocations.ts), not only its next request.
+    const revoked = await tokens.revoke(id) || (await oauth?.revokeGrant(id, 'revoked on the ingress page') ?? false)
+    if (!revoked) return await refuse(reply, 404, 'HAMCP_NOT_FOUND', 'no token with this id')
     request.log.notice({ id: request.params.id }, 'named token revoked on the ingress page')
     return { revoked: true }
   })

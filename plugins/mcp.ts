@@ -9,7 +9,7 @@ import { checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOC
 import { MAX_SUBSCRIPTIONS } from '../src/sessions/subscriptions.ts'
 
 export interface McpRouteOptions {
-  services: Pick<Services, 'mcp' | 'sessions' | 'requestLimits'>
+  services: Pick<Services, 'mcp' | 'sessions' | 'requestLimits' | 'revocations'>
 }
 
 const BODY_LIMIT = 4 * 1024 * 1024
@@ -37,7 +37,7 @@ const header = (value: string | string[] | undefined): string | undefined => Arr
  * per-address request limit, the bearer check and the per-token request limit, in that order.
  */
 export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRouteOptions): Promise<void> {
-  const { mcp, sessions, requestLimits } = opts.services
+  const { mcp, sessions, requestLimits, revocations } = opts.services
   const refusal = (message: string): RpcRefusal => new RpcRefusal(429, -32000, 'HAMCP_RATE_LIMITED', message)
   const perAddress = fastify.requestLimit({ by: 'address', max: requestLimits.perAddress, refusal })
   const perToken = fastify.requestLimit({ by: 'token', max: requestLimits.perToken, refusal })
@@ -97,16 +97,11 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   fastify.delete('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
 
   const endpoint = await createMcpEndpoint(mcp)
-  // Each identity's open listen streams: at most MAX_LISTENS_PER_TOKEN, ended when its credential is revoked.
+  // Each identity's open listen streams: at most MAX_LISTENS_PER_TOKEN.
   const listensOf = new Map<string, Set<ServerResponse>>()
-  const stopOwnerClosed = sessions.onOwnerClosed(owner => {
-    for (const stream of listensOf.get(owner) ?? []) stream.end()
-    listensOf.delete(owner)
-  })
   const feed = sessions.liveFeed(uri => { endpoint.resourceUpdated(uri) }, () => endpoint.listening)
   // Listen streams never end by themselves: close them before the server waits for its connections.
   fastify.addHook('preClose', async () => {
-    stopOwnerClosed()
     feed.close()
     await endpoint.closeListens()
   })
@@ -148,7 +143,13 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
         return sendRefusal(reply, new RpcRefusal(200, -32603, 'HAMCP_LIMIT_REACHED', `Subscription limit reached: this token already holds ${MAX_LISTENS_PER_TOKEN} listen streams; close one first`), listenId)
       }
       listensOf.set(owner, held.add(reply.raw))
+      // The stream ends the moment the credential that opened it dies: revoked, replaced, expired.
+      const release = revocations.hold(request.identity as Identity, reason => {
+        request.log.debug({ identity: (request.identity as Identity).name, reason }, 'ending a listen stream: its credential stopped working')
+        reply.raw.end()
+      })
       reply.raw.once('close', () => {
+        release()
         held.delete(reply.raw)
         if (held.size === 0 && listensOf.get(owner) === held) listensOf.delete(owner)
       })

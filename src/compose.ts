@@ -8,6 +8,7 @@
 import { AuthBackoff, type BackoffOptions } from './auth/backoff.ts'
 import { realClock, type Clock } from './clock.ts'
 import type { Identity } from './auth/identity.ts'
+import { Revocations } from './auth/revocations.ts'
 import { TokenStore, type TokenSource } from './auth/tokens.ts'
 import type { Config } from './config.ts'
 import { HomeAssistant, type HomeAssistantOptions } from './ha/index.ts'
@@ -71,6 +72,8 @@ export interface Services {
   /** The filtered read view over it (filter_reads applied). */
   home: HomeView
   tokens: TokenStore
+  /** "This credential is dead": the token store and the sign-ins announce it, sessions and streams end with it. */
+  revocations: Revocations
   /** OAuth grants (access tokens) and the authorization server's state. */
   oauth: AuthorizationServer
   /** Per-address backoff after failed authentications. */
@@ -102,10 +105,12 @@ export function createServices (deps: ServiceDeps): Services {
     clock
   })
   const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options), { now: deps.policy?.now ?? now })
-  const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, primarySource: deps.primarySource, onError: message => log.error(message), now })
+  const revocations = new Revocations({ clock, onError: err => { log.error({ err }, 'ending what a revoked credential held failed') } })
+  const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, primarySource: deps.primarySource, onError: message => log.error(message), now, revocations })
   const oauth = new AuthorizationServer({
     dataDir: config.dataDir,
     now: deps.oauth?.now ?? now,
+    revocations,
     schedule: clock.schedule,
     clientDocuments: deps.oauth?.clientDocuments,
     log: { error: message => log.error(message), warn: message => log.warn(message) }
@@ -145,6 +150,7 @@ export function createServices (deps: ServiceDeps): Services {
     home,
     onStateChange: listener => ha.states.onChange(listener),
     onConnectionChange: listener => ha.onConnectionChange(listener),
+    revocations,
     log,
     options: { now, schedule: clock.schedule, ...deps.sessions }
   })
@@ -157,6 +163,7 @@ export function createServices (deps: ServiceDeps): Services {
     ha,
     home,
     tokens,
+    revocations,
     oauth,
     backoff: new AuthBackoff({ now, ...deps.backoff }),
     usage,

@@ -42,6 +42,13 @@ export interface Identity {
   /** Optional extra entity lists of a named token, applied on top of the options. */
   entityAllowlist?: string[]
   entityDenylist?: string[]
+  /**
+   * Which of the identity's credentials was presented, when it has several at once (an OAuth
+   * sign-in's access tokens): what a stream opened with it ends with (src/auth/revocations.ts).
+   */
+  credential?: string
+  /** When that credential stops working (an access token's expiry); a stream it opened ends then. */
+  expiresAt?: number
 }
 
 export const ALL_LEVELS: Levels = { '*': 'manage', camera: 'manage' }

@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { realClock } from '../clock.ts'
 import { writeFileAtomic } from '../files.ts'
 import { CATEGORY_PATTERN, isLevel, levelSchema, levelsFromScopes, PRIMARY_IDENTITY, scopeSchema, type Identity, type Level, type Levels, type Scope } from './identity.ts'
+import type { Revocations } from './revocations.ts'
 
 /** Where the primary token came from: the add-on option, MCP_API_TOKEN, DATA_DIR/token, or made at first start. */
 export type TokenSource = 'option' | 'env' | 'file' | 'generated'
@@ -64,6 +65,8 @@ export interface TokenStoreOptions {
   onInfo?: (message: string) => void
   /** When a token was made or retired; real time unless a test brings its clock. */
   now?: () => number
+  /** Told when a token stops working (revoked, replaced), so what it opened ends with it. */
+  revocations?: Pick<Revocations, 'announce'>
 }
 
 /** How many recently verified tokens TokenStore.verify remembers (a few clients, each with its token). */
@@ -90,6 +93,7 @@ export class TokenStore {
   #verified: Array<{ bytes: Buffer, identity: Identity }> = []
   #file: string
   #now: () => number
+  #revocations: Pick<Revocations, 'announce'> | undefined
   primarySource: TokenSource
 
   constructor (options: TokenStoreOptions) {
@@ -97,6 +101,7 @@ export class TokenStore {
     this.#primary = options.primary
     this.primarySource = options.primarySource ?? 'file'
     this.#now = options.now ?? realClock.now
+    this.#revocations = options.revocations
     this.#file = join(options.dataDir, 'tokens.json')
     try {
       const parsed = storeSchema.safeParse(JSON.parse(readFileSync(this.#file, 'utf8')))
@@ -142,13 +147,14 @@ export class TokenStore {
     return this.#primary
   }
 
-  /** Replaces the primary token: the old one stops working with the next request. */
+  /** Replaces the primary token: the old one stops working with the next request, and what it opened ends now. */
   replacePrimary (token: string, source: TokenSource): void {
     this.#retired = [...this.#retired, { hash: this.#primaryHash, at: this.#now() }].slice(-5)
     this.#primaryHash = hashToken(token)
     this.#primary = token
     this.#verified = []
     this.primarySource = source
+    this.#revocations?.announce({ identity: PRIMARY_IDENTITY.id, reason: 'the API token was regenerated' })
   }
 
   /** When this token was the primary one and got replaced (since start), or undefined. */
@@ -187,6 +193,7 @@ export class TokenStore {
     this.#namedHashes = undefined
     this.#verified = []
     if (this.#named.length === before) return false
+    this.#revocations?.announce({ identity: `token:${id}`, reason: 'the token was revoked' })
     await this.#save()
     return true
   }

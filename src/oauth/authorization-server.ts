@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import type { Identity, Scope } from '../auth/identity.ts'
 import { identityForScopes } from '../auth/identity.ts'
+import type { Revocations } from '../auth/revocations.ts'
 import { generateToken } from '../auth/tokens.ts'
 import { realClock, type Clock } from '../clock.ts'
 import { sameAuthority } from '../hosts.ts'
@@ -25,6 +26,8 @@ export interface AuthorizationServerOptions {
   schedule?: Clock['schedule']
   /** How client ID metadata documents are fetched (tests inject the address check and TLS trust). */
   clientDocuments?: ClientDocumentOptions
+  /** Told when a sign-in or one of its access tokens stops working, so what it opened ends with it. */
+  revocations?: Pick<Revocations, 'announce'>
 }
 
 export interface TokenAnswer {
@@ -57,6 +60,16 @@ export interface GrantSummary {
   last_used_at: string | null
 }
 
+/** The identity of a sign-in (grant): what its sessions and streams are held by. */
+function grantIdentity (grantId: string): string {
+  return `oauth:${grantId}`
+}
+
+/** Names one access token among its grant's (its hash's first bytes: never the token). */
+function accessCredential (hash: string): string {
+  return `access:${hash.slice(0, 16)}`
+}
+
 /** Same resource, ignoring a trailing slash (RFC 8707 resources are absolute URIs without fragment). */
 export function sameResource (a: string, b: string): boolean {
   return a.replace(/\/+$/, '') === b.replace(/\/+$/, '')
@@ -76,6 +89,7 @@ export class AuthorizationServer {
   #file: OAuthFile
   #now: () => number
   #log: AuthorizationServerOptions['log']
+  #revocations: AuthorizationServerOptions['revocations']
   #codes = new Map<string, CodeRecord>()
   #accessIndex = new Map<string, string>()
   #refreshIndex = new Map<string, string>()
@@ -85,6 +99,7 @@ export class AuthorizationServer {
   constructor (options: AuthorizationServerOptions) {
     this.#now = options.now ?? realClock.now
     this.#log = options.log
+    this.#revocations = options.revocations
     this.#file = new OAuthFile({ dataDir: options.dataDir, log: options.log, now: this.#now })
     this.requests = new AuthorizationRequests({ now: this.#now })
     this.documents = new ClientDocuments({ now: this.#now, schedule: options.schedule, ...options.clientDocuments })
@@ -209,6 +224,7 @@ export class AuthorizationServer {
     if (byAccess && byAccess.client_id === client.client_id) {
       byAccess.access = byAccess.access.filter(a => a.hash !== hash)
       this.#accessIndex.delete(hash)
+      this.#revocations?.announce({ identity: grantIdentity(byAccess.id), credential: accessCredential(hash), reason: 'the client revoked its access token' })
       await this.#file.save()
     }
   }
@@ -222,6 +238,7 @@ export class AuthorizationServer {
     for (const spent of grant.spent_refresh) this.#spentIndex.delete(spent)
     this.#file.grants.delete(id)
     this.#log.warn(`OAuth sign-in of "${grant.client_name}" (${id}) revoked: ${why}`)
+    this.#revocations?.announce({ identity: grantIdentity(id), reason: `the sign-in was revoked: ${why}` })
     await this.#file.save()
     return true
   }
@@ -240,7 +257,8 @@ export class AuthorizationServer {
     if (grant.resource !== null && !sameAuthority(grant.resource, requestHost)) return undefined
     grant.last_used_at = this.#now()
     this.#dirty = true
-    return identityForScopes(`oauth:${grant.id}`, grant.client_name, entry.scopes ?? grant.scopes)
+    // Which access token it was, and until when: a stream it opens ends with it, not with its siblings.
+    return { ...identityForScopes(grantIdentity(grant.id), grant.client_name, entry.scopes ?? grant.scopes), credential: accessCredential(hash), expiresAt: entry.expires_at }
   }
 
   grants (): GrantSummary[] {

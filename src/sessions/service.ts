@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Identity } from '../auth/identity.ts'
+import type { Revocations } from '../auth/revocations.ts'
 import type { RefusalCode } from '../errors.ts'
 import type { HomeView } from '../home/view.ts'
 import type { AppLogger } from '../logger.ts'
@@ -26,6 +27,8 @@ export interface SessionServiceDeps {
   onStateChange: SubscriptionDeps['onStateChange']
   /** Home Assistant's connection going down (false) and coming back (true): told to every open session as an MCP log message. */
   onConnectionChange?: (listener: (up: boolean) => void) => () => void
+  /** Credentials dying: an identity's sessions close with it, a stream with the credential that opened it. */
+  revocations: Pick<Revocations, 'on' | 'hold'>
   log: AppLogger
   options?: SessionsOptions
 }
@@ -70,21 +73,16 @@ export interface SessionService {
   closeStreams: () => Promise<void>
   /** Closes every session (shutdown). */
   closeAll: () => Promise<void>
-  /**
-   * Closes the sessions opened by one identity (its credential was regenerated or revoked) and tells
-   * every `onOwnerClosed` listener, so that its 2026-07-28 listen streams end too; returns how many sessions.
-   */
-  closeOwnedBy: (identityId: string, reason: string) => Promise<number>
-  /** Calls `listener` whenever `closeOwnedBy` runs for an identity; returns the unsubscribe. */
-  onOwnerClosed: (listener: (identityId: string) => void) => () => void
   /** The live entity and area resources for 2026-07-28 listen streams, with the sessions' clock and interval. */
   liveFeed: (publish: (uri: string) => void, active: () => boolean) => LiveFeed
 }
 
 /**
  * Opt-in MCP sessions (`enable_sessions`): at most 16, bound to the identity that opened them, closed
- * after 30 idle minutes or by DELETE; at the cap the least recently used session idle for over a minute
- * makes room. Each holds its own server, transport and subscriptions, all released when it closes.
+ * after 30 idle minutes, by DELETE, or the moment that identity's credential dies; at the cap the least
+ * recently used session idle for over a minute makes room. Each holds its own server, transport and
+ * subscriptions, all released when it closes. A session's notification stream ends with the credential
+ * that opened it (an OAuth access token expiring), the session staying for the sign-in's next token.
  */
 export function createSessionService (deps: SessionServiceDeps): SessionService {
   const { log, enabled } = deps
@@ -103,7 +101,14 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
     const isStream = request.method === 'GET'
     if (isStream) registry.stream(id, 1)
     else registry.begin(id)
+    const release = isStream
+      ? deps.revocations.hold(request.identity, reason => {
+        log.debug({ session: id.slice(0, 8), reason }, 'ending an MCP session stream: its credential stopped working')
+        server.closeStream()
+      })
+      : undefined
     request.res.once('close', () => {
+      release?.()
       if (isStream) registry.stream(id, -1)
       else registry.end(id)
     })
@@ -149,7 +154,14 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
     return undefined
   }
 
-  const ownerClosed = new Set<(identityId: string) => void>()
+  const stopRevocations = deps.revocations.on(({ identity, credential, reason }) => {
+    // One access token among a sign-in's: only the streams it opened end (held above).
+    if (credential !== undefined) return
+    for (const { id, value } of registry.entries()) {
+      if (registry.owner(id) !== identity) continue
+      closeSession(id, value, reason).catch(err => { log.warning({ err }, 'closing a revoked credential\'s MCP session failed') })
+    }
+  })
   const stopConnectionNews = deps.onConnectionChange?.(up => {
     const [level, message] = up
       ? ['notice', 'Home Assistant is connected again; answers are live.'] as const
@@ -192,18 +204,9 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
       return new LiveFeed({ home: deps.home, onStateChange: deps.onStateChange, publish, active, minIntervalMs: opts.notifyIntervalMs, now: opts.now, schedule: opts.schedule })
     },
     async closeAll () {
+      stopRevocations()
       stopConnectionNews?.()
       await Promise.all(registry.drain().map(({ id, value }) => closeSession(id, value, 'shutdown')))
-    },
-    onOwnerClosed (listener) {
-      ownerClosed.add(listener)
-      return () => { ownerClosed.delete(listener) }
-    },
-    async closeOwnedBy (identityId, reason) {
-      for (const listener of ownerClosed) listener(identityId)
-      const owned = registry.entries().filter(({ id }) => registry.owner(id) === identityId)
-      await Promise.all(owned.map(({ id, value }) => closeSession(id, value, reason)))
-      return owned.length
     }
   }
 }

@@ -54,9 +54,10 @@ export function authorizeUrl (base: string, sign: SignIn, extra: Record<string, 
 }
 
 /** Registers a public client, approves with the primary token on the page, returns the code. */
-export async function codeFor (base: string, token: string, opts: { redirectUri?: string, scope?: string, extra?: Record<string, string> } = {}): Promise<SignIn & { code: string }> {
+export async function codeFor (base: string, token: string, opts: { redirectUri?: string, scope?: string, extra?: Record<string, string>, grantTypes?: string[] } = {}): Promise<SignIn & { code: string }> {
   const redirectUri = opts.redirectUri ?? 'http://127.0.0.1:33333/callback'
-  const registered = await (await register(base, { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], client_name: 'Test app', ...(opts.scope ? { scope: opts.scope } : {}) })).json() as { client_id: string }
+  const grantTypes = opts.grantTypes ?? ['authorization_code', 'refresh_token']
+  const registered = await (await register(base, { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: grantTypes, client_name: 'Test app', ...(opts.scope ? { scope: opts.scope } : {}) })).json() as { client_id: string }
   const sign: SignIn = { clientId: registered.client_id, redirectUri, pkce: pkce() }
   const page = await openConsent(authorizeUrl(base, sign, opts.extra))
   if (!page.requestId) throw new Error(`no consent page: ${page.status} ${page.location ?? page.html.slice(0, 200)}`)

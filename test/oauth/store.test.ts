@@ -1,15 +1,21 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
-import { AuthorizationServer } from '../../src/oauth/authorization-server.ts'
+import type { Revocation } from '../../src/auth/revocations.ts'
+import { ACCESS_TTL_MS, AuthorizationServer, REFRESH_TTL_MS } from '../../src/oauth/authorization-server.ts'
 import { tempDataDir } from '../helper.ts'
 import { pkce, TestClock } from './_oauth.ts'
 
 const HOST = '127.0.0.1:9583'
 const ours = (resource: string): boolean => resource === `http://${HOST}/mcp`
 
-function serverAt (dataDir: string, clock: TestClock, logs: string[] = []): AuthorizationServer {
-  return new AuthorizationServer({ dataDir, now: clock.now, log: { error: m => logs.push(`error ${m}`), warn: m => logs.push(`warn ${m}`) } })
+function serverAt (dataDir: string, clock: TestClock, logs: string[] = [], revocations?: Revocation[]): AuthorizationServer {
+  return new AuthorizationServer({
+    dataDir,
+    now: clock.now,
+    log: { error: m => logs.push(`error ${m}`), warn: m => logs.push(`warn ${m}`) },
+    ...(revocations ? { revocations: { announce: (r: Revocation) => { revocations.push(r) } } } : {})
+  })
 }
 
 async function signIn (server: AuthorizationServer, method: 'none' | 'client_secret_basic' = 'none'): Promise<{ clientId: string, secret?: string, access: string, refresh: string }> {
@@ -73,4 +79,20 @@ t.test('unused registrations expire after a day; expired grants go away', async 
   clock.advance(90 * 24 * 60 * 60_000)
   await server.sweep()
   t.same(server.grants(), [], 'a grant whose refresh token ran out is removed')
+})
+
+t.test('a sign-in whose refresh token runs out is announced dead by the sweep; an access token says which it is and until when', async t => {
+  const clock = new TestClock()
+  const announced: Revocation[] = []
+  const server = serverAt(tempDataDir(t), clock, [], announced)
+  const tokens = await signIn(server)
+  const identity = server.verifyAccess(tokens.access, HOST)
+  t.match(identity, { credential: /^access:[0-9a-f]{16}$/, expiresAt: clock.now() + ACCESS_TTL_MS }, 'what a stream it opens ends with')
+  clock.advance(ACCESS_TTL_MS)
+  await server.sweep()
+  t.same(announced, [], 'an expired access token alone leaves the sign-in (its streams end on their own timers)')
+  clock.advance(REFRESH_TTL_MS)
+  await server.sweep()
+  t.same(announced.map(r => r.identity), [identity?.id], 'the sign-in is announced dead once its refresh token expired')
+  t.equal(announced[0]?.credential, undefined, 'the whole sign-in, not one token')
 })

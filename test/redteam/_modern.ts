@@ -45,6 +45,14 @@ export async function listen (url: string, token: string, id: string, uris: unkn
     headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
     body: JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris }, ...extra, _meta: metaFor() } })
   })
+  return await eventStream(res, aborted)
+}
+
+/**
+ * Reads a response frame by frame: a server-sent event stream (a listen stream, a session's GET
+ * stream) message by message, or a JSON answer as one message. `aborted` is the request's controller.
+ */
+export async function eventStream (res: Response, aborted: AbortController): Promise<ListenStream> {
   const seen: any[] = []
   let buffer = ''
   const state = { done: false }
