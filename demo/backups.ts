@@ -68,7 +68,10 @@ let made = 0
 
 /** Handles /backups*; false when the path is not one of them. */
 export async function handleBackups (rt: Runtime, req: IncomingMessage, res: ServerResponse, path: string, method: string): Promise<boolean> {
-  if (path === '/backups' && method === 'GET') { ok(res, { backups: store(rt), days_until_stale: 3 }); return true }
+  // supervisor api/backups.py: v1 `list_backups_v1` answers the list only; `info_v1` adds days_until_stale
+  // (backups/validate.py SCHEMA_BACKUPS_CONFIG default 30, changed through POST /backups/options).
+  if (path === '/backups' && method === 'GET') { ok(res, { backups: store(rt) }); return true }
+  if (path === '/backups/info' && method === 'GET') { ok(res, { backups: store(rt), days_until_stale: rt.options.backupsDaysUntilStale }); return true }
   const kind = /^\/backups\/new\/(full|partial)$/.exec(path)?.[1] as Backup['type'] | undefined
   if (kind === undefined || method !== 'POST') return false
   let body: unknown

@@ -28,10 +28,12 @@ export interface DemoHomeOptions {
   host?: string
   haVersion?: string
   authTimeoutMs?: number
-  /** hassio_role the add-on token has (Supervisor access control); default 'manager' so /addons, /backups, /mounts answer */
+  /** hassio_role the add-on token has (Supervisor access control); default 'backup', the role config.yaml ships */
   supervisorRole?: SupervisorRole
   /** the dashboards' era (demo/lovelace.ts): 'migrated' (default, 2026.2+), 'fresh' (a new 2026.2+ install), 'legacy' (before 2025.12) */
   overview?: OverviewEra
+  /** the Supervisor's backup staleness setting (/backups/info days_until_stale; the Supervisor's default is 30) */
+  backupsDaysUntilStale?: number
   /** Core's internal_url in get_config (default null, unset as on most installs) */
   internalUrl?: string | null
   /** host port published for the add-on's 9583/tcp in /addons/self/info (default 9583; null = disabled) */
@@ -94,8 +96,9 @@ function resolveOptions (opts: DemoHomeOptions): ResolvedOptions {
     host: opts.host ?? '127.0.0.1',
     haVersion: opts.haVersion ?? '2026.11.2',
     authTimeoutMs: opts.authTimeoutMs ?? 10_000,
-    supervisorRole: opts.supervisorRole ?? 'manager',
-    overview: opts.overview ?? 'migrated'
+    supervisorRole: opts.supervisorRole ?? 'backup',
+    overview: opts.overview ?? 'migrated',
+    backupsDaysUntilStale: opts.backupsDaysUntilStale ?? 30
   }
 }
 

@@ -16,6 +16,7 @@ export interface ResolvedOptions {
   authTimeoutMs: number
   supervisorRole: SupervisorRole
   overview: OverviewEra
+  backupsDaysUntilStale: number
 }
 
 export interface Faults {

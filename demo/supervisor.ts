@@ -118,19 +118,30 @@ function optionsProblem (options: Record<string, unknown>): string | null {
   return null
 }
 
-const ROLE_RANK = { default: 0, homeassistant: 1, backup: 1, manager: 2, admin: 3 } as const
-export type SupervisorRole = keyof typeof ROLE_RANK
+/**
+ * The Supervisor's access check for an add-on token with `hassio_api: true`, v1 paths: supervisor
+ * api/middleware/security.py `_V1_PATTERNS` (read at 090ef31e, 2026-08-21), the same regular
+ * expressions. A path the add-on's role does not match is `HTTPForbidden` ("403: Forbidden").
+ */
+const RE_SLUG = '[-_.A-Za-z0-9]+' // supervisor apps/const.py
+const API_BYPASS = /^(?:|\/addons\/self\/(?!security|update)[^/]+|\/addons\/self\/options\/config|\/info|\/services.*|\/discovery.*|\/auth)$/
+const CORE_ONLY = new RegExp(`^(?:/addons/${RE_SLUG}/sys_options)$`)
+const ROLE_ACCESS = {
+  default: /^(?:|\/.+\/info)$/,
+  homeassistant: /^(?:|\/.+\/info|\/core\/.+|\/homeassistant\/.+)$/,
+  backup: /^(?:|\/.+\/info|\/backups.*)$/,
+  manager: new RegExp('^(?:|/.+/info' +
+    `|/addons(?:/${RE_SLUG}/(?!security).+|/reload)?` +
+    '|/audio/.+|/auth/cache|/available_updates|/backups.*|/cli/.+|/core/.+|/dns/.+|/docker/.+|/jobs/.+|/hardware/.+' +
+    '|/homeassistant/.+|/host/.+|/mounts.*|/multicast/.+|/network/.+|/observer/.+|/os/(?!datadisk/wipe).+' +
+    '|/refresh_updates|/resolution/.+|/security/.+|/snapshots.*|/store.*|/supervisor/.+)$'),
+  admin: /.*/
+} as const
+export type SupervisorRole = keyof typeof ROLE_ACCESS
 
-/** The Supervisor's role check for an add-on token (security middleware, v1 paths). */
 function roleAllows (role: SupervisorRole, path: string): boolean {
-  if (/^\/addons\/self\/(?!security|update)/.test(path) || path === '/info' || path.startsWith('/discovery') || path.startsWith('/services') || path === '/auth') return true
-  if (role === 'admin') return true
-  // hassio_api with any role: every path ending in /info (the Supervisor's "/.+/info").
-  if (/^\/.+\/info$/.test(path)) return true
-  if (path.startsWith('/core/') && (role === 'homeassistant' || ROLE_RANK[role] >= 2)) return true
-  if (path.startsWith('/backups') && (role === 'backup' || ROLE_RANK[role] >= 2)) return true
-  if (ROLE_RANK[role] >= 2 && (path === '/addons' || path.startsWith('/addons/') || path.startsWith('/host/') || path.startsWith('/supervisor/') || path.startsWith('/store') || path.startsWith('/mounts') || path.startsWith('/os/'))) return true
-  return false
+  if (CORE_ONLY.test(path)) return false
+  return API_BYPASS.test(path) || ROLE_ACCESS[role].test(path)
 }
 
 /** Supervisor REST API: {result, data} envelope, 401 without a token, 403 with a wrong one. */
@@ -187,6 +198,17 @@ export async function handleSupervisor (rt: Runtime, req: IncomingMessage, res: 
   if (path === '/addons/self/logs' && method === 'GET') { sendText(res, 200, '[12:00:00] INFO: demo add-on log\n'); return }
   if (path === '/info' && method === 'GET') {
     ok(res, { supervisor: '2026.11.3', homeassistant: rt.options.haVersion, hassos: '17.0', docker: '28.3.3', hostname: 'homeassistant', operating_system: 'Home Assistant OS 17.0', features: ['reboot', 'shutdown', 'services', 'network', 'hostname', 'timedate', 'os_agent', 'haos', 'resolved', 'journal', 'disk', 'mount'], machine: 'generic-x86-64', arch: 'amd64', supported_arch: ['amd64'], supported: true, channel: 'stable', logging: 'info', state: 'running', timezone: 'Europe/Amsterdam' })
+    return
+  }
+  // supervisor api/supervisor.py `info_v1`: v1 still carries the deprecated `addons` list (name, slug,
+  // version, version_latest, update_available, state, repository, icon); the v2 contract dropped it.
+  if (path === '/supervisor/info' && method === 'GET') {
+    const facts = { version: '2026.11.3', version_latest: '2026.11.3', update_available: false, channel: 'stable', arch: 'amd64', supported: true, healthy: true, ip_address: '172.30.32.2', timezone: 'Europe/Amsterdam', logging: 'info', debug: false, debug_block: false, diagnostics: null, auto_update: true, detect_blocking_io: false, country: 'NL', feature_flags: { supervisor_v2_api: false }, wait_boot: 5 }
+    ok(res, {
+      ...facts,
+      addons: addons(rt).map(a => ({ name: a.name, slug: a.slug, version: a.version, version_latest: a.version_latest, update_available: a.update_available, state: a.state, repository: a.repository, icon: a.icon })),
+      addons_repositories: [{ name: 'Local add-ons', slug: 'local' }, { name: 'Official add-ons', slug: 'core' }]
+    })
     return
   }
   if (path === '/core/info' && method === 'GET') {

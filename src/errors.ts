@@ -101,6 +101,7 @@ export const USER_ERROR_CODES = {
   HAMCP_WRONG_DOMAIN: 'The entity exists but is not of a domain this tool works on.',
   HAMCP_ALREADY_EXISTS: 'The id or name the call would create is already taken.',
   HAMCP_NOT_SUPPORTED: 'This home or this item cannot do that: defined in YAML, not an add-on, no engine or integration for it.',
+  HAMCP_NOT_PERMITTED: 'Home Assistant or the Supervisor does not give the add-on this right: the Supervisor role the add-on declares (docs/security.md), or in development mode a token that is not an administrator\'s.',
   HAMCP_CONFIG_REJECTED: 'Home Assistant rejected the configuration the call sent; nothing was written.',
   HAMCP_CONFLICT: 'What a preview showed changed in Home Assistant before the confirmation, or what ha_undo would overwrite changed since the write; nothing was written (details: changes, and a fresh preview and confirm_token).',
   HAMCP_PARTIAL_WRITE: 'Home Assistant refused a step of a change made of several; the steps before it were applied and ha_undo reverts them.',

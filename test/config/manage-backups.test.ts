@@ -77,6 +77,7 @@ t.test('without the backup role: a clear refusal, and the self test says why', a
   const client = await connectClient(t, server)
   const refused = await callTool(client, MANAGE, { kind: 'backup', action: 'create', config: { name: 'x' } })
   t.ok(refused.isError)
+  t.equal(refused.code, 'HAMCP_NOT_PERMITTED')
   t.match(refused.text, /role does not allow backups/)
   t.match(refused.text, /hassio_role: backup/)
   t.same(home.configWrites, [])

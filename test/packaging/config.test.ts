@@ -6,6 +6,8 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { DEFAULT_OPTIONS, LOG_LEVELS } from '../../src/options.ts'
+import { SHIPPED_ROLE } from '../../tools/_shared/supervisor-role.ts'
+import { startDemoHome } from '../../demo/index.ts'
 
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const readText = (path: string): string => readFileSync(root + path, 'utf8')
@@ -247,4 +249,18 @@ t.test('files the Supervisor reads next to config.yaml', async (t) => {
   t.type(repository.name, 'string', 'repository.yaml has a name')
   t.match(repository.url, /^https:\/\//)
   t.match(readText('CHANGELOG.md'), new RegExp(`^## \\[${packageJson.version.replaceAll('.', '\\.')}\\]`, 'm'), 'CHANGELOG has an entry for this version')
+})
+
+t.test('the Supervisor role and the minimum Home Assistant version', async (t) => {
+  t.equal(config.hassio_role, SHIPPED_ROLE, 'the role the tools plan for is the role the add-on asks for')
+  // supervisor apps/validate.py: `homeassistant` is a version tag; the add-on cannot be installed on an older Core.
+  t.match(config.homeassistant, /^20\d\d\.\d{1,2}\.\d+$/)
+  t.equal(config.homeassistant, '2024.10.0', 'validate_config with plural keys (Core 2024.10) is the newest thing the add-on cannot do without')
+  t.match(readText('docs/installation.md'), new RegExp(`Home Assistant Core ${(config.homeassistant as string).replace(/\.0$/, '').replace('.', '\\.')} or newer`), 'the docs say the same minimum')
+
+  // The demo home answers as the shipped role does: /backups yes, /addons and /mounts no.
+  const home = await startDemoHome({ token: 'demo-token-for-the-role-check' })
+  t.teardown(() => home.close())
+  const status = async (path: string): Promise<number> => (await fetch(`${home.supervisorUrl}${path}`, { headers: { authorization: `Bearer ${home.supervisorToken}` } })).status
+  t.same(await Promise.all(['/backups', '/supervisor/info', '/addons', '/mounts', '/host/reboot'].map(status)), [200, 200, 403, 403, 403])
 })

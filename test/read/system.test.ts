@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, eventually, fakeClock, startHome, startServer } from '../helper.ts'
 
 t.test('system, services, template, add-ons, health and self-test tools', async t => {
   const home = await startHome(t)
@@ -60,9 +60,11 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     const backups = await callTool(client, 'ha_get_system', { section: 'backups' })
     t.equal(backups.json.total, 3)
     t.ok(backups.json.last.age_days >= 0.9 && backups.json.last.age_days < 1.1, 'age of the last backup')
+    // The add-on ships hassio_role: backup (config.yaml), and the demo enforces the Supervisor's role rules.
     const mounts = await callTool(client, 'ha_get_system', { section: 'mounts' })
-    t.equal(mounts.json.items.length, 2)
-    t.match(mounts.json.warning, /nas_backup/, 'failed mount flagged')
+    t.equal(mounts.code, 'HAMCP_NOT_PERMITTED', 'GET /mounts needs the manager role')
+    t.match(mounts.text, /needs the Supervisor's "manager" role; this add-on holds "backup" on purpose/)
+    t.notMatch(mounts.text, /report/)
     const unknown = await callTool(client, 'ha_get_system', { section: 'logs' })
     t.ok(unknown.isError)
     t.equal(unknown.code, 'HAMCP_INVALID_ARGUMENT')
@@ -81,6 +83,32 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     t.equal(unknown.code, 'HAMCP_NOT_FOUND')
     const invalid = await callTool(client, 'ha_get_addons', { slug: '../etc' })
     t.ok(invalid.isError, 'slugs are validated')
+  })
+
+  t.test('with the manager role (a fork that asks for it), mounts are read', async t => {
+    const managed = await startHome(t, { supervisorRole: 'manager' })
+    const server = await startServer(t, { home: managed, env: { SUPERVISOR_TOKEN: managed.supervisorToken, SUPERVISOR_URL: managed.supervisorUrl } })
+    const mounts = await callTool(await connectClient(t, server), 'ha_get_system', { section: 'mounts' })
+    t.equal(mounts.json.items.length, 2)
+    t.match(mounts.json.warning, /nas_backup/, 'failed mount flagged')
+  })
+
+  t.test('backups: the staleness the owner set in the Supervisor (/backups/info), 30 days when unset', async t => {
+    // The add-on's clock (src/clock.ts) ten days after the demo's: its last backup is then eleven days old.
+    const later = Date.now() + 10 * 86_400_000
+    const check = async (opts: { backupsDaysUntilStale?: number }): Promise<any> => {
+      const house = await startHome(t, opts)
+      const server = await startServer(t, { home: house, env: { SUPERVISOR_TOKEN: house.supervisorToken, SUPERVISOR_URL: house.supervisorUrl }, app: { clock: fakeClock(later) } })
+      const answerClient = await connectClient(t, server)
+      return (await callTool(answerClient, 'ha_get_system', { section: 'backups' })).json
+    }
+    const byDefault = await check({})
+    t.equal(byDefault.days_until_stale, 30)
+    t.ok(byDefault.last.age_days > 10, 'the last backup is over ten days old')
+    t.equal(byDefault.warning, undefined, 'not stale under the Supervisor\'s default of 30 days')
+    const strict = await check({ backupsDaysUntilStale: 7 })
+    t.equal(strict.days_until_stale, 7)
+    t.match(strict.warning, /The last backup is 1\d days old \(stale after 7\)/)
   })
 
   t.test('ha_get_health: sections with caps and totals', async t => {

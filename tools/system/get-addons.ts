@@ -1,5 +1,6 @@
 import { z } from 'zod'
-import { UserError } from '../../src/errors.ts'
+import { HomeAssistantError, UserError } from '../../src/errors.ts'
+import { roleLimit } from '../_shared/supervisor-role.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { ADDON_SLUG } from '../../src/policy/input-checks.ts'
 import { excerpt } from '../../src/shape.ts'
@@ -7,7 +8,11 @@ import { supervisorGet } from './_supervisor.ts'
 
 interface Addon { slug?: string, name?: string, description?: string, version?: string, version_latest?: string, update_available?: boolean, state?: string, repository?: string, stage?: string, boot?: string, ingress?: boolean, url?: string | null, auto_update?: boolean }
 
-const REFUSED = 'The Supervisor refused this call for the add-on\'s role; please report it so the add-on can request the right role.'
+/**
+ * The list comes from `/supervisor/info`, whose v1 answer still carries every installed add-on (supervisor
+ * api/supervisor.py `info_v1`, marked deprecated, gone from the v2 contract): `/.+/info` is open to the
+ * add-on's `backup` role, where `GET /addons` needs `manager` (api/middleware/security.py).
+ */
 
 export default defineTool({
   name: 'ha_get_addons',
@@ -19,19 +24,18 @@ export default defineTool({
   }),
   async handler ({ ha }, { slug }) {
     if (slug === undefined) {
-      const data = await supervisorGet<{ addons?: Addon[] }>(ha, '/addons', 'The add-on list')
-      if (data === null) return { available: false, note: REFUSED }
+      const data = await supervisorGet<{ addons?: Addon[] }>(ha, '/supervisor/info', 'The add-on list')
+      if (!Array.isArray(data.addons)) throw roleLimit('The add-on list', 'manager')
       const items = (data.addons ?? []).map(a => ({ slug: a.slug, name: a.name, version: a.version, state: a.state, update_available: a.update_available || undefined, version_latest: a.update_available ? a.version_latest : undefined }))
       return { items, returned: items.length, total: items.length, has_more: false, next_offset: null, updates_available: items.filter(a => a.update_available).length }
     }
-    let info: Addon | null
+    let info: Addon
     try {
       info = await supervisorGet<Addon>(ha, `/addons/${slug}/info`, 'Add-on information')
     } catch (err) {
-      if (/HTTP (400|404)/.test((err as Error).message)) throw new UserError('HAMCP_NOT_FOUND', `Unknown add-on "${slug}".`, 'Call ha_get_addons without slug to see installed add-ons and their slugs.')
+      if (err instanceof HomeAssistantError && (err.upstreamStatus === 400 || err.upstreamStatus === 404)) throw new UserError('HAMCP_NOT_FOUND', `Unknown add-on "${slug}".`, 'Call ha_get_addons without slug to see installed add-ons and their slugs.')
       throw err
     }
-    if (info === null) return { available: false, note: REFUSED }
     // Options are left out on purpose: other add-ons keep passwords and keys there.
     return {
       slug: info.slug,

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { timersOf, type Clock } from '../../src/clock.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { ROLE_HINT } from '../_shared/backups.ts'
+import { isRoleRefusal, ROLE_HINT } from '../_shared/supervisor-role.ts'
 
 const PROBE_TIMEOUT_MS = 3000
 
@@ -19,10 +19,11 @@ async function timed (clock: Clock, run: () => Promise<unknown>): Promise<Probe>
   }
 }
 
-/** Whether the add-on's hassio_role lets it list and make backups (ha_manage_config kind backup). */
+/** Whether the add-on's hassio_role lets it list and make backups (ha_manage_config kind backup); not /backups/info, which every role may read. */
 async function backupRole (ha: HomeAssistant, clock: Clock): Promise<Probe> {
-  const probe = await timed(clock, () => ha.supervisor.call('GET', '/backups'))
-  if (!probe.ok && /answered HTTP 403\b/.test(probe.detail ?? '')) return { ok: false, ms: probe.ms, detail: `the add-on's Supervisor role does not allow backups. ${ROLE_HINT}` }
+  let refused = false
+  const probe = await timed(clock, () => ha.supervisor.call('GET', '/backups').catch((err: unknown) => { refused = isRoleRefusal(err); throw err }))
+  if (refused) return { ok: false, ms: probe.ms, detail: `the add-on's Supervisor role does not allow backups. ${ROLE_HINT}` }
   return probe
 }
 

@@ -4,11 +4,12 @@ import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { excerpt } from '../../src/shape.ts'
 import { ageDays, supervisorGet } from './_supervisor.ts'
-import { ROLE_HINT } from '../_shared/backups.ts'
 
 const ERROR_LOG_CAP = 40
 const MOUNTS_CAP = 10
 const BACKUPS_CAP = 10
+/** supervisor backups/validate.py SCHEMA_BACKUPS_CONFIG: the default when /backups/info gives none. */
+const SUPERVISOR_DAYS_UNTIL_STALE = 30
 
 interface LogEntry { name?: string, message?: string[] | string, level?: string, source?: [string, number] | string[], timestamp?: number, exception?: string, count?: number, first_occurred?: number }
 interface Backup { slug?: string, name?: string, date?: string, type?: string, size?: number, protected?: boolean }
@@ -61,25 +62,25 @@ async function updates ({ home }: ToolContext): Promise<unknown> {
 }
 
 async function backups (ctx: ToolContext): Promise<unknown> {
-  const data = await supervisorGet<{ backups?: Backup[], days_until_stale?: number }>(ctx.ha, '/backups', 'Backup information')
-  if (data === null) return { available: false, note: `The Supervisor refused /backups for this add-on's role. ${ROLE_HINT}` }
+  // /backups/info, not /backups: only it carries the owner's staleness setting (supervisor api/backups.py info_v1).
+  const data = await supervisorGet<{ backups?: Backup[], days_until_stale?: number }>(ctx.ha, '/backups/info', 'Backup information', 'backup')
   const list = [...(data.backups ?? [])].sort((a, b) => Date.parse(b.date ?? '') - Date.parse(a.date ?? ''))
   const now = ctx.clock.now()
   const shape = (b: Backup): Record<string, unknown> => ({ name: b.name, date: b.date, age_days: ageDays(b.date, now), type: b.type, size_mb: b.size, protected: b.protected })
   const last = list[0]
-  const stale = data.days_until_stale ?? 3
+  const stale = typeof data.days_until_stale === 'number' ? data.days_until_stale : SUPERVISOR_DAYS_UNTIL_STALE
   const lastAge = last ? ageDays(last.date, now) : null
   return {
     total: list.length,
     last: last ? shape(last) : null,
     recent: list.slice(0, BACKUPS_CAP).map(shape),
-    warning: last === undefined ? 'No backup exists.' : lastAge !== null && lastAge > stale ? `The last backup is ${Math.floor(lastAge)} days old.` : undefined
+    days_until_stale: stale,
+    warning: last === undefined ? 'No backup exists.' : lastAge !== null && lastAge > stale ? `The last backup is ${Math.floor(lastAge)} days old (stale after ${stale}).` : undefined
   }
 }
 
 async function mounts (ctx: ToolContext): Promise<unknown> {
-  const data = await supervisorGet<{ mounts?: Mount[], default_backup_mount?: string | null }>(ctx.ha, '/mounts', 'Network storage information')
-  if (data === null) return { available: false, note: 'The Supervisor refused /mounts for this add-on\'s role.' }
+  const data = await supervisorGet<{ mounts?: Mount[], default_backup_mount?: string | null }>(ctx.ha, '/mounts', 'Network storage information', 'manager')
   const list = data.mounts ?? []
   const items = list.slice(0, MOUNTS_CAP).map(m => ({ name: m.name, usage: m.usage, type: m.type, server: m.server, state: m.state, read_only: m.read_only }))
   const failing = list.filter(m => m.state && m.state !== 'active').map(m => m.name)

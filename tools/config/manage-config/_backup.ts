@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
 import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
 import { addonSlugProblem, backupNameProblem } from '../../../src/policy/input-checks.ts'
-import { ROLE_HINT } from '../../_shared/backups.ts'
+import { isRoleRefusal, ROLE_HINT } from '../../_shared/supervisor-role.ts'
 import { toYaml } from '../../_shared/config-yaml.ts'
 import { configOf, problemIssue, type ManageArgs } from './_args.ts'
 import { formatOutcome, guardedWrite } from '../../_shared/write.ts'
@@ -17,9 +17,8 @@ import { formatOutcome, guardedWrite } from '../../_shared/write.ts'
 const FOLDERS = ['homeassistant', 'ssl', 'share', 'addons/local', 'media'] as const
 
 function supervisorError (err: unknown, what: string): never {
-  const message = (err as Error).message ?? String(err)
-  if (/answered HTTP 403\b/.test(message)) {
-    throw new UserError('HAMCP_NOT_SUPPORTED', `The Supervisor refused ${what}: this add-on's role does not allow backups.`, ROLE_HINT)
+  if (isRoleRefusal(err)) {
+    throw new UserError('HAMCP_NOT_PERMITTED', `The Supervisor refused ${what}: this add-on's role does not allow backups.`, ROLE_HINT)
   }
   throw err
 }
