@@ -92,7 +92,7 @@ t.test('Supervisor API: envelope, 401/403, options kept, discovery, injected fai
   const info = await (await sup('/addons/self/info')).json() as Record<string, any>
   t.equal(info.result, 'ok')
   t.equal(info.data.slug, 'local_ha_mcp')
-  for (const path of ['/addons', '/core/info', '/os/info', '/backups', '/mounts', '/info', '/network/info']) {
+  for (const path of ['/core/info', '/os/info', '/backups', '/backups/info', '/supervisor/info', '/info', '/network/info']) {
     const body = await (await sup(path)).json() as Record<string, unknown>
     t.equal(body.result, 'ok', `${path} envelope`)
   }
@@ -145,7 +145,19 @@ t.test('Supervisor role checks follow hassio_role', async t => {
   t.equal(await get('/addons/core_mosquitto/info'), 200)
   t.equal(await get('/addons'), 403, 'the add-on list needs the manager role')
   t.equal(await get('/backups'), 403)
+  t.equal(await get('/backups/info'), 200, 'every /<x>/info path is open to every role')
   t.equal(await get('/core/logs'), 403)
+
+  // The default is the role config.yaml ships: backup. manager opens /addons and /mounts.
+  t.equal((await sup('/addons')).status, 403)
+  t.equal((await sup('/mounts')).status, 403)
+  t.equal((await sup('/addons/local_ha_mcp/sys_options')).status, 403, 'sys_options is for Core only, whatever the role')
+  const managed = await startDemoHome({ supervisorRole: 'manager', token: 'y' })
+  t.teardown(() => managed.close())
+  for (const path of ['/addons', '/mounts']) {
+    const body = await (await fetch(`${managed.supervisorUrl}${path}`, { headers: { authorization: 'Bearer y' } })).json() as Record<string, unknown>
+    t.equal(body.result, 'ok', `${path} with the manager role`)
+  }
 })
 
 t.test('where the house is reachable: internal_url, /network/info, the published port', async t => {
