@@ -98,6 +98,12 @@ function isMessage (item: unknown): item is JSONRPCMessage {
 /** Messages in one 2025-era batch: 3000 calls in one 377 KB POST held the server for 20 s and built a 35 MB answer. */
 export const MAX_BATCH = 100
 
+/**
+ * Longest JSON-RPC id served. An id lives as long as its request, and a listen stream stamps it on every
+ * notification: eight streams with 64 KB ids took 330 MB in 15 s. Clients send numbers or UUIDs.
+ */
+export const MAX_ID_LENGTH = 256
+
 /** Checks that a parsed body is one JSON-RPC message (or a batch of them, which older clients send). */
 export function checkBody (body: unknown): McpBodyCheck {
   const batch = Array.isArray(body)
@@ -106,6 +112,8 @@ export function checkBody (body: unknown): McpBodyCheck {
   if (items.length > MAX_BATCH) return { ok: false, message: `Invalid Request: a batch holds at most ${MAX_BATCH} messages` }
   for (const item of items) {
     if (!isMessage(item)) return { ok: false, message: 'Invalid Request: not a JSON-RPC 2.0 message' }
+    const id = (item as { id?: unknown }).id
+    if (typeof id === 'string' && id.length > MAX_ID_LENGTH) return { ok: false, message: `Invalid Request: an id longer than ${MAX_ID_LENGTH} characters` }
   }
   return { ok: true, messages: items as JSONRPCMessage[], batch }
 }
