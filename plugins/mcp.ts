@@ -155,7 +155,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
       })
       // A long-lived stream of change notifications, written by the SDK's listen router.
       reply.hijack()
-      await endpoint.listen(request.raw, reply.raw, request.body, request.identity as Identity)
+      await endpoint.listen(request.raw, reply.raw, request.body, request.identity as Identity, sessions.streamGate(reply.raw))
       return
     }
     // The 2026-07-28 revision has no sessions: a modern request's Mcp-Session-Id is ignored.

@@ -12,6 +12,7 @@ import { authInfoOf, buildServer, legacyErrorCodes, type McpServerDeps } from '.
 import { rpcErrorBody, withRefusalCode, withRefusalCodes } from './rpc-error.ts'
 import { fitText } from '../shape.ts'
 import { QUESTION_MAX_BYTES } from './confirm-rounds.ts'
+import type { StreamGate } from './stream-gate.ts'
 
 /** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */
 const CONFIRM_SCHEMA = {
@@ -29,6 +30,8 @@ export interface SessionServerHooks {
   unsubscribe: (uri: string) => void
   /** Called when the session's transport closes, whatever closed it (DELETE, close()). */
   onClosed: () => void
+  /** The gate in front of the client's notification stream (the GET), so a client that does not read holds little. */
+  streamGate?: (res: ServerResponse) => StreamGate
 }
 
 export interface McpSession {
@@ -89,11 +92,19 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
   const serve = toNodeHandler({ fetch: async (request, extra) => await withRefusalCodes(await transport.handleRequest(request, extra)) })
   server.onclose = hooks.onClosed
   await server.connect(transport)
+  // The open GET stream's gate: notifications meant for it wait there, one per resource, while it is backed up.
+  let stream: StreamGate | undefined
+  const toStream = (key: string, send: () => void): void => {
+    if (stream === undefined || stream.closed) send()
+    else stream.offer(key, send)
+  }
   return {
     id,
     get initialized () { return initialized },
     async handle (req, res, identity, body) {
       (req as IncomingMessage & { auth?: AuthInfo }).auth = authInfoOf(identity)
+      // One stream at a time (a second GET is refused with 409): the open one keeps its gate.
+      if (req.method === 'GET' && hooks.streamGate && (stream === undefined || stream.closed)) stream = hooks.streamGate(res)
       try {
         await serve(req, res, body)
       } catch (err) {
@@ -107,13 +118,17 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
       }
     },
     resourceUpdated (uri) {
-      server.sendResourceUpdated({ uri }).catch(() => {
-        // The client is gone or not listening; it re-reads when it comes back.
+      toStream(`resource:${uri}`, () => {
+        server.sendResourceUpdated({ uri }).catch(() => {
+          // The client is gone or not listening; it re-reads when it comes back.
+        })
       })
     },
     log (level, message) {
-      server.sendLoggingMessage({ level, logger: 'home-assistant', data: message }, id).catch(() => {
-        // The client is gone or not listening.
+      toStream(`log:${message}`, () => {
+        server.sendLoggingMessage({ level, logger: 'home-assistant', data: message }, id).catch(() => {
+          // The client is gone or not listening.
+        })
       })
     },
     closeStream () {

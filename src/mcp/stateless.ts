@@ -15,12 +15,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { toNodeHandler } from '@modelcontextprotocol/node'
 import {
-  classifyInboundRequest, createMcpHandler, InMemoryServerEventBus, Server, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse,
+  classifyInboundRequest, createMcpHandler, Server, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse,
   PerRequestHTTPServerTransport, ProtocolErrorCode, type JSONRPCMessage, type MessageExtraInfo
 } from '@modelcontextprotocol/server'
 import type { Identity } from '../auth/identity.ts'
 import { createModernConfirmations, type ModernConfirmations } from './confirm-rounds.ts'
 import { authInfoOf, buildServer, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
+import { GatedEventBus, type StreamGate } from './stream-gate.ts'
 import { withRefusalCode, withRefusalCodes } from './rpc-error.ts'
 
 export { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION }
@@ -187,8 +188,8 @@ export function modernHttpStatus (answer: unknown): number {
 export interface McpEndpoint {
   /** Answers the messages of one POST: the answers to its requests, in order (empty: 202). */
   handle: (messages: JSONRPCMessage[], identity: Identity, cancelled: AbortSignal, era?: Era) => Promise<JSONRPCMessage[]>
-  /** Serves one 2026-07-28 `subscriptions/listen` stream; writes the raw response itself. */
-  listen: (req: IncomingMessage, res: ServerResponse, body: unknown, identity: Identity) => Promise<void>
+  /** Serves one 2026-07-28 `subscriptions/listen` stream, its notifications behind `gate` (src/mcp/stream-gate.ts); writes the raw response itself. */
+  listen: (req: IncomingMessage, res: ServerResponse, body: unknown, identity: Identity, gate?: StreamGate) => Promise<void>
   /** Tells the listen streams that asked for `uri` that it changed. */
   resourceUpdated: (uri: string) => void
   /** Whether any listen stream is open. */
@@ -208,7 +209,8 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
   await servers.modern.connect(muxes.modern)
   // subscriptions/listen: the SDK's own entry serves the stream (ack, subscription ids, per-stream
   // filtering); the instance it asks for only lends its capabilities, so building one per stream is cheap.
-  const bus = new InMemoryServerEventBus()
+  // Each stream's listener behind its own gate: a reader that does not read holds one update per URI, then is closed.
+  const bus = new GatedEventBus()
   const listenHandler = createMcpHandler(() => new Server({ name: deps.name, version: deps.version, title: 'Home Assistant' }, {
     capabilities: { tools: { listChanged: false }, resources: { subscribe: true }, prompts: {} },
     supportedProtocolVersions: [MODERN_PROTOCOL_VERSION]
@@ -216,9 +218,11 @@ export async function createMcpEndpoint (deps: McpServerDeps, confirmations: Mod
   // Its refusals (a malformed filter...) are JSON answers without our code: coded on the way out; the stream passes untouched.
   const serveListen = toNodeHandler({ fetch: async (request, extra) => await withRefusalCodes(await listenHandler.fetch(request, extra)) })
   return {
-    async listen (req, res, body, identity) {
+    async listen (req, res, body, identity, gate) {
       (req as IncomingMessage & { auth?: unknown }).auth = authInfoOf(identity)
-      await serveListen(req as IncomingMessage & { auth?: never }, res, body)
+      const serve = async (): Promise<void> => { await serveListen(req as IncomingMessage & { auth?: never }, res, body) }
+      const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } } | null)?.params?.notifications?.resourceSubscriptions
+      await (gate ? bus.serve(gate, Array.isArray(uris) ? uris : [], serve) : serve())
     },
     resourceUpdated (uri) { listenHandler.notify.resourceUpdated(uri) },
     get listening () { return bus.listenerCount > 0 },

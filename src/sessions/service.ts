@@ -7,6 +7,8 @@ import type { HomeView } from '../home/view.ts'
 import type { AppLogger } from '../logger.ts'
 import type { McpServerDeps } from '../mcp/handlers.ts'
 import { createSessionServer, type McpSession } from '../mcp/session.ts'
+import { StreamGate, type GatedResponse } from '../mcp/stream-gate.ts'
+import { realClock } from '../clock.ts'
 import { SessionRegistry, type SessionRegistryOptions } from './registry.ts'
 import { LiveFeed, SessionSubscriptions, type Schedule, type SubscriptionDeps } from './subscriptions.ts'
 
@@ -17,6 +19,8 @@ export interface SessionsOptions extends SessionRegistryOptions {
   notifyIntervalMs?: number
   /** The subscriptions' timer, for tests that bring their own clock. */
   schedule?: Schedule
+  /** How long a notification stream may stay backed up before it is closed (src/mcp/stream-gate.ts). */
+  streamStallMs?: number
 }
 
 export interface SessionServiceDeps {
@@ -75,6 +79,8 @@ export interface SessionService {
   closeAll: () => Promise<void>
   /** The live entity and area resources for 2026-07-28 listen streams, with the sessions' clock and interval. */
   liveFeed: (publish: (uri: string) => void, active: () => boolean) => LiveFeed
+  /** The gate in front of one client's notification stream (src/mcp/stream-gate.ts), on the sessions' clock. */
+  streamGate: (res: GatedResponse) => StreamGate
 }
 
 /**
@@ -88,6 +94,7 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
   const { log, enabled } = deps
   const opts = deps.options ?? {}
   const registry = new SessionRegistry<OpenSession>(opts)
+  const streamGate = (res: GatedResponse): StreamGate => new StreamGate(res, { now: opts.now ?? realClock.now, stallMs: opts.streamStallMs })
 
   const closeSession = async (id: string, open: OpenSession, reason: string): Promise<void> => {
     registry.remove(id)
@@ -134,6 +141,7 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
     const session: OpenSession = {
       subscriptions,
       server: createSessionServer(deps.mcp, id, {
+        streamGate,
         subscribe: async (uri, ctx) => {
           await ctx.home.ready()
           subscriptions.add(uri)
@@ -200,6 +208,7 @@ export function createSessionService (deps: SessionServiceDeps): SessionService 
     async closeStreams () {
       for (const { value } of registry.entries()) (await value.server).closeStream()
     },
+    streamGate,
     liveFeed (publish, active) {
       return new LiveFeed({ home: deps.home, onStateChange: deps.onStateChange, publish, active, minIntervalMs: opts.notifyIntervalMs, now: opts.now, schedule: opts.schedule })
     },

@@ -2,9 +2,10 @@
 // must never signal, one token must not hold every stream nor the memory, and a token that stops
 // working must stop streaming.
 import t from 'tap'
-import { eventually, rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
+import { eventually, fakeClock, rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
-import { listen, type ListenStream } from './_modern.ts'
+import { listen, metaFor, MODERN, type ListenStream } from './_modern.ts'
+import { stalledStream } from './_stalled.ts'
 
 t.test('subscriptions/listen under attack', async t => {
   const home = await startHome(t)
@@ -117,4 +118,43 @@ t.test('a revoked token stops streaming', async t => {
   t.notOk(streamed, 'no update reaches a revoked token: its listen stream ended with it')
   await stream.ended()
   t.pass('the server ended the revoked token\'s stream')
+})
+
+t.test('a listen stream whose reader does not read holds one update per URI, and is closed once stalled', async t => {
+  // Eight streams whose readers never read, on 50 busy entities: the SDK queued every update for them.
+  const home = await startHome(t)
+  const clock = fakeClock()
+  const server = await startServer(t, { home, app: { sessions: { now: clock.now, schedule: clock.schedule } } })
+  await server.app.services.home.ready()
+  const rows = server.app.services.home.ha.states
+  const busy = server.app.services.home.entities().filter(row => row.domain === 'sensor' || row.domain === 'light').slice(0, 50).map(row => row.entity_id)
+  const uris = busy.map(id => `ha://entity/${id}`)
+  const body = JSON.stringify({ jsonrpc: '2.0', id: 'stalled', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris }, _meta: metaFor() } })
+  const stalled = await stalledStream(server, [
+    'POST /mcp HTTP/1.1', `authorization: Bearer ${server.token}`, 'content-type: application/json',
+    'accept: application/json, text/event-stream', `mcp-protocol-version: ${MODERN}`, 'mcp-method: subscriptions/listen'
+  ], body, 'notifications/subscriptions/acknowledged')
+  t.teardown(() => { stalled.socket.destroy() })
+  t.ok(stalled.response(), 'the stream\'s response was seen')
+  const reading = await listen(server.url, TEST_TOKEN, 'reading', uris.slice(0, 1))
+  t.teardown(() => { reading.close() })
+  await reading.until(() => reading.seen.length >= 1, 'the reading stream\'s acknowledgement')
+  const state = { closed: false }
+  stalled.ended.then(() => { state.closed = true }).catch(() => {})
+  let held = 0
+  let round = 0
+  for (; round < 30 && !state.closed; round++) {
+    for (const id of busy) home.setState(id, `v${round}`)
+    await eventually(() => busy.every(id => rows.get(id)?.state === `v${round}`), 5000, `round ${round} to reach the add-on`)
+    held = Math.max(held, stalled.response()?.writableLength ?? 0)
+    // Each URI is signalled at most once a second: every round signals all 50; the stalled minute passes in three.
+    clock.advance(20_000)
+    await new Promise(resolve => setImmediate(resolve))
+  }
+  await Promise.race([stalled.ended, new Promise(resolve => { setTimeout(resolve, 3000) })])
+  t.ok(state.closed, `the server closed the stream that did not read (after ${round} rounds of 50 updates)`)
+  t.ok(held < 256 * 1024, `what waited for it in the process stayed small (${held} bytes)`)
+  home.setState(busy[0] as string, 'after')
+  await reading.until(() => reading.updates().length > 0, 'an update on the stream that reads')
+  t.pass('a stream that reads is untouched')
 })

@@ -3,7 +3,9 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { DemoHome } from '../../demo/index.ts'
-import { connectClient, eventually, fakeClock, startHome, startServer, type FakeClock, type TestServer } from '../helper.ts'
+import { connectClient, eventually, fakeClock, rpc, startHome, startServer, type FakeClock, type TestServer } from '../helper.ts'
+import { stalledStream } from '../redteam/_stalled.ts'
+import { answerOf, auth, openRawSession } from './_raw.ts'
 
 interface Received { uri: string, at: number }
 
@@ -132,4 +134,35 @@ t.test('with filter_reads, hidden entities cannot be subscribed and never signal
   home.setState(neighbour.entity_id, neighbour.state === 'on' ? 'off' : 'on')
   await eventually(() => received.length === 1, 5000, 'the visible change to signal the area')
   t.same(clock.pending(), [], 'the hidden lock\'s change signalled nothing (else the visible one would wait its turn)')
+})
+
+t.test('a session stream whose reader does not read holds one update per resource, and is closed once stalled', async t => {
+  const home = await startHome(t)
+  const clock = fakeClock()
+  const server = await startServer(t, { home, options: { enable_sessions: true }, app: { sessions: { now: clock.now, schedule: clock.schedule } } })
+  await server.app.services.home.ready()
+  const rows = server.app.services.home.ha.states
+  const busy = server.app.services.home.entities().filter(row => row.domain === 'sensor' || row.domain === 'light').slice(0, 50).map(row => row.entity_id)
+  const session = await openRawSession(server.url, server.token)
+  await (await rpc(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, auth(server.token, session))).text()
+  for (const [i, id] of busy.entries()) {
+    const answer = answerOf(await (await rpc(server.url, { jsonrpc: '2.0', id: 10 + i, method: 'resources/subscribe', params: { uri: `ha://entity/${id}` } }, auth(server.token, session))).text())
+    t.notOk(answer.error, JSON.stringify(answer))
+  }
+  const stalled = await stalledStream(server, ['GET /mcp HTTP/1.1', `authorization: Bearer ${server.token}`, `mcp-session-id: ${session}`, 'accept: text/event-stream'], '', () => server.app.services.sessions.registry.listening(session))
+  t.teardown(() => { stalled.socket.destroy() })
+  const state = { closed: false }
+  stalled.ended.then(() => { state.closed = true }).catch(() => {})
+  let round = 0
+  for (; round < 40 && !state.closed; round++) {
+    for (const id of busy) home.setState(id, `v${round}`)
+    await eventually(() => busy.every(id => rows.get(id)?.state === `v${round}`), 5000, `round ${round} to reach the add-on`)
+    clock.advance(20_000)
+    await new Promise(resolve => setImmediate(resolve))
+  }
+  await Promise.race([stalled.ended, new Promise(resolve => { setTimeout(resolve, 3000) })])
+  t.ok(state.closed, `the server closed the stream that did not read (after ${round} rounds of 50 updates)`)
+  t.ok((stalled.response()?.writableLength ?? 0) < 256 * 1024, 'what waited for it stayed small')
+  const tools = answerOf(await (await rpc(server.url, { jsonrpc: '2.0', id: 99, method: 'tools/list' }, auth(server.token, session))).text())
+  t.ok(Array.isArray(tools.result?.tools), 'the session itself goes on: its client may open a new stream')
 })
