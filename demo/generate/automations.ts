@@ -42,6 +42,11 @@ export function addAutomations (b: HomeBuilder, a: Anchors): Made {
     conditions: [],
     actions: [{ action: 'scene.turn_on', target: { entity_id: 'scene.good_night' } }]
   }, 'nuit_tout_eteindre')
+  ui('1700000000006', 'Open the door for the cleaner', {
+    triggers: [{ trigger: 'time', at: '09:00:00' }],
+    conditions: [],
+    actions: [{ choose: [{ conditions: [{ condition: 'state', entity_id: 'person.alice', state: 'not_home' }], sequence: [{ action: 'lock.unlock', target: { entity_id: a.lock } }] }] }, { action: 'lock.unlock', target: { entity_id: a.lock } }]
+  }, 'open_door_for_cleaner')
   ui('1700000000005', 'Low battery alert', {
     triggers: [{ trigger: 'numeric_state', entity_id: a.battery, below: 15 }],
     conditions: [],
@@ -61,7 +66,12 @@ export function addAutomations (b: HomeBuilder, a: Anchors): Made {
   const scripts: ScriptDef[] = [
     { entity_id: 'script.good_night', source: 'ui', config: { alias: 'Good night', sequence: [{ action: 'light.turn_off', target: { entity_id: 'all' } }, { action: 'lock.lock', target: { entity_id: a.lock } }], mode: 'single', icon: 'mdi:weather-night' } },
     { entity_id: 'script.movie_time', source: 'ui', config: { alias: 'Movie time', fields: { brightness: { selector: { number: { min: 0, max: 100 } } } }, sequence: [{ action: 'light.turn_on', target: { entity_id: a.livingLight }, data: { brightness_pct: 20 } }], mode: 'restart' } },
-    { entity_id: 'script.flash_hallway', source: 'yaml', config: { alias: 'Flash hallway', sequence: [{ action: 'light.toggle', target: { entity_id: a.hallwayLight } }], mode: 'single' } }
+    { entity_id: 'script.flash_hallway', source: 'yaml', config: { alias: 'Flash hallway', sequence: [{ action: 'light.toggle', target: { entity_id: a.hallwayLight } }], mode: 'single' } },
+    // Owner-made scripts that reach the lock: directly, through another script, and through a template.
+    { entity_id: 'script.let_guest_in', source: 'ui', config: { alias: 'Let the guest in', sequence: [{ action: 'lock.unlock', target: { entity_id: a.lock } }], mode: 'single' } },
+    { entity_id: 'script.arrive_home', source: 'ui', config: { alias: 'Arrive home', sequence: [{ action: 'light.turn_on', target: { entity_id: a.hallwayLight } }, { action: 'script.let_guest_in' }], mode: 'single' } },
+    { entity_id: 'script.door_by_template', source: 'ui', config: { alias: 'Door by template', sequence: [{ action: "{{ 'lock.' ~ states('input_select.door_action') }}", target: { entity_id: a.lock } }], mode: 'single' } },
+    { entity_id: 'script.restart_everything', source: 'ui', config: { alias: 'Restart everything', sequence: [{ if: [{ condition: 'state', entity_id: 'sun.sun', state: 'below_horizon' }], then: [{ action: 'homeassistant.restart' }] }], mode: 'single' } }
   ]
   for (const def of scripts) {
     b.addEntity({ domain: 'script', key: '', name: String(def.config.alias), state: 'off', attributes: { last_triggered: null, mode: def.config.mode, current: 0 }, profile: STATIC }, null, { objectId: def.entity_id.slice(7), platform: 'script', uniqueId: def.entity_id.slice(7) })
@@ -69,10 +79,16 @@ export function addAutomations (b: HomeBuilder, a: Anchors): Made {
 
   const scenes: SceneDef[] = [
     { entity_id: 'scene.good_night', id: '1700000000100', name: 'Good night', entities: { [a.livingLight]: { state: 'off' }, [a.hallwayLight]: { state: 'off' }, [a.bedroomLight]: { state: 'on', brightness: 20 } } },
-    { entity_id: 'scene.movie', id: '1700000000101', name: 'Movie', entities: { [a.livingLight]: { state: 'on', brightness: 40 } } }
+    { entity_id: 'scene.movie', id: '1700000000101', name: 'Movie', entities: { [a.livingLight]: { state: 'on', brightness: 40 } } },
+    { entity_id: 'scene.welcome_guests', id: '1700000000102', name: 'Welcome guests', entities: { [a.hallwayLight]: { state: 'on' }, [a.lock]: { state: 'unlocked' } } }
   ]
   for (const def of scenes) {
     b.addEntity({ domain: 'scene', key: '', name: def.name, state: 'unknown', attributes: { id: def.id, entity_id: Object.keys(def.entities) }, profile: STATIC }, null, { objectId: def.entity_id.slice(6), platform: 'homeassistant' })
   }
+  // An old-style group (group.*: its members in the `entity_id` attribute, homeassistant/components/group/
+  // __init__.py) and a light group (an integration group of the `group` platform, homeassistant/components/
+  // group/light.py), both of which Home Assistant expands to their members (helpers/group.py expand_entity_ids).
+  b.addEntity({ domain: 'group', key: '', name: 'Doors', state: 'locked', attributes: { entity_id: [a.lock], order: 0, auto: false }, profile: STATIC }, null, { objectId: 'doors', platform: 'group' })
+  b.addEntity({ domain: 'light', key: '', name: 'Downstairs lights', state: 'off', attributes: { entity_id: [a.livingLight, a.hallwayLight], supported_color_modes: ['brightness'], color_mode: null, brightness: null, supported_features: 0 }, profile: STATIC }, null, { objectId: 'downstairs_lights', platform: 'group' })
   return { automations, scripts, scenes }
 }

@@ -62,7 +62,7 @@ export function generateHome (opts: GenerateOptions): GeneratedHome {
 
   addSingletons(b)
   const firstLight = new Map<string, string>()
-  const reserved = 12 // automations, scripts and scenes added below
+  const reserved = 20 // automations, scripts, scenes and groups added below
   for (let slot = 0; b.entities.length + reserved < opts.entities || slot === 0; slot++) {
     for (let i = 0; i < areas.length && b.entities.length + reserved < Math.max(opts.entities, 1); i++) {
       const area = areas[i] as AreaEntry

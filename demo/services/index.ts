@@ -4,6 +4,7 @@ import type { HassContext } from '../types.ts'
 import { asArray, isoTime, isRecord } from '../util.ts'
 import { automationServices } from './automation.ts'
 import { deviceServices } from './devices.ts'
+import { groupServices } from './groups.ts'
 import { helperServices } from './helpers.ts'
 import { miscServices } from './misc.ts'
 import { describe, type ServiceCall, type ServiceTable } from './registry.ts'
@@ -46,6 +47,24 @@ function matchIds (value: unknown): string[] {
   return value === 'none' ? [] : asArray(value)
 }
 
+/**
+ * homeassistant/helpers/group.py expand_entity_ids: an old-style group (`group.*`, members in its
+ * `entity_id` attribute) and an integration group (a light group of the `group` platform) stand for their
+ * members, recursively; a group never expands into itself, and each member counts once.
+ */
+export function expandGroups (h: House, ids: Iterable<string>, seen: Set<string> = new Set()): string[] {
+  const out: string[] = []
+  for (const id of ids) {
+    if (seen.has(id)) continue
+    seen.add(id)
+    const members = h.states.get(id)?.attributes.entity_id
+    const isGroup = id.startsWith('group.') || h.entities.get(id)?.platform === 'group'
+    if (isGroup && Array.isArray(members)) out.push(...expandGroups(h, members.filter((m): m is string => typeof m === 'string').map(m => m.toLowerCase()), seen))
+    else if (!isGroup) out.push(id)
+  }
+  return [...new Set(out)]
+}
+
 /** Every service of the home, and the one path every call (WS, REST, automations) goes through. */
 export class Services {
   readonly table: ServiceTable
@@ -63,6 +82,7 @@ export class Services {
     merge(helperServices())
     merge(miscServices())
     merge(automationServices(house))
+    merge(groupServices())
     this.table = table
     house.invoke = async req => await this.call(req)
   }
@@ -90,7 +110,7 @@ export class Services {
       // HA's entity services target every entity of the platforms that registered the service.
       for (const id of h.states.keys()) wanted.add(id)
     } else if (ids !== 'none') {
-      for (const id of ids) wanted.add(id)
+      for (const id of expandGroups(h, ids)) wanted.add(id)
     }
     // As homeassistant/helpers/target.py (async_extract_referenced_entity_ids, core 2026.9+): a device
     // brings its child devices (dr.async_entries_for_parent_device); a label its entities, devices and
@@ -135,9 +155,11 @@ export class Services {
       throw new HaError('service_validation_error', 'Validation error: The action requires responses and must be called with return_response=True', { key: 'service_lacks_response_request', domain: 'homeassistant', placeholders: { return_response: 'return_response=True' } })
     }
     const serviceData = req.serviceData ?? {}
-    const target: Record<string, unknown> = { ...(req.target ?? {}) }
+    // homeassistant/core.py ServiceRegistry.async_call: `service_data.update(target)`. The two are merged
+    // key by key; a key given in both takes the target's value, never the other way round.
+    const target: Record<string, unknown> = {}
     const data: Record<string, unknown> = {}
-    for (const [key, value] of Object.entries(serviceData)) {
+    for (const [key, value] of Object.entries({ ...serviceData, ...(req.target ?? {}) })) {
       if (TARGET_KEYS.includes(key)) target[key] = value
       else data[key] = value
     }
@@ -174,6 +196,7 @@ export class Services {
           if (state !== undefined) perEntity[id] = await def.perEntity(call, id, state)
         }
         response = perEntity
+        refreshGroups(h, call.entityIds, context)
       } else if (def.run !== undefined) {
         response = await def.run(call)
       }
@@ -183,5 +206,21 @@ export class Services {
     } finally {
       stop()
     }
+  }
+}
+
+/**
+ * An integration group's state follows its members (homeassistant/components/group/light.py
+ * async_update_group_state: on when any member is on); old-style groups keep theirs in the demo.
+ */
+function refreshGroups (h: House, changed: string[], context: HassContext): void {
+  const touched = new Set(changed)
+  for (const entry of h.entities.values()) {
+    if (entry.platform !== 'group' || entry.entity_id.startsWith('group.')) continue
+    const state = h.states.get(entry.entity_id)
+    const members = state?.attributes.entity_id
+    if (state === undefined || !Array.isArray(members) || !members.some(m => touched.has(String(m)))) continue
+    const on = members.some(m => h.states.get(String(m))?.state === 'on')
+    if ((state.state === 'on') !== on) h.updateState(entry.entity_id, { state: on ? 'on' : 'off' }, context)
   }
 }

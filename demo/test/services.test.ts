@@ -159,3 +159,48 @@ t.test('entity_id is read like cv.comp_entity_ids: comma strings, case, all and 
   t.equal(bad.error.code, 'invalid_format', 'list items are not split: one bad id fails the call')
   t.equal(home.getState('lock.front_door_lock')?.state, 'unlocked', 'and nothing happened')
 })
+
+t.test('target and service_data merge as homeassistant/core.py does: key by key, the target winning a shared key', async t => {
+  const home = await startDemoHome({})
+  t.teardown(() => home.close())
+  const c = await RawClient.connect(home.url, home.token)
+  t.teardown(() => c.close())
+  for (const id of ['switch.irrigation', 'switch.spare_plug']) home.setState(id, 'on')
+
+  await c.ok({ type: 'call_service', domain: 'switch', service: 'turn_off', target: { entity_id: 'switch.irrigation' }, service_data: { entity_id: 'switch.spare_plug' } })
+  t.equal(home.getState('switch.irrigation')?.state, 'off', 'the target\'s entity_id is the one acted on')
+  t.equal(home.getState('switch.spare_plug')?.state, 'on', 'the data\'s entity_id does not replace it')
+
+  const light = home.entityIds().find(id => id.startsWith('light.living_room_ceiling')) as string
+  home.setState(light, 'on')
+  home.setState('switch.spare_plug', 'on')
+  await c.ok({ type: 'call_service', domain: 'homeassistant', service: 'turn_off', target: { entity_id: 'switch.spare_plug' }, service_data: { area_id: 'living_room' } })
+  t.equal(home.getState('switch.spare_plug')?.state, 'off', 'the target\'s entity is reached')
+  t.equal(home.getState(light)?.state, 'off', 'and so is the area named only in the data')
+})
+
+t.test('groups stand for their members, as helpers/group.py expand_entity_ids says', async t => {
+  const home = await startDemoHome({})
+  t.teardown(() => home.close())
+  const c = await RawClient.connect(home.url, home.token)
+  t.teardown(() => c.close())
+  home.setState('lock.front_door_lock', 'locked')
+  await c.ok({ type: 'call_service', domain: 'lock', service: 'unlock', target: { entity_id: 'group.doors' } })
+  t.equal(home.getState('lock.front_door_lock')?.state, 'unlocked', 'an old-style group reaches its lock')
+
+  const members = home.getState('light.downstairs_lights')?.attributes.entity_id as string[]
+  t.ok(members.length > 0, 'the light group lists its members')
+  for (const id of members) home.setState(id, 'off')
+  await c.ok({ type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: 'light.downstairs_lights' } })
+  t.ok(members.every(id => home.getState(id)?.state === 'on'), 'a light group turns its members on')
+  t.equal(home.getState('light.downstairs_lights')?.state, 'on', 'and its own state follows')
+
+  await c.ok({ type: 'call_service', domain: 'group', service: 'set', service_data: { object_id: 'loop_a', entities: ['group.loop_b', 'switch.irrigation'] } })
+  await c.ok({ type: 'call_service', domain: 'group', service: 'set', service_data: { object_id: 'loop_b', entities: ['group.loop_a'] } })
+  home.setState('switch.irrigation', 'on')
+  await c.ok({ type: 'call_service', domain: 'switch', service: 'turn_off', target: { entity_id: 'group.loop_b' } })
+  t.equal(home.getState('switch.irrigation')?.state, 'off', 'groups of groups expand, and a cycle ends')
+
+  await c.ok({ type: 'call_service', domain: 'group', service: 'set', service_data: { object_id: 'doors', add_entities: ['switch.irrigation'] } })
+  t.same(home.getState('group.doors')?.attributes.entity_id, ['lock.front_door_lock', 'switch.irrigation'], 'add_entities adds members')
+})
