@@ -1,6 +1,8 @@
 import { realClock } from '../clock.ts'
 import { join } from 'node:path'
 import type { HomeAssistant } from '../ha/index.ts'
+import { ConfigReader, configKey } from '../home/configs.ts'
+import { domainOf } from '../home/entities.ts'
 import type { AppLogger } from '../logger.ts'
 import type { Options } from '../options.ts'
 import { SlidingWindow } from '../sliding-window.ts'
@@ -68,6 +70,7 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
     log: deps.log
   }))
   let services: { at: number, all: ServiceDescriptions } | undefined
+  const configs = new ConfigReader({ ha, now })
   const guard = new WriteGuard({
     command: async message => await ha.command(message),
     options: deps.options,
@@ -87,6 +90,12 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
         const fresh = async (): Promise<ServiceDescriptions> => (services = { at: now(), all: await ha.command<ServiceDescriptions>({ type: 'get_services' }) }).all
         const all = services && now() - services.at < SERVICES_TTL_MS && services.all[domain]?.[service] !== undefined ? services.all : await fresh()
         return serviceDomainsOf(all, domain, service)
+      },
+      runConfig: async entityId => {
+        const kind = domainOf(entityId)
+        if (kind !== 'script' && kind !== 'automation') return undefined
+        const key = configKey(kind, entityId, ha.states.get(entityId), ha.registries.peek() ?? await ha.registries.snapshot().catch(() => undefined))
+        return key === undefined ? undefined : await configs.read(kind, key)
       }
     },
     now

@@ -10,6 +10,8 @@ import { configCalls } from './config-calls.ts'
 import { matchesAny } from '../globs.ts'
 import { assertBounded } from './input-checks.ts'
 import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reached.ts'
+import { expandMembers } from './expand.ts'
+import { runsStarted, startsRuns, walkRuns } from './runs.ts'
 import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
 import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, OwnerGrant, RegistryWrite, ServiceCallWrite, ServiceTarget, SupervisorWrite, UndoWrite, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, revertUndo, statesUndo, type PriorState, type Revert, type UndoPlan, type UndoStore } from './undo.ts'
@@ -71,6 +73,8 @@ interface Plan {
   read: CallTargets
   /** Service calls only: resolve the target before sending, and report what each reached entity became. */
   resolves: boolean
+  /** What the named entities stand for (group members, scene entities) passes the rules too. */
+  expands?: boolean
   /** An edit always confirmed with this preview, bound to its hash instead of entity states. */
   edit?: ConfirmedEdit
   /** Always confirmed with this preview, still bound to the states it reaches (an undo over newer work). */
@@ -134,6 +138,10 @@ interface Attempt {
   reach: string[] | undefined
   /** What a service call's target resolved to, when it resolved completely. */
   reached: string[] | undefined
+  /** Entities reached through another one (a group's members, a scene's entities, what a script does), each with that one. */
+  through: Map<string, string>
+  /** A script or automation the call starts picks its targets by template: what it reaches is not known. */
+  reachUnknown: boolean
   /** The call as a dry run reports it. */
   wouldCall: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }
 }
@@ -170,8 +178,9 @@ export class WriteGuard implements WriteGuardApi {
     const ruled = ruleRefusal(attempt.plan, attempt.entities, attempt.indirect, options, identity)
     if (ruled) attempt.refuse(ruled)
     await this.#resolve(attempt)
+    await this.#reachThrough(attempt, options, identity)
     const { plan, entities, reach } = attempt
-    const needsYes = plan.edit !== undefined || plan.forced !== undefined || needsConfirmation(plan.domain, entities, reach, options.confirm_domains)
+    const needsYes = plan.edit !== undefined || plan.forced !== undefined || needsConfirmation(plan.domain, entities, attempt.reachUnknown ? undefined : reach, options.confirm_domains)
     if (request.dryRun === true) return dryRun(attempt, needsYes)
     const yes = await this.#confirm(attempt, needsYes, context, options.confirm_with === 'owner')
     if ('status' in yes) return yes
@@ -221,6 +230,8 @@ export class WriteGuard implements WriteGuardApi {
       aimsIndirectly,
       reach: aimsIndirectly ? undefined : entities,
       reached: undefined,
+      through: new Map(),
+      reachUnknown: false,
       wouldCall: { ...label, ...(target ? { target } : {}), ...(data && Object.keys(data).length > 0 ? { data } : {}) }
     }
   }
@@ -240,15 +251,71 @@ export class WriteGuard implements WriteGuardApi {
   }
 
   /**
+   * What the call reaches through what it names, before the entity lists and confirm_domains apply: the
+   * scripts and automations it starts, walked statically (src/policy/runs.ts), then the members of every
+   * group and scene among all of it. Each entity found passes the lists as if the call had named it; a
+   * denied service a script calls is refused; what a template or an unreadable config hides is refused
+   * while a rule could apply to it, and asks for a yes while confirm_domains could.
+   */
+  async #reachThrough (attempt: Attempt, options: ReturnType<WriteGuardDeps['options']>, identity: Identity): Promise<void> {
+    const { plan } = attempt
+    const house = this.#deps.house
+    if (plan.expands !== true || !house) return
+    const listsActive = [options.entity_allowlist, options.entity_denylist, identity.entityAllowlist ?? [], identity.entityDenylist ?? []].some(list => list.length > 0)
+    const found = new Map<string, string>()
+    const named = attempt.entities
+    const resolved = attempt.reached ?? []
+    if (plan.resolves && startsRuns(plan.domain, plan.service) && house.runConfig) {
+      const starts = attempt.reached === undefined && attempt.aimsIndirectly ? undefined : runsStarted(plan.domain, plan.service, [...new Set([...named, ...resolved])])
+      const walk = starts === undefined
+        ? { services: new Map<string, string>(), entities: new Map<string, string>(), indirect: [], unknowableCalls: ['the scripts it starts could not be resolved'], unknowableTargets: [] }
+        : await walkRuns(house, house.runConfig, starts)
+      for (const [service, where] of walk.services) {
+        if (matchesAny(options.service_denylist, service)) attempt.refuse({ code: 'HAMCP_DENIED_SERVICE', reason: 'service_denylist', message: `${where} calls ${service}, which is refused by the service_denylist option.`, hint: 'The add-on owner must remove it from service_denylist, or change what the script or automation calls in Home Assistant.' })
+      }
+      const unknowable = walk.unknowableCalls[0]
+      if (unknowable !== undefined && (options.service_denylist.length > 0 || listsActive)) {
+        attempt.refuse({ code: 'HAMCP_DENIED_SERVICE', reason: 'unknowable_run', message: `Refused: ${unknowable}, so what it calls cannot be checked against ${options.service_denylist.length > 0 ? 'service_denylist' : 'the entity lists'}.`, hint: 'The owner can allow it by emptying service_denylist and the entity lists, or by making the script or automation name its actions literally in a UI-managed config.' })
+      }
+      const hidden = walk.unknowableTargets[0] ?? (walk.indirect.length > 0 ? walk.indirect[0] : undefined)
+      if (hidden !== undefined && listsActive) {
+        attempt.refuse({ code: 'HAMCP_DENIED_TARGET', reason: 'unknowable_target', message: `Refused: ${walk.unknowableTargets.length > 0 ? `a template picks the targets of ${hidden}, so which entities it reaches is unknowable` : `${hidden} targets entities indirectly`} while entity allow/deny lists are set.`, hint: 'The owner can allow it by removing the entity lists, or by naming the entities literally in the script or automation.' })
+      }
+      if (unknowable !== undefined || walk.unknowableTargets.length > 0) attempt.reachUnknown = true
+      for (const [id, where] of walk.entities) if (!named.includes(id)) found.set(id, where)
+    }
+    const members = expandMembers(id => house.state?.(id), [...new Set([...named, ...found.keys()])])
+    for (const [id, via] of members.via) if (!found.has(id)) found.set(id, found.get(via) ?? via)
+    if (members.truncated) attempt.reachUnknown = true
+    // What the target resolved to beyond the names (an old-style group's members) is checked like the rest.
+    if (!attempt.aimsIndirectly) for (const id of resolved) if (!named.includes(id) && !found.has(id)) found.set(id, 'the target')
+    for (const [id, via] of found) {
+      const rule = entityRefusal(id, options, identity)
+      if (rule) attempt.refuse({ code: 'HAMCP_DENIED_ENTITY', reason: rule, message: `${id}, reached through ${via}, is refused by ${rule}.`, hint: rule.endsWith('allowlist') ? 'Only entities matching the allowlist can be written, also through groups, scenes and scripts; ask the owner to extend it.' : 'Denied entities can never be written, also through groups, scenes, scripts and automations; pick another target.' })
+    }
+    if (found.size === 0) return
+    attempt.through = found
+    if (attempt.reach !== undefined) attempt.reach = [...new Set([...attempt.reach, ...found.keys()])].sort()
+    if (attempt.reached !== undefined) {
+      attempt.reached = [...new Set([...attempt.reached, ...found.keys()])].sort()
+      attempt.auditReached(attempt.reached)
+    } else {
+      attempt.auditReached([...new Set([...attempt.entities, ...found.keys()])].sort())
+    }
+  }
+
+  /**
    * Sensitive domains, every config edit and forced undos need a human's yes: asked when the client
    * can be, else a confirm token. Answers how the yes was given (none needed: `via` undefined), or the
    * outcome that asks for a token. A token presented to a write that needs no yes is still checked.
    */
   async #confirm (attempt: Attempt, needsYes: boolean, context: WriteRunContext, byOwner: boolean): Promise<{ via: AuditEntry['via'], decidedBy?: string } | WriteOutcome> {
-    const { identity, request, plan, label, entities, fingerprint, audit, refuse, aimsIndirectly, reach, wouldCall } = attempt
+    const { identity, request, plan, label, entities, fingerprint, audit, refuse, aimsIndirectly, reach, wouldCall, through } = attempt
     const { target } = plan.read
-    const preview = plan.edit?.preview ?? plan.forced ?? `${plan.domain}.${plan.service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}`
-    const shownNow = (): Shown => this.#shown(plan, request.basis, reach ?? entities, aimsIndirectly)
+    const reachesMore = aimsIndirectly || through.size > 0
+    const members = through.size > 0 ? `\n${throughLine(through)}${attempt.reachUnknown ? '\nWhat else it reaches is decided by a template or a config that cannot be read.' : ''}` : attempt.reachUnknown ? '\nWhat it reaches is decided by a template or a config that cannot be read.' : ''
+    const preview = plan.edit?.preview ?? plan.forced ?? `${plan.domain}.${plan.service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}${members}`
+    const shownNow = (): Shown => this.#shown(plan, request.basis, reach ?? entities, reachesMore)
     const redeem = (token: string): { verdict: 'ok' } | { verdict: 'conflict', changes: string[] } => {
       const consumed = this.#confirms.consume(identity.id, token, { call: fingerprint, shown: shownNow(), preview })
       if (consumed.verdict === 'ok' || consumed.verdict === 'conflict') return consumed
@@ -421,6 +488,7 @@ export class WriteGuard implements WriteGuardApi {
       templated: [],
       read,
       resolves: true,
+      expands: true,
       send: async () => await this.#deps.command({
         type: 'call_service',
         domain: request.domain,
@@ -478,7 +546,7 @@ export class WriteGuard implements WriteGuardApi {
 function dryRun (attempt: Attempt, needsYes: boolean): WriteOutcome {
   const { reach, reached } = attempt
   attempt.audit('dry_run')
-  return { status: 'dry_run', would_call: attempt.wouldCall, ...(reached ? { reaches: reached } : attempt.aimsIndirectly && reach ? { reaches: reach } : {}), ...(needsYes ? { notes: ['The real call will need a confirmation.'] } : {}) }
+  return { status: 'dry_run', would_call: attempt.wouldCall, ...(reached ? { reaches: reached } : (attempt.aimsIndirectly || attempt.through.size > 0) && reach ? { reaches: reach } : {}), ...(needsYes ? { notes: ['The real call will need a confirmation.'] } : {}) }
 }
 
 /** What the audit line names a write: its service, or its kind's documented name. */
@@ -513,6 +581,7 @@ function commandPlan (request: CommandWrite): Plan {
     templated: [],
     read: readCall({ target: request.target, data: request.data, entities: request.confirm?.entities }),
     resolves: false,
+    expands: true,
     ...(request.confirm ? { edit: request.confirm } : {}),
     send: request.execute,
     ...(request.revert ? { undo: revertOf(request.revert) } : {})
@@ -534,6 +603,7 @@ function configPlan (request: ConfigWrite): Plan {
     templated: [...nested.templatedServices].sort(),
     read,
     resolves: false,
+    expands: true,
     edit: request.confirm,
     send: request.execute,
     ...(request.revert ? { undo: revertOf(request.revert) } : {})
@@ -606,6 +676,13 @@ function reachLine (reach: string[] | undefined): string {
   if (reach.length === 0) return 'Reaches: no entity.'
   const shown = reach.slice(0, 25)
   return `Reaches ${reach.length} ${reach.length === 1 ? 'entity' : 'entities'}: ${shown.join(', ')}${reach.length > shown.length ? `, and ${reach.length - shown.length} more` : ''}.`
+}
+
+/** The entities reached through a group, scene, script or automation, each with what it was reached through. */
+function throughLine (through: ReadonlyMap<string, string>): string {
+  const all = [...through].sort(([a], [b]) => a.localeCompare(b))
+  const shown = all.slice(0, 25).map(([id, via]) => `${id} (through ${via})`)
+  return `Also reaches ${all.length} ${all.length === 1 ? 'entity' : 'entities'}: ${shown.join(', ')}${all.length > shown.length ? `, and ${all.length - shown.length} more` : ''}.`
 }
 
 /** Which list refuses an entity, if any: denylists win, a non-empty allowlist denies what it does not name. */

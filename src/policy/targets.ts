@@ -13,8 +13,13 @@ import type { ServiceTarget } from './types.ts'
 export const INDIRECT_TARGET_FIELDS = ['device_id', 'area_id', 'floor_id', 'label_id'] as const
 export const TARGET_FIELDS = ['entity_id', ...INDIRECT_TARGET_FIELDS] as const
 const INDIRECT_FIELDS: readonly string[] = INDIRECT_TARGET_FIELDS
-/** Keys under which Home Assistant services take entity ids besides `entity_id` itself. */
-const ENTITY_LIST_KEYS = new Set(['entities', 'snapshot_entities'])
+/**
+ * Keys under which Home Assistant services take entity ids besides `entity_id` itself: group.set
+ * (entities, add_entities, remove_entities), scene.create and scene.apply (entities, snapshot_entities),
+ * media_player.join (group_members), as homeassistant/components/{group,scene,media_player}/services.yaml
+ * declare them.
+ */
+const ENTITY_LIST_KEYS = new Set(['entities', 'add_entities', 'remove_entities', 'snapshot_entities', 'group_members'])
 
 /** `all` and `none` reach entities by rule, like an area: they are indirect targets. */
 export type EntityIds = string[] | 'all' | 'none'
@@ -227,6 +232,8 @@ export interface HouseIndex {
   state?: (entityId: string) => { state: string, attributes: Record<string, unknown> } | undefined
   /** Which entity domains a service acts on: a list, 'any', 'none' (not an entity service), or undefined when unknown. */
   serviceDomains?: (domain: string, service: string) => Promise<string[] | 'any' | 'none' | undefined>
+  /** The stored config of a script or automation entity, undefined when Home Assistant gives none. */
+  runConfig?: (entityId: string) => Promise<Record<string, unknown> | undefined>
 }
 
 export type ServiceDescriptions = Record<string, Record<string, { target?: { entity?: unknown } } | undefined> | undefined>

@@ -1,0 +1,133 @@
+import t from 'tap'
+import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import type { DemoHome } from '../../demo/index.ts'
+import { writeCatalog } from './catalog.ts'
+
+/**
+ * Indirect targets are targets (issue 29, item 1): what a group, a light group, a scene, a script or an
+ * automation reaches passes the entity lists, service_denylist and confirm_domains as if the call had
+ * named it. Judged by what reached the demo house.
+ */
+
+const LOCK = 'lock.front_door_lock'
+const LIVING = 'light.living_room_ceiling_light'
+
+const callsTo = (home: DemoHome, service: string): number =>
+  home.serviceCalls.filter(call => `${call.domain}.${call.service}` === service).length
+
+t.test('with entity_denylist naming the lock, nothing reaches it indirectly', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, entity_denylist: [LOCK, LIVING] }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  home.setState(LOCK, 'locked')
+  const before = home.getState(LIVING)?.state
+
+  const refusedHere = async (label: string, name: string, args: Record<string, unknown>, code: RegExp, names: RegExp): Promise<void> => {
+    home.clearServiceCalls()
+    const answer = await callTool(client, name, args)
+    t.ok(answer.isError, `${label}: refused (${answer.text})`)
+    t.notOk(answer.json?.confirmation_required, `${label}: no confirmation offered`)
+    t.match(answer.code, code, `${label}: code`)
+    t.match(answer.text, names, `${label}: names what it found`)
+    t.equal(home.serviceCalls.length, 0, `${label}: nothing reached the house`)
+  }
+
+  await refusedHere('lock.unlock on group.doors', 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'group.doors' } }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock.*group\.doors|group\.doors.*lock\.front_door_lock/)
+  await refusedHere('group.doors in data.entity_id', 'ha_call_service', { domain: 'homeassistant', service: 'turn_off', data: { entity_id: 'group.doors' } }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock/)
+  await refusedHere('group.set add_entities', 'ha_call_service', { domain: 'group', service: 'set', data: { object_id: 'mine', add_entities: [LOCK] } }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock/)
+  await refusedHere('group.set remove_entities', 'ha_call_service', { domain: 'group', service: 'set', data: { object_id: 'doors', remove_entities: [LOCK] } }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock/)
+  await refusedHere('a light group holding a denied light', 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: 'light.downstairs_lights' } }, /^HAMCP_DENIED_ENTITY$/, /light\.living_room_ceiling_light.*light\.downstairs_lights/)
+  await refusedHere('an owner-made scene holding the lock', 'ha_call_service', { domain: 'scene', service: 'turn_on', target: { entity_id: 'scene.welcome_guests' } }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock.*scene\.welcome_guests/)
+  await refusedHere('a script that unlocks', 'ha_run_script', { entity_id: 'script.let_guest_in' }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock.*script\.let_guest_in/)
+  await refusedHere('a script calling that script', 'ha_run_script', { entity_id: 'script.arrive_home' }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock/)
+  await refusedHere('the script as a service', 'ha_call_service', { domain: 'script', service: 'let_guest_in' }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock/)
+  await refusedHere('an automation that unlocks', 'ha_trigger_automation', { entity_id: 'automation.open_door_for_cleaner' }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock.*automation\.open_door_for_cleaner/)
+  await refusedHere('a script whose action is a template', 'ha_run_script', { entity_id: 'script.door_by_template' }, /^HAMCP_DENIED_SERVICE$/, /template/)
+  await refusedHere('a YAML script whose config cannot be read', 'ha_run_script', { entity_id: 'script.flash_hallway' }, /^HAMCP_DENIED_SERVICE$/, /cannot be read/)
+  t.equal(home.getState(LOCK)?.state, 'locked', 'the lock stayed locked')
+  t.equal(home.getState(LIVING)?.state, before, 'the denied light kept its state')
+
+  home.clearServiceCalls()
+  const fine = await callTool(client, 'ha_run_script', { entity_id: 'script.movie_time' })
+  t.ok(fine.isError, 'a script on the denied light is refused too')
+  const other = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { entity_id: 'light.bedroom_ceiling_light' } })
+  t.notOk(other.isError && other.code === 'HAMCP_DENIED_ENTITY', 'a light outside the lists is not refused by them')
+})
+
+t.test('service_denylist reaches the services an owner-made script calls', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, service_denylist: ['lock.unlock', 'homeassistant.restart'] }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  home.clearServiceCalls()
+  for (const [entity, found] of [['script.let_guest_in', /lock\.unlock/], ['script.arrive_home', /lock\.unlock/], ['script.restart_everything', /homeassistant\.restart/]] as const) {
+    const answer = await callTool(client, 'ha_run_script', { entity_id: entity })
+    t.equal(answer.code, 'HAMCP_DENIED_SERVICE', `${entity}: ${answer.text}`)
+    t.match(answer.text, found, `${entity}: names the denied service`)
+  }
+  const automation = await callTool(client, 'ha_trigger_automation', { entity_id: 'automation.open_door_for_cleaner' })
+  t.equal(automation.code, 'HAMCP_DENIED_SERVICE', automation.text)
+  t.equal(home.serviceCalls.length, 0, 'no script or automation was started')
+})
+
+t.test('a confirm-domain entity reached indirectly asks, and the question names it', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  home.setState(LOCK, 'locked')
+
+  const asks = async (label: string, name: string, args: Record<string, unknown>): Promise<string> => {
+    home.clearServiceCalls()
+    const answer = await callTool(client, name, args)
+    t.equal(answer.json?.confirmation_required, true, `${label}: asks (${answer.text})`)
+    t.match(answer.json?.preview, /lock\.front_door_lock/, `${label}: the question names the lock`)
+    t.equal(home.serviceCalls.length, 0, `${label}: nothing reached the house yet`)
+    return answer.json?.confirm_token as string
+  }
+
+  const token = await asks('lock.unlock on group.doors', 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'group.doors' } })
+  const done = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'group.doors' }, confirm_token: token })
+  t.notOk(done.isError, done.text)
+  t.ok((done.json?.entities as string[]).includes(LOCK), 'the answer lists the lock reached')
+  const line = server.app.services.policy.audit.recent(1)[0]
+  t.ok(line?.entities?.includes(LOCK), 'the audit line lists the lock')
+  t.equal(home.getState(LOCK)?.state, 'unlocked')
+
+  home.setState(LOCK, 'locked')
+  await asks('an owner-made scene with the lock', 'ha_call_service', { domain: 'scene', service: 'turn_on', target: { entity_id: 'scene.welcome_guests' } })
+  await asks('a script that unlocks', 'ha_run_script', { entity_id: 'script.let_guest_in' })
+  await asks('an automation that unlocks', 'ha_trigger_automation', { entity_id: 'automation.open_door_for_cleaner' })
+  t.equal(home.getState(LOCK)?.state, 'locked', 'nothing unlocked without a yes')
+})
+
+t.test('a confirmed snapshot scene holding a lock asks again at each activation', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  home.setState(LOCK, 'unlocked')
+  const args = { name: 'Door open', entities: [LOCK, LIVING] }
+  const asked = await callTool(client, 'ha_snapshot_scene', args)
+  t.equal(asked.json?.confirmation_required, true, asked.text)
+  const made = await callTool(client, 'ha_snapshot_scene', { ...args, confirm_token: asked.json?.confirm_token })
+  t.notOk(made.isError, made.text)
+  home.setState(LOCK, 'locked')
+  home.clearServiceCalls()
+  const activate = await callTool(client, 'ha_call_service', { domain: 'scene', service: 'turn_on', target: { entity_id: 'scene.door_open' } })
+  t.equal(activate.json?.confirmation_required, true, `activation asks again (${activate.text})`)
+  t.match(activate.json?.preview, /lock\.front_door_lock/)
+  t.equal(callsTo(home, 'scene.turn_on'), 0, 'the scene was not activated')
+  t.equal(home.getState(LOCK)?.state, 'locked')
+})
+
+t.test('a named token\'s own entity_denylist holds through a group', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const { token } = await server.app.services.tokens.create({ name: 'kitchen tablet', scopes: ['read', 'write'], entity_denylist: ['lock.*'] })
+  const client = await connectClient(t, server, token)
+  home.clearServiceCalls()
+  const answer = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'group.doors' } })
+  t.equal(answer.code, 'HAMCP_DENIED_ENTITY', answer.text)
+  t.match(answer.text, /token's entity_denylist/)
+  const scene = await callTool(client, 'ha_call_service', { domain: 'scene', service: 'turn_on', target: { entity_id: 'scene.welcome_guests' } })
+  t.equal(scene.code, 'HAMCP_DENIED_ENTITY', scene.text)
+  t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+})
