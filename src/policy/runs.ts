@@ -77,7 +77,7 @@ export async function walkRuns (house: HouseIndex, config: RunConfig, starts: re
     if ('data_template' in action) out.unknowableTargets.push(`${where} (${path}.data_template)`)
     if (typeof action.scene === 'string') await serviceAction({ target: { entity_id: action.scene } }, 'scene.turn_on', where, path, start)
     // A device action (`device_id`, `domain`, `type`) acts on its entity, or on the device.
-    if (typeof action.device_id === 'string' && typeof action.type === 'string') await collect({ entity_id: action.entity_id, device_id: action.entity_id === undefined ? action.device_id : undefined }, {}, where, path)
+    if (typeof action.device_id === 'string' && typeof action.type === 'string' && !('condition' in action)) await collect({ entity_id: action.entity_id, device_id: action.entity_id === undefined ? action.device_id : undefined }, {}, where, path)
     for (const key of NESTED_LISTS) if (key in action) await walkActions(action[key], where, `${path}.${key}`, start)
     if (Array.isArray(action.choose)) for (const [i, option] of action.choose.entries()) await walkActions((option as { sequence?: unknown } | null)?.sequence, where, `${path}.choose[${i}]`, start)
     const repeat = action.repeat

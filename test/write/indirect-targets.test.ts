@@ -93,6 +93,14 @@ t.test('a confirm-domain entity reached indirectly asks, and the question names 
   t.equal(home.getState(LOCK)?.state, 'unlocked')
 
   home.setState(LOCK, 'locked')
+  const grown = await asks('lock.unlock on group.doors, again', 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'group.doors' } })
+  const members = home.getState('group.doors')?.attributes.entity_id as string[]
+  home.setState('group.doors', 'locked', { ...home.getState('group.doors')?.attributes, entity_id: [...members, 'lock.garage_side_door'] })
+  const stale = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'group.doors' }, confirm_token: grown })
+  t.equal(stale.code, 'HAMCP_CONFLICT', `a member added after the question voids the yes (${stale.text})`)
+  t.equal(home.getState(LOCK)?.state, 'locked', 'and nothing was unlocked')
+  home.setState('group.doors', 'locked', { ...home.getState('group.doors')?.attributes, entity_id: members })
+
   await asks('an owner-made scene with the lock', 'ha_call_service', { domain: 'scene', service: 'turn_on', target: { entity_id: 'scene.welcome_guests' } })
   await asks('a script that unlocks', 'ha_run_script', { entity_id: 'script.let_guest_in' })
   await asks('an automation that unlocks', 'ha_trigger_automation', { entity_id: 'automation.open_door_for_cleaner' })
