@@ -114,7 +114,7 @@ t.test('registry tools against the demo home', async t => {
     const next = `${old}_renamed`
     const asked = await callTool(client, 'ha_update_entities', { entity_ids: [old], new_entity_id: next })
     t.equal(asked.json.confirmation_required, true)
-    t.same(asked.json.still_using_old_id, { automations: ['automation.welcome_home', 'automation.hallway_motion_light', 'automation.porch_light_legacy'], scripts: ['script.flash_hallway'], scenes: ['scene.good_night'], dashboards: ['lovelace'] })
+    t.same(asked.json.still_using_old_id, { automations: ['automation.welcome_home', 'automation.hallway_motion_light', 'automation.porch_light_legacy'], scripts: ['script.flash_hallway', 'script.arrive_home'], scenes: ['scene.good_night', 'scene.welcome_guests'], dashboards: ['lovelace'] })
     t.match(asked.json.preview, /Still using the old id/, 'the confirmation shows what breaks')
     const done = await callTool(client, 'ha_update_entities', { entity_ids: [old], new_entity_id: next, confirm_token: asked.json.confirm_token })
     t.notOk(done.isError, done.text)
