@@ -84,7 +84,12 @@ export function categoryCommands (): CommandTable {
   }
 }
 
-// ---- zones (a storage collection: zone/list|create|update|delete, ids from the name) --------
+// ---- zones (a storage collection: zone/list|create|update|delete) --------
+// As core zone/__init__.py: the storage id is the slug of the name, unique among stored zones only
+// (collection.IDManager); the entity takes the storage id as its unique id and gets its entity id from the
+// name like any entity (`zone.<slug>`, `_2` after a clash with a YAML zone or any other entity). So the
+// entity of a zone is found through the registry, never as `zone.<id>`. YAML zones (`editable: false`)
+// are not in the collection.
 
 interface ZoneItem { id: string, name: string, latitude: number, longitude: number, radius: number, passive: boolean, icon?: string }
 const zoneStores = new WeakMap<House, Map<string, ZoneItem>>()
@@ -93,16 +98,23 @@ export function zones (house: House): Map<string, ZoneItem> {
   let store = zoneStores.get(house)
   if (store === undefined) {
     store = new Map()
-    for (const [id, state] of house.states) {
-      if (!id.startsWith('zone.') || id === 'zone.home') continue
+    for (const [entityId, state] of house.states) {
+      if (!entityId.startsWith('zone.') || entityId === 'zone.home' || state.attributes.editable === false) continue
       const a = state.attributes
-      const item: ZoneItem = { id: id.slice(5), name: String(a.friendly_name ?? id), latitude: Number(a.latitude), longitude: Number(a.longitude), radius: Number(a.radius ?? 100), passive: a.passive === true }
+      const id = house.entities.get(entityId)?.unique_id ?? entityId.slice(5)
+      const item: ZoneItem = { id, name: String(a.friendly_name ?? entityId), latitude: Number(a.latitude), longitude: Number(a.longitude), radius: Number(a.radius ?? 100), passive: a.passive === true }
       if (typeof a.icon === 'string') item.icon = a.icon
       store.set(item.id, item)
     }
     zoneStores.set(house, store)
   }
   return store
+}
+
+/** The entity of a stored zone: the registry entry of platform zone whose unique id is the zone's id. */
+function zoneEntityId (house: House, zoneId: string): string | undefined {
+  for (const entry of house.entities.values()) if (entry.platform === 'zone' && entry.unique_id === zoneId) return entry.entity_id
+  return undefined
 }
 
 function zoneFields (msg: Record<string, unknown>): Record<string, unknown> {
@@ -126,7 +138,8 @@ function zoneFields (msg: Record<string, unknown>): Record<string, unknown> {
 }
 
 function zoneState (house: House, item: ZoneItem): void {
-  const entityId = `zone.${item.id}`
+  const entityId = zoneEntityId(house, item.id)
+  if (entityId === undefined) return
   const persons = house.states.get(entityId)?.attributes.persons
   house.setState(entityId, String(Array.isArray(persons) ? persons.length : 0), { latitude: item.latitude, longitude: item.longitude, radius: item.radius, passive: item.passive, persons: Array.isArray(persons) ? persons : [], editable: true, ...(item.icon ? { icon: item.icon } : {}), friendly_name: item.name })
 }
@@ -146,10 +159,11 @@ export function zoneCommands (): CommandTable {
         const house = rt.house
         const fields = zoneFields(msg)
         const store = zones(house)
-        const id = uniqueId(slugify(String(fields.name)), candidate => store.has(candidate) || house.entities.has(`zone.${candidate}`))
+        const id = uniqueId(slugify(String(fields.name)), candidate => store.has(candidate))
         const item = { radius: 100, passive: false, ...fields, id } as ZoneItem
         store.set(id, item)
-        addRuntimeEntity(house, `zone.${id}`, id, item.name, '0', {})
+        const objectId = uniqueId(slugify(item.name), candidate => house.entities.has(`zone.${candidate}`) || house.states.has(`zone.${candidate}`))
+        addRuntimeEntity(house, `zone.${objectId}`, id, item.name, '0', {})
         zoneState(house, item)
         return item
       }
@@ -169,7 +183,8 @@ export function zoneCommands (): CommandTable {
       handle: ({ rt, msg }) => {
         const item = find(rt.house, msg)
         zones(rt.house).delete(item.id)
-        removeRuntimeEntity(rt.house, `zone.${item.id}`)
+        const entityId = zoneEntityId(rt.house, item.id)
+        if (entityId !== undefined) removeRuntimeEntity(rt.house, entityId)
         return null
       }
     }

@@ -230,6 +230,26 @@ t.test('registry tools against the demo home', async t => {
   })
 })
 
+t.test('a zone\'s entity is the one Home Assistant named after it, not zone.<id>', async t => {
+  const home = await startHome(t)
+  // A YAML zone holds zone.beach: a zone named Beach made in the UI gets the id beach and the entity zone.beach_2.
+  home.house.setState('zone.beach', '0', { latitude: 43.5, longitude: 7.1, radius: 100, passive: false, editable: false, friendly_name: 'Beach' })
+  const server = await startServer(t, { home, options: { allow_config_write: true } })
+  const client = await connectClient(t, server)
+  const created = await callTool(client, 'ha_manage_registry', { kind: 'zone', action: 'create', name: 'Beach', latitude: 43.6, longitude: 7.2 })
+  t.equal(created.json?.id, 'beach', created.text)
+  t.equal(home.getState('zone.beach_2')?.attributes.latitude, 43.6, 'the new zone is zone.beach_2')
+  t.equal(home.getState('zone.beach')?.attributes.latitude, 43.5, 'the YAML zone is untouched')
+
+  const guarded = await startServer(t, { home, options: { allow_config_write: true, entity_denylist: ['zone.beach_2'] } })
+  const guardedClient = await connectClient(t, guarded)
+  const moved = await callTool(guardedClient, 'ha_manage_registry', { kind: 'zone', action: 'update', id: 'beach', radius: 400 })
+  t.equal(moved.code, 'HAMCP_DENIED_ENTITY', `the zone's entity is denied: ${moved.text}`)
+  const deleted = await callTool(guardedClient, 'ha_manage_registry', { kind: 'zone', action: 'delete', id: 'beach' })
+  t.equal(deleted.code, 'HAMCP_DENIED_ENTITY', deleted.text)
+  t.equal(home.getState('zone.beach_2')?.attributes.radius, 100, 'nothing reached the house')
+})
+
 t.test('the service denylist names registry edits like services', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { allow_config_write: true, service_denylist: ['*_registry.delete'] } })

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
+import type { RegistrySnapshot } from '../../src/ha/registries.ts'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { CREATED_ID, type RestoreCommand } from '../../src/policy/undo.ts'
 import { stableJson } from '../../src/policy/confirm.ts'
@@ -45,6 +46,17 @@ async function currentItems (ctx: ToolContext, kind: Kind, scope: string): Promi
   return map as unknown as Map<string, Item>
 }
 
+/**
+ * The entity of a zone: Home Assistant makes its entity id from the zone's name and ties it to the
+ * zone by the registry's unique id (core zone/__init__.py: `_attr_unique_id` is the storage id, the
+ * name gives the entity id), so `zone.<id>` is not it after a name clash with a YAML zone or an entity
+ * id rename. `zone.<id>` only when the registry holds no entry for it.
+ */
+function zoneEntityOf (snapshot: RegistrySnapshot, zoneId: string): string {
+  for (const entry of snapshot.entities.values()) if (entry.platform === 'zone' && entry.unique_id === zoneId) return entry.entity_id
+  return `zone.${zoneId}`
+}
+
 /** What a deleted entry leaves behind, and the commands that relink it to a recreated one. */
 async function usage (ctx: ToolContext, kind: Kind, id: string, scope: string): Promise<{ uses: Record<string, string[]>, relink: RestoreCommand[], entities: string[], members: string[] }> {
   const snapshot = await ctx.ha.registries.snapshot()
@@ -75,13 +87,14 @@ async function usage (ctx: ToolContext, kind: Kind, id: string, scope: string): 
       relink.push({ type: 'config/area_registry/update', area_id: area.area_id, ...(kind === 'floor' ? { floor_id: CREATED_ID } : { labels: swap(area.labels) }) })
     }
   }
-  if (kind === 'zone') entities.push(`zone.${id}`)
+  const zoneEntity = kind === 'zone' ? zoneEntityOf(snapshot, id) : undefined
+  if (zoneEntity !== undefined) entities.push(zoneEntity)
   // The entity lists read effective membership: an entity without an area of its own sits in its device's,
   // a floor holds its areas' entities, a label its devices' and areas' ones too.
   const members = kind === 'area' || kind === 'floor' || kind === 'label'
     ? effectiveMembers(snapshot, { [`${kind}_id`]: [id] }, { primaryOnly: false })
     : new Set<string>()
-  if (kind !== 'category') Object.assign(uses, await relatedConfigs(ctx, kind === 'zone' ? 'entity' : kind, kind === 'zone' ? `zone.${id}` : id))
+  if (kind !== 'category') Object.assign(uses, await relatedConfigs(ctx, zoneEntity !== undefined ? 'entity' : kind, zoneEntity ?? id))
   return { uses, relink, entities, members: [...new Set([...entities, ...members])].sort() }
 }
 
@@ -154,7 +167,7 @@ export default defineTool({
       throw new UserError(args.id === undefined ? 'HAMCP_INVALID_ARGUMENT' : 'HAMCP_NOT_FOUND', args.id === undefined ? `${args.action} needs the id of the ${kind}.` : `No ${kind} "${args.id}".`, `Known ids: ${[...items.keys()].slice(0, 30).join(', ') || 'none'}.`)
     }
     const key = { ...scoped, [spec.idKey]: args.id }
-    const zoneEntity = kind === 'zone' ? [`zone.${args.id}`] : []
+    const zoneEntity = kind === 'zone' ? [zoneEntityOf(await ctx.ha.registries.snapshot(), args.id)] : []
 
     if (args.action === 'update') {
       if (Object.keys(fields).length === 0) throw new UserError('HAMCP_INVALID_ARGUMENT', 'Nothing to change.', `Fields of a ${kind}: ${spec.fields.join(', ')}.`)
