@@ -35,6 +35,14 @@ function formatLike (sample: string, ms: number): string {
   return new Date(ms).toISOString().replace('.000Z', '+00:00')
 }
 
+/** A datetime's UTC offset in minutes, null when it has none. */
+function offsetOf (value: string): number | null {
+  const zone = /(Z|[+-]\d{2}:?\d{2})$/.exec(value)?.[1]
+  if (zone === undefined) return null
+  if (zone === 'Z') return 0
+  return (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(-2)))
+}
+
 const parseStart = (value: string): number => Date.parse(isDate(value) ? `${value}T00:00:00Z` : value)
 
 function parseRule (rrule: string): Record<string, string> {
@@ -118,7 +126,7 @@ export function eventView (e: StoredEvent): Record<string, unknown> {
   return { start: when(e.start), end: when(e.end), summary: e.summary, description: e.description ?? null, location: e.location ?? null, uid: e.uid, recurrence_id: e.recurrence_id ?? null, rrule: e.rrule ?? null }
 }
 
-/** WEBSOCKET_EVENT_SCHEMA: dtstart, dtend, summary required, same types, positive duration, valid rrule. */
+/** WEBSOCKET_EVENT_SCHEMA (core calendar/__init__.py): dtstart, dtend, summary required, same types, one timezone, at least 1 s, valid rrule. */
 function validEvent (value: unknown): Omit<StoredEvent, 'uid'> {
   if (!isRecord(value)) throw invalidFormat(`expected a dictionary for dictionary value @ data['event']. Got ${pyRepr(value)}`)
   const allowed = ['dtstart', 'dtend', 'summary', 'description', 'location', 'rrule']
@@ -130,7 +138,8 @@ function validEvent (value: unknown): Omit<StoredEvent, 'uid'> {
     if (!isDate(v) && !isDateTime(v)) throw invalidFormat(`Invalid datetime specified: ${v} for dictionary value @ data['event']['${key}']. Got ${pyRepr(v)}`)
   }
   if (isDate(start) !== isDate(end)) throw invalidFormat(`Expected all values to be the same type: ('dtstart', 'dtend') for dictionary value @ data['event']. Got ${pyRepr(value)}`)
-  if (!isDate(start) && /(Z|[+-]\d{2}:?\d{2})$/.test(start) !== /(Z|[+-]\d{2}:?\d{2})$/.test(end)) throw invalidFormat(`Expected all values to have the same timezone for dictionary value @ data['event']. Got ${pyRepr(value)}`)
+  // _has_consistent_timezone groups the tzinfo of both: none and none, or the same offset (Z is +00:00).
+  if (!isDate(start) && offsetOf(start) !== offsetOf(end)) throw invalidFormat(`Expected all values to have the same timezone for dictionary value @ data['event']. Got ${pyRepr(value)}`)
   if (parseStart(end) - parseStart(start) < 1000) throw invalidFormat(`Expected minimum event duration of 0:00:01 (${start}, ${end}) for dictionary value @ data['event']. Got ${pyRepr(value)}`)
   if (value.rrule !== undefined) {
     const problem = rruleProblem(value.rrule)

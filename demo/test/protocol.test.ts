@@ -206,3 +206,12 @@ t.test('faults: delay and websocket down', async t => {
   const again = await client(t)
   t.ok(await again.ok({ type: 'get_config' }))
 })
+
+t.test('calendar/event/create refuses what WEBSOCKET_EVENT_SCHEMA refuses (core calendar/__init__.py)', async t => {
+  const c = await client(t)
+  const create = async (event: Record<string, unknown>): Promise<any> => await c.command({ type: 'calendar/event/create', entity_id: 'calendar.family', event: { summary: 'x', ...event } })
+  t.match((await create({ dtstart: '2026-12-24', dtend: '2026-12-24' })).error, { code: 'invalid_format', message: /Expected minimum event duration/ }, 'an all-day event ending the day it starts')
+  t.match((await create({ dtstart: '2026-12-24T09:00:00+01:00', dtend: '2026-12-24T10:00:00Z' })).error, { code: 'invalid_format', message: /same timezone/ }, 'two offsets')
+  t.match((await create({ dtstart: '2026-12-24', dtend: '2026-12-24T10:00:00Z' })).error, { code: 'invalid_format', message: /same type/ })
+  t.equal((await create({ dtstart: '2026-12-24T09:00:00Z', dtend: '2026-12-24T10:00:00+00:00' })).success, true, 'Z and +00:00 are one timezone')
+})

@@ -107,16 +107,42 @@ t.test('ha_manage_config kind calendar', async t => {
     t.equal(nothing.json?.error?.code ?? nothing.text.match(/HAMCP_[A-Z_]+/)?.[0], 'HAMCP_NOT_FOUND')
   })
 
+  t.test('a whole series edited without recurrence_id keeps its own start, however old', async t => {
+    const start = at(-430, 9)
+    const made = await callTool(client, MANAGE, { kind: 'calendar', id: 'calendar.family', action: 'create', config: { summary: 'Choir', dtstart: start, dtend: at(-430, 10), rrule: 'FREQ=WEEKLY' } })
+    t.notOk(made.isError, made.text)
+    const stored = (): any => (home.house.home.calendars.get('calendar.family') as any[]).find(e => e.uid === made.json.uid && e.recurrence_id === undefined)
+    t.equal(stored()?.start, start)
+    const renamed = await callTool(client, MANAGE, { kind: 'calendar', id: 'calendar.family', action: 'update', item: made.json.uid, config: { summary: 'Church choir' } })
+    t.notOk(renamed.isError, renamed.text)
+    t.equal(stored()?.summary, 'Church choir')
+    t.equal(stored()?.start, start, 'the series still starts where it did, 430 days ago')
+    t.equal(stored()?.end, at(-430, 10))
+  })
+
+  t.test('an all-day event that ends the day it starts is refused before Home Assistant, with the fix', async t => {
+    home.configWrites.length = 0
+    const sameDay = await callTool(client, MANAGE, { kind: 'calendar', id: 'calendar.family', action: 'create', config: { summary: 'Holiday', dtstart: '2026-12-24', dtend: '2026-12-24' } })
+    t.equal(sameDay.code, 'HAMCP_INVALID_ARGUMENT', sameDay.text)
+    t.match(sameDay.text, /2026-12-25/, 'the hint gives the next day')
+    const mixed = await callTool(client, MANAGE, { kind: 'calendar', id: 'calendar.family', action: 'create', config: { summary: 'Call', dtstart: '2026-12-24T09:00:00+01:00', dtend: '2026-12-24T10:00:00Z' } })
+    t.equal(mixed.code, 'HAMCP_INVALID_ARGUMENT', `Home Assistant wants one timezone for both: ${mixed.text}`)
+    const kinds = await callTool(client, MANAGE, { kind: 'calendar', id: 'calendar.family', action: 'create', config: { summary: 'Call', dtstart: '2026-12-24', dtend: '2026-12-24T10:00:00+01:00' } })
+    t.equal(kinds.code, 'HAMCP_INVALID_ARGUMENT', kinds.text)
+    t.same(home.configWrites, [], 'nothing was stored')
+  })
+
   t.test('Home Assistant\'s own refusals come back worded like it', async t => {
     home.configWrites.length = 0
     const readOnly = await callTool(client, MANAGE, { kind: 'calendar', id: 'calendar.poubelles', action: 'create', config: { summary: 'Glass', dtstart: '2026-12-20', dtend: '2026-12-21' } })
     t.ok(readOnly.isError)
     t.match(readOnly.text, /Calendar does not support event creation/)
     const backwards = await callTool(client, MANAGE, { kind: 'calendar', id: 'calendar.family', action: 'create', config: { summary: 'Oops', dtstart: at(3, 10), dtend: at(3, 9) } })
-    t.ok(backwards.isError)
-    t.match(backwards.text, /Expected minimum event duration/)
+    t.equal(backwards.code, 'HAMCP_INVALID_ARGUMENT', backwards.text)
+    t.match(backwards.text, /after dtstart/)
     const badRule = await callTool(client, MANAGE, { kind: 'calendar', id: 'calendar.family', action: 'create', config: { summary: 'Often', dtstart: at(3, 10), dtend: at(3, 11), rrule: 'FREQ=HOURLY' } })
-    t.match(badRule.text, /Invalid frequency for rule/)
+    t.equal(badRule.code, 'HAMCP_INVALID_ARGUMENT', badRule.text)
+    t.match(badRule.text, /DAILY, WEEKLY, MONTHLY or YEARLY/)
     const missing = await callTool(client, MANAGE, { kind: 'calendar', id: 'calendar.family', action: 'update', item: 'no-such-uid', config: { summary: 'x' } })
     t.match(missing.text, /No event no-such-uid/)
     const noSummary = await callTool(client, MANAGE, { kind: 'calendar', id: 'calendar.family', action: 'create', config: { dtstart: at(3, 10), dtend: at(3, 11) } })

@@ -18,6 +18,8 @@ type Event = Record<string, unknown>
 interface Found { uid: string, recurrence_id?: string, event: Event }
 
 const DAY_MS = 86_400_000
+/** How far back the first instance of a series is looked for. */
+const SERIES_FROM_MS = Date.UTC(1900, 0, 1)
 const EVENT_KEYS = ['summary', 'dtstart', 'dtend', 'description', 'location', 'rrule']
 
 type When = { dateTime?: string, date?: string } | string | null | undefined
@@ -66,8 +68,44 @@ function recurrence (config: EventConfig): { recurrence_id?: string, recurrence_
   return { ...(id ? { recurrence_id: id } : {}), ...(id && range ? { recurrence_range: range } : {}) }
 }
 
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+const ZONE = /(Z|[+-]\d{2}:?\d{2})$/
+const VALID_FREQS = ['DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY']
+
+/** A datetime's UTC offset in minutes as Python reads it (`Z` is +00:00), null when it has none. */
+function offsetOf (value: string): number | null {
+  const zone = ZONE.exec(value)?.[1]
+  if (zone === undefined) return null
+  if (zone === 'Z') return 0
+  const [hours, minutes] = [Number(zone.slice(1, 3)), Number(zone.slice(-2))]
+  return (zone.startsWith('-') ? -1 : 1) * (hours * 60 + minutes)
+}
+
+/**
+ * What the calendar component's WEBSOCKET_EVENT_SCHEMA refuses (core calendar/__init__.py:
+ * `_has_same_type`, `_has_consistent_timezone`, `_has_min_duration` of 1 s, `_validate_rrule`), answered
+ * as the caller's to fix before anything is sent. An all-day event's dtend is exclusive, as Home
+ * Assistant's own editor sends it: a one-day event on the 24th ends on the 25th.
+ */
 function checkEvent (event: Event): void {
   configOf(wholeEvent, event, 'an event', EVENT_HINT)
+  const start = String(event.dtstart)
+  const end = String(event.dtend)
+  const invalid = (message: string, hint: string): UserError => new UserError('HAMCP_INVALID_ARGUMENT', message, hint)
+  if (DATE.test(start) !== DATE.test(end)) throw invalid('dtstart and dtend must both be dates (an all-day event) or both date-times.', EVENT_HINT)
+  if (DATE.test(start)) {
+    const next = new Date(Date.parse(`${end}T00:00:00Z`) + DAY_MS).toISOString().slice(0, 10)
+    if (Date.parse(end) <= Date.parse(start)) throw invalid('An all-day event\'s dtend must come after its dtstart (dtend is the day after the last day).', `For an event on ${end} alone, use dtstart ${end} and dtend ${next}.`)
+  } else {
+    const [from, to] = [Date.parse(start), Date.parse(end)]
+    if (Number.isNaN(from) || Number.isNaN(to)) throw invalid('dtstart and dtend must be dates (2026-12-03) or date-times (2026-12-03T09:00:00+01:00).', EVENT_HINT)
+    if (offsetOf(start) !== offsetOf(end)) throw invalid('dtstart and dtend must carry the same timezone offset (or both none).', 'Give both times with the same offset, e.g. +01:00.')
+    if (to - from < 1000) throw invalid('dtend must be after dtstart (Home Assistant wants an event to last at least a second).', EVENT_HINT)
+  }
+  if (typeof event.rrule === 'string' && event.rrule !== '') {
+    const freq = /(?:^|;)FREQ=([A-Z]+)/i.exec(event.rrule)?.[1]?.toUpperCase()
+    if (freq === undefined || !VALID_FREQS.includes(freq)) throw invalid(`rrule "${event.rrule.slice(0, 80)}" must have FREQ DAILY, WEEKLY, MONTHLY or YEARLY (Home Assistant repeats nothing more often than daily).`, 'e.g. FREQ=WEEKLY;COUNT=4')
+  }
 }
 
 async function instances (ctx: ToolContext, calendar: string, fromMs: number, toMs: number): Promise<Array<Record<string, unknown>>> {
@@ -89,7 +127,14 @@ async function findEvent (ctx: ToolContext, calendar: string, uid: string | unde
   if (uid === undefined || uid === '') throw new UserError('HAMCP_INVALID_ARGUMENT', 'item must be the event uid.', 'ha_get_calendar with this calendar shows each event\'s uid (and recurrence_id for a series).')
   const now = ctx.clock.now()
   const all = (await instances(ctx, calendar, now - 400 * DAY_MS, now + 800 * DAY_MS)).filter(e => e.uid === uid)
-  const raw = recurrenceId === undefined ? all[0] : all.find(e => e.recurrence_id === recurrenceId)
+  let raw = recurrenceId === undefined ? all[0] : all.find(e => e.recurrence_id === recurrenceId)
+  if (recurrenceId === undefined && typeof raw?.rrule === 'string' && raw.rrule !== '') {
+    // A whole series is its first instance: Home Assistant takes the event sent without a recurrence_id
+    // as the series itself, so its dtstart becomes the series' start. A series older than the window
+    // starts before it: its first instance is looked for back to 1900, once, for this case only.
+    const earlier = (await instances(ctx, calendar, SERIES_FROM_MS, now - 400 * DAY_MS)).filter(e => e.uid === uid)
+    raw = earlier[0] ?? raw
+  }
   if (!raw) throw new UserError('HAMCP_NOT_FOUND', `No event ${uid}${recurrenceId ? ` with recurrence_id ${recurrenceId}` : ''} on ${calendar}.`, 'ha_get_calendar shows the events with their uid and recurrence_id.')
   return { uid, ...(recurrenceId ? { recurrence_id: recurrenceId } : {}), event: asEvent(raw, recurrenceId === undefined) }
 }
