@@ -88,14 +88,16 @@ export function approvalNotices (deps: ApprovalNoticeDeps): ApprovalNotices {
   return {
     announce (approval, secret) {
       const until = approval.expires_at.slice(11, 16)
-      const message = `${approval.asked_by} asks to run ${approval.call} (${approval.tool}):\n\n${clip(approval.preview, 1500)}\n\nApprove or deny it on the MCP panel in the sidebar before ${until} UTC; nothing happens until then.`
+      // The call and what it reaches, never its data (an alarm code, a message): every user reads this, and phone pushes leave the house.
+      const what = `${approval.call}${approval.entities.length > 0 ? ` on ${clip(approval.entities.slice(0, 10).join(', '), 600)}${approval.entities.length > 10 ? ` and ${approval.entities.length - 10} more` : ''}` : ''}`
+      const message = `${approval.asked_by} asks to run ${what} (${approval.tool}).\n\nThe MCP panel in the sidebar shows exactly what will be done; approve or deny it there before ${until} UTC. Nothing happens until then.`
       call('persistent_notification', 'create', { notification_id: notificationId(approval), title: 'MCP: your approval is needed', message }).catch(() => {})
       const asked = phones()
       told.set(approval.id, asked)
       const actions = [{ action: `HA_MCP_APPROVE_${secret}`, title: 'Approve' }, { action: `HA_MCP_DENY_${secret}`, title: 'Deny' }]
       asked.then(async names => {
         await Promise.all(names.map(async name => {
-          await call('notify', name, { title: 'MCP: approve?', message: `${approval.asked_by}: ${clip(approval.preview, 300)}`, data: { tag: tagOf(approval), actions } })
+          await call('notify', name, { title: 'MCP: approve?', message: `${approval.asked_by} asks to run ${what}.`, data: { tag: tagOf(approval), actions } })
         }))
       }).catch(() => {})
     },

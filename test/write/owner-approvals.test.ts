@@ -172,6 +172,20 @@ t.test('confirm_with: owner', async t => {
     for (const a of await approvals()) if (a.state === 'waiting') await decide(a.id, 'deny')
   })
 
+  t.test('the notifications name the call and what it reaches, never its data (an alarm code)', async t => {
+    fresh()
+    const alarm = home.entityIds().find(id => id.startsWith('alarm_control_panel.')) as string
+    const asked = await callTool(client, 'ha_call_service', { domain: 'alarm_control_panel', service: 'alarm_disarm', target: { entity_id: alarm }, data: { code: '480913' } })
+    t.equal(asked.json.awaiting_owner, true, asked.text)
+    await eventually(() => callsTo(home, 'notify.mobile_app_alice_phone').length > 0, 5000, 'the phone notification')
+    const sent = JSON.stringify([...callsTo(home, 'persistent_notification.create'), ...callsTo(home, 'notify.mobile_app_alice_phone'), ...callsTo(home, 'notify.mobile_app_bob_phone')])
+    t.match(sent, `alarm_control_panel.alarm_disarm on ${alarm}`)
+    t.notOk(sent.includes('480913'), 'the code stays out of Home Assistant\'s notifications and phone pushes')
+    const [waiting] = (await approvals()).filter(a => a.state === 'waiting')
+    t.match(waiting.preview, '480913', 'the panel shows exactly what will be done')
+    await decide(waiting.id, 'deny')
+  })
+
   t.test('a client cannot flood the owner: at most 5 waiting per client', async t => {
     fresh()
     const lights = home.entityIds().filter(id => id.startsWith('lock.'))
