@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile, rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { writeFileAtomic } from '../files.ts'
 import { maskSecret, type AppLogger } from '../logger.ts'
@@ -12,17 +12,22 @@ export interface PrimaryToken {
 /**
  * The primary bearer token: the api_token option, else MCP_API_TOKEN (development), else the one
  * kept in DATA_DIR/token, else a new random one written there atomically with mode 0600.
+ *
+ * DATA_DIR/token only ever holds the token in use or about to be: the add-on's own (generated, or
+ * regenerated on the panel). When api_token holds another one, the file's is older and possibly the
+ * leaked one the owner replaced: it is removed, so clearing api_token later gives a new token.
  */
 export async function resolvePrimaryToken (input: { option: string, envToken: string | undefined, dataDir: string, log: AppLogger }): Promise<PrimaryToken> {
   const { option, envToken, dataDir, log } = input
+  const file = join(dataDir, 'token')
+  const stored = await readFile(file, 'utf8').then(text => text.trim(), () => '')
   let result: PrimaryToken
   if (option.trim()) {
     result = { token: option.trim(), source: 'option' }
+    if (stored && stored !== result.token) await forgetOlderToken(file, log)
   } else if (envToken?.trim()) {
     result = { token: envToken.trim(), source: 'env' }
   } else {
-    const file = join(dataDir, 'token')
-    const stored = await readFile(file, 'utf8').then(text => text.trim(), () => '')
     if (stored) {
       result = { token: stored, source: 'file' }
     } else {
@@ -35,6 +40,15 @@ export async function resolvePrimaryToken (input: { option: string, envToken: st
   }
   log.info({ apiToken: maskSecret(result.token), source: result.source }, 'API token ready')
   return result
+}
+
+async function forgetOlderToken (file: string, log: AppLogger): Promise<void> {
+  try {
+    await rm(file, { force: true })
+    log.notice(`api_token replaces the token kept in ${file}; that file is removed, so clearing api_token later gives a new token, never the older one`)
+  } catch (err) {
+    log.error({ err }, `cannot remove ${file}, which holds an older API token than api_token: remove it by hand, or clearing api_token would bring that older token back`)
+  }
 }
 
 /** A primary token this add-on cannot replace: it is set where the add-on does not write. */

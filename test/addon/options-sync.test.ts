@@ -1,4 +1,4 @@
-import { readdirSync, statSync } from 'node:fs'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { startAddonTasks } from '../../src/addon/index.ts'
@@ -72,6 +72,38 @@ t.test('a token the user set in the meantime is never overwritten', async t => {
   t.equal(result.status, 'user_token_kept')
   t.equal(home.addonOptions().api_token, 'the-users-own-token-0123456789', 'the user\'s token survived')
   t.equal(home.addonOptions().filter_reads, false, 'missing defaults were still filled in')
+})
+
+t.test('clearing api_token never brings back an older token than the one in use', async t => {
+  const home = await startHome(t)
+  const dataDir = tempDataDir(t)
+  const { supervisor, log, lines } = setup(home)
+  /** One start of the add-on with what the options hold now: the token resolved, then written back. */
+  const start = async (): Promise<string> => {
+    const option = home.addonOptions().api_token
+    const primary = await resolvePrimaryToken({ option: typeof option === 'string' ? option : '', envToken: undefined, dataDir, log })
+    await syncAddonOptions({ supervisor, token: primary.token, source: primary.source, log, retry: FAST })
+    return primary.token
+  }
+  const first = await start()
+  t.equal(home.addonOptions().api_token, first, 'first start: generated and written into the options')
+
+  // Clearing the add-on's own token keeps it: it is the one in use, not an older one.
+  home.setAddonOptions({ ...home.addonOptions(), api_token: '' })
+  t.equal(await start(), first, 'the add-on\'s own token comes back after a clear')
+
+  // The owner types a token of their own (the generated one leaked), restarts, then clears the field.
+  const typed = 'the-owners-own-token-0123456789'
+  home.setAddonOptions({ ...home.addonOptions(), api_token: typed })
+  t.equal(await start(), typed)
+  home.setAddonOptions({ ...home.addonOptions(), api_token: '' })
+  const after = await start()
+  t.not(after, first, 'the older, generated token does not come back')
+  t.not(after, typed, 'nor the typed one')
+  t.equal(after.length, 43, 'a new generated token (32 bytes, base64url)')
+  t.equal(readFileSync(join(dataDir, 'token'), 'utf8').trim(), after, 'DATA_DIR/token holds the new one')
+  t.equal(home.addonOptions().api_token, after, 'and so do the options')
+  t.notOk(lines.join('').includes(first), 'no token in clear in the log')
 })
 
 t.test('a token from the option or the environment is the user\'s: never written back', async t => {
