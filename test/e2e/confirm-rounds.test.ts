@@ -48,6 +48,18 @@ t.test('confirmations by input_required rounds', async t => {
   const server = await startServer(t, { home, options: { allow_write: true } })
   const unlocks = (): number => home.serviceCalls.filter(call => call.domain === 'lock' && call.service === 'unlock').length
 
+  t.test('a group: the question names the lock it covers, and the answer the lock it reached', async t => {
+    home.clearServiceCalls()
+    home.setState('lock.front_door_lock', 'locked')
+    const { client, asked } = await modernClient(t, server, () => ({ action: 'accept', content: { confirm: true } }))
+    const result = await callTool(client, 'ha_call_service', { ...UNLOCK, target: { entity_id: 'group.doors' } })
+    t.notOk(result.isError, result.text)
+    t.equal(asked.length, 1, 'the human was asked once')
+    t.match(asked[0], /lock\.front_door_lock \(through group\.doors\)/, 'the question names the lock behind the group')
+    t.ok((result.json.entities as string[]).includes('lock.front_door_lock'), 'the answer lists it')
+    t.equal(unlocks(), 1)
+  })
+
   t.test('yes: the unlock runs inside the same tool call, no confirm token anywhere', async t => {
     home.clearServiceCalls()
     const { client, asked } = await modernClient(t, server, () => ({ action: 'accept', content: { confirm: true } }))
