@@ -40,6 +40,19 @@ t.test('confirmations by elicitation in a session', async t => {
     t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'confirmation_given', via: 'elicitation' }, 'audited as confirmed by elicitation')
   })
 
+  t.test('a scene holding the lock: the question names the lock, asked at every activation', async t => {
+    home.clearServiceCalls()
+    const { client, asked } = await askableClient(t, server, () => ({ action: 'decline' }))
+    const activate = { domain: 'scene', service: 'turn_on', target: { entity_id: 'scene.welcome_guests' } }
+    for (const round of [1, 2]) {
+      const result = await callTool(client, 'ha_call_service', activate)
+      t.equal(result.code, 'HAMCP_CONFIRMATION_DECLINED', `activation ${round}: asked, and the no refused it`)
+    }
+    t.equal(asked.length, 2, 'asked each time')
+    t.match((asked[0]?.params as { message: string }).message, /lock\.front_door_lock \(through scene\.welcome_guests\)/, 'the question names the lock')
+    t.equal(home.serviceCalls.length, 0, 'the scene was not activated')
+  })
+
   for (const [what, answer] of [
     ['decline', { action: 'decline' }],
     ['cancel', { action: 'cancel' }],
