@@ -157,6 +157,8 @@ export default async function ingressRoutes (fastify: FastifyInstance, opts: Ing
       entities,
       tools: toolCounts(catalog, config.options),
       options: visibleOptions(config.options),
+      option_problems: config.optionProblems,
+      writes_off: config.writesBlockedBy.length > 0,
       calls: usage.snapshot().total
     }
   })

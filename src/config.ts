@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
-import { DEFAULT_OPTIONS, LOG_LEVELS, optionsSchema, type LogLevel, type Options } from './options.ts'
+import { describeProblem, readSafetyList, WRITE_OPTIONS, type OptionProblem } from './option-problems.ts'
+import { DEFAULT_OPTIONS, LOG_LEVELS, optionsSchema, SAFETY_LISTS, type LogLevel, type Options, type SafetyList } from './options.ts'
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './request-limits.ts'
 
 export interface HomeAssistantTarget {
@@ -14,8 +15,12 @@ export interface HomeAssistantTarget {
 
 export interface Config {
   options: Options
-  /** Problems met while reading options.json; logged once the logger exists. */
+  /** Problems met while reading options.json and the environment, one log line each; logged once the logger exists. */
   optionErrors: string[]
+  /** What options.json held that could not be used as written, and what was done instead (the status page lists them). */
+  optionProblems: OptionProblem[]
+  /** The safety lists that could not be read: while any is, allow_write and allow_config_write are off. */
+  writesBlockedBy: string[]
   logLevel: LogLevel
   dataDir: string
   mcpPort: number
@@ -74,37 +79,56 @@ function readSeconds (env: Env, name: string, errors: string[]): number | undefi
   return undefined
 }
 
-/** Reads and validates options.json. Never throws: a bad file gives the defaults and an error message. */
-export function readOptions (file: string): { options: Options, errors: string[] } {
+/**
+ * Reads and validates options.json. Never throws: a file that cannot be read gives the defaults, a
+ * bad option its default, a bad item of a safety list is dropped alone, and a safety list that cannot
+ * be read at all turns writes off (src/option-problems.ts). Each problem says what was done.
+ */
+export function readOptions (file: string): { options: Options, problems: OptionProblem[] } {
   let raw: string
   try {
     raw = readFileSync(file, 'utf8')
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code
-    const errors = code === 'ENOENT' ? [] : [`cannot read ${file}: ${code ?? String(err)}; using default options`]
-    return { options: optionsSchema.parse({}), errors }
+    const problems: OptionProblem[] = code === 'ENOENT' ? [] : [{ option: null, reason: `cannot read ${file}: ${code ?? String(err)}`, effect: 'default_used' }]
+    return { options: optionsSchema.parse({}), problems }
   }
   let json: unknown
   try {
     json = JSON.parse(raw)
   } catch (err) {
-    return { options: optionsSchema.parse({}), errors: [`${file} is not valid JSON (${(err as Error).message}); using default options`] }
+    return { options: optionsSchema.parse({}), problems: [{ option: null, reason: `${file} is not valid JSON (${(err as Error).message})`, effect: 'default_used' }] }
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) {
-    return { options: optionsSchema.parse({}), errors: [`${file} must hold a JSON object; using default options`] }
+    return { options: optionsSchema.parse({}), problems: [{ option: null, reason: `${file} must hold a JSON object`, effect: 'default_used' }] }
   }
-  const parsed = optionsSchema.safeParse(json)
-  if (parsed.success) return { options: parsed.data, errors: [] }
-  // Keep every valid key and fall back to the default only for the broken ones.
-  const errors: string[] = []
+  const problems: OptionProblem[] = []
   const repaired: Record<string, unknown> = { ...json }
+  for (const option of Object.keys(SAFETY_LISTS) as SafetyList[]) {
+    if (!(option in repaired)) continue
+    const list = readSafetyList(option, repaired[option])
+    problems.push(...list.problems)
+    if (list.items === undefined) delete repaired[option]
+    else repaired[option] = list.items
+  }
+  const parsed = optionsSchema.safeParse(repaired)
+  if (parsed.success) return { options: parsed.data, problems }
+  // Keep every valid key and fall back to the default only for the broken ones.
+  const protections: Partial<Options> = {}
   for (const issue of parsed.error.issues) {
     const key = String(issue.path[0] ?? '')
-    errors.push(`option ${key || '(root)'}: ${issue.message}; using its default`)
-    if (key in DEFAULT_OPTIONS) delete repaired[key]
+    if (!(key in DEFAULT_OPTIONS)) continue
+    delete repaired[key]
+    // A protection that cannot be read is on: hiding the denylist from reads fails closed too.
+    if (key === 'filter_reads') {
+      protections.filter_reads = true
+      problems.push({ option: key, reason: issue.message, effect: 'turned_on' })
+    } else {
+      problems.push({ option: key, reason: issue.message, effect: 'default_used' })
+    }
   }
   const second = optionsSchema.safeParse(repaired)
-  return { options: second.success ? second.data : optionsSchema.parse({}), errors }
+  return { options: { ...(second.success ? second.data : optionsSchema.parse({})), ...protections }, problems }
 }
 
 function packageVersion (): string {
@@ -134,8 +158,11 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Options> 
   const addonMode = Boolean(env.SUPERVISOR_TOKEN)
   const dataDir = resolve(env.DATA_DIR ?? (addonMode ? '/data' : './data'))
   const read = readOptions(join(dataDir, 'options.json'))
-  errors.push(...read.errors)
+  errors.push(...read.problems.map(describeProblem))
   const options: Options = { ...read.options, ...overrides }
+  // A list the caller replaced (the demo's --options file) no longer holds writes off.
+  const writesBlockedBy = read.problems.filter(p => p.effect === 'writes_off' && p.option !== null && !(p.option in overrides)).map(p => p.option as string)
+  if (writesBlockedBy.length > 0) for (const option of WRITE_OPTIONS) options[option] = false
 
   let logLevel = options.log_level
   const envLevel = env.LOG_LEVEL?.toLowerCase()
@@ -158,6 +185,8 @@ export function loadConfig (env: Env = process.env, overrides: Partial<Options> 
   return {
     options,
     optionErrors: errors,
+    optionProblems: read.problems,
+    writesBlockedBy,
     logLevel,
     dataDir,
     mcpPort: readPort(env, 'MCP_PORT', 9583, errors),

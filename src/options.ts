@@ -64,7 +64,31 @@ const publicUrl = z.string().trim().superRefine((value, ctx) => {
   if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem })
 })
 
-const globList = z.array(z.string().trim().min(1, 'empty pattern').max(255)).max(500)
+/** An id's own characters (Home Assistant's ids hold only `[a-z0-9_.]`) and a glob's (src/globs.ts). */
+const GLOB_CHARACTERS = /^[a-z0-9_.*?[\]{},!^-]*$/
+/** One entity or service glob, as the options and a named token's own entity lists take it: one schema for both. */
+export const globItem = z.string({ error: 'not text' }).trim().toLowerCase()
+  .min(1, 'an empty pattern')
+  .max(255, 'longer than 255 characters')
+  .regex(GLOB_CHARACTERS, 'holds a character no id has: use a-z, 0-9, _ and . with the glob characters * ? [ ] { } ,')
+/** One domain of confirm_domains. */
+export const domainItem = z.string({ error: 'not text' }).trim().toLowerCase().regex(/^[a-z0-9_]+$/, 'not a domain such as lock')
+/** More items than this and a list is not read at all (see SAFETY_LISTS). */
+export const MAX_LIST_ITEMS = 500
+const globList = z.array(globItem).max(MAX_LIST_ITEMS)
+
+/**
+ * The lists that keep writes safe, with the schema of one item. A bad item is dropped alone; a list
+ * that cannot be read at all turns writes off (src/option-problems.ts), because its default (an
+ * empty denylist, an empty allowlist) would be more permissive than what the owner wrote.
+ */
+export const SAFETY_LISTS = {
+  entity_allowlist: globItem,
+  entity_denylist: globItem,
+  service_denylist: globItem,
+  confirm_domains: domainItem
+} as const
+export type SafetyList = keyof typeof SAFETY_LISTS
 
 export const optionsSchema = z.object({
   log_level: z.enum(LOG_LEVELS).default(DEFAULT_OPTIONS.log_level),
@@ -77,7 +101,7 @@ export const optionsSchema = z.object({
   entity_allowlist: globList.default([]),
   entity_denylist: globList.default([]),
   service_denylist: globList.default(DEFAULT_SERVICE_DENYLIST),
-  confirm_domains: z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_]+$/, 'a domain such as lock')).default(DEFAULT_CONFIRM_DOMAINS),
+  confirm_domains: z.array(domainItem).max(MAX_LIST_ITEMS).default(DEFAULT_CONFIRM_DOMAINS),
   confirm_with: z.enum(CONFIRM_WITH).default(DEFAULT_OPTIONS.confirm_with),
   public_url: publicUrl.default('')
 })

@@ -122,8 +122,23 @@ function optionValue (key, value) {
   return String(value)
 }
 
+/** What options.json held that the add-on could not use, in red; writes off says so first. */
+function renderOptionProblems (problems, writesOff) {
+  const box = $('#option-problems')
+  box.hidden = problems.length === 0
+  if (box.hidden) return box.replaceChildren()
+  const line = (p) => el('li', {}, el('code', {}, p.option ?? 'options.json'), p.item === undefined ? '' : ` ${t('problem.item', { item: p.item, value: p.value })}`, `: ${p.reason}. `, t(`problem.${p.effect}`, {}, p.effect))
+  box.replaceChildren(
+    el('div', { className: 'label' }, t('overview.problemsHeading')),
+    ...(writesOff ? [el('p', {}, el('b', {}, t('overview.writesOff')))] : []),
+    el('ul', {}, ...problems.map(line)),
+    el('p', { className: 'muted' }, t('overview.problemsFix'))
+  )
+}
+
 async function loadOverview () {
   const data = await api('api/overview')
+  renderOptionProblems(data.option_problems ?? [], data.writes_off === true)
   const ha = data.home_assistant
   $('#version').textContent = t('overview.version', { version: data.version })
   const pill = $('#connection')

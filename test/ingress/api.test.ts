@@ -48,6 +48,24 @@ t.test('overview shows the live state, the tools by kind and the options without
   t.equal(res.headers['cache-control'], 'no-store')
 })
 
+t.test('overview: an option problem is listed, and a safety list that cannot be read says writes are off', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { app: { catalog: await testCatalog() }, home, options: { allow_write: true, entity_denylist: ['lock.*', ' '], service_denylist: 'hassio.*' as never } })
+  const ingress = await startIngress(t, server)
+  const body = (await ingress.inject({ url: '/api/overview' })).json()
+  t.equal(body.writes_off, true)
+  t.match(body.option_problems, [
+    { option: 'entity_denylist', item: 2, value: '" "', effect: 'item_dropped' },
+    { option: 'service_denylist', effect: 'writes_off' }
+  ])
+  t.match(body.tools, [{ kind: 'read' }, { kind: 'write', enabled: false }])
+
+  const clean = await startServer(t, { app: { catalog: await testCatalog() }, home, options: { allow_write: true } })
+  const fine = (await (await startIngress(t, clean)).inject({ url: '/api/overview' })).json()
+  t.equal(fine.writes_off, false)
+  t.same(fine.option_problems, [])
+})
+
 t.test('connect: the token is masked until revealed; internal hosts become HA_IP', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { app: { catalog: await testCatalog() }, home })

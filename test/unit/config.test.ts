@@ -52,3 +52,58 @@ t.test('DATA_DIR defaults to ./data outside the add-on', async t => {
   const config = loadConfig({})
   t.equal(config.dataDir, join(process.cwd(), 'data'))
 })
+
+t.test('a bad item in a list option is dropped alone, the rest kept, and the log names it', async t => {
+  const dir = tempDataDir(t, {
+    allow_write: true,
+    entity_denylist: ['lock.*', ' '],
+    entity_allowlist: ['light.*', 42 as never, 'switch.*'],
+    service_denylist: ['homeassistant.stop', ''],
+    confirm_domains: ['lock', 'garage door', 'cover']
+  })
+  const config = loadConfig({ DATA_DIR: dir })
+  t.same(config.options.entity_denylist, ['lock.*'], 'the blank item dropped, lock.* kept')
+  t.same(config.options.entity_allowlist, ['light.*', 'switch.*'])
+  t.same(config.options.service_denylist, ['homeassistant.stop'])
+  t.same(config.options.confirm_domains, ['lock', 'cover'])
+  t.equal(config.options.allow_write, true, 'a dropped item alone leaves writes on')
+  t.same(config.writesBlockedBy, [])
+  const log = config.optionErrors.join('\n')
+  t.match(log, /entity_denylist: item 2 \(" "\)/, 'the log says which item')
+  t.match(log, /entity_allowlist: item 2 \(42\)/)
+  t.match(log, /confirm_domains: item 2 \("garage door"\)/)
+  t.match(config.optionProblems.find(p => p.option === 'entity_denylist'), { item: 2, value: '" "', reason: 'an empty pattern', effect: 'item_dropped' })
+})
+
+t.test('a safety list that cannot be read turns writes off until it is fixed', async t => {
+  for (const [option, value] of [
+    ['entity_denylist', 'lock.*'],
+    ['entity_denylist', null],
+    ['entity_allowlist', { light: true }],
+    ['entity_allowlist', [' ', '']],
+    ['service_denylist', 7],
+    ['confirm_domains', 'lock'],
+    ['entity_denylist', Array.from({ length: 501 }, (_, i) => `lock.door_${i}`)]
+  ] as Array<[string, unknown]>) {
+    const dir = tempDataDir(t, { allow_write: true, allow_config_write: true, [option]: value })
+    const config = loadConfig({ DATA_DIR: dir })
+    t.equal(config.options.allow_write, false, `${option}=${JSON.stringify(value).slice(0, 30)}: allow_write off`)
+    t.equal(config.options.allow_config_write, false, 'allow_config_write off')
+    t.same(config.writesBlockedBy, [option])
+    t.match(config.optionErrors.join('\n'), new RegExp(`${option}: .*writes are off`))
+    t.match(config.optionProblems.at(-1), { option, effect: 'writes_off' })
+  }
+})
+
+t.test('an unreadable safety list keeps writes off even when the demo turns allow_write on', async t => {
+  const dir = tempDataDir(t, { entity_denylist: 'lock.*' as never })
+  const config = loadConfig({ DATA_DIR: dir }, { allow_write: true })
+  t.equal(config.options.allow_write, false)
+})
+
+t.test('filter_reads that cannot be read is on: hiding fails closed too', async t => {
+  const dir = tempDataDir(t, { filter_reads: 'yes' as never, entity_denylist: ['lock.*'] })
+  const config = loadConfig({ DATA_DIR: dir })
+  t.equal(config.options.filter_reads, true)
+  t.match(config.optionErrors.join(), /filter_reads/)
+})

@@ -144,3 +144,25 @@ t.test('an expired token is refused and reaches nothing', async t => {
   t.match(late.text, /expired/)
   t.equal(home.serviceCalls.length, 0)
 })
+
+t.test('options fail closed: a blank denylist item keeps lock.* denied with allow_write on', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, entity_denylist: ['lock.*', ' '] }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  const unlock = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } })
+  t.ok(unlock.isError, unlock.text)
+  t.equal(unlock.code, 'HAMCP_DENIED_ENTITY', 'the lock stays denied')
+  const light = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { entity_id: LIGHT } })
+  t.notOk(light.isError, 'writes stay on for everything else')
+  t.same(home.serviceCalls.map(call => call.domain), ['light'], 'only the light reached the house')
+})
+
+t.test('options fail closed: a denylist that is not a list turns every write tool off', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, entity_denylist: 'lock.*' as never }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  const { tools } = await client.listTools()
+  t.notOk(tools.some(tool => tool.name === 'ha_call_service'), 'no write tool listed')
+  await t.rejects(client.callTool({ name: 'ha_call_service', arguments: { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } } }), /Unknown tool/)
+  t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+})
