@@ -17,6 +17,7 @@ import { connectionSummary, filterAudit, tokenCategories, toolCounts, visibleOpt
 import { hostPortLookup } from '../src/addon/host-port.ts'
 import { INGRESS_PROXY_ADDRESS, isLoopbackAddress, mcpUrlFor, rebindingRefusal } from '../src/hosts.ts'
 import { maskSecret } from '../src/logger.ts'
+import { globItem } from '../src/options.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 import type { RequestLimits } from '../src/request-limits.ts'
@@ -60,7 +61,8 @@ export const DEFAULT_PUBLIC_DIR = ['../ingress/public/', '../../ingress/public/'
   .map(relative => fileURLToPath(new URL(relative, import.meta.url)))
   .find(dir => existsSync(dir)) ?? fileURLToPath(new URL('../ingress/public/', import.meta.url))
 
-const globList = z.array(z.string().trim().toLowerCase().regex(/^[a-z0-9_.*]{1,255}$/, 'entity globs look like light.* or lock.front_door')).max(100).optional()
+/** The options' own glob schema (src/options.ts): a token's lists take what the options take. */
+const globList = z.array(globItem).max(100).optional()
 const createTokenBody = z.object({
   name: z.string().trim().min(1, 'a name is required').max(64),
   levels: z.record(z.string().regex(CATEGORY_PATTERN, 'unknown category'), levelSchema).optional(),

@@ -49,6 +49,27 @@ t.test('a named token gets a level per tool category and its own entity lists, c
   t.equal(badGlob.statusCode, 400)
 })
 
+t.test('a named token\'s entity lists take the same globs as the options: ?, [...] and {a,b}', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true } })
+  const ingress = await startIngress(t, server, [], server.app.services?.catalog)
+  const created = await ingress.inject({
+    method: 'POST',
+    url: '/api/tokens',
+    headers: UI,
+    payload: { name: 'no doors', levels: { entities: 'read', services: 'write' }, entity_denylist: ['lock.front_door_?ock', '{cover,alarm_control_panel}.*', 'switch.[a-z]*'] }
+  })
+  t.equal(created.statusCode, 201, created.body)
+  const client = await connectClient(t, server, created.json().token)
+  const aSwitch = home.entityIds().find(id => id.startsWith('switch.')) ?? ''
+  const aCover = home.entityIds().find(id => id.startsWith('cover.')) ?? ''
+  for (const [domain, service, entity] of [['lock', 'lock', 'lock.front_door_lock'], ['switch', 'turn_on', aSwitch], ['cover', 'open_cover', aCover]] as const) {
+    const refused = await callTool(client, 'ha_call_service', { domain, service, target: { entity_id: entity } })
+    t.equal(refused.code, 'HAMCP_DENIED_ENTITY', `${entity} is refused by the token's own denylist`)
+  }
+  t.same(home.serviceCalls, [], 'nothing reached the house')
+})
+
 t.test('tokens stored with the four flat scopes are migrated to levels', async t => {
   const dataDir = tempDataDir(t)
   const secret = 'an-old-named-token-from-before-levels'
