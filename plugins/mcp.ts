@@ -9,7 +9,7 @@ import { checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOC
 import { MAX_SUBSCRIPTIONS } from '../src/sessions/subscriptions.ts'
 
 export interface McpRouteOptions {
-  services: Pick<Services, 'mcp' | 'sessions' | 'requestLimits' | 'revocations'>
+  services: Pick<Services, 'mcp' | 'sessions' | 'requestLimits' | 'revocations' | 'config'>
 }
 
 const BODY_LIMIT = 4 * 1024 * 1024
@@ -37,7 +37,7 @@ const header = (value: string | string[] | undefined): string | undefined => Arr
  * per-address request limit, the bearer check and the per-token request limit, in that order.
  */
 export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRouteOptions): Promise<void> {
-  const { mcp, sessions, requestLimits, revocations } = opts.services
+  const { mcp, sessions, requestLimits, revocations, config } = opts.services
   const refusal = (message: string): RpcRefusal => new RpcRefusal(429, -32000, 'HAMCP_RATE_LIMITED', message)
   const perAddress = fastify.requestLimit({ by: 'address', max: requestLimits.perAddress, refusal })
   const perToken = fastify.requestLimit({ by: 'token', max: requestLimits.perToken, refusal })
@@ -64,7 +64,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
 
   const checkOrigin = (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const origin = request.headers.origin
-    if (origin !== undefined && !originAllowed(origin, request.headers.host)) {
+    if (origin !== undefined && !originAllowed(origin, request.headers.host, config.options.public_url)) {
       request.log.notice({ origin, address: request.ip }, 'refused a request from a foreign Origin')
       rpcError(reply, 403, -32000, 'Forbidden: Origin not allowed', 'HAMCP_ORIGIN_NOT_ALLOWED')
       return

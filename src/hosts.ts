@@ -217,9 +217,11 @@ export function mcpUrlFor (headers: Record<string, string | string[] | undefined
  * DNS-rebinding guard of /mcp: a browser always sends Origin. It is accepted when it names this
  * machine by a loopback name, or names exactly the host the request was sent to by IP address, mDNS
  * name or `homeassistant` (which a rebinding attacker's page cannot do: its origin is their domain).
- * The ports may differ.
+ * The ports may differ. Behind a reverse proxy the browser's Origin is the public_url option's origin,
+ * exactly (scheme, host and port): only the owner's own domain serves pages with it.
  */
-export function originAllowed (origin: string, hostHeader: string | undefined): boolean {
+export function originAllowed (origin: string, hostHeader: string | undefined, publicUrl = ''): boolean {
+  if (publicUrl !== '' && httpOrigin(origin) !== undefined && httpOrigin(origin) === httpOrigin(publicUrl)) return true
   const host = urlHost(origin)?.hostname
   const name = host === undefined ? undefined : hostName(host)
   if (name === undefined) return false

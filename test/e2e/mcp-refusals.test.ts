@@ -218,3 +218,19 @@ t.test('a request that arrives while the server closes: 503, coded in each kind 
 t.test('the walk showed every code of the HTTP layer', async t => {
   t.same([...Object.keys(HTTP_REFUSAL_CODES)].filter(code => !seen.has(code)), [], 'no refusal code without a request that shows it')
 })
+
+t.test('behind a reverse proxy the public_url origin is accepted, and only it', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { public_url: 'https://mcp.example.com' } })
+  const json = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...bearer() }
+  // A proxy that forwards the browser's Host, and one that sends its own upstream address.
+  for (const host of ['mcp.example.com', new URL(server.url).host]) {
+    const got = await send(server.url, { headers: { ...json, host, origin: 'https://mcp.example.com' }, body: JSON.stringify(LIST) })
+    t.equal(got.response.status, 200, `Origin https://mcp.example.com, Host ${host}`)
+    t.ok(Array.isArray(got.body.result?.tools), 'answered')
+  }
+  for (const origin of ['http://mcp.example.com', 'https://mcp.example.com:8443', 'https://evil.example']) {
+    const got = await send(server.url, { headers: { ...json, host: 'mcp.example.com', origin }, body: JSON.stringify(LIST) })
+    t.equal(got.response.status, 403, `${origin} is still foreign`)
+  }
+})
