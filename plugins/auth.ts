@@ -60,11 +60,11 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
       const origin = requestOrigin(request.headers.host, opts.publicUrl || undefined)
       // A primary token regenerated on the page: say where the new one is, so the user is not left guessing.
       const replaced = presented !== undefined && tokens.retiredAt(presented) !== undefined
-      const description = replaced ? 'the API token was regenerated; get the new one from the add-on panel (MCP Server, Connect tab)' : 'the token is unknown, expired or revoked'
+      const description = replaced ? 'the API token was regenerated; get the new one from the add-on panel (sidebar MCP, Connect tab)' : 'the token is unknown, expired or revoked'
       const error = header ? { code: 'invalid_token' as const, description } : undefined
       reply.header('www-authenticate', origin ? bearerChallenge(origin, error) : header ? 'Bearer error="invalid_token"' : 'Bearer')
       const message = replaced
-        ? 'Invalid bearer token: this API token was regenerated and no longer works. Get the new one from Home Assistant: sidebar, MCP Server, Connect tab.'
+        ? 'Invalid bearer token: this API token was regenerated and no longer works. Get the new one from Home Assistant: sidebar, MCP, Connect tab.'
         : header ? 'Invalid bearer token.' : 'Missing bearer token: send Authorization: Bearer <token>.'
       reply.code(401).send(rpcErrorBody(-32001, message, header ? 'HAMCP_INVALID_TOKEN' : 'HAMCP_UNAUTHENTICATED'))
       return

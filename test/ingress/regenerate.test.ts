@@ -35,8 +35,8 @@ t.test('regenerate: confirmed, the old token stops at once and is told where the
   // The old token: refused with the next request, saying where the new one is.
   const old = await rpc(server.url, LIST, { authorization: `Bearer ${server.token}` })
   t.equal(old.status, 401)
-  t.match(old.headers.get('www-authenticate'), /error="invalid_token", error_description="the API token was regenerated; get the new one from the add-on panel/)
-  t.match((await old.json() as { error: { message: string } }).error.message, /regenerated and no longer works\. Get the new one from Home Assistant: sidebar, MCP Server, Connect tab/)
+  t.match(old.headers.get('www-authenticate'), /error="invalid_token", error_description="the API token was regenerated; get the new one from the add-on panel \(sidebar MCP, Connect tab\)/)
+  t.match((await old.json() as { error: { message: string } }).error.message, /regenerated and no longer works\. Get the new one from Home Assistant: sidebar, MCP, Connect tab/)
   await t.rejects(callTool(before, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: 'switch.irrigation' } }), 'a client still holding the old token is cut off at once')
   t.equal(home.getState('switch.irrigation')?.state, 'off', 'and its call did not reach the house')
   t.same(home.serviceCalls, [])

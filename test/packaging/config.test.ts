@@ -5,6 +5,7 @@ import t from 'tap'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
+import { CONSENT_STRINGS } from '../../src/oauth/consent-strings.ts'
 import { DEFAULT_OPTIONS, LOG_LEVELS } from '../../src/options.ts'
 import { SHIPPED_ROLE } from '../../tools/_shared/supervisor-role.ts'
 import { startDemoHome } from '../../demo/index.ts'
@@ -263,4 +264,15 @@ t.test('the Supervisor role and the minimum Home Assistant version', async (t) =
   t.teardown(() => home.close())
   const status = async (path: string): Promise<number> => (await fetch(`${home.supervisorUrl}${path}`, { headers: { authorization: `Bearer ${home.supervisorToken}` } })).status
   t.same(await Promise.all(['/backups', '/supervisor/info', '/addons', '/mounts', '/host/reboot'].map(status)), [200, 200, 403, 403, 403])
+})
+
+t.test('every text that sends the owner to the sidebar names the entry as config.yaml does (panel_title)', async t => {
+  const title = String(config.panel_title)
+  t.equal(title, 'MCP')
+  for (const [lang, words] of Object.entries(CONSENT_STRINGS)) {
+    for (const key of ['checkCode', 'approveInPanel', 'orHere'] as const) {
+      t.ok(words[key].includes(title), `${lang}.${key} names the sidebar entry ${title}`)
+      t.notMatch(words[key], /MCP[ -]Server|Serveur MCP|Servidor MCP/i, `${lang}.${key} does not call it the server`)
+    }
+  }
 })
