@@ -36,8 +36,16 @@ export interface AuthPluginOptions {
  */
 async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): Promise<void> {
   const { tokens, backoff } = opts
-  const stopSweep = every(opts.clock, 60_000, () => backoff.sweep())
-  fastify.addHook('onClose', async () => { stopSweep() })
+  const saveLastUsed = async (): Promise<void> => { await tokens.saveLastUsed().catch((err: unknown) => { fastify.log.error({ err }, 'cannot save when the named tokens were last used') }) }
+  // A named token's last use is kept in memory per call and saved here, at most once a minute.
+  const stopSweep = every(opts.clock, 60_000, () => {
+    backoff.sweep()
+    saveLastUsed().catch(() => {})
+  })
+  fastify.addHook('onClose', async () => {
+    stopSweep()
+    await saveLastUsed()
+  })
 
   fastify.decorateRequest('identity', null)
   fastify.decorate('authenticate', function authenticate (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {

@@ -277,7 +277,7 @@ async function loadTokens () {
     })
     const entities = [...(token.entity_allowlist || []).map(glob => t('tokens.only', { glob })), ...(token.entity_denylist || []).map(glob => t('tokens.never', { glob }))].join(', ')
     return el('tr', {}, el('td', {}, token.name), el('td', {}, el('code', {}, `${token.prefix}…`)), el('td', {}, describeLevels(token.levels)), el('td', {}, entities || t('tokens.asOptions')),
-      el('td', {}, date(token.created_at)), el('td', {}, revoke))
+      el('td', {}, date(token.created_at)), el('td', {}, token.last_used_at ? dateTime(token.last_used_at) : t('tokens.never_used')), el('td', {}, revoke))
   }))
   renderGrants(data.sign_ins || [])
 }

@@ -30,7 +30,9 @@ const storedTokenSchema = z.object({
   scopes: z.array(scopeSchema).optional(),
   entity_allowlist: z.array(z.string()).optional(),
   entity_denylist: z.array(z.string()).optional(),
-  created_at: z.string()
+  created_at: z.string(),
+  /** When the token last authenticated a request, as of the last save (see TokenStore.saveLastUsed). */
+  last_used_at: z.string().optional()
 })
 type StoredToken = z.infer<typeof storedTokenSchema>
 export type NamedToken = Omit<StoredToken, 'scopes' | 'levels'> & { levels: Record<string, Level> }
@@ -90,7 +92,13 @@ export class TokenStore {
    * Emptied whenever any token changes, so a replaced or revoked token stops working with the next
    * request. Every entry is compared, in constant time, whatever matches.
    */
-  #verified: Array<{ bytes: Buffer, identity: Identity }> = []
+  #verified: Array<{ bytes: Buffer, identity: Identity, token: NamedToken | undefined }> = []
+  /**
+   * When each named token last authenticated a request, in memory: a call must not write the store,
+   * so the times reach tokens.json with the next save (saveLastUsed, once a minute, and every change).
+   */
+  #usedAt = new Map<NamedToken, number>()
+  #usedSinceSave = false
   #file: string
   #now: () => number
   #revocations: Pick<Revocations, 'announce'> | undefined
@@ -120,24 +128,31 @@ export class TokenStore {
   /** The identity a presented token belongs to, or undefined. Every stored hash is compared. */
   verify (presented: string): Identity | undefined {
     const bytes = Buffer.from(presented, 'utf8')
-    let known: Identity | undefined
+    let known: { identity: Identity, token: NamedToken | undefined } | undefined
     for (const entry of this.#verified) {
-      if (entry.bytes.length === bytes.length && timingSafeEqual(entry.bytes, bytes) && !known) known = entry.identity
+      if (entry.bytes.length === bytes.length && timingSafeEqual(entry.bytes, bytes) && !known) known = entry
     }
-    if (known) return known
-    const found = this.#verifyHashed(presented)
-    if (found) this.#verified = [{ bytes, identity: found }, ...this.#verified].slice(0, VERIFIED_KEPT)
-    return found
+    if (!known) {
+      known = this.#verifyHashed(presented)
+      if (!known) return undefined
+      this.#verified = [{ bytes, ...known }, ...this.#verified].slice(0, VERIFIED_KEPT)
+    }
+    if (known.token) {
+      this.#usedAt.set(known.token, this.#now())
+      this.#usedSinceSave = true
+    }
+    return known.identity
   }
 
-  #verifyHashed (presented: string): Identity | undefined {
+  #verifyHashed (presented: string): { identity: Identity, token: NamedToken | undefined } | undefined {
     const hash = hashToken(presented)
-    let found: Identity | undefined
-    if (timingSafeEqual(hash, this.#primaryHash)) found = PRIMARY_IDENTITY
+    let found: { identity: Identity, token: NamedToken | undefined } | undefined
+    if (timingSafeEqual(hash, this.#primaryHash)) found = { identity: PRIMARY_IDENTITY, token: undefined }
     const named = this.#named
     const hashes = this.#namedHashes ??= named.map(token => Buffer.from(token.hash, 'hex'))
     for (let i = 0; i < named.length; i++) {
-      if (timingSafeEqual(hash, hashes[i] as Buffer) && !found) found = identityOf(named[i] as NamedToken)
+      const token = named[i] as NamedToken
+      if (timingSafeEqual(hash, hashes[i] as Buffer) && !found) found = { identity: identityOf(token), token }
     }
     return found
   }
@@ -163,8 +178,19 @@ export class TokenStore {
     return this.#retired.find(r => timingSafeEqual(r.hash, hash))?.at
   }
 
-  list (): Array<Omit<NamedToken, 'hash'>> {
-    return this.#named.map(({ hash: _hash, ...rest }) => rest)
+  /** The named tokens without their hashes; `last_used_at` is null for a token never used. */
+  list (): Array<Omit<NamedToken, 'hash' | 'last_used_at'> & { last_used_at: string | null }> {
+    return this.#named.map(token => {
+      const { hash: _hash, ...rest } = token
+      const at = this.#usedAt.get(token)
+      return { ...rest, last_used_at: at === undefined ? token.last_used_at ?? null : new Date(at).toISOString() }
+    })
+  }
+
+  /** Writes the last-use times kept in memory, when any changed since the last save (the auth plugin's minute sweep, and on close). */
+  async saveLastUsed (): Promise<void> {
+    if (!this.#usedSinceSave) return
+    await this.#save()
   }
 
   async create (input: NewToken): Promise<{ token: string, entry: Omit<NamedToken, 'hash'> }> {
@@ -199,6 +225,9 @@ export class TokenStore {
   }
 
   async #save (): Promise<void> {
+    this.#usedSinceSave = false
+    for (const [token, at] of this.#usedAt) token.last_used_at = new Date(at).toISOString()
+    this.#usedAt.clear()
     await writeFileAtomic(this.#file, JSON.stringify({ tokens: this.#named }, null, 2), 0o600)
   }
 }

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { TokenStore, hashToken } from '../../src/auth/tokens.ts'
-import { callTool, connectClient, eventually, startHome, startServer, tempDataDir } from '../helper.ts'
+import { callTool, connectClient, eventually, fakeClock, startHome, startServer, tempDataDir } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 
 const UI = { 'x-ha-mcp-ui': '1' }
@@ -68,6 +68,25 @@ t.test('a named token\'s entity lists take the same globs as the options: ?, [..
     t.equal(refused.code, 'HAMCP_DENIED_ENTITY', `${entity} is refused by the token's own denylist`)
   }
   t.same(home.serviceCalls, [], 'nothing reached the house')
+})
+
+t.test('a named token\'s last use is shown on the Tokens tab at once and saved at most once a minute', async t => {
+  const home = await startHome(t)
+  const clock = fakeClock(Date.parse('2026-03-01T10:00:00Z'))
+  const server = await startServer(t, { home, app: { clock } })
+  const ingress = await startIngress(t, server, [], server.app.services?.catalog)
+  const created = (await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'kitchen tablet', levels: { entities: 'read' } } })).json()
+  const listed = async (): Promise<unknown> => (await ingress.inject({ url: '/api/tokens' })).json().tokens.find((x: { id: string }) => x.id === created.entry.id).last_used_at
+  const stored = (): unknown => (JSON.parse(readFileSync(join(server.dataDir, 'tokens.json'), 'utf8')) as { tokens: Array<{ id: string, last_used_at?: string }> }).tokens.find(x => x.id === created.entry.id)?.last_used_at
+  t.equal(await listed(), null, 'never used yet')
+
+  clock.advance(5_000)
+  const client = await connectClient(t, server, created.token)
+  await client.listTools()
+  t.equal(await listed(), '2026-03-01T10:00:05.000Z', 'the Tokens tab shows the use at once')
+  t.equal(stored(), undefined, 'a call does not write the token store')
+  clock.advance(60_000)
+  await eventually(() => stored() === '2026-03-01T10:00:05.000Z', 5000, 'the minute sweep saves it')
 })
 
 t.test('tokens stored with the four flat scopes are migrated to levels', async t => {

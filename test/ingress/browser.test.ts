@@ -116,6 +116,7 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', async 
   const tokenRow = page.locator('#token-list tbody tr').filter({ hasText: 'living room tablet' })
   t.match(await tokenRow.textContent(), /Devices and states: read.*Device control: write/)
   t.match(await tokenRow.textContent(), /never lock\.\*/)
+  t.equal(await tokenRow.locator('td[data-label="Last used"]').textContent(), 'never', 'listed before its first use')
   t.notOk((await tokenRow.textContent())?.includes(secret), 'the list shows only the prefix')
   page.once('dialog', dialog => { dialog.accept().catch(() => {}) })
   await tokenRow.getByRole('button', { name: 'Revoke' }).click()
