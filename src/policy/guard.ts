@@ -10,7 +10,7 @@ import { configCalls } from './config-calls.ts'
 import { matchesAny } from '../globs.ts'
 import { assertBounded } from './input-checks.ts'
 import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reached.ts'
-import { expandMembers } from './expand.ts'
+import { expandMembers, MAX_MEMBERS } from './expand.ts'
 import { runsStarted, startsRuns, walkRuns } from './runs.ts'
 import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
 import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, OwnerGrant, RegistryWrite, ServiceCallWrite, ServiceTarget, SupervisorWrite, UndoWrite, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
@@ -286,7 +286,10 @@ export class WriteGuard implements WriteGuardApi {
     }
     const members = expandMembers(id => house.state?.(id), [...new Set([...named, ...found.keys()])])
     for (const [id, via] of members.via) if (!found.has(id)) found.set(id, found.get(via) ?? via)
-    if (members.truncated) attempt.reachUnknown = true
+    if (members.truncated) {
+      if (listsActive) attempt.refuse({ code: 'HAMCP_DENIED_TARGET', reason: 'unknowable_target', message: `Refused: the groups and scenes this call names hold more than ${MAX_MEMBERS} entities, too many to check against the entity lists.`, hint: 'Target the entities, or a smaller group, explicitly.' })
+      attempt.reachUnknown = true
+    }
     // What the target resolved to beyond the names (an old-style group's members) is checked like the rest.
     if (!attempt.aimsIndirectly) for (const id of resolved) if (!named.includes(id) && !found.has(id)) found.set(id, 'the target')
     for (const [id, via] of found) {

@@ -139,3 +139,26 @@ t.test('a named token\'s own entity_denylist holds through a group', async t => 
   t.equal(scene.code, 'HAMCP_DENIED_ENTITY', scene.text)
   t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
 })
+
+t.test('expansion ends: a group cycle, a group holding itself, a script that starts itself', async t => {
+  const { expandMembers } = await import('../../src/policy/expand.ts')
+  const { walkRuns } = await import('../../src/policy/runs.ts')
+  const states: Record<string, { attributes: Record<string, unknown> }> = {
+    'group.a': { attributes: { entity_id: ['group.b', 'light.one'] } },
+    'group.b': { attributes: { entity_id: ['group.a', 'group.b', 'LOCK.Front'] } }
+  }
+  const members = expandMembers(id => states[id], ['group.a'])
+  t.same([...members.via].sort(), [['group.b', 'group.a'], ['light.one', 'group.a'], ['lock.front', 'group.a']], 'each member once, through what the call named')
+  t.equal(members.truncated, false)
+
+  const configs: Record<string, Record<string, unknown>> = {
+    'script.loop': { sequence: [{ action: 'script.turn_on', target: { entity_id: 'script.loop' } }, { parallel: [{ sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front' } }] }] }] }
+  }
+  for (let i = 0; i < 8; i++) configs[`script.chain_${i}`] = { sequence: [{ action: `script.chain_${i + 1}` }] }
+  const house = { entityIds: () => ['lock.front', 'script.loop'], registry: async () => undefined }
+  const loop = await walkRuns(house, async id => configs[id], ['script.loop'])
+  t.equal(loop.entities.get('lock.front'), 'script.loop', 'the lock inside parallel is found')
+  t.same(loop.unknowableCalls, [], 'a script that starts itself is walked once')
+  const chain = await walkRuns(house, async id => configs[id], ['script.chain_0'])
+  t.match(chain.unknowableCalls, [/more than 5 scripts deep/], 'a chain past the bound is unknowable')
+})
