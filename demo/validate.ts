@@ -29,12 +29,36 @@ function trigger (item: unknown): string | null {
   return null
 }
 
+/**
+ * One condition as CONDITION_SCHEMA reads it (core helpers/config_validation.py): a mapping with a known
+ * `condition`, or a string only when it is a dynamic template (`dynamic_template_condition_action`:
+ * cv.dynamic_template wants `{{`, `{%` or `{#` in it). Compound conditions are read to the bottom.
+ */
 function condition (item: unknown): string | null {
-  if (typeof item === 'string') return null // template shorthand
+  if (typeof item === 'string') return /\{\{|\{%|\{#/.test(item) ? null : 'template value does not contain a dynamic template'
   if (!isRecord(item)) return 'Expected a dictionary'
   if (typeof item.condition !== 'string') return "required key not provided @ data['condition']"
   if (!CONDITIONS.has(item.condition)) return `Invalid condition "${item.condition}" specified`
-  return null
+  return item.conditions === undefined ? null : check(item.conditions, condition).error
+}
+
+/** Conditions and actions nested in an action (if/then/else, choose, repeat, sequence, parallel, a condition action). */
+function nested (item: Record<string, unknown>): string | null {
+  const conditions: unknown[] = []
+  const actions: unknown[] = []
+  if ('condition' in item && !('action' in item)) conditions.push(item)
+  if (item.if !== undefined) conditions.push(...list(item.if))
+  for (const key of ['then', 'else', 'sequence', 'parallel', 'default']) if (item[key] !== undefined) actions.push(...list(item[key]))
+  for (const option of Array.isArray(item.choose) ? item.choose : item.choose === undefined ? [] : [item.choose]) {
+    if (!isRecord(option)) return 'Expected a dictionary'
+    if (option.conditions !== undefined) conditions.push(...list(option.conditions))
+    if (option.sequence !== undefined) actions.push(...list(option.sequence))
+  }
+  if (isRecord(item.repeat)) {
+    for (const key of ['while', 'until']) if (item.repeat[key] !== undefined) conditions.push(...list(item.repeat[key]))
+    if (item.repeat.sequence !== undefined) actions.push(...list(item.repeat.sequence))
+  }
+  return check(conditions, condition).error ?? (actions.length === 0 ? null : check(actions, action).error)
 }
 
 function action (item: unknown): string | null {
@@ -44,7 +68,7 @@ function action (item: unknown): string | null {
   // cv.service lower-cases the name; a dynamic template is accepted and rendered at run time.
   const isTemplate = typeof name === 'string' && /\{\{|\{%/.test(name)
   if (name !== undefined && !isTemplate && (typeof name !== 'string' || !ENTITY_ID.test(name.toLowerCase()))) return `Service ${String(name)} does not match format <domain>.<name> for dictionary value @ data['action']`
-  return null
+  return nested(item)
 }
 
 /** validate_config: plural keys (triggers/conditions/actions) like current core; singular accepted as input. */

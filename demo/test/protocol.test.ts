@@ -215,3 +215,15 @@ t.test('calendar/event/create refuses what WEBSOCKET_EVENT_SCHEMA refuses (core 
   t.match((await create({ dtstart: '2026-12-24', dtend: '2026-12-24T10:00:00Z' })).error, { code: 'invalid_format', message: /same type/ })
   t.equal((await create({ dtstart: '2026-12-24T09:00:00Z', dtend: '2026-12-24T10:00:00+00:00' })).success, true, 'Z and +00:00 are one timezone')
 })
+
+t.test('validate_config: a string condition must be a dynamic template (cv.dynamic_template), nested ones too', async t => {
+  const c = await client(t)
+  const verdict = async (body: Record<string, unknown>): Promise<any> => await c.ok({ type: 'validate_config', ...body })
+  t.equal((await verdict({ conditions: ['sun is down'] })).conditions.valid, false)
+  t.equal((await verdict({ conditions: ['{{ true }}', '{# note #}{{ 1 }}'] })).conditions.valid, true)
+  t.equal((await verdict({ actions: [{ if: ['sun is down'], then: [{ delay: 1 }] }] })).actions.valid, false, 'an if: inside an action')
+  t.equal((await verdict({ actions: [{ choose: [{ conditions: 'nope', sequence: [] }] }] })).actions.valid, false, 'a choose option')
+  t.equal((await verdict({ actions: [{ repeat: { until: ['nope'], sequence: [] } }] })).actions.valid, false, 'a repeat')
+  t.equal((await verdict({ actions: [{ if: ['{{ true }}'], then: [{ delay: 1 }], else: [{ condition: 'moon' }] }] })).actions.valid, false, 'a condition action in else')
+  t.equal((await verdict({ actions: [{ if: ['{{ true }}'], then: [{ delay: 1 }] }] })).actions.valid, true)
+})

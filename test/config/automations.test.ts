@@ -179,3 +179,21 @@ t.test('entities named in a config pass the write lists before any token', async
   t.notMatch(refused.text, /confirm_token/)
   t.equal((await haConfig(home, 'GET', 'script', 'open_up')).status, 404)
 })
+
+t.test('a plain string is a condition only when it is a template, in the preview as in the save (cv.dynamic_template)', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_config_write: true } })
+  const client = await connectClient(t, server)
+  const light = home.entityIds().find(id => id.startsWith('light.')) as string
+  const base = { alias: 'Evening lamp', triggers: [{ trigger: 'sun', event: 'sunset' }] }
+  const turnOn = { action: 'light.turn_on', target: { entity_id: light } }
+
+  const top = await callTool(client, 'ha_create_automation', { ...base, conditions: ['sun is down'], actions: [turnOn], dry_run: true })
+  t.equal(top.code, 'HAMCP_INVALID_ARGUMENT', top.text)
+  t.match(top.text, /template/)
+  const nested = await callTool(client, 'ha_create_automation', { ...base, actions: [{ if: ['sun is down'], then: [turnOn] }] })
+  t.equal(nested.code, 'HAMCP_CONFIG_REJECTED', `no confirmation is promised for what Home Assistant would not save: ${nested.text}`)
+  t.notMatch(nested.text, /confirm_token/)
+  const templated = await callTool(client, 'ha_create_automation', { ...base, conditions: ["{{ is_state('sun.sun', 'below_horizon') }}"], actions: [{ if: ['{{ now().hour > 17 }}'], then: [turnOn] }], dry_run: true })
+  t.notOk(templated.isError, `a template string is a condition: ${templated.text}`)
+})

@@ -21,8 +21,15 @@ export const modeArg = () => z.enum(['single', 'restart', 'queued', 'parallel'])
  */
 export const blocksArg = () => bounded(z.array(record()))
 
-/** Conditions: objects, or the template shorthand ("{{ ... }}"). */
-export const conditionsArg = () => bounded(z.array(z.union([record(), z.string()])))
+/**
+ * Conditions: objects, or the template shorthand ("{{ ... }}"). Home Assistant takes a string only when it
+ * is a dynamic template (cv.dynamic_template: `{{`, `{%` or `{#` in it), so any other string is refused
+ * here rather than previewed and then refused on save.
+ */
+export const conditionsArg = () => bounded(z.array(z.union([
+  record(),
+  z.string().refine(text => /\{\{|\{%|\{#/.test(text), 'a condition written as text must be a template, e.g. "{{ is_state(\'sun.sun\', \'below_horizon\') }}"; otherwise give an object such as {"condition": "state", ...}')
+])))
 
 export const variablesArg = () => record()
 
