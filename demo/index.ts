@@ -34,6 +34,8 @@ export interface DemoHomeOptions {
   overview?: OverviewEra
   /** the Supervisor's backup staleness setting (/backups/info days_until_stale; the Supervisor's default is 30) */
   backupsDaysUntilStale?: number
+  /** whether the HA_TOKEN user is an administrator (default true); false answers admin-only commands and views as HA does (demo/admin-only.ts) */
+  admin?: boolean
   /** Core's internal_url in get_config (default null, unset as on most installs) */
   internalUrl?: string | null
   /** host port published for the add-on's 9583/tcp in /addons/self/info (default 9583; null = disabled) */
@@ -98,7 +100,8 @@ function resolveOptions (opts: DemoHomeOptions): ResolvedOptions {
     authTimeoutMs: opts.authTimeoutMs ?? 10_000,
     supervisorRole: opts.supervisorRole ?? 'backup',
     overview: opts.overview ?? 'migrated',
-    backupsDaysUntilStale: opts.backupsDaysUntilStale ?? 30
+    backupsDaysUntilStale: opts.backupsDaysUntilStale ?? 30,
+    admin: opts.admin ?? true
   }
 }
 

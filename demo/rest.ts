@@ -1,3 +1,4 @@
+import { adminOnlyPath } from './admin-only.ts'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { buildConfig } from './config.ts'
 import { HaError } from './errors.ts'
@@ -111,6 +112,7 @@ export async function handleCoreRest (rt: Runtime, req: IncomingMessage, res: Se
     return
   }
   if (viaSupervisor && /^\/api\/hassio[/_]/.test(path)) { sendText(res, 403, '403: Forbidden'); return }
+  if (!viaSupervisor && !rt.options.admin && adminOnlyPath(path)) { sendText(res, 401, '401: Unauthorized'); return }
   const method = req.method ?? 'GET'
   let pathMatched = false
   for (const route of routes) {

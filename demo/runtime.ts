@@ -17,6 +17,7 @@ export interface ResolvedOptions {
   supervisorRole: SupervisorRole
   overview: OverviewEra
   backupsDaysUntilStale: number
+  admin: boolean
 }
 
 export interface Faults {

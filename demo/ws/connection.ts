@@ -1,4 +1,5 @@
 import type { WebSocket } from 'ws'
+import { adminOnlyCommand } from '../admin-only.ts'
 import { HaError, invalidFormat, pyRepr } from '../errors.ts'
 import type { Runtime } from '../runtime.ts'
 import { isRecord } from '../util.ts'
@@ -100,6 +101,10 @@ export class Connection {
     this.lastId = id
     const type = msg.type
     if (this.viaSupervisor && (type.startsWith('supervisor/') || type.startsWith('hassio/'))) {
+      this.sendError(id, new HaError('unauthorized', 'Unauthorized'))
+      return
+    }
+    if (!this.viaSupervisor && !this.rt.options.admin && adminOnlyCommand(type)) {
       this.sendError(id, new HaError('unauthorized', 'Unauthorized'))
       return
     }

@@ -120,7 +120,7 @@ export const coreCommands: CommandTable = {
   },
   subscribe_entities: { keys: { optional: ['entity_ids', 'include', 'exclude'] }, handle: subscribeEntities },
   'auth/current_user': {
-    handle: ctx => ({ id: ctx.rt.house.userId, name: ctx.conn.viaSupervisor ? 'Supervisor' : 'Alice', is_owner: !ctx.conn.viaSupervisor, is_admin: true, credentials: [{ auth_provider_type: 'homeassistant', auth_provider_id: null }], mfa_modules: [{ id: 'totp', name: 'Authenticator app', enabled: false }] })
+    handle: ctx => ({ id: ctx.rt.house.userId, name: ctx.conn.viaSupervisor ? 'Supervisor' : 'Alice', is_owner: !ctx.conn.viaSupervisor && ctx.rt.options.admin, is_admin: ctx.conn.viaSupervisor || ctx.rt.options.admin, credentials: [{ auth_provider_type: 'homeassistant', auth_provider_id: null }], mfa_modules: [{ id: 'totp', name: 'Authenticator app', enabled: false }] })
   },
   get_panels: { handle: ctx => panels(ctx.rt.options.overview) },
   'entity/source': {

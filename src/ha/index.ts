@@ -6,6 +6,8 @@ import { entitiesMessageProblem } from './schemas.ts'
 import { StateStore, type EntitiesMessage } from './state-store.ts'
 import { realClock, timersOf, type Clock } from '../clock.ts'
 import { HA_NOT_CONNECTED } from '../errors.ts'
+import { NOT_ADMIN_EFFECT } from './rights.ts'
+
 import type { AppLogger } from '../logger.ts'
 
 export interface HomeAssistantOptions {
@@ -30,6 +32,8 @@ export interface HomeAssistantStatus {
   connectedAt: number | null
   lastError: string | undefined
   entities: number
+  /** Whether the token's user is a Home Assistant administrator; null until known (and in add-on mode, where the Supervisor's proxy is one). */
+  admin: boolean | null
 }
 
 /**
@@ -50,6 +54,8 @@ export class HomeAssistant {
   #warmedUp = false
   #readyListeners: Array<() => void> = []
   #connectionListeners = new Set<(up: boolean) => void>()
+  #admin: boolean | null = null
+  #adminCheck: Promise<void> = Promise.resolve()
 
   constructor (options: HomeAssistantOptions) {
     this.mode = options.mode
@@ -123,7 +129,8 @@ export class HomeAssistant {
       downSince: c.downSince,
       connectedAt: c.connectedAt,
       lastError: c.lastError,
-      entities: this.states.size
+      entities: this.states.size,
+      admin: this.#admin
     }
   }
 
@@ -147,6 +154,12 @@ export class HomeAssistant {
     await this.connection.close()
   }
 
+  /** Whether the token's user is an administrator, once this connection's check is done (null: unknown or add-on mode). */
+  async admin (): Promise<boolean | null> {
+    await this.#adminCheck
+    return this.#admin
+  }
+
   /** Called once per connection, as soon as the states are in (for warming caches in the background). */
   onReady (listener: () => void): void {
     this.#readyListeners.push(listener)
@@ -161,8 +174,25 @@ export class HomeAssistant {
   #warmUp (): void {
     if (this.#warmedUp) return
     this.#warmedUp = true
+    if (this.mode === 'dev') this.#adminCheck = this.#checkAdmin()
     for (const listener of this.#readyListeners) listener()
     for (const listener of this.#connectionListeners) listener(true)
+  }
+
+  /**
+   * In development mode the token is a person's: Home Assistant refuses a non-administrator every
+   * registry, dashboard and helper write, traces, the system log and the automation and script config
+   * views (`require_admin` in core's websocket_api/decorators.py and http/decorators.py). Said once per
+   * connection, so the owner knows why before the first refusal.
+   */
+  async #checkAdmin (): Promise<void> {
+    try {
+      const user = await this.command<{ name?: unknown, is_admin?: unknown }>({ type: 'auth/current_user' })
+      this.#admin = user?.is_admin === true
+      if (!this.#admin) this.#log.warning({ user: typeof user?.name === 'string' ? user.name : undefined }, `HA_TOKEN belongs to a user who is not an administrator: ${NOT_ADMIN_EFFECT}`)
+    } catch (err) {
+      this.#log.warning({ err: (err as Error).message }, 'could not tell whether HA_TOKEN is an administrator\'s (auth/current_user)')
+    }
   }
 
   #flushWaiters (): void {

@@ -1,6 +1,7 @@
 import { realClock } from '../clock.ts'
 import { LRUCache } from 'lru-cache'
-import { UserError } from '../errors.ts'
+import { isUserError, UserError } from '../errors.ts'
+import { notPermitted } from '../ha/rights.ts'
 import type { HomeAssistant } from '../ha/index.ts'
 import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { HassState } from '../ha/schemas.ts'
@@ -67,6 +68,8 @@ export class ConfigReader {
   async read (kind: ConfigKind, key: string): Promise<ConfigRecord | undefined> {
     const answer = await this.#ha.rest.request('GET', configPath(kind, key))
     if (answer.status === 404 || answer.status === 400) return this.#remember(kind, key, undefined)
+    // config/view.py is `@require_admin` for every method: a non-admin token is refused, not told "no config".
+    if (answer.status === 401 || answer.status === 403) throw notPermitted(`the ${kind} config view`, this.#ha.mode, this.#ha.status().admin)
     if (answer.status !== 200) throw new UserError('HAMCP_UNAVAILABLE', `Home Assistant could not read ${kind} ${key}: ${restMessage(answer.body)}`)
     let parsed: unknown
     try {
@@ -80,7 +83,10 @@ export class ConfigReader {
   /** For reads: where the config lives and what it is; a failure to answer reads as "yaml", never throws. */
   async stored (kind: ConfigKind, key: string | undefined): Promise<StoredConfig> {
     if (key === undefined) return { source: 'yaml', config: null }
-    const config = await this.read(kind, key).catch(() => undefined)
+    const config = await this.read(kind, key).catch((err: unknown) => {
+      if (isUserError(err) && err.code === 'HAMCP_NOT_PERMITTED') throw err
+      return undefined
+    })
     return config === undefined ? { source: 'yaml', config: null } : { source: 'ui', config }
   }
 

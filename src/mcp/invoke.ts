@@ -6,6 +6,7 @@ import { fitText, fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import { argumentRefusal, type LoadedTool } from './registry.ts'
+import { isRightsRefusal, notPermitted } from '../ha/rights.ts'
 
 export interface ToolCallResult {
   content: RawToolResult['content']
@@ -139,6 +140,9 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
     } catch (err) {
       if (isUserError(err)) {
         result = errorResult(err.code, scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs), err.details && JSON.parse(scrubError(ctx, JSON.stringify(err.details), rawArgs)) as Record<string, unknown>)
+      } else if (isRightsRefusal(err)) {
+        const refusal = notPermitted(`a command of ${name}`, ctx.ha.mode, ctx.ha.status().admin)
+        result = errorResult(refusal.code, refusal.message, refusal.hint)
       } else if (isHomeAssistantError(err)) {
         result = errorResult(err.code, scrubError(ctx, err.message, rawArgs))
       } else {

@@ -161,3 +161,28 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     await eventually(() => server.app.services.ha.ready, 10_000, 'reconnected')
   })
 })
+
+// Development mode (HA_URL + HA_TOKEN): registry writes, dashboards saves, traces, the system log and
+// the REST config views are admin-only in Home Assistant, so a non-admin token must be named as the cause.
+t.test('a token that is not an administrator\'s is said to be one: log, self test and answers', async t => {
+  const home = await startHome(t, { admin: false })
+  const server = await startServer(t, { home })
+  const client = await connectClient(t, server)
+  await eventually(() => server.logs.some(line => /not an administrator/.test(line)), 5000, 'the warning in the log')
+  const self = await callTool(client, 'ha_get_self_test')
+  t.match(self.json, { verdict: 'degraded', admin: { ok: false, detail: /not an administrator/ } })
+
+  const automations = await callTool(client, 'ha_list_automations', {})
+  t.equal(automations.code, 'HAMCP_NOT_PERMITTED', 'not "every automation is YAML"')
+  t.match(automations.text, /administrator/)
+  const automation = home.entityIds().find(id => id.startsWith('automation.')) as string
+  const trace = await callTool(client, 'ha_get_automation_trace', { entity_id: automation })
+  t.equal(trace.code, 'HAMCP_NOT_PERMITTED')
+  t.match(trace.text, /HA_TOKEN/)
+  const log = await callTool(client, 'ha_get_system', { section: 'error_log' })
+  t.equal(log.code, 'HAMCP_NOT_PERMITTED')
+
+  const admin = await startHome(t)
+  const fine = await startServer(t, { home: admin })
+  t.match((await callTool(await connectClient(t, fine), 'ha_get_self_test')).json, { verdict: 'ok', admin: { ok: true } })
+})

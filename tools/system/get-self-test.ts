@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { timersOf, type Clock } from '../../src/clock.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
+import { NOT_ADMIN_EFFECT } from '../../src/ha/rights.ts'
 import { isRoleRefusal, ROLE_HINT } from '../_shared/supervisor-role.ts'
 
 const PROBE_TIMEOUT_MS = 3000
@@ -44,7 +45,10 @@ export default defineTool({
     const backups = ha.supervisor.available ? await backupRole(ha, clock) : null
     const liveMap = { ok: ha.states.ready, entities: ha.states.size, connected_since: status.connectedAt ? new Date(status.connectedAt).toISOString() : null }
     const broken = !websocket.ok && !rest.ok
-    const degraded = !websocket.ok || !rest.ok || !liveMap.ok || (supervisor !== null && !supervisor.ok) ||
+    // Development mode only: an add-on reaches Core through the Supervisor's administrator proxy.
+    const isAdmin = status.mode === 'dev' && websocket.ok ? await ha.admin() : null
+    const admin = isAdmin === null ? null : isAdmin ? { ok: true } : { ok: false, detail: `HA_TOKEN belongs to a user who is not an administrator. ${NOT_ADMIN_EFFECT}` }
+    const degraded = !websocket.ok || !rest.ok || !liveMap.ok || (supervisor !== null && !supervisor.ok) || admin?.ok === false ||
       (websocket.ms ?? 0) > 1000 || (rest.ms ?? 0) > 2000
     return {
       verdict: broken ? 'broken' : degraded ? 'degraded' : 'ok',
@@ -55,6 +59,7 @@ export default defineTool({
       live_map: liveMap,
       supervisor: supervisor ?? { ok: null, detail: 'not running as an add-on' },
       ...(backups ? { backups } : {}),
+      ...(admin ? { admin } : {}),
       down_since: status.downSince ? new Date(status.downSince).toISOString() : undefined
     }
   }
