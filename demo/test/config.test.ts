@@ -59,6 +59,34 @@ t.test('lovelace: storage and yaml dashboards', async t => {
   t.ok(main.views.length >= 2, 'default dashboard')
 })
 
+t.test('lovelace eras: the migrated Overview, a new install, a core before the migration', async t => {
+  // migrated (the default): a listed "lovelace" entry; no url_path finds it (lovelace/websocket.py _handle_errors).
+  const c = await client(t)
+  const list = await c.ok({ type: 'lovelace/dashboards/list' }) as Array<Record<string, any>>
+  t.match(list.find(d => d.url_path === 'lovelace'), { mode: 'storage', title: 'Overview', icon: 'mdi:view-dashboard' })
+  t.same(await c.ok({ type: 'lovelace/config' }), await c.ok({ type: 'lovelace/config', url_path: 'lovelace' }))
+  t.same(await c.ok({ type: 'frontend/get_system_data', key: 'core' }), { value: { default_panel: 'lovelace' } })
+  const panels = await c.ok({ type: 'get_panels' })
+  t.same(panels.lovelace.config, { mode: 'storage' })
+  t.ok(['home', 'light', 'security', 'climate', 'energy', 'maintenance'].every(p => panels[p] !== undefined), 'the built-in dashboards are panels')
+
+  const era = async (overview: 'fresh' | 'legacy'): Promise<RawClient> => {
+    const other = await startDemoHome({ overview })
+    t.teardown(() => other.close())
+    return await RawClient.open(t, other)
+  }
+  const fresh = await era('fresh')
+  t.notOk((await fresh.ok({ type: 'lovelace/dashboards/list' }) as Array<Record<string, any>>).some(d => d.url_path === 'lovelace'))
+  t.same((await fresh.command({ type: 'lovelace/config' })).error, { code: 'config_not_found', message: 'No config found.' })
+  t.same(await fresh.ok({ type: 'frontend/get_system_data', key: 'core' }), { value: null })
+  t.equal((await fresh.ok({ type: 'get_panels' })).lovelace.config, null, 'no Overview: the lovelace panel has no config')
+
+  const legacy = await era('legacy')
+  t.ok((await legacy.ok({ type: 'lovelace/config' })).views.length >= 2, 'the unnamed default holds the Overview')
+  t.same((await legacy.command({ type: 'lovelace/config', url_path: 'lovelace' })).error, { code: 'config_not_found', message: 'Unknown config specified: lovelace' })
+  t.equal((await legacy.command({ type: 'frontend/get_system_data', key: 'core' })).error.code, 'unknown_command')
+})
+
 t.test('energy prefs, repairs, system log, search/related, validate_config', async t => {
   const c = await client(t)
   const prefs = await c.ok({ type: 'energy/get_prefs' })
