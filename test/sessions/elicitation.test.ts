@@ -102,3 +102,15 @@ t.test('confirmations by elicitation in a session', async t => {
     t.equal(later.json.confirmation_required, true, 'later confirmations use tokens without asking again')
   })
 })
+
+t.test('confirm_with: owner: a session client\'s yes is not asked for and counts for nothing', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { enable_sessions: true, allow_write: true, confirm_with: 'owner' } })
+  home.setState('lock.front_door_lock', 'locked')
+  const { client, asked } = await askableClient(t, server, () => ({ action: 'accept', content: { confirm: true } }))
+  const result = await callTool(client, 'ha_call_service', UNLOCK)
+  t.equal(result.json.awaiting_owner, true, result.text)
+  t.equal(asked.length, 0, 'the client was not asked: its yes would not be the owner\'s')
+  t.equal(home.serviceCalls.filter(call => call.service === 'unlock').length, 0, 'nothing reached the lock')
+  t.equal(server.app.services.policy.approvals.waiting(), 1, 'it waits for the owner')
+})
