@@ -11,7 +11,7 @@ export const MAX_WAITING_PER_IDENTITY = 5
 /** Approvals kept in all, decided ones included (the oldest decided go first). */
 export const MAX_APPROVALS = 100
 
-export type ApprovalState = 'waiting' | 'running' | 'done' | 'failed' | 'denied' | 'expired'
+export type ApprovalState = 'waiting' | 'running' | 'done' | 'failed' | 'denied' | 'expired' | 'revoked'
 export type Decision = 'approve' | 'deny'
 
 /** What the guard hands over when a call needs the owner's yes (`confirm_with: owner`). */
@@ -31,7 +31,7 @@ export interface ApprovalRequest {
   /** Runs the call again as previewed, every rule and the preview checked again; its outcome, or its error. */
   execute: (grant: { ref: string, via: OwnerVia, decidedBy: string }) => Promise<WriteOutcome>
   /** Audits an approval that ends without running. */
-  ended: (how: 'denied' | 'expired', decidedBy?: string) => void
+  ended: (how: 'denied' | 'expired' | 'revoked', decidedBy?: string) => void
 }
 
 /** An approval as the status page shows it (no secret: neither the assistant's token nor the phone's action). */
@@ -166,7 +166,7 @@ export class OwnerApprovals {
       case 'done': return { verdict: 'done', outcome: entry.outcome as WriteOutcome }
       case 'failed': return { verdict: 'failed', error: entry.error }
       case 'denied': return { verdict: 'denied', decidedBy: entry.decidedBy ?? 'the owner' }
-      case 'expired': return { verdict: 'expired' }
+      case 'expired': case 'revoked': return { verdict: 'expired' }
     }
   }
 
@@ -211,6 +211,20 @@ export class OwnerApprovals {
     const entry = [...this.#entries.values()].find(e => e.ref === ref)
     if (entry?.state !== 'running' || entry.identityId !== identityId || entry.call !== call) return undefined
     return { shown: entry.shown, preview: entry.preview }
+  }
+
+  /**
+   * The credential that asked is dead (revoked, replaced, its sign-in ended: src/auth/revocations.ts):
+   * what it left waiting can no longer be approved, and its notifications go.
+   */
+  revoke (identityId: string): void {
+    for (const entry of this.#entries.values()) {
+      if (entry.identityId !== identityId || entry.state !== 'waiting') continue
+      entry.cancelExpiry()
+      entry.state = 'revoked'
+      this.#notices?.withdraw(viewOf(entry), entry.secret)
+      entry.ended('revoked')
+    }
   }
 
   /** Approvals still waiting (for tests and the status page's badge). */

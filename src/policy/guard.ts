@@ -401,7 +401,7 @@ export class WriteGuard implements WriteGuardApi {
         if (!carried.outcome) throw new UserError('HAMCP_CONFLICT', `${what} did not run: the call no longer matched what the owner approved.`, 'Call again without confirm_token to ask the owner again.')
         return carried.outcome
       },
-      ended: (how, decidedBy) => { audit('refused', { reason: how === 'denied' ? 'denied_by_owner' : 'owner_approval_expired', ...(decidedBy === undefined ? {} : { decided_by: decidedBy }) }) }
+      ended: (how, decidedBy) => { audit('refused', { reason: how === 'denied' ? 'denied_by_owner' : `owner_approval_${how}`, ...(decidedBy === undefined ? {} : { decided_by: decidedBy }) }) }
     })
     if ('full' in asked) {
       return refuse({ code: 'HAMCP_LIMIT_REACHED', reason: 'owner_approvals_full', message: `${MAX_WAITING_PER_IDENTITY} calls of this client already wait for the owner's approval.`, hint: 'Wait until the owner decides on those (or they expire), then ask again.' })

@@ -164,6 +164,22 @@ t.test('confirm_with: owner', async t => {
     for (const a of await approvals()) if (a.state === 'waiting') await decide(a.id, 'deny')
   })
 
+  t.test('a revoked token\'s waiting call can no longer be approved; its notifications go', async t => {
+    fresh()
+    const { token, entry } = await server.app.services.tokens.create({ name: 'old tablet', scopes: ['read', 'write'] })
+    const tablet = await connectClient(t, server, token)
+    const asked = await callTool(tablet, 'ha_call_service', UNLOCK)
+    t.equal(asked.json.awaiting_owner, true, asked.text)
+    const waiting = (await approvals()).find(a => a.state === 'waiting' && a.asked_by === 'old tablet')
+    t.ok(await server.app.services.tokens.revoke(entry.id))
+    const late = await decide(waiting.id, 'approve')
+    t.equal(late.statusCode, 409, 'no longer waiting')
+    t.equal(late.json().message, 'this approval is no longer waiting: it is revoked')
+    t.equal(unlocks(home), 0, 'nothing reached the lock')
+    await eventually(() => callsTo(home, 'persistent_notification.dismiss').some(c => c.service_data.notification_id === `ha_mcp_approval_${waiting.id as string}`), 5000, 'the notification dismissed')
+    t.ok(auditOf(server, 'refused').some(e => e.reason === 'owner_approval_revoked' && e.identity_name === 'old tablet'))
+  })
+
   t.test('a 2026-07-28 client that can be asked gets no round: its yes is not the owner\'s', async t => {
     fresh()
     const first = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_call_service', arguments: UNLOCK }, metaFor({ elicitation: { form: {} } }))
