@@ -61,7 +61,7 @@ async function app (fastify: FastifyInstance, opts: { services: Services, health
   await fastify.register(servicesPlugin, { services })
   await fastify.register(homeAssistantPlugin, services)
   await fastify.register(policyPlugin, { policy: services.policy })
-  await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff, oauth: services.oauth, publicUrl: services.config.options.public_url, clock: services.clock })
+  await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff, oauth: services.oauth, revocations: services.revocations, publicUrl: services.config.options.public_url, clock: services.clock })
   await fastify.register(requestLimitsPlugin, { now: services.clock.now })
   await fastify.register(healthRoutes, { ha: services.ha, degradedAfterMs: opts.healthDegradedAfterMs, now: services.clock.now })
   await fastify.register(sessionsPlugin, { sessions: services.sessions, clock: services.clock })

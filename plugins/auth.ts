@@ -3,6 +3,7 @@ import fp from 'fastify-plugin'
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify'
 import type { AuthBackoff } from '../src/auth/backoff.ts'
 import type { Identity } from '../src/auth/identity.ts'
+import type { Revocations } from '../src/auth/revocations.ts'
 import type { TokenStore } from '../src/auth/tokens.ts'
 import { rpcErrorBody } from '../src/mcp/rpc-error.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
@@ -13,9 +14,17 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook for protected routes (callback style: no promise per request): rejects before the body is read. */
     authenticate: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
+    /**
+     * preHandler hook after `authenticate`, once the body is in: refuses the request when its
+     * credential died while the body was arriving (a request cannot outlive a revocation by sending
+     * its body slowly).
+     */
+    reauthenticate: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
   }
   interface FastifyRequest {
     identity: Identity | null
+    /** `Revocations.announced` when the request was authenticated. */
+    revocationsSeen: number
   }
 }
 
@@ -23,6 +32,8 @@ export interface AuthPluginOptions {
   tokens: TokenStore
   backoff: AuthBackoff
   oauth?: AuthorizationServer
+  /** Credentials announced dead: a request whose credential died after its headers is refused before its handler. */
+  revocations: Pick<Revocations, 'announced'>
   /** The public_url option: the scheme and host the 401's challenge names when set. */
   publicUrl?: string
   /** The backoff's sweep runs on it (src/clock.ts). */
@@ -48,6 +59,11 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
   })
 
   fastify.decorateRequest('identity', null)
+  fastify.decorateRequest('revocationsSeen', 0)
+  const identify = (request: FastifyRequest): { presented: string | undefined, identity: Identity | undefined } => {
+    const presented = /^Bearer\s+(\S+)\s*$/i.exec(request.headers.authorization ?? '')?.[1]
+    return { presented, identity: presented ? tokens.verify(presented) ?? opts.oauth?.verifyAccess(presented, request.headers.host) : undefined }
+  }
   fastify.decorate('authenticate', function authenticate (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
     const peer = clientKey(request)
     const waitMs = backoff.blockedFor(peer)
@@ -57,9 +73,7 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
       return
     }
     const header = request.headers.authorization ?? ''
-    const match = /^Bearer\s+(\S+)\s*$/i.exec(header)
-    const presented = match?.[1]
-    const identity = presented ? tokens.verify(presented) ?? opts.oauth?.verifyAccess(presented, request.headers.host) : undefined
+    const { presented, identity } = identify(request)
     if (!identity) {
       backoff.fail(peer)
       request.log.notice({ address: request.ip, reason: header ? (presented !== undefined && tokens.retiredAt(presented) !== undefined ? 'regenerated token' : 'wrong token') : 'no token' }, 'authentication failed')
@@ -79,7 +93,27 @@ async function authPlugin (fastify: FastifyInstance, opts: AuthPluginOptions): P
     }
     backoff.succeed(peer)
     request.identity = identity
+    request.revocationsSeen = opts.revocations.announced
     done()
+  })
+  fastify.decorate('reauthenticate', function reauthenticate (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) {
+    // Nothing died since the bearer check: nothing to look at again (every request but a few).
+    if (request.revocationsSeen === opts.revocations.announced) {
+      done()
+      return
+    }
+    const { identity } = identify(request)
+    const before = request.identity
+    if (identity !== undefined && identity.id === before?.id && identity.credential === before.credential) {
+      request.revocationsSeen = opts.revocations.announced
+      done()
+      return
+    }
+    request.log.notice({ address: request.ip, identity: before?.name }, 'refused a request whose credential died while its body was arriving')
+    const origin = requestOrigin(request.headers.host, opts.publicUrl || undefined)
+    const error = { code: 'invalid_token' as const, description: 'the token was revoked, replaced or expired' }
+    reply.header('www-authenticate', origin ? bearerChallenge(origin, error) : 'Bearer error="invalid_token"')
+    reply.code(401).send(rpcErrorBody(-32001, 'Invalid bearer token: it was revoked or replaced while this request was arriving.', 'HAMCP_INVALID_TOKEN'))
   })
 }
 

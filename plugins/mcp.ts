@@ -93,8 +93,10 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
     if (sessions.enabled) return await toSession(request, reply)
     await rpcError(reply.header('allow', 'POST'), 405, -32000, 'Method not allowed: this server is stateless; use POST.', 'HAMCP_METHOD_NOT_ALLOWED')
   }
-  fastify.get('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
-  fastify.delete('/mcp', { onRequest: guarded }, sessionOrNotAllowed)
+  // Once the body is in: a credential that died meanwhile gets no answer, no write and no stream.
+  const reauthenticated = fastify.reauthenticate
+  fastify.get('/mcp', { onRequest: guarded, preHandler: reauthenticated }, sessionOrNotAllowed)
+  fastify.delete('/mcp', { onRequest: guarded, preHandler: reauthenticated }, sessionOrNotAllowed)
 
   const endpoint = await createMcpEndpoint(mcp)
   // Each identity's open listen streams: at most MAX_LISTENS_PER_TOKEN.
@@ -107,7 +109,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   })
   fastify.addHook('onClose', async () => { await endpoint.close() })
 
-  fastify.post('/mcp', { onRequest: guarded, bodyLimit: BODY_LIMIT }, async (request, reply) => {
+  fastify.post('/mcp', { onRequest: guarded, preHandler: reauthenticated, bodyLimit: BODY_LIMIT }, async (request, reply) => {
     const version = header(request.headers['mcp-protocol-version'])
     const accept = request.headers.accept
     if (accept && !/application\/json|\*\/\*|application\/\*/i.test(accept)) {

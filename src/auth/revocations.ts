@@ -32,6 +32,7 @@ export class Revocations {
   readonly #listeners = new Set<RevocationListener>()
   readonly #clock: Clock
   readonly #onError: ((err: unknown) => void) | undefined
+  #announced = 0
 
   constructor (options: RevocationsOptions) {
     this.#clock = options.clock
@@ -44,8 +45,17 @@ export class Revocations {
     return () => { this.#listeners.delete(listener) }
   }
 
+  /**
+   * How many credentials were announced dead since start: a request authenticated when this was N
+   * need not check its credential again while it still is (plugins/auth.ts `reauthenticate`).
+   */
+  get announced (): number {
+    return this.#announced
+  }
+
   /** Tells every listener, synchronously: by the time this returns, what the credential held is ending. */
   announce (revocation: Revocation): void {
+    this.#announced++
     for (const listener of [...this.#listeners]) {
       try {
         listener(revocation)

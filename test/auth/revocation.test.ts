@@ -1,12 +1,13 @@
 // Every way a credential dies ends what it opened at once: its 2025 sessions with their GET streams,
 // and its 2026-07-28 subscriptions/listen streams; nobody else's. Each case opens both kinds of
 // stream with the credential, kills it, and checks no entity update reaches them and they ended.
+import { request } from 'node:http'
 import t from 'tap'
 import type { Test } from 'tap'
 import { eventually, fakeClock, rpc, startHome, startServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { codeFor, exchange, postForm } from '../oauth/_oauth.ts'
-import { eventStream, listen, type ListenStream } from '../redteam/_modern.ts'
+import { eventStream, listen, metaFor, MODERN, type ListenStream } from '../redteam/_modern.ts'
 import { answerOf, auth, openRawSession, sendRaw } from '../sessions/_raw.ts'
 import { ACCESS_TTL_MS } from '../../src/oauth/authorization-server.ts'
 
@@ -195,5 +196,58 @@ t.test('a dead credential ends its sessions and streams at once', async t => {
     t.equal(sentinelUpdates(bystander.listen), 9, 'every change after a kill reached its listen stream')
     t.equal(sentinelUpdates(bystander.session), 9, 'and its session stream')
     t.notOk(sessionGone(bystander.sessionId), 'its session is open')
+  })
+})
+
+/**
+ * A POST whose headers arrived (the bearer check passed) and whose body is still coming in: sent
+ * raw, the body in two parts, so that the credential can die in between.
+ */
+async function trickled (url: string, token: string, body: object, headers: Record<string, string>, between: () => Promise<void>): Promise<{ status: number, text: string }> {
+  const payload = Buffer.from(JSON.stringify(body))
+  const target = new URL(`${url}/mcp`)
+  return await new Promise((resolve, reject) => {
+    const req = request({ host: target.hostname, port: target.port, path: target.pathname, method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'content-length': String(payload.length), ...headers } }, res => {
+      let text = ''
+      res.setEncoding('utf8')
+      // A stream that opened is read only until its first message: that it opened is the finding.
+      res.on('data', (chunk: string) => { text += chunk; if (res.headers['content-type']?.includes('event-stream')) res.destroy() })
+      res.on('close', () => { resolve({ status: res.statusCode ?? 0, text }) })
+    })
+    req.on('error', reject)
+    req.write(payload.subarray(0, 10))
+    // The headers are on the server once the first part is; the bearer check ran on them.
+    setTimeout(() => {
+      between().then(() => { req.end(payload.subarray(10)) }, reject)
+    }, 200)
+  })
+}
+
+t.test('a request whose body arrives after its credential died is refused', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true } })
+  await server.app.services.home.ready()
+  const light = server.app.services.home.entities().find(row => row.domain === 'light' && row.state === 'off')?.entity_id
+  if (!light) throw new Error('no light that is off in the demo home')
+  const { tokens } = server.app.services
+
+  t.test('a subscriptions/listen stream', async t => {
+    const made = await tokens.create({ name: 'sleeper listen', scopes: ['read'] })
+    const answer = await trickled(server.url, made.token, {
+      jsonrpc: '2.0', id: 'sleeper', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [`ha://entity/${light}`] }, _meta: metaFor() }
+    }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' }, async () => { await tokens.revoke(made.entry.id) })
+    t.equal(answer.status, 401, answer.text.slice(0, 200))
+    t.notMatch(answer.text, /acknowledged/, 'no stream opened')
+  })
+
+  t.test('a write', async t => {
+    const made = await tokens.create({ name: 'sleeper write', scopes: ['read', 'write'] })
+    home.clearServiceCalls()
+    const answer = await trickled(server.url, made.token, {
+      jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_call_service', arguments: { domain: 'light', service: 'turn_on', target: { entity_id: light } } }
+    }, {}, async () => { await tokens.revoke(made.entry.id) })
+    t.equal(answer.status, 401, answer.text.slice(0, 200))
+    t.match(JSON.parse(answer.text), { error: { data: { code: 'HAMCP_INVALID_TOKEN' } } })
+    t.same(home.serviceCalls, [], 'nothing reached the house')
   })
 })

@@ -13,6 +13,8 @@ const ROOT = join(import.meta.dirname, '../..')
 const READ_BY: Record<string, string> = {
   'decorate services': 'app/start.ts (the ingress app and the add-on tasks) and tests',
   'decorate authenticate': 'the onRequest hooks of plugins/mcp.ts',
+  'decorate reauthenticate': 'the preHandler hooks of plugins/mcp.ts',
+  'decorateRequest revocationsSeen': 'plugins/auth.ts reauthenticate (set by authenticate)',
   'decorate requestLimit': 'plugins/mcp.ts, plugins/oauth.ts, plugins/ingress.ts',
   'decorateRequest identity': 'plugins/mcp.ts and the request-limit key (per token)'
 }
