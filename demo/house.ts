@@ -22,6 +22,8 @@ export class House {
   readonly labels = new Map<string, LabelEntry>()
   readonly devices = new Map<string, DeviceEntry>()
   readonly entities = new Map<string, EntityEntry>()
+  /** Ids of devices split by Home Assistant 2026.8 (demo/device-split.ts): old id -> the devices it became. */
+  readonly compositeDevices = new Map<string, string[]>()
   /** state changes made since start, per entity (history beyond this is computed from the seed) */
   readonly recorded = new Map<string, HassState[]>()
   readonly serviceCalls: ServiceCallRecord[] = []

@@ -122,7 +122,8 @@ export class Services {
       devices.add(id)
       for (const child of h.devices.values()) if (child.parent_device_id === id) devices.add(child.id)
     }
-    for (const id of matchIds(target.device_id)) addDevice(id)
+    // A device id from before the 2026.8 split reaches the devices it became (target.py _resolve_referenced_devices).
+    for (const id of matchIds(target.device_id)) for (const device of h.compositeDevices.get(id) ?? [id]) addDevice(device)
     const areas = new Set(matchIds(target.area_id))
     for (const label of matchIds(target.label_id)) {
       for (const entry of h.entities.values()) if (entry.labels.includes(label) && entry.hidden_by === null) wanted.add(entry.entity_id)

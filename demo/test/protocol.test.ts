@@ -2,6 +2,7 @@
 import t, { type Test } from 'tap'
 import { startDemoHome, type DemoHome } from '../index.ts'
 import { RawClient } from './fixtures/ws-client.ts'
+import { splitDevice } from '../device-split.ts'
 
 const ISO_MICRO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}\+00:00$/
 
@@ -226,4 +227,18 @@ t.test('validate_config: a string condition must be a dynamic template (cv.dynam
   t.equal((await verdict({ actions: [{ repeat: { until: ['nope'], sequence: [] } }] })).actions.valid, false, 'a repeat')
   t.equal((await verdict({ actions: [{ if: ['{{ true }}'], then: [{ delay: 1 }], else: [{ condition: 'moon' }] }] })).actions.valid, false, 'a condition action in else')
   t.equal((await verdict({ actions: [{ if: ['{{ true }}'], then: [{ delay: 1 }] }] })).actions.valid, true)
+})
+
+t.test('a device id from before the 2026.8 split still reaches the devices it became, in targets and device updates', async t => {
+  const c = await client(t)
+  const light = home.entityIds().find(id => id.startsWith('light.') && home.house.entities.get(id)?.device_id) as string
+  const oldId = home.house.entities.get(light)?.device_id as string
+  const splits = splitDevice(home.house, oldId, 'matter_entry')
+  const listed = await c.ok({ type: 'config/device_registry/list' }) as Array<Record<string, any>>
+  t.notOk(listed.some(d => d.id === oldId), 'the old id is listed nowhere')
+  t.ok(splits.every(id => listed.some(d => d.id === id)), 'the devices it became are')
+  await c.ok({ type: 'call_service', domain: 'light', service: 'turn_on', target: { device_id: oldId } })
+  t.equal(home.getState(light)?.state, 'on', 'a target naming the old id reaches the light')
+  await c.ok({ type: 'config/device_registry/update', device_id: oldId, name_by_user: 'Split lamp' })
+  t.ok(splits.every(id => home.house.devices.get(id)?.name_by_user === 'Split lamp'), 'an update on the old id goes to each device')
 })

@@ -171,12 +171,16 @@ export function exposureCommands (): CommandTable {
 
 // ---- devices ---------------------------------------------------------------------------------
 
-export function deviceUpdate ({ rt, msg }: CommandContext): unknown {
+export function deviceUpdate (context: CommandContext): unknown {
+  const { rt, msg } = context
   const house = rt.house
   typed(msg, 'area_id', 'str', true)
   typed(msg, 'name_by_user', 'str', true)
   typed(msg, 'labels', 'list', false)
   userOnly(msg, 'disabled_by')
+  // An id from before the 2026.8 split: the update goes to each device it became (core device_registry.py).
+  const splits = house.compositeDevices.get(String(msg.device_id))
+  if (splits !== undefined) return splits.map(id => deviceUpdate({ ...context, msg: { ...msg, device_id: id } }))[0]
   const device = house.devices.get(String(msg.device_id))
   if (device === undefined) throw new HaError('not_found', 'Device not found')
   const changes: Record<string, unknown> = {}

@@ -29,6 +29,14 @@ export function deviceAreaIn (devices: ReadonlyMap<string, DeviceLink>, deviceId
   return null
 }
 
+/**
+ * What to say about a device id the registry does not hold. Home Assistant 2026.8 split every device
+ * several config entries shared into one device per entry with new ids (core helpers/device_registry.py);
+ * the old id is listed nowhere, so the add-on cannot check it against the entity lists and refuses it,
+ * while Home Assistant would still resolve it to the new devices.
+ */
+export const UNKNOWN_DEVICE_HINT = 'An id from before Home Assistant 2026.8 may name a device split into one device per integration (same name, area and labels): ha_list_devices gives the ids that replaced it.'
+
 /** Every registry at one moment, with the lookups tools need. Immutable once built. */
 export class RegistrySnapshot {
   readonly areas: Map<string, AreaEntry>

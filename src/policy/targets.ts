@@ -1,4 +1,4 @@
-import { deviceAreaIn } from '../ha/registries.ts'
+import { deviceAreaIn, UNKNOWN_DEVICE_HINT } from '../ha/registries.ts'
 import { domainOf, ENTITY_ID } from '../home/entities.ts'
 import { isTemplate } from './config-calls.ts'
 import { assertId, idProblem, invalidId } from './input-checks.ts'
@@ -333,7 +333,7 @@ export async function resolveTarget (house: HouseIndex, aim: ServiceTarget, doma
             problem: {
               code: 'HAMCP_NOT_FOUND',
               message: `No ${what} with ${field} "${id}".`,
-              hint: match ? `Did you mean ${field} "${match.id}"${match.names[0] ? ` (named "${match.names[0]}")` : ''}? Targets take ids, not names.` : `List them with ha_list_${what === 'device' ? 'devices' : `${what}s`}; targets take ids, not names.`
+              hint: match ? `Did you mean ${field} "${match.id}"${match.names[0] ? ` (named "${match.names[0]}")` : ''}? Targets take ids, not names.` : what === 'device' ? UNKNOWN_DEVICE_HINT : `List them with ha_list_${what}s; targets take ids, not names.`
             }
           }
         }

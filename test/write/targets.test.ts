@@ -1,6 +1,7 @@
 import t from 'tap'
 import { callTool, connectClient, eventually, fakeClock, startHome, startServer } from '../helper.ts'
 import type { DemoHome } from '../../demo/index.ts'
+import { splitDevice } from '../../demo/device-split.ts'
 import { SETTLE_MS } from '../../src/policy/reached.ts'
 import { writeCatalog } from './catalog.ts'
 
@@ -166,4 +167,26 @@ t.test('child devices and hubs: an area reaches the outlets of a power strip, ne
   const deleted = await callTool(guardedClient, 'ha_manage_registry', { kind: 'area', action: 'delete', id: area })
   t.equal(deleted.code, 'HAMCP_DENIED_ENTITY', `deleting the strip's area would empty a denied outlet's: ${deleted.text}`)
   t.ok(house.areas.has(area), 'the area is still there')
+})
+
+t.test('a device id from before the 2026.8 split: refused with the way to the devices that replaced it', async t => {
+  const home = await startHome(t)
+  const oldId = home.house.entities.get(LIGHT)?.device_id as string
+  const splits = splitDevice(home.house, oldId, 'matter_entry')
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true } })
+  const client = await connectClient(t, server)
+  home.clearServiceCalls()
+  const byOldId = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { device_id: oldId } })
+  t.equal(byOldId.code, 'HAMCP_NOT_FOUND', 'the add-on cannot check an id Home Assistant lists nowhere, so it refuses it')
+  t.match(byOldId.text, /2026\.8/, 'and says why, and where the new ids are')
+  t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+  const update = await callTool(client, 'ha_update_device', { device_id: oldId, labels: ['+lighting'] })
+  t.equal(update.code, 'HAMCP_NOT_FOUND')
+  t.match(update.text, /2026\.8/)
+  const listed = await callTool(client, 'ha_list_devices', { limit: 200 })
+  const found = listed.json.items.filter((d: { id: string }) => splits.includes(d.id))
+  t.equal(found.length, 2, 'both devices that replaced it are listed')
+  const byNewId = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { device_id: splits } })
+  t.notOk(byNewId.isError, byNewId.text)
+  t.same(byNewId.json.entities, [LIGHT])
 })

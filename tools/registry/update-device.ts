@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
+import { UNKNOWN_DEVICE_HINT } from '../../src/ha/registries.ts'
 import { nameIssue } from '../../src/policy/input-checks.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import type { RestoreCommand } from '../../src/policy/undo.ts'
@@ -25,7 +26,7 @@ export default defineTool({
   async handler (ctx, args) {
     const snapshot = await ctx.ha.registries.snapshot()
     const device = snapshot.devices.get(args.device_id)
-    if (!device) throw new UserError('HAMCP_NOT_FOUND', `No device "${args.device_id}".`, 'ha_list_devices gives device ids.')
+    if (!device) throw new UserError('HAMCP_NOT_FOUND', `No device "${args.device_id}".`, UNKNOWN_DEVICE_HINT)
     if (args.name === undefined && args.area_id === undefined && args.labels === undefined && args.disabled === undefined) {
       throw new UserError('HAMCP_INVALID_ARGUMENT', 'Nothing to change.', 'Give name, area_id, labels or disabled.')
     }
