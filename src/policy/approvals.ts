@@ -10,6 +10,8 @@ export const APPROVAL_TTL_MS = 10 * 60_000
 export const MAX_WAITING_PER_IDENTITY = 5
 /** Approvals kept in all, decided ones included (the oldest decided go first). */
 export const MAX_APPROVALS = 100
+/** How much of its preview a decided approval keeps, for the page. */
+const DECIDED_PREVIEW_CHARS = 2000
 
 export type ApprovalState = 'waiting' | 'running' | 'done' | 'failed' | 'denied' | 'expired' | 'revoked'
 export type Decision = 'approve' | 'deny'
@@ -192,6 +194,7 @@ export class OwnerApprovals {
     if (decision === 'deny') {
       entry.state = 'denied'
       entry.ended('denied', decidedBy)
+      release(entry)
       return { approval: viewOf(entry), decided: true }
     }
     entry.state = 'running'
@@ -203,6 +206,7 @@ export class OwnerApprovals {
       entry.error = err
       entry.state = 'failed'
     }
+    release(entry)
     return { approval: viewOf(entry), decided: true }
   }
 
@@ -224,6 +228,7 @@ export class OwnerApprovals {
       entry.state = 'revoked'
       this.#notices?.withdraw(viewOf(entry), entry.secret)
       entry.ended('revoked')
+      release(entry)
     }
   }
 
@@ -237,6 +242,7 @@ export class OwnerApprovals {
     entry.state = 'expired'
     this.#notices?.withdraw(viewOf(entry), entry.secret)
     entry.ended('expired')
+    release(entry)
   }
 
   #sweep (): void {
@@ -246,6 +252,14 @@ export class OwnerApprovals {
       if (entry.state !== 'waiting' && entry.state !== 'running' && entry.keepUntil <= now) this.#entries.delete(id)
     }
   }
+}
+
+/** A decided approval keeps only what the page and the assistant's next call show: not the call it could run again. */
+function release (entry: Entry): void {
+  entry.shown = {}
+  if (entry.preview.length > DECIDED_PREVIEW_CHARS) entry.preview = `${entry.preview.slice(0, DECIDED_PREVIEW_CHARS)}…`
+  entry.execute = async () => { throw new Error('this approval was already decided') }
+  entry.ended = () => {}
 }
 
 function viewOf (entry: Entry): ApprovalView {
