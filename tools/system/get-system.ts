@@ -63,7 +63,7 @@ async function updates ({ home }: ToolContext): Promise<unknown> {
 
 async function backups (ctx: ToolContext): Promise<unknown> {
   // /backups/info, not /backups: only it carries the owner's staleness setting (supervisor api/backups.py info_v1).
-  const data = await supervisorGet<{ backups?: Backup[], days_until_stale?: number }>(ctx.ha, '/backups/info', 'Backup information', 'backup')
+  const data = await supervisorGet<{ backups?: Backup[], days_until_stale?: number }>(ctx.ha, '/backups/info', 'Backup information')
   const list = [...(data.backups ?? [])].sort((a, b) => Date.parse(b.date ?? '') - Date.parse(a.date ?? ''))
   const now = ctx.clock.now()
   const shape = (b: Backup): Record<string, unknown> => ({ name: b.name, date: b.date, age_days: ageDays(b.date, now), type: b.type, size_mb: b.size, protected: b.protected })
