@@ -216,10 +216,7 @@ async function trickled (url: string, token: string, body: object, headers: Reco
     })
     req.on('error', reject)
     req.write(payload.subarray(0, 10))
-    // The headers are on the server once the first part is; the bearer check ran on them.
-    setTimeout(() => {
-      between().then(() => { req.end(payload.subarray(10)) }, reject)
-    }, 200)
+    between().then(() => { req.end(payload.subarray(10)) }, reject)
   })
 }
 
@@ -230,12 +227,17 @@ t.test('a request whose body arrives after its credential died is refused', asyn
   const light = server.app.services.home.entities().find(row => row.domain === 'light' && row.state === 'off')?.entity_id
   if (!light) throw new Error('no light that is off in the demo home')
   const { tokens } = server.app.services
+  /** Once the bearer check passed on the headers (the token's last use is stamped then), the token is revoked. */
+  const revokeOnceChecked = async (id: string): Promise<void> => {
+    await eventually(() => tokens.list().find(token => token.id === id)?.last_used_at !== null, 5000, 'the bearer check on the headers')
+    t.ok(await tokens.revoke(id), 'revoked while the body is on its way')
+  }
 
   t.test('a subscriptions/listen stream', async t => {
     const made = await tokens.create({ name: 'sleeper listen', scopes: ['read'] })
     const answer = await trickled(server.url, made.token, {
       jsonrpc: '2.0', id: 'sleeper', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [`ha://entity/${light}`] }, _meta: metaFor() }
-    }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' }, async () => { await tokens.revoke(made.entry.id) })
+    }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' }, async () => { await revokeOnceChecked(made.entry.id) })
     t.equal(answer.status, 401, answer.text.slice(0, 200))
     t.notMatch(answer.text, /acknowledged/, 'no stream opened')
   })
@@ -245,7 +247,7 @@ t.test('a request whose body arrives after its credential died is refused', asyn
     home.clearServiceCalls()
     const answer = await trickled(server.url, made.token, {
       jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_call_service', arguments: { domain: 'light', service: 'turn_on', target: { entity_id: light } } }
-    }, {}, async () => { await tokens.revoke(made.entry.id) })
+    }, {}, async () => { await revokeOnceChecked(made.entry.id) })
     t.equal(answer.status, 401, answer.text.slice(0, 200))
     t.match(JSON.parse(answer.text), { error: { data: { code: 'HAMCP_INVALID_TOKEN' } } })
     t.same(home.serviceCalls, [], 'nothing reached the house')
