@@ -41,6 +41,8 @@ COPY --from=build /build/package.json ./package.json
 COPY --from=build /build/node_modules ./node_modules
 COPY --from=build /build/dist ./dist
 COPY --from=build /build/ingress/public ./ingress/public
+# The server's command line (Node flags, allocator settings), which run.sh executes.
+COPY addon/start.sh ./addon/start.sh
 COPY addon/run.sh /run.sh
 RUN chmod 0755 /run.sh
 

@@ -34,20 +34,8 @@ if bashio::config.true 'allow_write'; then
 fi
 bashio::log.info "Starting the MCP server on port ${MCP_PORT} (ingress page on ${INGRESS_PORT}, writes ${write_mode})"
 
-# The command line is package.json's start script (`[VAR=value ...] node <flags> dist/app/server.js`):
-# the memory settings live there only, so `npm start`, this script and the bench run the same thing.
-# The assignments tune glibc's allocator (measured there: ~10-15 MB less RSS on 10,000 entities); the
-# image's musl ignores them and is not measured (see the README's Memory paragraph); exported all the same.
-start_line="$(sed -nE 's/^[[:space:]]*"start":[[:space:]]*"(([A-Z_]+=[^ "]* )*)node ([^"]+)",?[[:space:]]*$/\3/p' "${APP_DIR}/package.json")"
-start_env="$(sed -nE 's/^[[:space:]]*"start":[[:space:]]*"(([A-Z_]+=[^ "]* )*)node ([^"]+)",?[[:space:]]*$/\1/p' "${APP_DIR}/package.json")"
-if [[ -z "${start_line}" ]]; then
-  bashio::exit.nok "No start script in ${APP_DIR}/package.json"
-fi
-read -r -a node_args <<< "${start_line}"
-read -r -a start_assignments <<< "${start_env}"
-for assignment in "${start_assignments[@]}"; do
-  export "${assignment?}"
-done
-
+# The command line is addon/start.sh, the one place for the Node flags and the allocator settings
+# (npm start and the bench run it too). Node is the image's, the binary the AppArmor profile confines.
+export NODE_BIN=/usr/local/bin/node
 cd "${APP_DIR}"
-exec su-exec "${APP_USER}:${APP_USER}" /usr/local/bin/node "${node_args[@]}"
+exec su-exec "${APP_USER}:${APP_USER}" /bin/sh "${APP_DIR}/addon/start.sh"

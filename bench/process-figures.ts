@@ -34,17 +34,10 @@ export function resetPeak (pid: number): boolean {
   }
 }
 
-/**
- * `npm start`'s command line, split: the environment assignments before `node` (glibc's allocator
- * setting), then node's own arguments. The bench and the build test start the server with exactly these.
- */
-export function startCommand (packageJson: string = 'package.json'): { env: Record<string, string>, program: string, args: string[] } {
-  const words = (JSON.parse(readFileSync(packageJson, 'utf8')) as { scripts: { start: string } }).scripts.start.split(' ')
-  const env: Record<string, string> = {}
-  while (/^[A-Z_]+=/.test(words[0] ?? '')) {
-    const [name, ...value] = (words.shift() as string).split('=')
-    env[name as string] = value.join('=')
-  }
-  const [program, ...args] = words
-  return { env, program: program ?? '', args }
+/** The server's one command line (npm start's, the add-on's): the bench and test/server/build.test.ts run it too. */
+export const START_SCRIPT = 'addon/start.sh'
+
+/** The settings START_SCRIPT applies (its exports and node flags), as the bench prints them beside its figures. */
+export function startSettings (script: string = START_SCRIPT): string[] {
+  return readFileSync(script, 'utf8').split('\n').map(line => line.trim().replace(/ \\$/, '')).filter(line => /^(export [A-Z_]+=|--)/.test(line)).map(line => line.replace(/^export /, ''))
 }

@@ -1,5 +1,6 @@
 /**
- * `npm run bench`: the figures the README's Bench section lists. For each home size, starts a demo home, runs the real
+ * `npm run bench`: the figures docs/performance.md lists; `npm run test:perf` (`--check`) also exits 1
+ * when a figure is over the budget (bench/budget.ts). For each home size, starts a demo home, runs the real
  * server in a child process against it (npm start's command line), and
  *  1. drives the lookups (search, get, list, an HA-style session per call) with concurrent stateless
  *     clients over HTTP: throughput, latency percentiles, server CPU per call;
@@ -10,7 +11,7 @@
  * Prints the Node version, the machine (CPU, cores, load average) and the concurrency with the
  * figures, and writes bench/results/report.json. A script, not a timed test: machines here are noisy.
  *   npm run bench -- [--sizes 1000,10000] [--clients 16] [--seconds 10] [--heavy-only | --no-heavy] [--no-build]
- *     [--scenarios search,get,list,ha-call]
+ *     [--scenarios search,get,list,ha-call] [--check]
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { Agent, request } from 'node:http'
@@ -21,7 +22,8 @@ import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { startDemoHome, type DemoHome } from '../demo/index.ts'
 import { broadestArguments, extraHeavyReads, requiredArguments, type Args } from './broad-requests.ts'
-import { cpuMs, memoryMb, resetPeak, startCommand } from './process-figures.ts'
+import { overBudget } from './budget.ts'
+import { cpuMs, memoryMb, resetPeak, START_SCRIPT, startSettings } from './process-figures.ts'
 
 const { values } = parseArgs({
   options: {
@@ -32,15 +34,13 @@ const { values } = parseArgs({
     'heavy-only': { type: 'boolean', default: false },
     'no-heavy': { type: 'boolean', default: false },
     'no-build': { type: 'boolean', default: false },
-    scenarios: { type: 'string', default: '' }
+    scenarios: { type: 'string', default: '' },
+    check: { type: 'boolean', default: false }
   }
 })
 
-/** `npm start`'s command line (package.json's start script is where the add-on's memory settings live). */
-const START = startCommand()
-const START_FLAGS = START.args.filter(arg => arg.startsWith('--'))
-/** The add-on's own memory flags, from npm start's command line; BENCH_NODE_ARGS overrides. */
-const NODE_ARGS = process.env.BENCH_NODE_ARGS === undefined ? START_FLAGS : process.env.BENCH_NODE_ARGS.split(' ').filter(Boolean)
+/** What the server runs with (addon/start.sh, npm start's command line), printed beside the figures. */
+const START_SETTINGS = startSettings()
 const TOKEN = 'bench-token-0123456789abcdef0123'
 const CLIENTS = Number(values.clients)
 const SECONDS = Number(values.seconds)
@@ -100,10 +100,10 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   // BENCH_PROFILE=dir writes a V8 CPU profile of the server there, to see where a call's time goes.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
   // The production build, as the image runs it (tsx would add its compiler to the memory figures).
-  const child = spawn(process.execPath, [...profile, ...NODE_ARGS, 'dist/app/server.js'], {
+  const child = spawn('sh', [START_SCRIPT, ...profile], {
     // 16 clients with one token on loopback far outrun any real client: the request limits stay on
     // (their cost is measured) but so high that they never throttle the bench. RATE_LIMIT_*=0 measures without them.
-    env: { ...process.env, NODE_OPTIONS: undefined, ...START.env, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
+    env: { ...process.env, NODE_OPTIONS: undefined, NODE_BIN: process.execPath, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },
     stdio: ['ignore', 'pipe', 'pipe']
   })
   // The server's log, without the audit lines of the heavy reads' dry runs: not the bench's output.
@@ -325,8 +325,8 @@ async function main (): Promise<void> {
     execFileSync('npm', ['run', '--silent', 'build'], { stdio: 'inherit' })
   }
   const sizes = values.sizes.split(',').map(Number).filter(n => n > 0)
-  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, machine: machine(), cpus: cpus().length, server_flags: NODE_ARGS.join(' '), runs: [] as unknown[] }
-  process.stdout.write(`Node ${process.version}; ${machine()}\nserver: ${Object.entries(START.env).map(([k, v]) => `${k}=${v} `).join('')}node ${NODE_ARGS.join(' ')} dist/app/server.js${process.env.BENCH_NODE_ARGS === undefined ? ' (npm start)' : ' (BENCH_NODE_ARGS)'}\n`)
+  const report: Record<string, unknown> = { date: new Date().toISOString(), node: process.version, machine: machine(), cpus: cpus().length, server_settings: START_SETTINGS.join(' '), runs: [] as unknown[] }
+  process.stdout.write(`Node ${process.version}; ${machine()}\nserver: ${START_SCRIPT} (npm start): ${START_SETTINGS.join(' ')}\n`)
   for (const size of sizes) {
     process.stdout.write(`\n== ${size} entities; lookups: ${CLIENTS} concurrent stateless clients, ${SECONDS} s per scenario; load average ${loadavg()[0]?.toFixed(1)} ==\n`)
     const run = await benchSize(size, await freePort())
@@ -349,6 +349,11 @@ async function main (): Promise<void> {
   mkdirSync('bench/results', { recursive: true })
   writeFileSync('bench/results/report.json', JSON.stringify(report, null, 2))
   process.stdout.write('\nreport: bench/results/report.json\n')
+  if (values.check) {
+    const over = (report.runs as Array<Parameters<typeof overBudget>[0] & { entities: number }>).flatMap(run => overBudget(run).map(line => `${run.entities} entities: ${line}`))
+    process.stdout.write(over.length === 0 ? 'budget: holds\n' : `budget: over\n${over.map(line => `  ${line}\n`).join('')}`)
+    if (over.length > 0) process.exitCode = 1
+  }
 }
 
 main().catch((err: unknown) => {

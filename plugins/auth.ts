@@ -12,7 +12,7 @@ import { bearerChallenge } from '../src/oauth/metadata.ts'
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hook for protected routes (callback style: no promise per request): rejects before the body is read. */
+    /** onRequest hook for protected routes: rejects before the body is read. */
     authenticate: (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => void
     /**
      * preHandler hook after `authenticate`, once the body is in: refuses the request when its

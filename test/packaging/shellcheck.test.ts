@@ -1,5 +1,5 @@
-// addon/run.sh is the container's entrypoint: a shell mistake there means an add-on that never
-// starts, on the user's machine only. CI installs shellcheck; elsewhere a missing one skips.
+// addon/run.sh is the container's entrypoint and addon/start.sh the server's command line: a shell
+// mistake there means an add-on that never starts, on the user's machine only. CI installs shellcheck; elsewhere a missing one skips.
 import t from 'tap'
 import { spawnSync } from 'node:child_process'
 import { readFileSync, statSync } from 'node:fs'
@@ -13,15 +13,17 @@ const script = readFileSync(scriptPath, 'utf8')
 
 const tool = systemTool('shellcheck', 'shellcheck', ['/usr/bin', '/usr/local/bin'])
 
-t.test('shellcheck passes on addon/run.sh', { skip: tool.skip }, async (t) => {
+t.test('shellcheck passes on addon/run.sh and addon/start.sh', { skip: tool.skip }, async (t) => {
   const shellcheck = tool.path
   if (shellcheck === undefined) {
     t.fail(tool.missing)
     return
   }
-  const result = spawnSync(shellcheck, ['--severity=style', scriptPath], { encoding: 'utf8', timeout: 20_000 })
-  t.equal(result.status, 0, 'no finding at any severity')
-  t.equal(result.stdout, '', result.stdout)
+  for (const path of [scriptPath, join(root, 'addon/start.sh')]) {
+    const result = spawnSync(shellcheck, ['--severity=style', path], { encoding: 'utf8', timeout: 20_000 })
+    t.equal(result.status, 0, `${path}: no finding at any severity`)
+    t.equal(result.stdout, '', result.stdout)
+  }
 
   // Proves shellcheck really analyses bash here (the directive is honoured), not a silent pass.
   const flawed = spawnSync(shellcheck, ['-'], { input: '#!/usr/bin/with-contenv bashio\n# shellcheck shell=bash\nrm -rf $DIR/data\n', encoding: 'utf8', timeout: 20_000 })
@@ -34,4 +36,11 @@ t.test('entrypoint shape', async (t) => {
   t.match(script, /^# shellcheck shell=bash$/m, 'shellcheck told the dialect')
   t.ok((statSync(scriptPath).mode & 0o111) !== 0, 'executable in the repository')
   t.match(script, /^exec su-exec /m, 'the server replaces the shell (signals reach Node) and drops root')
+})
+
+t.test('start script shape', async (t) => {
+  const startPath = join(root, 'addon/start.sh')
+  t.match(readFileSync(startPath, 'utf8'), /^#!\/bin\/sh\n/, 'POSIX sh: the image\'s busybox and npm start both have it')
+  t.ok((statSync(startPath).mode & 0o111) !== 0, 'executable in the repository')
+  t.match(readFileSync(startPath, 'utf8'), /^exec "\$\{NODE_BIN:-node\}" /m, 'node replaces the shell (signals reach it)')
 })

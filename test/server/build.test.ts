@@ -3,7 +3,8 @@ import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { broadestArguments, requiredArguments } from '../../bench/broad-requests.ts'
-import { cpuMs, memoryMb, resetPeak, startCommand } from '../../bench/process-figures.ts'
+import { BUDGET } from '../../bench/budget.ts'
+import { cpuMs, memoryMb, resetPeak, START_SCRIPT } from '../../bench/process-figures.ts'
 import { callTool, connectClient, eventually, startHome, tempDataDir } from '../helper.ts'
 import { portFrom, ROOT, startProcess } from './process-helper.ts'
 
@@ -51,27 +52,25 @@ t.test('the production build starts, serves MCP and the ingress page, and stops 
   t.notOk(server.lines.join('\n').includes('build-test-token-0123456789'), 'the token is never logged in full')
 })
 
-const START = startCommand(join(ROOT, 'package.json'))
-/** Work a call may take: the answer within 2 s, on one core. */
-const WORK_BUDGET_MS = 2_000
+/** Work a call may take: the answer within the budget's 2 s, on one core. */
+const WORK_BUDGET_MS = BUDGET.callMs
 /** Home Assistant's MCP client gives up after 10 s: no answer may come later than that, however loaded the machine. */
 const HA_CLIENT_TIMEOUT_MS = 10_000
 /** How far one call may raise the process's resident memory above where it was. */
-const CALL_MEMORY_MB = 30
+const CALL_MEMORY_MB = BUDGET.callMemoryMb
 
-// Issue 16's done-when: `npm start`'s exact command line (its heap flags included) on a 10,000-entity
+// Issue 16's done-when: `npm start`'s exact command line (addon/start.sh, its heap flags included) on a 10,000-entity
 // home survives every tool called with its broadest arguments, and every answer comes within 2 s.
 // The machine running the suite is shared and may be loaded many times over, so "within 2 s" is held
 // by the work a call costs, which load does not inflate: the server's CPU time plus this process's
 // (the demo home answering and the client), measured around the call. The wall clock is held to Home
 // Assistant's own 10 s, which a user would notice; its figure is printed for each call.
 t.test('npm start\'s command line on a 10,000-entity home: every tool\'s broadest call answers and the process lives', async t => {
-  const { program, args, env: startEnv } = START
-  t.equal(program, 'node', 'npm start runs node (Node 26 from the devDependency, first on the scripts\' PATH)')
   const home = await startHome(t, { entities: 10_000 })
   const token = 'heavy-reads-test-token-0123456789'
   const server = startProcess(t, {
-    ...startEnv,
+    // Node 26, as the bench runs it (the devDependency's, first on the scripts' PATH).
+    NODE_BIN: process.execPath,
     HA_URL: home.url,
     HA_TOKEN: home.token,
     SUPERVISOR_TOKEN: home.supervisorToken,
@@ -82,7 +81,7 @@ t.test('npm start\'s command line on a 10,000-entity home: every tool\'s broades
     LOG_LEVEL: 'info',
     RATE_LIMIT_PER_TOKEN: '0',
     RATE_LIMIT_PER_ADDRESS: '0'
-  }, [program, ...args])
+  }, ['sh', START_SCRIPT])
   const pid = server.child.pid as number
   await eventually(() => portFrom(server.lines, 'MCP server listening') > 0 || server.child.exitCode !== null, 180_000, 'the server to listen')
   const url = `http://127.0.0.1:${portFrom(server.lines, 'MCP server listening')}`
