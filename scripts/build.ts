@@ -8,7 +8,7 @@
  * characters, which makes V8 hold their whole text as UTF-16, twice its size. Bundled, whitespace
  * minified and escaped to ASCII the same code is about 3 MB (heap at ready 57.5 -> 54.1 MB), and the
  * old generation, which swings between the live heap and about 1.2-1.5 times it, peaks that much
- * lower (README, Bench).
+ * lower (docs/performance.md).
  *
  * The layout stays what the app expects: dist/app/server.js is the entry, dist/tools/ holds one file
  * per tool module (the registry still finds and imports them one by one), and the code they share
