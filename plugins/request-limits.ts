@@ -33,7 +33,7 @@ interface Window { current: number, ttl: number, startedAt: number }
 
 /**
  * @fastify/rate-limit's store contract with its local store's rules (a fixed window from a key's
- * first request), on the injected clock rather than Date.now, so that tests move it and a clock set
+ * first request), on the injected clock rather than the wall clock, so that tests move it and a clock set
  * back an hour never holds a client for more than a window.
  */
 export function windowStoreOn (now: () => number, capacity = MAX_COUNTED): FastifyRateLimitStoreCtor {
