@@ -52,6 +52,8 @@ export async function startServer (opts: StartOptions): Promise<RunningServer> {
   const app = await buildApp({ config, primaryToken: primary.token, primarySource: primary.source, secrets: scrubber, logger })
   const host = opts.listen?.host ?? config.host
   await app.listen({ port: opts.listen?.mcpPort ?? config.mcpPort, host })
+  // The port really listened on (the demo's --port, 0 for any) is the one the Connect tab shows.
+  config.mcpPort = portOf(app)
   logger.info({ port: portOf(app), version: config.version, haMode: config.homeAssistant.mode }, 'MCP server listening on /mcp')
   // Only the Supervisor's ingress proxy may reach the page in the add-on; elsewhere it stays on loopback.
   const ingress = await buildIngressApp({ services: ingressServicesOf(app.services), logger })

@@ -24,6 +24,8 @@ t.test('npm run demo prints a URL and token that work, and serves the status pag
   t.equal((await (await fetch(metadataUrl)).json() as { resource: string }).resource, mcpUrl, 'and its metadata answers for that URL')
   const page = await fetch(statusUrl)
   t.equal(page.status, 200, 'the status page is served')
+  const connect = await (await fetch(`${statusUrl}api/connect`, { headers: { host: `127.0.0.1:${new URL(statusUrl).port}` } })).json() as { url: string }
+  t.equal(connect.url, mcpUrl, 'the Connect tab shows the port the demo listens on, not 9583')
 
   demo.child.kill('SIGTERM')
   t.equal(await demo.exit, 0, 'Ctrl+C / SIGTERM stops both cleanly')
