@@ -5,7 +5,6 @@ export const OAUTH_ERROR_CODES = {
   invalid_request: 'A parameter is missing, repeated or malformed.',
   invalid_client: 'The client is unknown, its credentials are wrong, or its client_id metadata document cannot be used.',
   invalid_grant: 'The authorization code or refresh token is unknown, used, expired, or for another client or redirect_uri.',
-  unauthorized_client: 'The client may not use this grant type.',
   unsupported_grant_type: 'grant_type is not authorization_code or refresh_token.',
   invalid_scope: 'A requested scope is unknown or beyond what the client registered.',
   invalid_target: 'The resource is not this server\'s MCP endpoint.',
