@@ -7,6 +7,8 @@ import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { CONSENT_STRINGS } from '../../src/oauth/consent-strings.ts'
 import { DEFAULT_OPTIONS, LOG_LEVELS } from '../../src/options.ts'
+import { loadToolCatalog } from '../../src/mcp/registry.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
 import { SHIPPED_ROLE } from '../../tools/_shared/supervisor-role.ts'
 import { startDemoHome } from '../../demo/index.ts'
 
@@ -233,6 +235,60 @@ t.test('translations cover every option and port, and nothing else, in every lan
       if (lang !== 'en') t.not(isRecord(entry) && entry.name, englishNames[key], `${lang}: ${key} is translated, not copied`)
     }
     t.same(Object.keys(translations.network as object), Object.keys(config.ports as object), `${lang}: every port has a translated description`)
+  }
+})
+
+/** What each configuration tool changes, as the allow_config_write text names it in each language. */
+const CONFIG_SUBJECTS: Record<string, Record<string, string>> = {
+  automation: { en: 'automation', de: 'Automation', fr: 'automatisation', es: 'automatizacion', nl: 'automatisering' },
+  script: { en: 'script', de: 'Skript', fr: 'script', es: 'script', nl: 'script' },
+  blueprint: { en: 'blueprint', de: 'Blueprint', fr: 'blueprint', es: 'blueprint', nl: 'blueprint' },
+  scene: { en: 'scene', de: 'Szene', fr: 'scène', es: 'escena', nl: 'scène' },
+  calendar: { en: 'calendar event', de: 'Kalendertermin', fr: 'événements d\'agenda', es: 'eventos de calendario', nl: 'agenda-afspraken' },
+  dashboard: { en: 'dashboard', de: 'Dashboard', fr: 'tableaux de bord', es: 'paneles', nl: 'dashboard' },
+  backup: { en: 'backup', de: 'Backup', fr: 'sauvegarde', es: 'copias de seguridad', nl: 'back-up' },
+  registry: { en: 'areas, floors, labels, categories, zones', de: 'Bereiche, Etagen, Labels, Kategorien, Zonen', fr: 'pièces, étages, étiquettes, catégories, zones', es: 'áreas, plantas, etiquetas, categorías, zonas', nl: 'ruimtes, verdiepingen, labels, categorieën, zones' },
+  entities: { en: 'entities', de: 'Entitäten', fr: 'entités', es: 'entidades', nl: 'entiteiten' },
+  device: { en: 'devices', de: 'Geräte', fr: 'appareils', es: 'dispositivos', nl: 'apparaten' }
+}
+const TOOL_SUBJECTS: Record<string, string[]> = {
+  ha_add_dashboard_card: ['dashboard'],
+  ha_create_automation: ['automation'],
+  ha_update_automation: ['automation'],
+  ha_delete_automation: ['automation'],
+  ha_create_from_blueprint: ['blueprint'],
+  ha_create_script: ['script'],
+  ha_update_script: ['script'],
+  ha_delete_script: ['script'],
+  ha_manage_registry: ['registry'],
+  ha_update_entities: ['entities'],
+  ha_update_device: ['device'],
+  // Undoes what the other tools did: nothing of its own to name.
+  ha_undo: []
+}
+
+t.test('the allow_config_write text names everything it switches on, in every language', async (t) => {
+  const catalog = await loadToolCatalog(TOOLS_DIR)
+  const subjects = new Set<string>()
+  for (const tool of catalog.tools) {
+    const { name, kind, alsoKind } = tool.definition
+    if (kind !== 'manage' && alsoKind !== 'manage') continue
+    if (tool.byArgument) {
+      for (const value of Object.keys(tool.byArgument.byValue)) {
+        t.ok(value in CONFIG_SUBJECTS, `${name} ${value}: named in CONFIG_SUBJECTS`)
+        subjects.add(value)
+      }
+    } else {
+      t.ok(name in TOOL_SUBJECTS, `${name}: a new configuration tool; say in the option text what it changes, then add it here`)
+      for (const subject of TOOL_SUBJECTS[name] ?? []) subjects.add(subject)
+    }
+  }
+  for (const lang of TRANSLATIONS) {
+    const text = ((readYaml(`translations/${lang}.yaml`).configuration as Record<string, { description: string }>).allow_config_write?.description ?? '').normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()
+    for (const subject of subjects) {
+      const words = CONFIG_SUBJECTS[subject]?.[lang] ?? subject
+      t.ok(text.includes(words.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase()), `${lang}: names ${subject} ("${words}")`)
+    }
   }
 })
 
