@@ -105,7 +105,8 @@ export function createServices (deps: ServiceDeps): Services {
     clock
   })
   const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options), { now: deps.policy?.now ?? now })
-  const revocations = new Revocations({ clock, onError: err => { log.error({ err }, 'ending what a revoked credential held failed') } })
+  // An access token's expiry is the OAuth server's time: a stream it opened ends on that same clock.
+  const revocations = new Revocations({ clock: { now: deps.oauth?.now ?? now, schedule: clock.schedule }, onError: err => { log.error({ err }, 'ending what a revoked credential held failed') } })
   const tokens = new TokenStore({ dataDir: config.dataDir, primary: deps.primaryToken, primarySource: deps.primarySource, onError: message => log.error(message), now, revocations })
   const oauth = new AuthorizationServer({
     dataDir: config.dataDir,
