@@ -11,7 +11,7 @@ import { matchesAny } from '../globs.ts'
 import { assertBounded } from './input-checks.ts'
 import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reached.ts'
 import { expandMembers, MAX_MEMBERS } from './expand.ts'
-import { runsStarted, startsRuns, walkRuns } from './runs.ts'
+import { runsStarted, startsRuns, walkRuns, type RunReach } from './runs.ts'
 import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
 import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, OwnerGrant, RegistryWrite, ServiceCallWrite, ServiceTarget, SupervisorWrite, UndoWrite, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, revertUndo, statesUndo, type PriorState, type Revert, type UndoPlan, type UndoStore } from './undo.ts'
@@ -109,10 +109,35 @@ function ruleRefusal (plan: Plan, entities: string[], indirect: string[], option
     const rule = entityRefusal(entityId, options, identity)
     if (rule) return { code: 'HAMCP_DENIED_ENTITY', reason: rule, message: `${entityId} is refused by ${rule}.`, hint: rule.endsWith('allowlist') ? 'Only entities matching the allowlist can be written; ask the owner to extend it.' : 'Denied entities can never be written; pick another entity.' }
   }
-  const listsActive = [options.entity_allowlist, options.entity_denylist, identity.entityAllowlist ?? [], identity.entityDenylist ?? []].some(list => list.length > 0)
-  if (listsActive && indirect.length > 0) {
+  if (entityListsActive(options, identity) && indirect.length > 0) {
     return { code: 'HAMCP_DENIED_TARGET', reason: 'indirect_target', message: `Targeting by ${indirect.join(', ')} is refused while entity allow/deny lists are set.`, hint: 'Target the entities explicitly with entity_id (ha_search_entities finds them).' }
   }
+  return undefined
+}
+
+/** Whether any entity list applies to this caller: the options' or its named token's own. */
+function entityListsActive (options: Pick<Options, 'entity_allowlist' | 'entity_denylist'>, identity: Identity): boolean {
+  return [options.entity_allowlist, options.entity_denylist, identity.entityAllowlist ?? [], identity.entityDenylist ?? []].some(list => list.length > 0)
+}
+
+/**
+ * What refuses a run of owner-made scripts and automations, from their static walk: a denied service
+ * they call; what a template or an unreadable config hides while service_denylist or an entity list
+ * could apply to it; a templated or indirect target while an entity list could.
+ */
+function runRefusal (walk: RunReach, options: Pick<Options, 'service_denylist'>, listsActive: boolean): Refusal | undefined {
+  for (const [service, where] of walk.services) {
+    if (matchesAny(options.service_denylist, service)) return { code: 'HAMCP_DENIED_SERVICE', reason: 'service_denylist', message: `${where} calls ${service}, which is refused by the service_denylist option.`, hint: 'The add-on owner must remove it from service_denylist, or change what the script or automation calls in Home Assistant.' }
+  }
+  const unknowable = walk.unknowableCalls[0]
+  if (unknowable !== undefined && (options.service_denylist.length > 0 || listsActive)) {
+    return { code: 'HAMCP_DENIED_SERVICE', reason: 'unknowable_run', message: `Refused: ${unknowable}, so what it calls cannot be checked against ${options.service_denylist.length > 0 ? 'service_denylist' : 'the entity lists'}.`, hint: 'The owner can allow it by emptying service_denylist and the entity lists, or by making the script or automation name its actions literally in a UI-managed config.' }
+  }
+  if (!listsActive) return undefined
+  const templated = walk.unknowableTargets[0]
+  if (templated !== undefined) return { code: 'HAMCP_DENIED_TARGET', reason: 'unknowable_target', message: `Refused: a template picks the targets of ${templated}, so which entities it reaches is unknowable while entity allow/deny lists are set.`, hint: 'The owner can allow it by removing the entity lists, or by naming the entities literally in the script or automation.' }
+  const indirect = walk.indirect[0]
+  if (indirect !== undefined) return { code: 'HAMCP_DENIED_TARGET', reason: 'indirect_target', message: `Refused: ${indirect} targets entities indirectly, which is refused while entity allow/deny lists are set.`, hint: 'The owner can allow it by removing the entity lists, or by naming the entities literally in the script or automation.' }
   return undefined
 }
 
@@ -261,7 +286,7 @@ export class WriteGuard implements WriteGuardApi {
     const { plan } = attempt
     const house = this.#deps.house
     if (plan.expands !== true || !house) return
-    const listsActive = [options.entity_allowlist, options.entity_denylist, identity.entityAllowlist ?? [], identity.entityDenylist ?? []].some(list => list.length > 0)
+    const listsActive = entityListsActive(options, identity)
     const found = new Map<string, string>()
     const named = attempt.entities
     const resolved = attempt.reached ?? []
@@ -270,18 +295,9 @@ export class WriteGuard implements WriteGuardApi {
       const walk = starts === undefined
         ? { services: new Map<string, string>(), entities: new Map<string, string>(), indirect: [], unknowableCalls: ['the scripts it starts could not be resolved'], unknowableTargets: [] }
         : await walkRuns(house, house.runConfig, starts)
-      for (const [service, where] of walk.services) {
-        if (matchesAny(options.service_denylist, service)) attempt.refuse({ code: 'HAMCP_DENIED_SERVICE', reason: 'service_denylist', message: `${where} calls ${service}, which is refused by the service_denylist option.`, hint: 'The add-on owner must remove it from service_denylist, or change what the script or automation calls in Home Assistant.' })
-      }
-      const unknowable = walk.unknowableCalls[0]
-      if (unknowable !== undefined && (options.service_denylist.length > 0 || listsActive)) {
-        attempt.refuse({ code: 'HAMCP_DENIED_SERVICE', reason: 'unknowable_run', message: `Refused: ${unknowable}, so what it calls cannot be checked against ${options.service_denylist.length > 0 ? 'service_denylist' : 'the entity lists'}.`, hint: 'The owner can allow it by emptying service_denylist and the entity lists, or by making the script or automation name its actions literally in a UI-managed config.' })
-      }
-      const hidden = walk.unknowableTargets[0] ?? (walk.indirect.length > 0 ? walk.indirect[0] : undefined)
-      if (hidden !== undefined && listsActive) {
-        attempt.refuse({ code: 'HAMCP_DENIED_TARGET', reason: 'unknowable_target', message: `Refused: ${walk.unknowableTargets.length > 0 ? `a template picks the targets of ${hidden}, so which entities it reaches is unknowable` : `${hidden} targets entities indirectly`} while entity allow/deny lists are set.`, hint: 'The owner can allow it by removing the entity lists, or by naming the entities literally in the script or automation.' })
-      }
-      if (unknowable !== undefined || walk.unknowableTargets.length > 0) attempt.reachUnknown = true
+      const refusal = runRefusal(walk, options, listsActive)
+      if (refusal) attempt.refuse(refusal)
+      if (walk.unknowableCalls.length > 0 || walk.unknowableTargets.length > 0) attempt.reachUnknown = true
       for (const [id, where] of walk.entities) if (!named.includes(id)) found.set(id, where)
     }
     const members = expandMembers(id => house.state?.(id), [...new Set([...named, ...found.keys()])])

@@ -15,7 +15,7 @@ t.test('with enable_sessions on', async t => {
     t.ok(server.app.services.sessions.registry.get(sessionId as string), 'the server holds the session')
     const found = await callTool(client, 'ha_search_entities', { query: 'light' })
     t.notOk(found.isError, 'tools work inside the session')
-    t.equal(found.json.total, 16, 'the demo home has 16 entities matching "light"')
+    t.equal(found.json.total, 17, 'the demo home has 17 entities matching "light"')
 
     const stateless = await listTools(server.url, server.token)
     t.equal(stateless.status, 200, 'a POST without a session id is still served statelessly')
