@@ -332,3 +332,18 @@ t.test('every text that sends the owner to the sidebar names the entry as config
     }
   }
 })
+
+t.test('a first-time owner reads the requirements, a safe setup and a check in DOCS.md and installation.md', async (t) => {
+  const minimum = String(config.homeassistant).replace(/\.0$/, '')
+  for (const file of ['DOCS.md', 'docs/installation.md']) {
+    const text = readText(file).replace(/\s+/g, ' ')
+    t.ok(text.includes(`Core ${minimum} or newer`), `${file}: the minimum Core config.yaml declares (${minimum})`)
+    t.match(text, /administrators only/, `${file}: the panel is admin-only (panel_admin keeps its default)`)
+    t.match(text, /conversation agent backed by a language model/, `${file}: Assist needs an LLM agent`)
+    t.match(text, /entity_denylist[^.]*lock\.\*[^.]*alarm_control_panel\.\*[^.]*garage/, `${file}: writes with a denylist for locks, alarm and garage`)
+    t.match(text, /named token/, `${file}: one named token per assistant`)
+    t.match(text, /HA_IP:9583\/health/, `${file}: the two-minute check`)
+    t.match(text, /Nabu Casa/, `${file}: which address, when Home Assistant is reached through the cloud`)
+  }
+  t.notOk('panel_admin' in config, 'config.yaml leaves panel_admin at its default, true')
+})
