@@ -12,7 +12,12 @@ export interface McpRouteOptions {
   services: Pick<Services, 'mcp' | 'sessions' | 'requestLimits' | 'revocations' | 'config'>
 }
 
-const BODY_LIMIT = 4 * 1024 * 1024
+/**
+ * The largest /mcp body: 1 MB. The largest valid call is far smaller (a write's data is at most 64 KB,
+ * a target field 100 ids), and each body is held several times over while it is read, parsed and
+ * checked: 4 MB bodies of refused calls took the process past its 150 MB budget.
+ */
+export const BODY_LIMIT = 1024 * 1024
 
 /** Our code for a refusal the 2026-07-28 rules decide (src/mcp/stateless.ts), by its JSON-RPC code. */
 function eraRefusalCode (rpcCode: number): RefusalCode {
@@ -23,7 +28,7 @@ function eraRefusalCode (rpcCode: number): RefusalCode {
 
 /** Listen streams one token may hold at once, so that no token takes all of the server's (MAX_LISTEN_STREAMS). */
 export const MAX_LISTENS_PER_TOKEN = 8
-/** A listen request's body lives as long as its stream: 64 KB, not 4 MB (64 streams of 4 MB passed the 256 MB heap). */
+/** A listen request's body lives as long as its stream: 64 KB, not 1 MB (64 streams of 4 MB passed the 256 MB heap). */
 export const LISTEN_BODY_LIMIT = 64 * 1024
 
 const header = (value: string | string[] | undefined): string | undefined => Array.isArray(value) ? value.join(',') : value
@@ -55,7 +60,7 @@ export default async function mcpRoutes (fastify: FastifyInstance, opts: McpRout
   fastify.addContentTypeParser('*', { parseAs: 'string', bodyLimit: BODY_LIMIT }, (_request, _body, done) => { done(unsupportedMedia(), undefined) })
   fastify.setErrorHandler((error: Error & { statusCode?: number, code?: string }, request, reply) => {
     if (error instanceof RpcRefusal) return sendRefusal(reply, error)
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return rpcError(reply, 413, -32000, 'Request body larger than 4 MB.', 'HAMCP_TOO_LARGE')
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return rpcError(reply, 413, -32000, `Request body larger than ${BODY_LIMIT / 1024 / 1024} MB.`, 'HAMCP_TOO_LARGE')
     if (error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE') return sendRefusal(reply, unsupportedMedia())
     if ((error.statusCode ?? 500) < 500) return rpcError(reply, error.statusCode ?? 400, ProtocolErrorCode.InvalidRequest, error.message, 'HAMCP_INVALID_REQUEST')
     request.log.error({ err: error }, 'MCP request failed')

@@ -113,7 +113,7 @@ export const USER_ERROR_CODES = {
   HAMCP_CONFIRM_TOKEN_INVALID: 'The confirm_token is unknown, used, expired, for another call or for another client; or the owner\'s approval expired (`confirm_with: owner`).',
   HAMCP_RATE_LIMITED: 'Too many calls of this kind in a short time; retry after the time the hint gives.',
   HAMCP_LIMIT_REACHED: 'A per-session or per-client cap (subscriptions, sessions, calls waiting for the owner) is reached.',
-  HAMCP_TOO_LARGE: 'The request or the answer is over a size limit: a /mcp body over 4 MB, a write\'s data over 64 KB of JSON, a camera image over 4 MB (docs/security.md, Limits).',
+  HAMCP_TOO_LARGE: 'The request or the answer is over a size limit: a /mcp body over 1 MB, a write\'s data over 64 KB of JSON, a camera image over 4 MB (docs/security.md, Limits).',
   HAMCP_UNAVAILABLE: 'The device or service exists but gave no usable answer right now.'
 } as const
 

@@ -19,7 +19,7 @@ const ROWS: Row[] = [
   { what: 'an unknown route', path: '/nope', status: 404, kind: 'coded', code: 'HAMCP_NOT_FOUND' },
   { what: 'a method a route does not answer', path: '/health', init: { method: 'POST' }, status: 404, kind: 'coded', code: 'HAMCP_NOT_FOUND' },
   { what: 'an unknown .well-known document', path: '/.well-known/nope', status: 404, kind: 'coded', code: 'HAMCP_NOT_FOUND' },
-  { what: '/mcp: a body over 4 MB', path: '/mcp', init: { method: 'POST', headers: MCP, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: big(4 * 1024 * 1024 + 10) } }) }, status: 413, kind: 'rpc', code: 'HAMCP_TOO_LARGE' },
+  { what: '/mcp: a body over 1 MB', path: '/mcp', init: { method: 'POST', headers: MCP, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: { pad: big(1024 * 1024 + 10) } }) }, status: 413, kind: 'rpc', code: 'HAMCP_TOO_LARGE' },
   { what: '/mcp: a body that is not JSON', path: '/mcp', init: { method: 'POST', headers: { ...MCP, 'content-type': 'text/plain' }, body: 'hello' }, status: 415, kind: 'rpc', code: 'HAMCP_UNSUPPORTED_MEDIA_TYPE' },
   { what: '/oauth/token: a body that is not a form', path: '/oauth/token', init: { method: 'POST', headers: { 'content-type': 'text/xml' }, body: '<a/>' }, status: 415, kind: 'oauth', code: 'invalid_request' },
   { what: '/oauth/token: a form over 64 KB', path: '/oauth/token', init: { method: 'POST', headers: FORM, body: `grant_type=${big(70 * 1024)}` }, status: 413, kind: 'oauth', code: 'invalid_request' },

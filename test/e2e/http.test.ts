@@ -54,7 +54,7 @@ t.test('MCP endpoint over HTTP', async t => {
     const text = await fetch(`${server.url}/mcp`, { method: 'POST', headers: { ...auth, 'content-type': 'text/plain' }, body: 'hi' })
     t.equal(text.status, 415)
 
-    const huge = await rpc(server.url, JSON.stringify({ ...LIST, params: { pad: 'x'.repeat(4 * 1024 * 1024 + 10) } }), auth)
+    const huge = await rpc(server.url, JSON.stringify({ ...LIST, params: { pad: 'x'.repeat(1024 * 1024 + 10) } }), auth)
     t.equal(huge.status, 413)
 
     const foreign = await rpc(server.url, LIST, { ...auth, origin: 'http://evil.example' })

@@ -74,8 +74,8 @@ t.test('the refusals of /mcp, stateless', async t => {
     refused(t, await send(server.url, { headers: { ...json, ...bearer() }, body: '[]' }), { status: 400, rpcCode: -32600, code: 'HAMCP_INVALID_REQUEST' })
   })
 
-  t.test('a body over 4 MB: 413', async t => {
-    const big = JSON.stringify({ ...LIST, params: { pad: 'x'.repeat(4 * 1024 * 1024 + 10) } })
+  t.test('a body over 1 MB: 413', async t => {
+    const big = JSON.stringify({ ...LIST, params: { pad: 'x'.repeat(1024 * 1024 + 10) } })
     refused(t, await send(server.url, { headers: { ...json, ...bearer() }, body: big }), { status: 413, code: 'HAMCP_TOO_LARGE' })
   })
 

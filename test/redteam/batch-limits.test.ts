@@ -1,7 +1,7 @@
 // The biggest request the limits allow. 2026-07-28 forbids batches (the SDK refuses them); the 2025
 // era still takes JSON-RPC batches, and before a cap one 377 KB POST of 3000 tool calls kept the
 // server busy for 20 s (a lone small call waited 17 s), built a 35 MB answer and took the process to
-// 344 MB of RSS under its 256 MB heap cap; the 4 MB body limit allows ten times that.
+// 344 MB of RSS under its 256 MB heap cap; the 1 MB body limit allows nearly three times that.
 import t from 'tap'
 import { MAX_BATCH } from '../../src/mcp/stateless.ts'
 import { rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'

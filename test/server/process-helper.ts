@@ -8,12 +8,12 @@ export interface Running { child: ChildProcess, lines: string[], exit: Promise<n
 
 /**
  * The server as a real process with only the variables given here: `tsx app/server.ts` by default,
- * or another command line (the production build: `node dist/app/server.js`).
+ * or another command line (the production build: `node dist/app/server.js`), run in `cwd` (the repository).
  */
-export function startProcess (t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>, command: string[] = [TSX, 'app/server.ts']): Running {
+export function startProcess (t: { teardown: (fn: () => unknown) => void }, env: Record<string, string>, command: string[] = [TSX, 'app/server.ts'], cwd: string = ROOT): Running {
   const [program, ...args] = command as [string, ...string[]]
   const child = spawn(program, args, {
-    cwd: ROOT,
+    cwd,
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', HOST: '127.0.0.1', MCP_PORT: '0', INGRESS_PORT: '0', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'pipe', 'pipe']
   })
