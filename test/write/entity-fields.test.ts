@@ -196,15 +196,19 @@ t.test('a write\'s data over 64 KB is refused with HAMCP_TOO_LARGE before anythi
   const script = home.entityIds().find(id => id.startsWith('script.')) as string
   const { confirms } = server.app.services.policy
   for (const [label, name, args] of [
-    ['3.9 MB of service data on a lock', 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: LOCK }, data: { code: 'x'.repeat(3_900_000) } }],
+    ['900 KB of service data on a lock', 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: LOCK }, data: { code: 'x'.repeat(900_000) } }],
     ['65 KB of service data on a light', 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: LIGHT }, data: { effect: 'x'.repeat(65 * 1024) } }],
-    ['1 MB of script variables', 'ha_run_script', { entity_id: script, variables: { text: 'x'.repeat(1024 * 1024) } }]
+    ['900 KB of script variables', 'ha_run_script', { entity_id: script, variables: { text: 'x'.repeat(900_000) } }]
   ] as const) {
     const answer = await callTool(client, name, args)
     t.equal(answer.code, 'HAMCP_TOO_LARGE', `${label}: ${answer.text.slice(0, 200)}`)
     t.match(answer.text, /64 KB/, `${label}: the answer names the limit`)
     t.ok(answer.text.length < 1000, `${label}: a short answer`)
   }
+  // The issue's 3.9 MB is refused at the door, over the 1 MB a /mcp body may take.
+  const door = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_call_service', arguments: { domain: 'lock', service: 'unlock', target: { entity_id: LOCK }, data: { code: 'x'.repeat(3_900_000) } } } }, { authorization: `Bearer ${server.token}` })
+  t.equal(door.status, 413)
+  t.equal((await door.json() as { error?: { data?: { code?: string } } }).error?.data?.code, 'HAMCP_TOO_LARGE')
   t.equal(confirms.size(), 0, 'no confirmation kept for any of them')
   t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
   const within = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: LIGHT }, data: { effect: 'x'.repeat(60 * 1024) }, dry_run: true })
@@ -221,8 +225,8 @@ t.test('a comma-separated entity_id is capped at 100 ids exactly like a list', a
   t.equal(asList.code, 'HAMCP_INVALID_ARGUMENT', asList.text)
   t.equal(asString.code, asList.code, asString.text)
   t.match(asString.text, /100/, 'the answer names the cap')
-  // 2.3 MB of ids in one string: refused as quickly, and nothing of it is kept in the audit.
-  const huge = Array.from({ length: 190_000 }, (_, i) => `light.x${i}`).join(',')
+  // 60,000 ids in one string (the issue's 2.3 MB is over the 1 MB a body may take): refused as quickly.
+  const huge = Array.from({ length: 60_000 }, (_, i) => `light.x${i}`).join(',')
   const refused = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: huge } })
   t.equal(refused.code, 'HAMCP_INVALID_ARGUMENT')
   t.ok(refused.text.length < 2000, 'a short answer')
