@@ -308,18 +308,15 @@ export class WriteGuard implements WriteGuardApi {
     }
     // What the target resolved to beyond the names (an old-style group's members) is checked like the rest.
     if (!attempt.aimsIndirectly) for (const id of resolved) if (!named.includes(id) && !found.has(id)) found.set(id, 'the target')
-    for (const [id, via] of found) {
-      const rule = entityRefusal(id, options, identity)
-      if (rule) attempt.refuse({ code: 'HAMCP_DENIED_ENTITY', reason: rule, message: `${id}, reached through ${via}, is refused by ${rule}.`, hint: rule.endsWith('allowlist') ? 'Only entities matching the allowlist can be written, also through groups, scenes and scripts; ask the owner to extend it.' : 'Denied entities can never be written, also through groups, scenes, scripts and automations; pick another target.' })
-    }
     if (found.size === 0) return
     attempt.through = found
     if (attempt.reach !== undefined) attempt.reach = [...new Set([...attempt.reach, ...found.keys()])].sort()
-    if (attempt.reached !== undefined) {
-      attempt.reached = [...new Set([...attempt.reached, ...found.keys()])].sort()
-      attempt.auditReached(attempt.reached)
-    } else {
-      attempt.auditReached([...new Set([...attempt.entities, ...found.keys()])].sort())
+    if (attempt.reached !== undefined) attempt.reached = [...new Set([...attempt.reached, ...found.keys()])].sort()
+    // The audit line, a refusal's included, lists what was reached this way.
+    attempt.auditReached(attempt.reached ?? [...new Set([...attempt.entities, ...found.keys()])].sort())
+    for (const [id, via] of found) {
+      const rule = entityRefusal(id, options, identity)
+      if (rule) attempt.refuse({ code: 'HAMCP_DENIED_ENTITY', reason: rule, message: `${id}, reached through ${via}, is refused by ${rule}.`, hint: rule.endsWith('allowlist') ? 'Only entities matching the allowlist can be written, also through groups, scenes and scripts; ask the owner to extend it.' : 'Denied entities can never be written, also through groups, scenes, scripts and automations; pick another target.' })
     }
   }
 

@@ -33,6 +33,9 @@ t.test('with entity_denylist naming the lock, nothing reaches it indirectly', as
   }
 
   await refusedHere('lock.unlock on group.doors', 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'group.doors' } }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock.*group\.doors|group\.doors.*lock\.front_door_lock/)
+  const refusedLine = server.app.services.policy.audit.recent(1)[0]
+  t.match(refusedLine, { outcome: 'refused', reason: 'entity_denylist' }, 'the refusal is audited')
+  t.ok(refusedLine?.entities?.includes(LOCK), 'and its line lists the lock behind the group')
   await refusedHere('group.doors in data.entity_id', 'ha_call_service', { domain: 'homeassistant', service: 'turn_off', data: { entity_id: 'group.doors' } }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock/)
   await refusedHere('group.set add_entities', 'ha_call_service', { domain: 'group', service: 'set', data: { object_id: 'mine', add_entities: [LOCK] } }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock/)
   await refusedHere('group.set remove_entities', 'ha_call_service', { domain: 'group', service: 'set', data: { object_id: 'doors', remove_entities: [LOCK] } }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock/)
