@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { z } from 'zod'
-import { describeProblem, readSafetyList, WRITE_OPTIONS, type OptionProblem } from './option-problems.ts'
+import { describeProblem, readSafetyList, STRICTEST, WRITE_OPTIONS, type OptionProblem } from './option-problems.ts'
 import { DEFAULT_OPTIONS, LOG_LEVELS, optionsSchema, SAFETY_LISTS, type LogLevel, type Options, type SafetyList } from './options.ts'
 import { DEFAULT_REQUEST_LIMITS, type RequestLimits } from './request-limits.ts'
 
@@ -119,10 +119,11 @@ export function readOptions (file: string): { options: Options, problems: Option
     const key = String(issue.path[0] ?? '')
     if (!(key in DEFAULT_OPTIONS)) continue
     delete repaired[key]
-    // A protection that cannot be read is on: hiding the denylist from reads fails closed too.
-    if (key === 'filter_reads') {
-      protections.filter_reads = true
-      problems.push({ option: key, reason: issue.message, effect: 'turned_on' })
+    // A protection that cannot be read takes its strictest value: it fails closed too.
+    if (key in STRICTEST) {
+      const strictest = STRICTEST[key as keyof typeof STRICTEST]
+      Object.assign(protections, { [key]: strictest })
+      problems.push({ option: key, reason: issue.message, effect: 'strictest_used', used: String(strictest) })
     } else {
       problems.push({ option: key, reason: issue.message, effect: 'default_used' })
     }

@@ -11,30 +11,36 @@ export interface OptionProblem {
   item?: number
   /** The item as written (JSON, shortened), for an item dropped from a list. */
   value?: string
+  /** The value used instead, for `strictest_used`. */
+  used?: string
   reason: string
   /**
    * `item_dropped`: the item alone was left out, the rest of the list kept. `default_used`: the
    * option's default applies. `writes_off`: a safety list could not be read, so allow_write and
-   * allow_config_write are off until it is fixed. `turned_on`: a protection that could not be read is on.
+   * allow_config_write are off until it is fixed. `strictest_used`: a protection that could not be
+   * read takes its strictest value (`used`): filter_reads on, confirm_with owner.
    */
-  effect: 'item_dropped' | 'default_used' | 'writes_off' | 'turned_on'
+  effect: 'item_dropped' | 'default_used' | 'writes_off' | 'strictest_used'
 }
 
 /** The options a safety list that cannot be read turns off. */
 export const WRITE_OPTIONS = ['allow_write', 'allow_config_write'] as const
 
-const EFFECT_TEXT: Record<OptionProblem['effect'], string> = {
-  item_dropped: 'dropped, the other items kept',
-  default_used: 'using its default',
-  writes_off: `writes are off (${WRITE_OPTIONS.join(' and ')}) until it is fixed`,
-  turned_on: 'treated as on until it is fixed'
+const EFFECT_TEXT: Record<OptionProblem['effect'], (problem: OptionProblem) => string> = {
+  item_dropped: () => 'dropped, the other items kept',
+  default_used: () => 'using its default',
+  writes_off: () => `writes are off (${WRITE_OPTIONS.join(' and ')}) until it is fixed`,
+  strictest_used: problem => `using ${problem.used ?? ''}, the strictest value, until it is fixed`
 }
+
+/** Options that protect the home, with the value used when what options.json holds cannot be read. */
+export const STRICTEST = { filter_reads: true, confirm_with: 'owner' } as const
 
 /** The log line of a problem: which option, which item, why, and what the add-on did. */
 export function describeProblem (problem: OptionProblem): string {
   const where = problem.option === null ? 'options.json' : `option ${problem.option}`
   const item = problem.item === undefined ? '' : `: item ${problem.item} (${problem.value ?? ''})`
-  return `${where}${item}: ${problem.reason}; ${EFFECT_TEXT[problem.effect]}`
+  return `${where}${item}: ${problem.reason}; ${EFFECT_TEXT[problem.effect](problem)}`
 }
 
 function shown (value: unknown): string {

@@ -127,7 +127,7 @@ function renderOptionProblems (problems, writesOff) {
   const box = $('#option-problems')
   box.hidden = problems.length === 0
   if (box.hidden) return box.replaceChildren()
-  const line = (p) => el('li', {}, el('code', {}, p.option ?? 'options.json'), p.item === undefined ? '' : ` ${t('problem.item', { item: p.item, value: p.value })}`, `: ${p.reason}. `, t(`problem.${p.effect}`, {}, p.effect))
+  const line = (p) => el('li', {}, el('code', {}, p.option ?? 'options.json'), p.item === undefined ? '' : ` ${t('problem.item', { item: p.item, value: p.value })}`, `: ${p.reason}. `, t(`problem.${p.effect}`, { used: p.used ?? '' }, p.effect))
   box.replaceChildren(
     el('div', { className: 'label' }, t('overview.problemsHeading')),
     ...(writesOff ? [el('p', {}, el('b', {}, t('overview.writesOff')))] : []),

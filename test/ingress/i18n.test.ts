@@ -40,7 +40,7 @@ t.test('every key the page uses is in the English file', async t => {
   for (const prefix of ['kind.read', 'kind.write', 'kind.manage', 'kind.camera', 'level.none', 'level.read', 'level.write', 'level.manage', 'level.camera',
     'outcome.allowed', 'outcome.refused', 'outcome.dry_run', 'outcome.confirmation_asked', 'outcome.confirmation_given', 'outcome.failed',
     'gate.allow_write', 'gate.allow_config_write', 'gate.allow_camera',
-    'problem.item_dropped', 'problem.default_used', 'problem.writes_off', 'problem.turned_on']) {
+    'problem.item_dropped', 'problem.default_used', 'problem.writes_off', 'problem.strictest_used']) {
     t.ok(prefix in english, `${prefix} is translated`)
   }
 })
