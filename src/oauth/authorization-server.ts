@@ -16,6 +16,8 @@ import { hashSecret, OAuthFile, type ClientRecord, type GrantRecord } from './st
 export const ACCESS_TTL_MS = 60 * 60_000
 export const REFRESH_TTL_MS = 90 * 24 * 60 * 60_000
 export const CODE_TTL_MS = 60_000
+/** Live access tokens per sign-in: a client refreshing early keeps working; the oldest past this stops. */
+const ACCESS_TOKENS_KEPT = 5
 
 export interface AuthorizationServerOptions {
   dataDir: string
@@ -313,8 +315,14 @@ export class AuthorizationServer {
     const now = this.#now()
     const access = generateToken()
     const accessHash = hashSecret(access)
-    grant.access = [...grant.access.filter(a => a.expires_at > now), { hash: accessHash, expires_at: now + ACCESS_TTL_MS, ...(narrowed ? { scopes: narrowed } : {}) }].slice(-5)
+    const held = [...grant.access, { hash: accessHash, expires_at: now + ACCESS_TTL_MS, ...(narrowed ? { scopes: narrowed } : {}) }]
+    grant.access = held.filter(a => a.expires_at > now).slice(-ACCESS_TOKENS_KEPT)
     this.#accessIndex.set(accessHash, grant.id)
+    // Older ones stop working now: what they opened ends with them (the expired ones' streams already did).
+    for (const gone of held.filter(a => !grant.access.includes(a))) {
+      this.#accessIndex.delete(gone.hash)
+      if (gone.expires_at > now) this.#revocations?.announce({ identity: grantIdentity(grant.id), credential: accessCredential(gone.hash), reason: 'a newer access token of the sign-in replaced it' })
+    }
     let refresh: string | undefined
     if (withRefresh) {
       refresh = generateToken()

@@ -132,6 +132,21 @@ t.test('a dead credential ends its sessions and streams at once', async t => {
     t.ok(sessionGone(victim.sessionId), 'the session is closed')
   })
 
+  t.test('an access token pushed out by later refreshes (a sign-in keeps its last five) ends its streams', async t => {
+    const { clientId, tokens } = await signIn()
+    const victim = await streamsOf(tokens.access_token, 'oldest access')
+    let refreshToken = tokens.refresh_token
+    let newest = tokens.access_token
+    for (let i = 0; i < 5; i++) {
+      const rotated = await (await refresh(clientId, refreshToken)).json() as Tokens
+      refreshToken = rotated.refresh_token
+      newest = rotated.access_token
+    }
+    t.equal((await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${tokens.access_token}` })).status, 401, 'the oldest access token no longer works')
+    await endedFor(t, victim)
+    t.equal((await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${newest}` })).status, 200, 'the newest does')
+  })
+
   t.test('an access token that expires ends its streams when it does', async t => {
     const { clientId, tokens } = await signIn()
     const victim = await streamsOf(tokens.access_token, 'expiring')
@@ -193,8 +208,8 @@ t.test('a dead credential ends its sessions and streams at once', async t => {
   })
 
   t.test('the bystander streamed through every case', async t => {
-    t.equal(sentinelUpdates(bystander.listen), 9, 'every change after a kill reached its listen stream')
-    t.equal(sentinelUpdates(bystander.session), 9, 'and its session stream')
+    t.equal(sentinelUpdates(bystander.listen), 10, 'every change after a kill reached its listen stream')
+    t.equal(sentinelUpdates(bystander.session), 10, 'and its session stream')
     t.notOk(sessionGone(bystander.sessionId), 'its session is open')
   })
 })
