@@ -27,7 +27,10 @@ export const AUDIT_MEMORY_IDS = 10
 /** A list of ids as an audit keeps it: whole up to `max`, else its first `max` and `… and N more`. */
 export function summariseIds (ids: string[], max: number): string[] {
   if (ids.length <= max) return ids
-  return [...ids.slice(0, max), `… and ${ids.length - max} more`]
+  // A list summarised once already (the line, then the copy kept in memory) keeps its true count.
+  const earlier = /^… and (\d+) more$/.exec(ids.at(-1) ?? '')
+  const total = earlier ? ids.length - 1 + Number(earlier[1]) : ids.length
+  return [...ids.slice(0, max), `… and ${total - max} more`]
 }
 
 /** An entry with its entity and target lists summarised (see summariseIds). */
