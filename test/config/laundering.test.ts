@@ -60,7 +60,9 @@ t.test('entity rules apply to the targets inside a written script, entity_id: al
     ['data entity_id', { action: 'lock.unlock', data: { entity_id: LOCK } }, /lock\.front_door_lock is refused by entity_denylist/],
     ['comma string', { action: 'homeassistant.turn_off', target: { entity_id: `${LIGHT}, ${LOCK}` } }, /lock\.front_door_lock is refused by entity_denylist/],
     ['templated target', { action: 'lock.unlock', target: { entity_id: "{{ states.lock | map(attribute='entity_id') | list }}" } }, /a template/],
-    ['area target', { action: 'lock.unlock', target: { area_id: 'hall' } }, /area_id/]
+    ['area target', { action: 'lock.unlock', target: { area_id: 'hall' } }, /area_id/],
+    ['a group holding the lock', { action: 'lock.unlock', target: { entity_id: 'group.doors' } }, /lock\.front_door_lock, reached through group\.doors, is refused by entity_denylist/],
+    ['a scene setting the lock', { scene: 'scene.welcome_guests' }, /lock\.front_door_lock, reached through scene\.welcome_guests/]
   ] as const) {
     const answer = await callTool(client, 'ha_create_script', { alias: `Open ${label}`, sequence: nest(action) })
     t.ok(answer.isError, `${label}: refused`)
