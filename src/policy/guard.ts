@@ -300,7 +300,8 @@ export class WriteGuard implements WriteGuardApi {
       if (walk.unknowableCalls.length > 0 || walk.unknowableTargets.length > 0) attempt.reachUnknown = true
       for (const [id, where] of walk.entities) if (!named.includes(id)) found.set(id, where)
     }
-    const members = expandMembers(id => house.state?.(id), [...new Set([...named, ...found.keys()])])
+    // What an area, a label or `all` resolved to is expanded too: a scene found that way still sets its entities.
+    const members = expandMembers(id => house.state?.(id), [...new Set([...named, ...found.keys(), ...(attempt.aimsIndirectly ? resolved : [])])])
     for (const [id, via] of members.via) if (!found.has(id)) found.set(id, found.get(via) ?? via)
     if (members.truncated) {
       if (listsActive) attempt.refuse({ code: 'HAMCP_DENIED_TARGET', reason: 'unknowable_target', message: `Refused: the groups and scenes this call names hold more than ${MAX_MEMBERS} entities, too many to check against the entity lists.`, hint: 'Target the entities, or a smaller group, explicitly.' })

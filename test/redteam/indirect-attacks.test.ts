@@ -1,0 +1,42 @@
+import t from 'tap'
+import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { writeCatalog } from '../write/catalog.ts'
+
+/**
+ * Attack pass on issue 29's indirect targets, by someone who did not write them: ways to reach the
+ * front door lock that name neither the lock nor anything holding it. Judged by what reached the demo
+ * house.
+ */
+
+const LOCK = 'lock.front_door_lock'
+const LOCK_SCENE = 'scene.welcome_guests'
+
+t.test('a lock scene reached by entity_id: all or by its area asks, and the question names the lock', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  home.setState(LOCK, 'locked')
+
+  home.clearServiceCalls()
+  const all = await callTool(client, 'ha_call_service', { domain: 'scene', service: 'turn_on', target: { entity_id: 'all' } })
+  t.equal(all.json?.confirmation_required, true, `scene.turn_on on all asks (${all.text.slice(0, 300)})`)
+  t.match(all.json?.preview, /lock\.front_door_lock/, 'the question names the lock a scene sets')
+  t.equal(home.serviceCalls.length, 0, 'no scene was activated')
+  t.equal(home.getState(LOCK)?.state, 'locked', 'the door stayed locked')
+
+  // The owner puts the scene in the hallway; the assistant activates the hallway's scenes.
+  await server.app.services.ha.command({ type: 'config/entity_registry/update', entity_id: LOCK_SCENE, area_id: 'hallway' })
+  await eventually(async () => (await server.app.services.ha.registries.snapshot())?.entities.get(LOCK_SCENE)?.area_id === 'hallway', 5000, 'the add-on to see the scene in the hallway')
+  home.clearServiceCalls()
+  const area = await callTool(client, 'ha_call_service', { domain: 'scene', service: 'turn_on', target: { area_id: 'hallway' } })
+  t.equal(area.json?.confirmation_required, true, `scene.turn_on on the hallway asks (${area.text.slice(0, 300)})`)
+  t.match(area.json?.preview, /lock\.front_door_lock/, 'the question names the lock')
+  t.equal(home.serviceCalls.length, 0, 'no scene was activated')
+  t.equal(home.getState(LOCK)?.state, 'locked', 'the door stayed locked')
+
+  const token = area.json?.confirm_token as string
+  const done = await callTool(client, 'ha_call_service', { domain: 'scene', service: 'turn_on', target: { area_id: 'hallway' }, confirm_token: token })
+  t.notOk(done.isError, done.text)
+  t.ok((done.json?.entities as string[] | undefined)?.includes(LOCK), 'the answer lists the lock the scene reached')
+  t.ok(server.app.services.policy.audit.recent(1)[0]?.entities?.includes(LOCK), 'so does the audit line')
+})
