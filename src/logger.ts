@@ -61,6 +61,18 @@ export function formatLine (json: string): string {
   return `[${time}] ${level} ${String(entry.msg ?? '')}${fields}\n`
 }
 
+/**
+ * Argument keys whose values are secrets a caller passes (an alarm or lock `code`, a `confirm_token`, a
+ * password, a PIN, an API key): trace-level argument logs show `[redacted]` instead, since owners paste
+ * the Log tab into bug reports.
+ */
+const SECRET_ARGUMENT = /(^|_)(code|pin|password|passcode|secret|token|api_key|apikey)$/i
+
+/** A tool call's arguments as the trace log shows them: secret fields redacted, at most `max` characters. */
+export function loggableArguments (args: unknown, max: number): string {
+  return JSON.stringify(args ?? {}, (key, value: unknown) => SECRET_ARGUMENT.test(key) && value !== null && typeof value !== 'object' ? '[redacted]' : value).slice(0, max)
+}
+
 export interface LoggerOptions {
   level: LogLevel
   scrubber: SecretScrubber

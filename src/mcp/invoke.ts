@@ -3,6 +3,7 @@ import { timersOf, type Clock } from '../clock.ts'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
 import { fitText, fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
+import { loggableArguments } from '../logger.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import { argumentRefusal, type LoadedTool } from './registry.ts'
@@ -112,7 +113,7 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
   let result: ToolCallResult
   const level = ctx.log.level
   if (level === 'debug' || level === 'trace') ctx.log.debug({ tool: name, identity: ctx.identity.name }, 'tool call')
-  if (level === 'trace') ctx.log.trace({ tool: name, args: JSON.stringify(rawArgs ?? {}).slice(0, 300) }, 'tool arguments')
+  if (level === 'trace') ctx.log.trace({ tool: name, args: loggableArguments(rawArgs, 300) }, 'tool arguments')
   const { parsed, args } = parseArguments(tool.definition.input, rawArgs ?? {})
   const beyondLevel = parsed.success ? argumentRefusal(tool, parsed.data as Record<string, unknown>, ctx.identity) : undefined
   if (!parsed.success) {
