@@ -1,7 +1,4 @@
-import { readdirSync, statSync } from 'node:fs'
-import { join, relative, sep } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { KIND_GATE, type ToolDefinition } from '../src/mcp/define-tool.ts'
+import { KIND_GATE } from '../src/mcp/define-tool.ts'
 import { loadToolCatalog, type LoadedTool } from '../src/mcp/registry.ts'
 import { DEFAULT_OPTIONS, type Options } from '../src/options.ts'
 import { TOOLS_DIR } from '../app/tools-dir.ts'
@@ -9,24 +6,6 @@ import { TOOLS_DIR } from '../app/tools-dir.ts'
 export const TOOL_DOCS_PATH = 'docs/reference/tools.md'
 
 type Schema = Record<string, unknown>
-
-/** Tool name -> group, the folder under tools/ its module lives in. */
-async function groupsByTool (dir: string): Promise<Map<string, string>> {
-  const groups = new Map<string, string>()
-  const walk = async (folder: string): Promise<void> => {
-    for (const name of readdirSync(folder).sort()) {
-      if (name.startsWith('_') || name.startsWith('.')) continue
-      const path = join(folder, name)
-      if (statSync(path).isDirectory()) { await walk(path); continue }
-      if (!/\.(ts|js)$/.test(name) || /\.(d|test)\.(ts|js)$/.test(name)) continue
-      const module = await import(pathToFileURL(path).href) as { default?: ToolDefinition }
-      const parts = relative(dir, path).split(sep)
-      if (module.default?.name) groups.set(module.default.name, parts.length > 1 ? parts[0] as string : 'general')
-    }
-  }
-  await walk(dir)
-  return groups
-}
 
 function cell (text: string): string {
   return text.replace(/\|/g, '\\|').replace(/\s*\n\s*/g, ' ')
@@ -81,29 +60,25 @@ function gateText (tool: LoadedTool): string {
 /** The whole reference page, deterministic for a given set of tool modules. */
 export async function renderToolDocs (dir = TOOLS_DIR): Promise<string> {
   const catalog = await loadToolCatalog(dir)
-  const groups = await groupsByTool(dir)
   const byGroup = new Map<string, LoadedTool[]>()
-  for (const tool of catalog.tools) {
-    const group = groups.get(tool.definition.name) ?? 'general'
-    byGroup.set(group, [...(byGroup.get(group) ?? []), tool])
-  }
+  for (const tool of catalog.tools) byGroup.set(tool.category, [...(byGroup.get(tool.category) ?? []), tool])
   const ordered = [...byGroup.keys()].sort()
   const out: string[] = [
     '# Tool reference',
     '',
     '<!-- Generated from the modules under tools/ by `npm run docs:tools`; do not edit by hand. -->',
     '',
-    `${catalog.tools.length} tools. Read tools are always available; the others appear only when their option is on (and the caller's token allows it).`,
+    `${catalog.tools.length} tools, by category (the key of a token's level, and the folder under tools/). Read tools are always available; the others appear only when their option is on (and the caller's token allows it).`,
     '',
-    '| group | tools |',
+    '| category | tools |',
     '|---|---|',
     ...ordered.map(group => `| ${group} | ${(byGroup.get(group) ?? []).map(t => `[\`${t.definition.name}\`](#${t.definition.name})`).join(', ')} |`)
   ]
   for (const group of ordered) {
     out.push('', `## ${group}`)
     for (const tool of byGroup.get(group) ?? []) {
-      const { name, title, kind, description } = tool.definition
-      out.push('', `### ${name}`, '', `**${title}** · kind \`${kind}\` · ${gateText(tool)}${tool.annotations.readOnlyHint ? ' · read-only' : ''}${tool.annotations.destructiveHint ? ' · may change the home' : ''}`, '', description, '', ...parameterTable(tool))
+      const { name, title, kind, description, everyday } = tool.definition
+      out.push('', `### ${name}`, '', `**${title}** · kind \`${kind}\`${everyday ? ' · everyday' : ''} · ${gateText(tool)}${tool.annotations.readOnlyHint ? ' · read-only' : ''}${tool.annotations.destructiveHint ? ' · may change the home' : ''}`, '', description, '', ...parameterTable(tool))
     }
   }
   return `${out.join('\n')}\n`

@@ -1,28 +1,82 @@
+import { readdirSync } from 'node:fs'
+import { basename, extname, join, relative, sep } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import t from 'tap'
 import { z } from 'zod'
 import { ALL_LEVELS, type Identity } from '../src/auth/identity.ts'
-import { defineTool } from '../src/mcp/define-tool.ts'
-import { checkDefinition, compactSchema, loadToolCatalog, ToolCatalog } from '../src/mcp/registry.ts'
+import { defineTool, type ToolDefinition, type ToolKind } from '../src/mcp/define-tool.ts'
+import { checkDefinition, compactSchema, loadToolCatalog, ToolCatalog, toolFiles } from '../src/mcp/registry.ts'
 import { optionsSchema, type Options } from '../src/options.ts'
 import { TOOLS_DIR } from '../app/tools-dir.ts'
 
-const READ = [
-  'ha_explain_event', 'ha_get_addons', 'ha_get_automation', 'ha_get_automation_trace', 'ha_get_calendar', 'ha_get_energy',
-  'ha_get_entity', 'ha_get_forecast', 'ha_get_health', 'ha_get_history', 'ha_get_logbook', 'ha_get_presence',
-  'ha_get_self_test', 'ha_get_statistics', 'ha_get_system', 'ha_get_todo_list', 'ha_list_areas', 'ha_list_automations',
-  'ha_list_blueprints', 'ha_list_dashboards', 'ha_list_devices', 'ha_list_entities', 'ha_list_floors', 'ha_list_labels',
-  'ha_list_scripts', 'ha_list_services', 'ha_render_template', 'ha_search_entities'
-]
-const WRITE = [
-  'ha_announce', 'ha_call_service', 'ha_create_helper', 'ha_delete_helper', 'ha_manage_todo', 'ha_run_script',
-  'ha_send_notification', 'ha_set_automation', 'ha_snapshot_scene', 'ha_trigger_automation', 'ha_undo'
-]
-const MANAGE = [
-  'ha_add_dashboard_card', 'ha_create_automation', 'ha_create_from_blueprint', 'ha_create_script', 'ha_delete_automation',
-  'ha_delete_script', 'ha_manage_config', 'ha_manage_registry', 'ha_update_automation', 'ha_update_device', 'ha_update_entities', 'ha_update_script'
-]
-const CAMERA = ['ha_get_camera_snapshot']
+/**
+ * Every tool: its name, the category a token's level applies to (also its folder under tools/), its kind
+ * and whether it is an everyday tool (listed by tool_list core). A new tool module adds its row here.
+ */
+const TOOLS: Record<string, [category: string, kind: ToolKind, everyday: boolean]> = {
+  ha_add_dashboard_card: ['dashboards', 'manage', false],
+  ha_announce: ['notify', 'write', true],
+  ha_call_service: ['services', 'write', true],
+  ha_create_automation: ['automations', 'manage', true],
+  ha_create_from_blueprint: ['automations', 'manage', false],
+  ha_create_helper: ['services', 'write', false],
+  ha_create_script: ['automations', 'manage', false],
+  ha_delete_automation: ['automations', 'manage', false],
+  ha_delete_helper: ['services', 'write', false],
+  ha_delete_script: ['automations', 'manage', false],
+  ha_explain_event: ['history', 'read', true],
+  ha_get_addons: ['system', 'read', false],
+  ha_get_automation: ['automations', 'read', true],
+  ha_get_automation_trace: ['automations', 'read', true],
+  ha_get_calendar: ['calendar', 'read', true],
+  ha_get_camera_snapshot: ['camera', 'camera', true],
+  ha_get_energy: ['environment', 'read', true],
+  ha_get_entity: ['entities', 'read', true],
+  ha_get_forecast: ['environment', 'read', true],
+  ha_get_health: ['system', 'read', true],
+  ha_get_history: ['history', 'read', true],
+  ha_get_logbook: ['history', 'read', true],
+  ha_get_presence: ['environment', 'read', true],
+  ha_get_self_test: ['system', 'read', false],
+  ha_get_statistics: ['history', 'read', false],
+  ha_get_system: ['system', 'read', false],
+  ha_get_todo_list: ['calendar', 'read', true],
+  ha_list_areas: ['entities', 'read', true],
+  ha_list_automations: ['automations', 'read', true],
+  ha_list_blueprints: ['automations', 'read', false],
+  ha_list_dashboards: ['dashboards', 'read', false],
+  ha_list_devices: ['entities', 'read', true],
+  ha_list_entities: ['entities', 'read', true],
+  ha_list_floors: ['entities', 'read', false],
+  ha_list_labels: ['entities', 'read', false],
+  ha_list_scripts: ['automations', 'read', true],
+  ha_list_services: ['services', 'read', true],
+  ha_manage_config: ['config', 'manage', false],
+  ha_manage_registry: ['registry', 'manage', false],
+  ha_manage_todo: ['calendar', 'write', true],
+  // A template can read a camera's access token and rewrite it past the answer's scrub: filed with the camera.
+  ha_render_template: ['camera', 'read', false],
+  ha_run_script: ['automations', 'write', true],
+  ha_search_entities: ['entities', 'read', true],
+  ha_send_notification: ['notify', 'write', true],
+  ha_set_automation: ['automations', 'write', true],
+  ha_snapshot_scene: ['scenes', 'write', false],
+  ha_trigger_automation: ['automations', 'write', true],
+  ha_undo: ['services', 'write', true],
+  ha_update_automation: ['automations', 'manage', true],
+  ha_update_device: ['registry', 'manage', false],
+  ha_update_entities: ['registry', 'manage', false],
+  ha_update_script: ['automations', 'manage', false]
+}
+const ofKind = (kind: ToolKind): string[] => Object.entries(TOOLS).filter(([, [, k]]) => k === kind).map(([name]) => name)
+const READ = ofKind('read')
+const WRITE = ofKind('write')
+const MANAGE = ofKind('manage')
+const CAMERA = ofKind('camera')
+/** ha_undo serves writes and, through alsoKind, config writes. */
+const UNDO = 'ha_undo'
 
+const SNAPSHOTS = join(import.meta.dirname, '..', 'tap-snapshots', 'tools')
 const primary: Identity = { id: 'primary', name: 'primary', levels: ALL_LEVELS }
 const sorted = (names: string[]): string[] => [...names].sort()
 const opts = (partial: Partial<Options>): Options => optionsSchema.parse(partial)
@@ -35,7 +89,7 @@ t.test('the catalogue', async t => {
   t.test('exact tool set for each option combination', async t => {
     t.same(names(opts({})), sorted(READ), 'defaults: reads only')
     t.same(names(opts({ allow_write: true })), sorted([...READ, ...WRITE]), 'allow_write')
-    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...MANAGE, 'ha_undo']), 'allow_config_write alone adds config tools and the undo of config changes')
+    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...MANAGE, UNDO]), 'allow_config_write alone adds config tools and the undo of config changes')
     t.same(names(opts({ allow_camera: true })), sorted([...READ, ...CAMERA]), 'allow_camera')
     t.same(names(opts({ filter_reads: true })), sorted(READ.filter(n => n !== 'ha_render_template')), 'filter_reads removes templates')
     t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true })), sorted([...READ, ...WRITE, ...MANAGE, ...CAMERA]), 'everything on')
@@ -57,21 +111,25 @@ t.test('the catalogue', async t => {
     t.same(names(everything, camera), sorted([...CAMERA, TEMPLATE]), 'the camera alone, with templates')
     t.same(names(everything, { id: 'token:n', name: 'none', levels: { '*': 'none' } }), [], 'none everywhere: nothing')
     const manager: Identity = { id: 'token:m', name: 'manager', levels: { '*': 'manage', camera: 'none' } }
-    t.same(names(opts({ allow_config_write: true }), manager), sorted([...READ.filter(n => n !== TEMPLATE), ...MANAGE, 'ha_undo']), 'config writes alone bring ha_undo for them')
+    t.same(names(opts({ allow_config_write: true }), manager), sorted([...READ.filter(n => n !== TEMPLATE), ...MANAGE, UNDO]), 'config writes alone bring ha_undo for them')
   })
 
-  t.test('every tool has a category; write and config tools are sorted by subject', async t => {
-    const byName = new Map(catalog.tools.map(tool => [tool.definition.name, tool.category]))
-    t.equal(byName.get('ha_run_script'), 'automations')
-    t.equal(byName.get('ha_create_automation'), 'automations')
-    t.equal(byName.get('ha_add_dashboard_card'), 'dashboards')
-    t.equal(byName.get('ha_send_notification'), 'notify')
-    t.equal(byName.get('ha_manage_todo'), 'calendar')
-    t.equal(byName.get('ha_call_service'), 'services')
-    t.equal(byName.get('ha_manage_config'), 'config', 'other configuration writes: their own category')
-    t.equal(byName.get('ha_get_camera_snapshot'), 'camera')
-    t.equal(byName.get('ha_render_template'), 'camera', 'a template can read camera credentials: filed with the camera')
-    for (const tool of catalog.tools) t.match(tool.category, /^[a-z_]{1,32}$/, `${tool.definition.name} has a category`)
+  t.test('every tool: its name, category, kind and everyday flag', async t => {
+    const have = Object.fromEntries(catalog.tools.map(tool => [tool.definition.name, [tool.category, tool.definition.kind, tool.definition.everyday]]))
+    t.same(have, TOOLS, 'the modules under tools/ declare exactly the table above')
+    t.same(catalog.byName.get('ha_manage_config')?.byArgument?.byValue, { scene: 'scenes', calendar: 'calendar', dashboard: 'dashboards', backup: 'system' },
+      'ha_manage_config files each kind under its own category')
+  })
+
+  // A module lives in the folder of its category (tools/<category>/<tool>.ts, or a folder of its own
+  // inside it for a tool with private files): the folder is where a reviewer looks, the field is what counts.
+  t.test('tools/ is laid out by category', async t => {
+    for (const file of toolFiles(TOOLS_DIR)) {
+      const module = await import(pathToFileURL(file).href) as { default: ToolDefinition }
+      const [folder, ...rest] = relative(TOOLS_DIR, file).split(sep)
+      t.equal(folder, module.default.category, `${relative(TOOLS_DIR, file)} is in its category's folder`)
+      t.ok(rest.length === 1 || (rest.length === 2 && basename(rest[1] ?? '', extname(rest[1] ?? '')) === rest[0]), `${relative(TOOLS_DIR, file)}: one level, or a folder named after the tool`)
+    }
   })
 
   // Names, titles, descriptions and schema shape are checked when the catalogue loads (see the bad-modules
@@ -88,9 +146,21 @@ t.test('the catalogue', async t => {
     }
   })
 
-  t.test('snapshot of every definition as clients see it', async t => {
+  // One snapshot file per tool (tap-snapshots/tools/<name>.test.cjs), so a review shows one tool's change:
+  // the definition as clients see it with every option on, its category, kind and everyday flag.
+  // Regenerate with `npx tap --snapshot test/catalog.test.ts`.
+  t.test('a snapshot of each definition, one file per tool', async t => {
     const all = catalog.listFor(opts({ allow_write: true, allow_config_write: true, allow_camera: true }), primary)
-    t.matchSnapshot(all.tools, 'tools/list with every option on')
+    t.equal(all.tools.length, catalog.tools.length, 'every tool is listed with every option on')
+    for (const listing of all.tools) {
+      const tool = catalog.byName.get(listing.name)
+      const snapshotFile = join(SNAPSHOTS, `${listing.name}.test.cjs`)
+      await t.test(listing.name, { snapshotFile }, async t => {
+        t.matchSnapshot({ category: tool?.category, kind: tool?.definition.kind, everyday: tool?.definition.everyday, title: tool?.definition.title, listing }, listing.name)
+      })
+    }
+    const stale = readdirSync(SNAPSHOTS).filter(file => !catalog.byName.has(file.replace(/\.test\.cjs$/, '')))
+    t.same(stale, [], 'no snapshot file for a tool that no longer exists')
   })
 
   // Issue 12: every option on stays at or under 28 KB however many capabilities are added, and the
@@ -123,11 +193,14 @@ t.test('the catalogue', async t => {
   })
 
   t.test('bad modules are refused with a reason', async t => {
-    const base = { title: 'T', description: 'D', kind: 'read' as const, input: z.object({ a: z.string().describe('A.') }), handler: async () => ({}) }
+    const base = { title: 'T', description: 'D', kind: 'read' as const, category: 'system', everyday: false, input: z.object({ a: z.string().describe('A.') }), handler: async () => ({}) }
     t.throws(() => checkDefinition(defineTool({ ...base, name: 'Bad-Name' }), 'x.ts'), /must match/)
     t.throws(() => checkDefinition(defineTool({ ...base, name: 'ok_name', input: z.object({ a: z.string() }) }), 'x.ts'), /no \.describe/)
     t.throws(() => checkDefinition(defineTool({ ...base, name: 'ok_name', kind: 'admin' as never }), 'x.ts'), /kind/)
     t.throws(() => checkDefinition(defineTool({ ...base, name: 'ok_name', title: ' ' }), 'x.ts'), /title is empty/)
+    t.throws(() => checkDefinition(defineTool({ ...base, name: 'ok_name', category: undefined as never }), 'x.ts'), /category "undefined"/)
+    t.throws(() => checkDefinition(defineTool({ ...base, name: 'ok_name', category: '*' }), 'x.ts'), /category "\*"/)
+    t.throws(() => checkDefinition(defineTool({ ...base, name: 'ok_name', everyday: undefined as never }), 'x.ts'), /everyday must be true or false/)
     const one = checkDefinition(defineTool({ ...base, name: 'ok_name' }), 'a.ts')
     t.throws(() => new ToolCatalog([one, checkDefinition(defineTool({ ...base, name: 'ok_name' }), 'b.ts')]), /duplicate tool name ok_name/)
     t.doesNotThrow(() => checkDefinition(defineTool({ ...base, name: 'ok_name' }), 'x.ts'))

@@ -56,12 +56,21 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   description: string
   input: Input
   kind: ToolKind
+  /**
+   * The category a named token's or an OAuth grant's level applies to (entities, automations, camera...),
+   * and the folder under tools/ the module lives in. ha_manage_config's kinds each add their own
+   * (ARGUMENT_CATEGORIES in src/mcp/categories.ts).
+   */
+  category: string
+  /**
+   * An everyday tool is one an owner reaches for every week (find a device, read its history, switch it,
+   * edit an automation): tool_list `core` lists these, the others are found through ha_search_tools.
+   */
+  everyday: boolean
   /** Hints that differ from what the kind implies. */
   hints?: Partial<Omit<ToolAnnotations, 'title'>>
   /** Extra rule on top of the kind's gate, e.g. hidden when filter_reads is on. */
   enabled?: (options: Options) => boolean
-  /** The token category, when not the one its folder gives (src/mcp/categories.ts). */
-  category?: string
   /** Also listed when this other kind's option is on: ha_undo serves writes and config writes. */
   alsoKind?: ToolKind
   /** Defaults to true: the handler needs a live Home Assistant. */

@@ -1,18 +1,20 @@
 import { readdirSync, statSync } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
+import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import { levelIn, levelRank, levelsKey, type Identity } from '../auth/identity.ts'
-import { ARGUMENT_CATEGORIES, categoryOf, levelNeeded } from './categories.ts'
+import { ARGUMENT_CATEGORIES, levelNeeded } from './categories.ts'
 import type { Options } from '../options.ts'
 import { annotationsFor, KIND_GATE, toolEnabled, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
 
 export const TOOL_NAME_PATTERN = /^[a-z0-9_]{1,64}$/
+/** A tool's category: a token level's key (CATEGORY_PATTERN without `*`) and a folder name. */
+const TOOL_CATEGORY_PATTERN = /^[a-z_]{1,32}$/
 const KINDS = new Set(Object.keys(KIND_GATE))
 
 export interface LoadedTool {
   definition: ToolDefinition
-  /** The category a named token's level applies to (src/mcp/categories.ts). */
+  /** The category a named token's level applies to: the definition's own. */
   category: string
   /** A tool whose argument picks the category of each call (ha_manage_config's kind), else undefined. */
   byArgument?: { field: string, byValue: Readonly<Record<string, string>> }
@@ -193,15 +195,6 @@ export function toolFiles (dir: string): string[] {
   return files
 }
 
-/**
- * The folder a tool module is filed under: its own, or its group's when the tool has a folder of its own
- * (tools/config/manage-config/manage-config.ts is filed under config, beside its private `_*.ts` files).
- */
-function groupFolder (file: string): string {
-  const folder = dirname(file)
-  return basename(folder) === basename(file).replace(/\.(ts|js)$/, '') ? basename(dirname(folder)) : basename(folder)
-}
-
 /** Checks one definition; throws a message naming the file and the rule it breaks. */
 export function checkDefinition (tool: ToolDefinition, where: string): LoadedTool {
   const fail = (why: string): never => { throw new Error(`${where}: ${why}`) }
@@ -210,6 +203,8 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
   if (!tool.title?.trim()) fail('title is empty')
   if (!tool.description?.trim()) fail('description is empty')
   if (!KINDS.has(tool.kind)) fail(`kind "${tool.kind}" is not one of ${[...KINDS].join(', ')}`)
+  if (typeof tool.category !== 'string' || !TOOL_CATEGORY_PATTERN.test(tool.category)) fail(`category "${String(tool.category)}" must match ${TOOL_CATEGORY_PATTERN}`)
+  if (typeof tool.everyday !== 'boolean') fail('everyday must be true or false')
   if (typeof tool.handler !== 'function') fail('handler is not a function')
   if (!(tool.input instanceof z.ZodObject)) fail('input must be a z.object(...)')
   let inputSchema: Record<string, unknown>
@@ -237,7 +232,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
   }
   return {
     definition: tool,
-    category: tool.category ?? categoryOf(tool.name, groupFolder(where)),
+    category: tool.category,
     ...(byArgument ? { byArgument } : {}),
     annotations,
     inputSchema,

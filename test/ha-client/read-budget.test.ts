@@ -23,6 +23,8 @@ function slowTool (kind: ToolKind, finish: Promise<unknown>): ReturnType<typeof 
     title: 'Slow',
     description: 'Waits for Home Assistant.',
     kind,
+    category: 'system',
+    everyday: false,
     input: z.object({}),
     handler: async () => await finish
   }), 'slow.ts')
@@ -53,7 +55,7 @@ t.test('the budget runs on the call\'s clock, not the wall clock', async t => {
 
 t.test('a read answered in time leaves no timer behind', async t => {
   const clock = fakeClock()
-  const fromMemory = checkDefinition(defineTool({ name: 'memory_read', title: 'Memory', description: 'Reads memory.', kind: 'read', input: z.object({}), handler: async () => ({ ok: true }) }), 'memory.ts')
+  const fromMemory = checkDefinition(defineTool({ name: 'memory_read', title: 'Memory', description: 'Reads memory.', kind: 'read', category: 'system', everyday: false, input: z.object({}), handler: async () => ({ ok: true }) }), 'memory.ts')
   const result = await invokeTool(fromMemory, {}, { ...ctx, clock }, undefined, READ_BUDGET_MS)
   t.same(result.structuredContent, { ok: true })
   t.same(clock.pending(), [], 'its budget timer was cleared with the answer')

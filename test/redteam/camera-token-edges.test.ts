@@ -55,7 +55,7 @@ t.test('camera tokens never reach a client of the direct path', async t => {
   t.notOk(text.includes(odd) || text.includes(current), `a base64url token and an older hex one: ${text.slice(0, 200)}`)
 
   // A template may transform the token first (upper, reverse, spaced) and the client undo it: no scrub
-  // can follow every rewrite, so rendering a template counts as reading the cameras (its category, tools/system/render-template.ts).
+  // can follow every rewrite, so rendering a template counts as reading the cameras (its category, tools/camera/render-template.ts).
   // A token without the camera category neither sees nor runs ha_render_template.
   const { token: reader } = await server.app.services.tokens.create({ name: 'reader', scopes: ['read'] })
   const asReader = { authorization: `Bearer ${reader}` }

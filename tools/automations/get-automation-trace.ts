@@ -34,6 +34,8 @@ export default defineTool({
   title: 'Get automation or script traces',
   description: 'Recent runs of an automation or script, or one run\'s steps (variables left out).',
   kind: 'read',
+  category: 'automations',
+  everyday: true,
   input: z.object({
     entity_id: entityIdArg('automation.* or script.* id.'),
     run_id: z.string().trim().min(1).max(100).optional().describe('One run, from the runs list.')

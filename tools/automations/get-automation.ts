@@ -8,6 +8,8 @@ export default defineTool({
   title: 'Get automation',
   description: 'One automation: state, last_triggered, mode, source and config.',
   kind: 'read',
+  category: 'automations',
+  everyday: true,
   input: z.object({ entity_id: entityIdArg('e.g. automation.wake_up') }),
   async handler ({ home, ha }, { entity_id: entityId }) {
     const row = requireItem(home, 'automation', entityId)

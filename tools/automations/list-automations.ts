@@ -14,6 +14,8 @@ export default defineTool({
   title: 'List automations',
   description: 'Automations: enabled, last_triggered, source ui/yaml; paged.',
   kind: 'read',
+  category: 'automations',
+  everyday: true,
   input: z.object({
     limit: z.number().int().min(1).max(200).optional().describe('Page size (default 100; with include_config 5, max 10).'),
     offset: offsetArg(),

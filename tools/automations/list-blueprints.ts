@@ -35,6 +35,8 @@ export default defineTool({
   title: 'List blueprints',
   description: 'Installed blueprints with their inputs (required, default, selector).',
   kind: 'read',
+  category: 'automations',
+  everyday: false,
   input: z.object({
     domain: z.enum(['automation', 'script']).default('automation').describe('Domain.'),
     limit: limitArg(50, 20),

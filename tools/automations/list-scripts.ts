@@ -9,6 +9,8 @@ export default defineTool({
   title: 'List scripts',
   description: 'Scripts: running, mode, last_triggered; paged.',
   kind: 'read',
+  category: 'automations',
+  everyday: true,
   input: z.object({ limit: limitArg(200, 100), offset: offsetArg() }),
   async handler ({ home }, args) {
     const rows = home.entities().filter(row => row.domain === 'script')

@@ -36,6 +36,8 @@ export default defineTool({
   title: 'Get calendar events',
   description: 'Calendar events in a window, max 100; all calendars merged without entity_id.',
   kind: 'read',
+  category: 'calendar',
+  everyday: true,
   input: z.object({
     entity_id: domainEntityArg('calendar', 'calendar.family').optional().describe('e.g. calendar.family'),
     hours: z.number().int().min(1).max(720).default(24).describe('Window width in hours.'),

@@ -13,6 +13,8 @@ export default defineTool({
   title: 'Get to-do list',
   description: 'Items of a to-do list (max 100); no entity_id: the lists with open counts.',
   kind: 'read',
+  category: 'calendar',
+  everyday: true,
   input: z.object({
     entity_id: domainEntityArg('todo', 'todo.shopping_list').optional().describe('e.g. todo.shopping_list'),
     status: z.enum(['needs_action', 'completed']).optional().describe('Only this status.')

@@ -12,6 +12,8 @@ export default defineTool({
   title: 'Get camera snapshot',
   description: 'Still image of a camera (max 4 MB); audited.',
   kind: 'camera',
+  category: 'camera',
+  everyday: true,
   input: z.object({
     entity_id: domainEntityArg('camera', 'camera.front_door').describe('Camera entity.')
   }),

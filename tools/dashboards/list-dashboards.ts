@@ -30,6 +30,8 @@ export default defineTool({
   title: 'List dashboards',
   description: 'Dashboards (built-in too), mode, views, default; dashboard: its views, card paths.',
   kind: 'read',
+  category: 'dashboards',
+  everyday: false,
   input: z.object({
     dashboard: z.string().trim().min(1).max(100).optional().describe('url_path (lovelace = Overview).')
   }),

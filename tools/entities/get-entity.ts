@@ -9,6 +9,8 @@ export default defineTool({
   title: 'Get entity',
   description: 'One entity in full: state, attributes, area, floor, labels, aliases, device, category, hidden.',
   kind: 'read',
+  category: 'entities',
+  everyday: true,
   input: z.object({ entity_id: entityIdArg() }),
   async handler ({ home }, { entity_id: entityId }) {
     const row = requireEntity(home, entityId)

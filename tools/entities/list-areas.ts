@@ -7,6 +7,8 @@ export default defineTool({
   title: 'List areas',
   description: 'Areas with floor, aliases and entity count.',
   kind: 'read',
+  category: 'entities',
+  everyday: true,
   input: z.object({}),
   async handler ({ home }) {
     const registries = home.registries

@@ -9,6 +9,8 @@ export default defineTool({
   title: 'List devices',
   description: 'Enabled devices: manufacturer, model, area (a child\'s is its parent\'s), entity count; paged.',
   kind: 'read',
+  category: 'entities',
+  everyday: true,
   input: z.object({
     area: z.string().trim().min(1).optional().describe('Area id or name.'),
     limit: limitArg(200, 50),

@@ -14,6 +14,8 @@ export default defineTool({
   title: 'List entities',
   description: 'Entities matching every given filter, paged; no filter gives counts by domain and area.',
   kind: 'read',
+  category: 'entities',
+  everyday: true,
   input: z.object({
     domain: slugArg('domain', 'light').optional(),
     area: z.string().trim().min(1).optional().describe('Area id or name.'),

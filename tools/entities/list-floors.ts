@@ -7,6 +7,8 @@ export default defineTool({
   title: 'List floors',
   description: 'Floors with level, areas and entity count.',
   kind: 'read',
+  category: 'entities',
+  everyday: false,
   input: z.object({}),
   async handler ({ home }) {
     const registries = home.registries

@@ -7,6 +7,8 @@ export default defineTool({
   title: 'List labels',
   description: 'Labels with description and entity count.',
   kind: 'read',
+  category: 'entities',
+  everyday: false,
   input: z.object({}),
   async handler ({ home }) {
     const registries = home.registries

@@ -8,6 +8,8 @@ export default defineTool({
   title: 'Search entities',
   description: 'Start here: entities whose id, name, aliases, area, floor or labels match every word (accents ignored).',
   kind: 'read',
+  category: 'entities',
+  everyday: true,
   input: z.object({
     query: z.string().trim().min(1).max(200).describe('Words, e.g. "kitchen light" or "étage temperature".'),
     limit: limitArg(50, 20)

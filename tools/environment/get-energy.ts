@@ -52,6 +52,8 @@ export default defineTool({
   title: 'Get energy usage',
   description: 'Energy dashboard totals: grid, solar, battery, gas, water, top 10 devices.',
   kind: 'read',
+  category: 'environment',
+  everyday: true,
   input: z.object({
     period: z.enum(['day', 'week', 'month']).default('day').describe('Window ending now.'),
     compare: z.boolean().default(false).describe('Add the previous period and % change.')

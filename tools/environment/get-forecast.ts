@@ -13,6 +13,8 @@ export default defineTool({
   title: 'Get weather forecast',
   description: 'Weather forecast, 48 hourly or 14 daily points; no entity_id: the only weather entity, else a list.',
   kind: 'read',
+  category: 'environment',
+  everyday: true,
   input: z.object({
     entity_id: domainEntityArg('weather', 'weather.home').optional().describe('e.g. weather.home'),
     type: z.enum(['daily', 'hourly', 'twice_daily']).default('daily').describe('Granularity.')

@@ -75,6 +75,8 @@ export default defineTool({
   title: 'Get presence',
   description: 'People and trackers by zone name (never coordinates), zone occupancy, recent zone changes.',
   kind: 'read',
+  category: 'environment',
+  everyday: true,
   input: z.object({
     hours: z.number().int().min(1).max(168).default(24).describe('Hours of zone changes.')
   }),

@@ -84,6 +84,8 @@ export default defineTool({
   title: 'Explain a state change',
   description: 'What caused a state change: a person, automation, script, schedule, entity or integration (4 context hops).',
   kind: 'read',
+  category: 'history',
+  everyday: true,
   input: z.object({
     entity_id: entityIdArg(),
     at: z.string().trim().max(40).optional().describe('ISO time of the change (default the last one).')

@@ -142,6 +142,8 @@ export default defineTool({
   title: 'Get state history',
   description: 'State changes with a summary; first point = state at window start; 250 points shared, downsampled.',
   kind: 'read',
+  category: 'history',
+  everyday: true,
   input: z.object({
     entity_id: entityIdsArg(5),
     ...windowShape(LIMITS)

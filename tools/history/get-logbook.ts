@@ -39,6 +39,8 @@ export default defineTool({
   title: 'Get logbook',
   description: 'Logbook (changes, automation runs, who did it) of an entity, area, floor or home; the newest, paged.',
   kind: 'read',
+  category: 'history',
+  everyday: true,
   input: z.object({
     entity_id: entityIdArg().optional().describe('One entity.'),
     area: z.string().trim().min(1).optional().describe('Area id or name (first 60 entities).'),

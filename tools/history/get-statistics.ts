@@ -31,6 +31,8 @@ export default defineTool({
   title: 'Get long-term statistics',
   description: 'Long-term statistics (mean/min/max or sum/change) up to a year back; better than history for long windows.',
   kind: 'read',
+  category: 'history',
+  everyday: false,
   input: z.object({
     statistic_id: z.union([statisticId, z.array(statisticId).min(1).max(10)]).describe('Usually sensor entity ids.'),
     period: z.enum(PERIODS).default('hour').describe('Bucket size; coarsened for long windows.'),

@@ -103,6 +103,8 @@ export default defineTool({
   title: 'Manage registries',
   description: 'Create, update or delete an area, floor, label, category or zone; a delete says what uses it.',
   kind: 'manage',
+  category: 'registry',
+  everyday: false,
   input: z.object({
     kind: z.enum(['area', 'floor', 'label', 'category', 'zone']).describe('Registry.'),
     action: z.enum(['create', 'update', 'delete']).describe('Action.'),

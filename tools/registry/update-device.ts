@@ -13,6 +13,8 @@ export default defineTool({
   title: 'Update a device',
   description: 'Change a device\'s name, area, labels or disabled.',
   kind: 'manage',
+  category: 'registry',
+  everyday: false,
   input: z.object({
     device_id: z.string().trim().min(1).max(255).describe('From ha_list_devices.'),
     name: z.string().trim().max(255).superRefine(nameIssue(255)).nullable().optional().describe('null: default.'),

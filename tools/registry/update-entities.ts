@@ -35,6 +35,8 @@ export default defineTool({
   title: 'Update entities',
   description: 'Settings of one or many entities, one confirmation and undo; labels: +x adds, -x removes; a rename reports what uses the old id.',
   kind: 'manage',
+  category: 'registry',
+  everyday: false,
   input: z.object({
     entity_ids: entityIdsArg().describe('Up to 500.'),
     name: z.string().trim().max(255).superRefine(nameIssue(255)).nullable().optional().describe('null: default.'),

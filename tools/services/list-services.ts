@@ -49,6 +49,8 @@ export default defineTool({
   title: 'List services',
   description: 'No args: domains with counts; domain: its services and fields; search: matches across domains (30 max).',
   kind: 'read',
+  category: 'services',
+  everyday: true,
   input: z.object({
     domain: slugArg('domain', 'light').optional(),
     search: z.string().trim().min(2).max(100).optional().describe('Words in ids, names or descriptions.')

@@ -19,6 +19,8 @@ export default defineTool({
   title: 'Get add-ons',
   description: 'Installed add-ons: version, state, update; slug gives one (never its options).',
   kind: 'read',
+  category: 'system',
+  everyday: false,
   input: z.object({
     slug: z.string().trim().regex(ADDON_SLUG, 'lowercase letters, digits, _ and - only').max(64).optional().describe('e.g. core_mosquitto')
   }),

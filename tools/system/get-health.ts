@@ -34,6 +34,8 @@ export default defineTool({
   title: 'Get home health',
   description: 'Repairs, unavailable entities, low batteries, stale automations, entities without area.',
   kind: 'read',
+  category: 'system',
+  everyday: true,
   input: z.object({
     battery_threshold: z.number().int().min(1).max(99).default(20).describe('Low battery below this %.'),
     stale_days: z.number().int().min(1).max(365).default(30).describe('Idle days that make an automation stale.')

@@ -33,6 +33,8 @@ export default defineTool({
   title: 'Self test',
   description: 'Probes WebSocket, REST, live map and Supervisor, timed; works while Home Assistant is down.',
   kind: 'read',
+  category: 'system',
+  everyday: false,
   needsHomeAssistant: false,
   input: z.object({}),
   async handler ({ ha, clock }) {

@@ -99,6 +99,8 @@ export default defineTool({
   title: 'Get system information',
   description: 'One section of system info; error_log is newest first.',
   kind: 'read',
+  category: 'system',
+  everyday: false,
   input: z.object({
     section: z.enum(['config', 'error_log', 'updates', 'backups', 'mounts']).describe('Section.')
   }),

@@ -12,6 +12,8 @@ export default defineTool({
   title: 'Scenes, events, dashboards, backups',
   description: 'Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups.',
   kind: 'manage',
+  category: 'config',
+  everyday: false,
   input: manageInput,
   async handler (ctx, args) {
     return await BY_KIND[args.kind](ctx, args)

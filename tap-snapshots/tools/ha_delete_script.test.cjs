@@ -1,0 +1,40 @@
+/* IMPORTANT
+ * This snapshot file is auto-generated, but designed for humans.
+ * It should be checked into source control and tracked carefully.
+ * Re-generate by setting TAP_SNAPSHOT=1 and running tests.
+ * Make sure to inspect the output below.  Do not ignore changes!
+ */
+'use strict'
+exports[`test/catalog.test.ts > TAP > the catalogue > a snapshot of each definition, one file per tool > ha_delete_script > ha_delete_script 1`] = `
+Object {
+  "category": "automations",
+  "everyday": false,
+  "kind": "manage",
+  "listing": Object {
+    "annotations": Object {
+      "openWorldHint": false,
+    },
+    "description": "Delete a UI script once the user confirms its YAML; returns it as deleted_yaml for undo.",
+    "inputSchema": Object {
+      "properties": Object {
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "entity_id": Object {
+          "description": "e.g. script.bedtime",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "entity_id",
+      ],
+      "type": "object",
+    },
+    "name": "ha_delete_script",
+  },
+  "title": "Delete script",
+}
+`

@@ -1,0 +1,35 @@
+/* IMPORTANT
+ * This snapshot file is auto-generated, but designed for humans.
+ * It should be checked into source control and tracked carefully.
+ * Re-generate by setting TAP_SNAPSHOT=1 and running tests.
+ * Make sure to inspect the output below.  Do not ignore changes!
+ */
+'use strict'
+exports[`test/catalog.test.ts > TAP > the catalogue > a snapshot of each definition, one file per tool > ha_get_camera_snapshot > ha_get_camera_snapshot 1`] = `
+Object {
+  "category": "camera",
+  "everyday": true,
+  "kind": "camera",
+  "listing": Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": true,
+    },
+    "description": "Still image of a camera (max 4 MB); audited.",
+    "inputSchema": Object {
+      "properties": Object {
+        "entity_id": Object {
+          "description": "Camera entity.",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "entity_id",
+      ],
+      "type": "object",
+    },
+    "name": "ha_get_camera_snapshot",
+  },
+  "title": "Get camera snapshot",
+}
+`

@@ -1,0 +1,44 @@
+/* IMPORTANT
+ * This snapshot file is auto-generated, but designed for humans.
+ * It should be checked into source control and tracked carefully.
+ * Re-generate by setting TAP_SNAPSHOT=1 and running tests.
+ * Make sure to inspect the output below.  Do not ignore changes!
+ */
+'use strict'
+exports[`test/catalog.test.ts > TAP > the catalogue > a snapshot of each definition, one file per tool > ha_list_automations > ha_list_automations 1`] = `
+Object {
+  "category": "automations",
+  "everyday": true,
+  "kind": "read",
+  "listing": Object {
+    "annotations": Object {
+      "openWorldHint": false,
+      "readOnlyHint": true,
+    },
+    "description": "Automations: enabled, last_triggered, source ui/yaml; paged.",
+    "inputSchema": Object {
+      "properties": Object {
+        "include_config": Object {
+          "description": "Attach UI configs.",
+          "type": "boolean",
+        },
+        "limit": Object {
+          "description": "Page size (default 100; with include_config 5, max 10).",
+          "maximum": 200,
+          "minimum": 1,
+          "type": "integer",
+        },
+        "offset": Object {
+          "default": 0,
+          "description": "From next_offset.",
+          "minimum": 0,
+          "type": "integer",
+        },
+      },
+      "type": "object",
+    },
+    "name": "ha_list_automations",
+  },
+  "title": "List automations",
+}
+`

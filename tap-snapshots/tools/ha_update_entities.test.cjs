@@ -1,0 +1,88 @@
+/* IMPORTANT
+ * This snapshot file is auto-generated, but designed for humans.
+ * It should be checked into source control and tracked carefully.
+ * Re-generate by setting TAP_SNAPSHOT=1 and running tests.
+ * Make sure to inspect the output below.  Do not ignore changes!
+ */
+'use strict'
+exports[`test/catalog.test.ts > TAP > the catalogue > a snapshot of each definition, one file per tool > ha_update_entities > ha_update_entities 1`] = `
+Object {
+  "category": "registry",
+  "everyday": false,
+  "kind": "manage",
+  "listing": Object {
+    "annotations": Object {
+      "openWorldHint": false,
+    },
+    "description": "Settings of one or many entities, one confirmation and undo; labels: +x adds, -x removes; a rename reports what uses the old id.",
+    "inputSchema": Object {
+      "properties": Object {
+        "aliases": Object {
+          "description": "Assist names.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "area_id": Object {
+          "description": "null: device's.",
+          "nullable": true,
+          "type": "string",
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "disabled": Object {
+          "description": "Disable.",
+          "type": "boolean",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "entity_ids": Object {
+          "description": "Up to 500.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "exposed": Object {
+          "description": "To Assist.",
+          "type": "boolean",
+        },
+        "hidden": Object {
+          "description": "Hide.",
+          "type": "boolean",
+        },
+        "icon": Object {
+          "description": "mdi:x",
+          "nullable": true,
+          "type": "string",
+        },
+        "labels": Object {
+          "description": "Label ids.",
+          "items": Object {
+            "type": "string",
+          },
+          "type": "array",
+        },
+        "name": Object {
+          "description": "null: default.",
+          "nullable": true,
+          "type": "string",
+        },
+        "new_entity_id": Object {
+          "description": "Rename (one entity).",
+          "type": "string",
+        },
+      },
+      "required": Array [
+        "entity_ids",
+      ],
+      "type": "object",
+    },
+    "name": "ha_update_entities",
+  },
+  "title": "Update entities",
+}
+`

@@ -1,0 +1,88 @@
+/* IMPORTANT
+ * This snapshot file is auto-generated, but designed for humans.
+ * It should be checked into source control and tracked carefully.
+ * Re-generate by setting TAP_SNAPSHOT=1 and running tests.
+ * Make sure to inspect the output below.  Do not ignore changes!
+ */
+'use strict'
+exports[`test/catalog.test.ts > TAP > the catalogue > a snapshot of each definition, one file per tool > ha_update_script > ha_update_script 1`] = `
+Object {
+  "category": "automations",
+  "everyday": false,
+  "kind": "manage",
+  "listing": Object {
+    "annotations": Object {
+      "openWorldHint": false,
+    },
+    "description": "Edit a UI script: given fields replace, null removes; HA validates, the user confirms a diff.",
+    "inputSchema": Object {
+      "properties": Object {
+        "alias": Object {
+          "description": "Display name.",
+          "type": "string",
+        },
+        "confirm_token": Object {
+          "type": "string",
+        },
+        "description": Object {
+          "nullable": true,
+          "type": "string",
+        },
+        "dry_run": Object {
+          "type": "boolean",
+        },
+        "entity_id": Object {
+          "description": "e.g. script.bedtime",
+          "type": "string",
+        },
+        "inputs": Object {
+          "additionalProperties": true,
+          "description": "Blueprint inputs (null removes one).",
+          "type": "object",
+        },
+        "max_exceeded": Object {
+          "description": "Log level past max runs, e.g. silent.",
+          "nullable": true,
+          "type": "string",
+        },
+        "mode": Object {
+          "description": "Run mode (default single).",
+          "enum": Array [
+            "single",
+            "restart",
+            "queued",
+            "parallel",
+          ],
+          "type": "string",
+        },
+        "sequence": Object {
+          "description": "Actions.",
+          "items": Object {
+            "additionalProperties": true,
+            "type": "object",
+          },
+          "minItems": 1,
+          "type": "array",
+        },
+        "trace": Object {
+          "additionalProperties": true,
+          "description": "e.g. {\\"stored_traces\\":5}, max 100.",
+          "nullable": true,
+          "type": "object",
+        },
+        "variables": Object {
+          "additionalProperties": true,
+          "nullable": true,
+          "type": "object",
+        },
+      },
+      "required": Array [
+        "entity_id",
+      ],
+      "type": "object",
+    },
+    "name": "ha_update_script",
+  },
+  "title": "Update script",
+}
+`

@@ -1,0 +1,50 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { aliasArg, blocksArg, conditionsArg, descriptionArg, maxExceededArg, modeArg, variablesArg } from '../_shared/config-args.ts'
+import { createFlow } from '../_shared/config-flows.ts'
+import { automationBlocks, entityForConfigId, newAutomationId, refuseAutomationCollision, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'
+import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+
+export default defineTool({
+  name: 'ha_create_automation',
+  title: 'Create automation',
+  description: 'New automation (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.',
+  kind: 'manage',
+  category: 'automations',
+  everyday: true,
+  input: z.object({
+    alias: aliasArg(),
+    description: descriptionArg().optional().describe('Description.'),
+    mode: modeArg().default('single').describe('Run mode.'),
+    triggers: blocksArg().min(1).describe('Triggers.'),
+    conditions: conditionsArg().optional().describe('Conditions.'),
+    actions: blocksArg().min(1).describe('Actions.'),
+    variables: variablesArg().optional().describe('Variables.'),
+    max_exceeded: maxExceededArg().optional().describe('Log level past max runs, e.g. silent.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    refuseAutomationCollision(ctx, args.alias)
+    const config: Record<string, unknown> = {
+      alias: args.alias,
+      description: args.description ?? '',
+      mode: args.mode,
+      triggers: args.triggers,
+      conditions: args.conditions ?? [],
+      actions: args.actions,
+      ...(args.variables === undefined ? {} : { variables: args.variables }),
+      ...(args.max_exceeded === undefined ? {} : { max_exceeded: args.max_exceeded })
+    }
+    await validateWithHomeAssistant(ctx.ha, automationBlocks(config), 'automation')
+    return await createFlow(ctx, 'automation', `automation "${args.alias}"`, config, {
+      guard: args,
+      write: async () => {
+        const id = await newAutomationId(ctx.home, ctx.clock.now())
+        await writeConfig(ctx.ha, 'automation', id, { id, ...config })
+        const entityId = await waitForEntity(ctx.clock, () => entityForConfigId(ctx.ha, 'automation', id))
+        return { id, entity_id: entityId ?? null, ...(entityId ? {} : { note: 'Home Assistant is still reloading automations; the entity appears shortly.' }), undo: 'ha_delete_automation removes it.' }
+      }
+    })
+  }
+})

@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { freeFormArg } from '../_shared/args.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { callOnEntity, confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+import { domainEntityArg } from '../_shared/args.ts'
+
+export default defineTool({
+  name: 'ha_run_script',
+  title: 'Run a script',
+  description: 'Start a script.',
+  kind: 'write',
+  category: 'automations',
+  everyday: true,
+  input: z.object({
+    entity_id: domainEntityArg('script'),
+    variables: freeFormArg().optional().describe('Script variables.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    return await callOnEntity(ctx, args, 'script', 'turn_on', args.variables ? { variables: args.variables } : undefined)
+  }
+})

@@ -1,0 +1,23 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { callOnEntity, confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+import { domainEntityArg } from '../_shared/args.ts'
+
+export default defineTool({
+  name: 'ha_set_automation',
+  title: 'Enable or disable an automation',
+  description: 'Enable or disable an automation.',
+  kind: 'write',
+  category: 'automations',
+  everyday: true,
+  hints: { idempotentHint: true, destructiveHint: false },
+  input: z.object({
+    entity_id: domainEntityArg('automation'),
+    enabled: z.boolean().describe('true enables it.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    return await callOnEntity(ctx, args, 'automation', args.enabled ? 'turn_on' : 'turn_off')
+  }
+})

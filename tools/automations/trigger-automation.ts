@@ -1,0 +1,24 @@
+import { z } from 'zod'
+import { freeFormArg } from '../_shared/args.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { callOnEntity, confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+import { domainEntityArg } from '../_shared/args.ts'
+
+export default defineTool({
+  name: 'ha_trigger_automation',
+  title: 'Trigger an automation',
+  description: 'Run an automation\'s actions now.',
+  kind: 'write',
+  category: 'automations',
+  everyday: true,
+  input: z.object({
+    entity_id: domainEntityArg('automation'),
+    skip_condition: z.boolean().default(true).describe('Skip its conditions.'),
+    variables: freeFormArg().optional().describe('Run variables.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    return await callOnEntity(ctx, args, 'automation', 'trigger', { skip_condition: args.skip_condition, ...(args.variables ? { variables: args.variables } : {}) })
+  }
+})

@@ -1,0 +1,14 @@
+import { blocksArg } from '../_shared/config-args.ts'
+import { updateConfigTool } from './_config-tools.ts'
+
+export default updateConfigTool({
+  name: 'ha_update_script',
+  title: 'Update script',
+  description: 'Edit a UI script: given fields replace, null removes; HA validates, the user confirms a diff.',
+  kind: 'script',
+  category: 'automations',
+  everyday: false,
+  example: 'script.bedtime'
+}, {
+  sequence: blocksArg().min(1).optional().describe('Actions.')
+})

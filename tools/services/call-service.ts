@@ -1,0 +1,55 @@
+import { z } from 'zod'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { freeFormArg, slugArg } from '../_shared/args.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+
+/** Most ids one target field takes, as a list or as a comma-separated string (Home Assistant splits it the same way). */
+const MAX_IDS = 100
+
+/** A comma-separated string holding more than MAX_IDS ids is refused exactly like a longer list. */
+const idString = () => z.string().superRefine((value, ctx) => {
+  let commas = 0
+  for (let at = value.indexOf(','); at !== -1 && commas < MAX_IDS; at = value.indexOf(',', at + 1)) commas++
+  if (commas >= MAX_IDS) ctx.addIssue({ code: 'too_big', origin: 'array', maximum: MAX_IDS, inclusive: true, input: value, message: `Too big: expected at most ${MAX_IDS} ids, in a list or a comma-separated string` })
+})
+
+const ids = () => z.union([idString(), z.array(z.string()).max(MAX_IDS)]).optional()
+
+export default defineTool({
+  name: 'ha_call_service',
+  title: 'Call a service',
+  description: 'Call any service, e.g. light.turn_on; policy-checked, audited; sensitive domains ask for a confirm_token.',
+  kind: 'write',
+  category: 'services',
+  everyday: true,
+  hints: { openWorldHint: true },
+  input: z.object({
+    domain: slugArg('domain', 'light'),
+    service: slugArg('service', 'turn_on'),
+    target: z.object({
+      entity_id: ids(),
+      device_id: ids(),
+      area_id: ids(),
+      floor_id: ids(),
+      label_id: ids()
+    }).optional().describe('Entity, device, area, floor or label ids to act on.'),
+    data: freeFormArg().optional().describe('Service data, e.g. {"brightness_pct":50}.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg(),
+    return_response: z.boolean().default(false).describe('Include response data.')
+  }),
+  async handler (ctx, args) {
+    const outcome = await guardedWrite(ctx, {
+      kind: 'service',
+      tool: ctx.tool,
+      domain: args.domain,
+      service: args.service,
+      target: args.target,
+      data: args.data,
+      dryRun: args.dry_run,
+      confirmToken: args.confirm_token,
+      returnResponse: args.return_response
+    })
+    return formatOutcome(outcome)
+  }
+})

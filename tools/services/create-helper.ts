@@ -1,0 +1,39 @@
+import { z } from 'zod'
+import { freeFormArg } from '../_shared/args.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { nameArg } from '../../src/policy/input-checks.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+import { HELPER_TYPES } from './_helpers.ts'
+
+export default defineTool({
+  name: 'ha_create_helper',
+  title: 'Create a helper',
+  description: 'Create a UI helper.',
+  kind: 'write',
+  category: 'services',
+  everyday: false,
+  hints: { destructiveHint: false },
+  input: z.object({
+    helper_type: z.enum(HELPER_TYPES).describe('Type.'),
+    name: nameArg(100).describe('Name.'),
+    options: freeFormArg().optional().describe('Type options, e.g. {"min":0,"max":9}.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    // `type` and `id` would collide with the command's own fields.
+    const { type: _type, id: _id, ...options } = args.options ?? {}
+    const payload = { ...options, name: args.name }
+    const outcome = await guardedWrite(ctx, {
+      kind: 'command',
+      tool: ctx.tool,
+      domain: args.helper_type,
+      service: 'create',
+      data: payload,
+      dryRun: args.dry_run,
+      confirmToken: args.confirm_token,
+      execute: async () => await ctx.ha.command({ ...payload, type: `${args.helper_type}/create` })
+    })
+    return formatOutcome(outcome, result => ({ helper: result }))
+  }
+})
