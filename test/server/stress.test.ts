@@ -1,9 +1,10 @@
 // Issue 29: no valid request can crash or bloat the add-on. The production bundle, started with
 // `npm start`'s exact command line (its heap flags included), one write-level token, a demo home that
-// changes all the time; every tool and every protocol path (2025 stateless, 2025 sessions, 2026-07-28,
-// subscriptions/listen) driven with its largest valid request in a loop, the issue's two crashers
-// included (pending confirmations with 3.9 MB of data; refused calls naming 2.3 MB of ids). The
-// process must live through it and its resident memory stay within SPEC section 15 (peak 150 MB).
+// changes all the time; every tool and every protocol path (2025 stateless, 2025 sessions and their
+// GET streams, 2026-07-28, subscriptions/listen) driven with its largest valid request in a loop,
+// the issue's two crashers included (pending confirmations with 3.9 MB of data; refused calls naming
+// 2.3 MB of ids). The process must live through it and its resident memory stay within SPEC section
+// 15 (peak 150 MB).
 import { execFileSync } from 'node:child_process'
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
@@ -29,19 +30,23 @@ const LOOP_BUDGET_MS = 120_000
 const ANSWER_TEXT_MAX = 15_500
 const LOCK = 'lock.front_door_lock'
 
-/** A listen stream on a raw socket that stops reading after its request: a client that does not read. */
-async function silentListen (port: number, token: string, id: string, uris: string[]): Promise<Socket> {
-  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris }, _meta: metaFor() } })
+/** A request on a raw socket that stops reading once sent: a stream whose client does not read. */
+async function silentStream (port: number, request: string[], body = ''): Promise<Socket> {
   const socket = connect(port, '127.0.0.1')
   socket.on('error', () => {})
   await new Promise(resolve => socket.once('connect', resolve))
-  socket.write([
-    'POST /mcp HTTP/1.1', `host: 127.0.0.1:${port}`, `authorization: Bearer ${token}`, 'content-type: application/json',
-    'accept: application/json, text/event-stream', `mcp-protocol-version: ${MODERN}`, 'mcp-method: subscriptions/listen',
-    `content-length: ${Buffer.byteLength(body)}`, '', body
-  ].join('\r\n'))
+  socket.write([...request, `host: 127.0.0.1:${port}`, `content-length: ${Buffer.byteLength(body)}`, '', body].join('\r\n'))
   socket.pause()
   return socket
+}
+
+/** A 2026-07-28 listen stream for `uris` whose client does not read. */
+async function silentListen (port: number, token: string, id: string, uris: string[]): Promise<Socket> {
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris }, _meta: metaFor() } })
+  return await silentStream(port, [
+    'POST /mcp HTTP/1.1', `authorization: Bearer ${token}`, 'content-type: application/json',
+    'accept: application/json, text/event-stream', `mcp-protocol-version: ${MODERN}`, 'mcp-method: subscriptions/listen'
+  ], body)
 }
 
 t.test('npm start\'s command line lives through every tool and protocol path at its largest valid request, within 150 MB', async t => {
@@ -137,7 +142,16 @@ t.test('npm start\'s command line lives through every tool and protocol path at 
     for (let i = 0; i < 8; i++) listeners.push(await silentListen(port, token, `${round}-${i}-`.padEnd(256, 'x'), uris))
     const refusedId = await silentListen(port, token, 'i'.repeat(64 * 1024 - 2000), uris)
     refusedId.destroy()
-    phase('listen streams')
+    // A 2025 session subscribed to the same 50 resources, its GET stream not read either.
+    const opened = await rpc(url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'silent', version: '1' } } }, bearer)
+    await opened.text()
+    const sessionId = opened.headers.get('mcp-session-id') ?? ''
+    t.ok(sessionId, 'a session opened')
+    const inSessionOf = { ...bearer, 'mcp-session-id': sessionId }
+    await (await rpc(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, inSessionOf)).text()
+    for (const [i, uri] of uris.entries()) await (await rpc(url, { jsonrpc: '2.0', id: 10 + i, method: 'resources/subscribe', params: { uri } }, inSessionOf)).text()
+    listeners.push(await silentStream(port, ['GET /mcp HTTP/1.1', `authorization: Bearer ${token}`, `mcp-session-id: ${sessionId}`, 'accept: text/event-stream']))
+    phase('listen and session streams')
 
     // Every tool with its broadest arguments, on each era's path.
     for (const tool of tools) {
