@@ -95,7 +95,14 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
         const kind = domainOf(entityId)
         if (kind !== 'script' && kind !== 'automation') return undefined
         const key = configKey(kind, entityId, ha.states.get(entityId), ha.registries.peek() ?? await ha.registries.snapshot().catch(() => undefined))
-        return key === undefined ? undefined : await configs.read(kind, key)
+        const stored = key === undefined ? undefined : await configs.read(kind, key)
+        if (stored !== undefined) return stored
+        // A YAML-defined script or automation has no stored config, yet Home Assistant gives the config
+        // it runs by entity (core script/__init__.py and automation/__init__.py websocket_config; the
+        // frontend's getScriptStateConfig), so owners' YAML scripts are walked, not refused unread.
+        const answer = await ha.command<{ config?: unknown }>(kind === 'script' ? { type: 'script/config', entity_id: entityId } : { type: 'automation/config', entity_id: entityId }).catch(() => undefined)
+        const config = answer?.config
+        return typeof config === 'object' && config !== null && !Array.isArray(config) ? config as Record<string, unknown> : undefined
       }
     },
     now

@@ -38,8 +38,7 @@ async function startIngressProxy (t: Test, target: number): Promise<string> {
 }
 
 async function entityAndWriteTools (): Promise<ToolCatalog> {
-  const [entities, write] = await Promise.all(['entities', 'write'].map(async dir => await loadToolCatalog(join(TOOLS_DIR, dir))))
-  return new ToolCatalog([...entities!.tools, ...write!.tools])
+  return await loadToolCatalog(TOOLS_DIR)
 }
 
 t.test('the ingress page in headless Chromium, under the ingress prefix', async t => {

@@ -1,12 +1,9 @@
-import { fileURLToPath } from 'node:url'
-import { loadToolCatalog, ToolCatalog } from '../../src/mcp/registry.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
+import { loadToolCatalog, type ToolCatalog } from '../../src/mcp/registry.ts'
 
-/**
- * The write tools plus the entity tools, loaded on their own so these tests do not depend on other
- * tool groups being complete.
- */
+/** The whole tool catalogue, loaded once per test file: write tests reach tools of several categories. */
+let catalog: Promise<ToolCatalog> | undefined
 export async function writeCatalog (): Promise<ToolCatalog> {
-  const dir = (name: string): string => fileURLToPath(new URL(`../../tools/${name}`, import.meta.url))
-  const groups = await Promise.all([loadToolCatalog(dir('write')), loadToolCatalog(dir('entities'))])
-  return new ToolCatalog(groups.flatMap(group => group.tools))
+  catalog ??= loadToolCatalog(TOOLS_DIR)
+  return await catalog
 }

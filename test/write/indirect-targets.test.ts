@@ -46,9 +46,15 @@ t.test('with entity_denylist naming the lock, nothing reaches it indirectly', as
   await refusedHere('the script as a service', 'ha_call_service', { domain: 'script', service: 'let_guest_in' }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock/)
   await refusedHere('an automation that unlocks', 'ha_trigger_automation', { entity_id: 'automation.open_door_for_cleaner' }, /^HAMCP_DENIED_ENTITY$/, /lock\.front_door_lock.*automation\.open_door_for_cleaner/)
   await refusedHere('a script whose action is a template', 'ha_run_script', { entity_id: 'script.door_by_template' }, /^HAMCP_DENIED_SERVICE$/, /template/)
-  await refusedHere('a YAML script whose config cannot be read', 'ha_run_script', { entity_id: 'script.flash_hallway' }, /^HAMCP_DENIED_SERVICE$/, /cannot be read/)
   t.equal(home.getState(LOCK)?.state, 'locked', 'the lock stayed locked')
   t.equal(home.getState(LIVING)?.state, before, 'the denied light kept its state')
+
+  // A YAML-only script has no stored config; Home Assistant still gives the one it runs (script/config),
+  // so it is walked like any other and runs when it reaches nothing the lists deny.
+  home.clearServiceCalls()
+  const yaml = await callTool(client, 'ha_run_script', { entity_id: 'script.flash_hallway' })
+  t.notOk(yaml.isError, `a YAML-only script on an allowed light runs (${yaml.text})`)
+  t.equal(callsTo(home, 'script.turn_on') + callsTo(home, 'script.flash_hallway'), 1, 'and reached the house')
 
   home.clearServiceCalls()
   const fine = await callTool(client, 'ha_run_script', { entity_id: 'script.movie_time' })
