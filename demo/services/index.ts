@@ -3,6 +3,7 @@ import type { House } from '../house.ts'
 import type { HassContext } from '../types.ts'
 import { asArray, isoTime, isRecord } from '../util.ts'
 import { automationServices } from './automation.ts'
+import { conversationServices } from './conversation.ts'
 import { deviceServices } from './devices.ts'
 import { groupServices } from './groups.ts'
 import { helperServices } from './helpers.ts'
@@ -81,6 +82,7 @@ export class Services {
     merge(deviceServices())
     merge(helperServices())
     merge(miscServices())
+    merge(conversationServices())
     merge(automationServices(house))
     merge(groupServices())
     this.table = table

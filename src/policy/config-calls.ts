@@ -14,6 +14,16 @@ const TEMPLATED_KEYS = ['service_template', 'data_template']
 /** A service name is `domain.service`: the entity-id shape (Home Assistant's cv.service). */
 const SERVICE = ENTITY_ID
 const TEMPLATE = /\{\{|\{%/
+/**
+ * Services that hand free text to a conversation agent, which picks the entities it acts on among those
+ * exposed to Assist (homeassistant/components/conversation/__init__.py, SERVICE_PROCESS): no rule can
+ * know from the call which entities a sentence reaches.
+ */
+const AGENT_SERVICES = new Set(['conversation.process'])
+
+export function picksByAgent (service: string): boolean {
+  return AGENT_SERVICES.has(service)
+}
 
 export interface ConfigCalls {
   /** domain.service of every action, lower-cased. */
@@ -22,6 +32,8 @@ export interface ConfigCalls {
   templatedServices: Set<string>
   /** Where a templated target sits: nothing can check which entities it will reach. */
   templatedTargets: Set<string>
+  /** Where an action hands text to a conversation agent (picksByAgent): which entities it reaches is unknowable too. */
+  agentPicked: Set<string>
   /** Entities named by action shorthands (`scene: scene.x`). */
   entities: Set<string>
 }
@@ -32,7 +44,7 @@ export function isTemplate (value: unknown): boolean {
 
 /** Every service call inside a config, at any depth (nested choose/if/then/else/sequence/parallel/repeat). */
 export function configCalls (config: unknown): ConfigCalls {
-  const out: ConfigCalls = { services: new Set(), templatedServices: new Set(), templatedTargets: new Set(), entities: new Set() }
+  const out: ConfigCalls = { services: new Set(), templatedServices: new Set(), templatedTargets: new Set(), agentPicked: new Set(), entities: new Set() }
   const walk = (value: unknown, path: string): void => {
     if (value === null || typeof value !== 'object') return
     if (Array.isArray(value)) {
@@ -44,7 +56,10 @@ export function configCalls (config: unknown): ConfigCalls {
       const name = record[key]
       if (typeof name !== 'string') continue
       if (isTemplate(name)) out.templatedServices.add(`${path}.${key}`)
-      else if (SERVICE.test(name.trim().toLowerCase())) out.services.add(name.trim().toLowerCase())
+      else if (SERVICE.test(name.trim().toLowerCase())) {
+        out.services.add(name.trim().toLowerCase())
+        if (picksByAgent(name.trim().toLowerCase())) out.agentPicked.add(`${path}.${key}`)
+      }
     }
     for (const key of TEMPLATED_KEYS) if (key in record) (key === 'service_template' ? out.templatedServices : out.templatedTargets).add(`${path}.${key}`)
     // `- scene: scene.x` is scene.turn_on on that scene.

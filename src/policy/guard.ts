@@ -6,7 +6,7 @@ import { domainOf } from '../home/entities.ts'
 import { callerErrorOf } from '../ha/service-errors.ts'
 import { MAX_WAITING_PER_IDENTITY, OwnerApprovals } from './approvals.ts'
 import { callFingerprint, changedFacts, changedSincePreview, ConfirmStore, stableJson, type RedeemVerdict, type Shown } from './confirm.ts'
-import { configCalls } from './config-calls.ts'
+import { configCalls, picksByAgent } from './config-calls.ts'
 import { matchesAny } from '../globs.ts'
 import { assertBounded } from './input-checks.ts'
 import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reached.ts'
@@ -167,6 +167,8 @@ interface Attempt {
   through: Map<string, string>
   /** A script or automation the call starts picks its targets by template: what it reaches is not known. */
   reachUnknown: boolean
+  /** What decides the reach when it is not known, for the question. */
+  unknownBy: string
   /** The call as a dry run reports it. */
   wouldCall: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }
 }
@@ -257,6 +259,7 @@ export class WriteGuard implements WriteGuardApi {
       reached: undefined,
       through: new Map(),
       reachUnknown: false,
+      unknownBy: 'a template or a config that cannot be read',
       wouldCall: { ...label, ...(target ? { target } : {}), ...(data && Object.keys(data).length > 0 ? { data } : {}) }
     }
   }
@@ -285,8 +288,13 @@ export class WriteGuard implements WriteGuardApi {
   async #reachThrough (attempt: Attempt, options: ReturnType<WriteGuardDeps['options']>, identity: Identity): Promise<void> {
     const { plan } = attempt
     const house = this.#deps.house
-    if (plan.expands !== true || !house) return
     const listsActive = entityListsActive(options, identity)
+    if (plan.resolves && picksByAgent(`${plan.domain}.${plan.service}`)) {
+      if (listsActive) attempt.refuse({ code: 'HAMCP_DENIED_TARGET', reason: 'unknowable_target', message: `Refused: ${plan.domain}.${plan.service} hands the text to Home Assistant's conversation agent, which picks the entities it acts on, so what it reaches cannot be checked against the entity lists.`, hint: 'Call the service the sentence means on the entities themselves (e.g. light.turn_on with target.entity_id).' })
+      attempt.reachUnknown = true
+      attempt.unknownBy = 'Home Assistant\'s conversation agent, from the text'
+    }
+    if (plan.expands !== true || !house) return
     const found = new Map<string, string>()
     const named = attempt.entities
     const resolved = attempt.reached ?? []
@@ -330,7 +338,7 @@ export class WriteGuard implements WriteGuardApi {
     const { identity, request, plan, label, entities, fingerprint, audit, refuse, aimsIndirectly, reach, wouldCall, through } = attempt
     const { target } = plan.read
     const reachesMore = aimsIndirectly || through.size > 0
-    const members = through.size > 0 ? `\n${throughLine(through)}${attempt.reachUnknown ? '\nWhat else it reaches is decided by a template or a config that cannot be read.' : ''}` : attempt.reachUnknown ? '\nWhat it reaches is decided by a template or a config that cannot be read.' : ''
+    const members = through.size > 0 ? `\n${throughLine(through)}${attempt.reachUnknown ? `\nWhat else it reaches is decided by ${attempt.unknownBy}.` : ''}` : attempt.reachUnknown ? `\nWhat it reaches is decided by ${attempt.unknownBy}.` : ''
     const preview = plan.edit?.preview ?? plan.forced ?? `${plan.domain}.${plan.service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}${members}`
     const shownNow = (): Shown => this.#shown(plan, request.basis, reach ?? entities, reachesMore)
     const redeem = (token: string): { verdict: 'ok' } | { verdict: 'conflict', changes: string[] } => {
@@ -611,6 +619,7 @@ function configPlan (request: ConfigWrite): Plan {
   const nested = configCalls(request.data)
   for (const id of nested.entities) read.entities.add(id)
   if (nested.templatedTargets.size > 0) read.indirect.add('a template')
+  if (nested.agentPicked.size > 0) read.indirect.add('a conversation agent')
   return {
     domain: request.domain,
     service: request.action,

@@ -1,5 +1,5 @@
 import { domainOf } from '../home/entities.ts'
-import { isTemplate } from './config-calls.ts'
+import { isTemplate, picksByAgent } from './config-calls.ts'
 import { readCall, resolveTarget, type HouseIndex } from './targets.ts'
 
 /**
@@ -86,6 +86,7 @@ export async function walkRuns (house: HouseIndex, config: RunConfig, starts: re
 
   async function serviceAction (action: Record<string, unknown>, service: string, where: string, path: string, start: (id: string) => void): Promise<void> {
     out.services.set(service, out.services.get(service) ?? where)
+    if (picksByAgent(service)) out.unknowableTargets.push(`${where} (${path}: a conversation agent picks the entities from its text)`)
     const [domain = '', name = ''] = service.split('.')
     const reached = await collect(action.target, { ...(typeof action.data === 'object' && action.data !== null ? action.data : {}), ...('entity_id' in action ? { entity_id: action.entity_id } : {}) }, where, path, domain, name)
     for (const id of runsStarted(domain, name, reached)) start(id)

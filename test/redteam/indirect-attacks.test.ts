@@ -40,3 +40,46 @@ t.test('a lock scene reached by entity_id: all or by its area asks, and the ques
   t.ok((done.json?.entities as string[] | undefined)?.includes(LOCK), 'the answer lists the lock the scene reached')
   t.ok(server.app.services.policy.audit.recent(1)[0]?.entities?.includes(LOCK), 'so does the audit line')
 })
+
+t.test('a sentence handed to Home Assistant\'s conversation agent names no entity, yet reaches the lock', async t => {
+  const home = await startHome(t)
+  const name = String(home.getState(LOCK)?.attributes.friendly_name)
+  const say = { domain: 'conversation', service: 'process', data: { text: `Unlock the ${name}` } }
+
+  t.test('with the lock in entity_denylist: refused, nothing reaches the house', async t => {
+    const server = await startServer(t, { home, options: { allow_write: true, entity_denylist: [LOCK] }, app: { catalog: await writeCatalog() } })
+    const client = await connectClient(t, server)
+    home.setState(LOCK, 'locked')
+    home.clearServiceCalls()
+    const answer = await callTool(client, 'ha_call_service', say)
+    t.equal(answer.code, 'HAMCP_DENIED_TARGET', answer.text)
+    t.match(answer.text, /conversation/, 'the refusal says why')
+    t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+    t.equal(home.getState(LOCK)?.state, 'locked', 'the door stayed locked')
+  })
+
+  t.test('with the default confirm_domains: it asks first', async t => {
+    const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+    const client = await connectClient(t, server)
+    home.setState(LOCK, 'locked')
+    home.clearServiceCalls()
+    const answer = await callTool(client, 'ha_call_service', say)
+    t.equal(answer.json?.confirmation_required, true, answer.text)
+    t.match(answer.json?.preview, /conversation agent/, 'the question says a conversation agent decides what it reaches')
+    t.equal(home.serviceCalls.length, 0, 'nothing reached the house yet')
+    t.equal(home.getState(LOCK)?.state, 'locked', 'the door stayed locked')
+    const yes = await callTool(client, 'ha_call_service', { ...say, confirm_token: answer.json?.confirm_token })
+    t.notOk(yes.isError, yes.text)
+    t.equal(home.getState(LOCK)?.state, 'unlocked', 'once confirmed, Home Assistant\'s agent does what the sentence says')
+  })
+})
+
+t.test('a script or a written config that hands text to the conversation agent has an unknowable reach', async t => {
+  const { walkRuns } = await import('../../src/policy/runs.ts')
+  const { configCalls } = await import('../../src/policy/config-calls.ts')
+  const config = { sequence: [{ action: 'conversation.process', data: { text: 'unlock the front door' } }] }
+  const house = { entityIds: () => ['script.say'], registry: async () => undefined }
+  const walked = await walkRuns(house, async () => config, ['script.say'])
+  t.match(walked.unknowableTargets, [/script\.say .*conversation agent/], 'a script saying a sentence reaches what the agent picks')
+  t.same([...configCalls(config).agentPicked], ['sequence[0].action'], 'a written config saying one is marked too')
+})
