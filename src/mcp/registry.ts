@@ -89,7 +89,7 @@ function withoutEcho (name: string, schema: unknown): unknown {
 /**
  * When a field accepts several types, the one it advertises: the widest form the handler reads (a list
  * over a single id, an object over its string shorthand, a name over an index). The handler still takes
- * every form (src/mcp/lenient-args.ts and the tool's own union), so a model that sends the narrower one
+ * every form (src/mcp/arguments.ts and the tool's own union), so a model that sends the narrower one
  * is not refused; the advertised form is the one every client can express.
  */
 const TYPE_PREFERENCE = ['array', 'object', 'string', 'number', 'integer', 'boolean']

@@ -54,7 +54,7 @@ t.test('from_openapi decodes as probatio\'s tests say', async t => {
 })
 
 t.test('to_openapi renders as probatio\'s tests and docs say (OpenAPI 3.0, the default)', async t => {
-  // docs/guides/openapi.md, "Both directions"
+  // probatio's docs/guides/openapi.md, "Both directions"
   t.same(toOpenapi(schemaOf({ k: 'mapping', keys: [{ key: { name: 'name', required: true }, value: str }, { key: { name: 'port', required: false, default: { value: 8080 } }, value: int }] })), {
     type: 'object', properties: { name: { type: 'string' }, port: { type: 'integer', default: 8080 } }, required: ['name'], additionalProperties: false
   })

@@ -9,7 +9,7 @@
  * the model reads, and the Anthropic API checks it as JSON Schema draft 2020-12.
  *
  * Read from frenck/probatio (src/probatio/codecs/jsonschema.py `_decode` and its helpers,
- * src/probatio/codecs/openapi.py `to_openapi`), written from scratch in TypeScript, rule by rule in the
+ * probatio's src/probatio/codecs/openapi.py `to_openapi`), written from scratch in TypeScript, rule by rule in the
  * library's order. `fromOpenapi` builds a tree of the probatio validators the decoder builds; `toOpenapi`
  * renders such a tree the way the encoder does; `validate` answers what the validator would say about a
  * JSON value. A keyword whose decoding is not modelled throws `NotModelled`, so a tool schema that
