@@ -59,7 +59,7 @@ async function app (fastify: FastifyInstance, opts: { services: Services, health
   fastify.setErrorHandler(answerError)
   await fastify.register(configPlugin, { config: services.config })
   await fastify.register(servicesPlugin, { services })
-  await fastify.register(homeAssistantPlugin, services)
+  await fastify.register(homeAssistantPlugin, { ha: services.ha })
   await fastify.register(policyPlugin, { policy: services.policy })
   await fastify.register(authPlugin, { tokens: services.tokens, backoff: services.backoff, oauth: services.oauth, revocations: services.revocations, publicUrl: services.config.options.public_url, clock: services.clock })
   await fastify.register(requestLimitsPlugin, { now: services.clock.now })
