@@ -1,6 +1,7 @@
 import { levelIn, type Identity } from '../auth/identity.ts'
 import { configSummary } from '../ha/config-summary.ts'
 import { truncateAttributes } from '../home/attributes.ts'
+import { fitToCap } from '../shape.ts'
 import type { ToolContext } from './define-tool.ts'
 import { ResourceNotFound, type ResourceContents, type ResourceInfo, type ResourceTemplateInfo } from './surface.ts'
 
@@ -22,8 +23,9 @@ export const RESOURCE_TEMPLATES: ResourceTemplateInfo[] = [
   { uriTemplate: AREA_TEMPLATE, name: 'area', title: 'Area summary', description: 'Entity counts by domain and what is on, open or playing in one area.', mimeType: JSON_TYPE }
 ]
 
+/** A resource's JSON, held to the answer cap like a tool's answer (an entity may have any number of attributes). */
 function contents (uri: string, value: unknown, ctx: ToolContext): ResourceContents {
-  return { contents: [{ uri, mimeType: JSON_TYPE, text: ctx.home.scrub(JSON.stringify(value)) }] }
+  return { contents: [{ uri, mimeType: JSON_TYPE, text: ctx.home.scrub(JSON.stringify(fitToCap(value))) }] }
 }
 
 function entityResource (entityId: string, uri: string, ctx: ToolContext): ResourceContents {
