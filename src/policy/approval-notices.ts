@@ -24,6 +24,15 @@ const MOBILE_APP_SERVICE = /^mobile_app_[a-z0-9_]+$/
 const notificationId = (approval: ApprovalView): string => `ha_mcp_approval_${approval.id}`
 const tagOf = (approval: ApprovalView): string => `ha-mcp-approval-${approval.id}`
 
+/**
+ * Text shown literally in a persistent notification, which Home Assistant renders as markdown (frontend
+ * ha-markdown): every ASCII punctuation character backslash-escaped, so a name a client chose (an OAuth
+ * client_name) cannot bring a link, an image or HTML into the add-on's words.
+ */
+export function markdownText (text: string): string {
+  return text.replace(/[!-/:-@[-`{-~]/g, '\\$&')
+}
+
 function clip (text: string, max: number): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text
 }
@@ -90,7 +99,8 @@ export function approvalNotices (deps: ApprovalNoticeDeps): ApprovalNotices {
       const until = approval.expires_at.slice(11, 16)
       // The call and what it reaches, never its data (an alarm code, a message): every user reads this, and phone pushes leave the house.
       const what = `${approval.call}${approval.entities.length > 0 ? ` on ${clip(approval.entities.slice(0, 10).join(', '), 600)}${approval.entities.length > 10 ? ` and ${approval.entities.length - 10} more` : ''}` : ''}`
-      const message = `${approval.asked_by} asks to run ${what} (${approval.tool}).\n\nThe MCP panel in the sidebar shows exactly what will be done; approve or deny it there before ${until} UTC. Nothing happens until then.`
+      // Ids and tool names hold no markdown (core helpers/config_validation.py, valid_entity_id); a client's name may.
+      const message = `${markdownText(approval.asked_by)} asks to run ${what} (${approval.tool}).\n\nThe MCP panel in the sidebar shows exactly what will be done; approve or deny it there before ${until} UTC. Nothing happens until then.`
       call('persistent_notification', 'create', { notification_id: notificationId(approval), title: 'MCP: your approval is needed', message }).catch(() => {})
       const asked = phones()
       told.set(approval.id, asked)

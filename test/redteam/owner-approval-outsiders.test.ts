@@ -1,0 +1,75 @@
+// Attacks on confirm_with: owner (src/policy/approvals.ts, approval-notices.ts) from outside: a client
+// that words its own notification, a phone tap after Home Assistant reconnected, a flood of approvals.
+import t from 'tap'
+import { callTool, connectClient, eventually, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { startIngress } from '../ingress/_ingress.ts'
+import { authorizeUrl, openConsent, pkce, postForm, register } from '../oauth/_oauth.ts'
+import type { DemoHome } from '../../demo/index.ts'
+
+const LOCK = 'lock.front_door_lock'
+const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } }
+const UI = { 'x-ha-mcp-ui': '1', 'x-remote-user-id': 'abc123', 'x-remote-user-name': 'alice', 'x-remote-user-display-name': 'Alice' }
+
+const callsTo = (home: DemoHome, name: string): Array<{ service_data: Record<string, unknown> }> =>
+  home.serviceCalls.filter(c => `${c.domain}.${c.service}` === name)
+
+/** The Approve action the newest actionable notification of `phone` carries. */
+function approveAction (home: DemoHome, phone: string): string | undefined {
+  const sent = callsTo(home, `notify.mobile_app_${phone}`).filter(c => Array.isArray((c.service_data.data as { actions?: unknown } | undefined)?.actions))
+  const actions = (sent.at(-1)?.service_data.data as { actions: Array<{ action: string }> } | undefined)?.actions
+  return actions?.find(a => a.action.includes('APPROVE'))?.action
+}
+
+/** An OAuth sign-in of a client that chose its own name, approved with the primary token: its access token. */
+async function signInAs (server: TestServer, clientName: string): Promise<string> {
+  const redirectUri = 'http://127.0.0.1:33333/callback'
+  const registered = await (await register(server.url, { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code', 'refresh_token'], client_name: clientName })).json() as { client_id: string }
+  const sign = { clientId: registered.client_id, redirectUri, pkce: pkce() }
+  const page = await openConsent(authorizeUrl(server.url, sign))
+  if (!page.requestId) throw new Error(`no consent page: ${page.status}`)
+  const decided = await postForm(`${server.url}/oauth/authorize`, { request: page.requestId, api_token: TEST_TOKEN, action: 'allow', scope: ['read', 'write'] })
+  const code = new URL(decided.headers.get('location') ?? '').searchParams.get('code') ?? ''
+  const tokens = await (await postForm(`${server.url}/oauth/token`, { grant_type: 'authorization_code', code, redirect_uri: redirectUri, code_verifier: sign.pkce.verifier, client_id: sign.clientId })).json() as { access_token: string }
+  return tokens.access_token
+}
+
+t.test('a client cannot word the owner\'s notification: its name is text, not markdown', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' } })
+  home.setState(LOCK, 'locked')
+  // Home Assistant renders a persistent notification's message as markdown (frontend ha-markdown): a link
+  // or an image there is the client's, shown to every user as the add-on's words.
+  const token = await signInAs(server, 'Door check [Approve here](http://192.0.2.7/approve) ![](http://192.0.2.7/pixel.png) <a href="http://192.0.2.7">x</a>')
+  const client = await connectClient(t, server, token)
+  const asked = await callTool(client, 'ha_call_service', UNLOCK)
+  t.equal(asked.json.awaiting_owner, true, asked.text)
+  const [notice] = callsTo(home, 'persistent_notification.create')
+  const message = String(notice?.service_data.message)
+  t.match(message, /Door check/, 'the notification names the client')
+  t.notMatch(message, /(^|[^\\])\[Approve here\]\(/, 'no link of the client\'s in the notification')
+  t.notMatch(message, /(^|[^\\])!\[\]\(/, 'no image of the client\'s in the notification')
+  t.notMatch(message, /(^|[^\\])<a /, 'no HTML of the client\'s in the notification')
+  t.equal(unlocks(home), 0)
+})
+
+t.test('a phone\'s tap still approves after Home Assistant\'s connection dropped and came back', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' } })
+  const ingress = await startIngress(t, server)
+  const client = await connectClient(t, server)
+  await server.app.services.home.ready()
+  home.setState(LOCK, 'locked')
+  const { ha } = server.app.services
+  const before = ha.status().connectedAt
+  home.faults.dropConnections()
+  await eventually(() => ha.ready && ha.status().connectedAt !== before, 15_000, 'the add-on to reconnect')
+  const asked = await callTool(client, 'ha_call_service', UNLOCK)
+  t.equal(asked.json.awaiting_owner, true, asked.text)
+  await eventually(() => approveAction(home, 'alice_phone') !== undefined, 5000, 'the phone notification')
+  home.tapPhoneAction('alice_phone', approveAction(home, 'alice_phone') as string)
+  await eventually(async () => (await ingress.inject({ url: '/api/approvals' })).json().approvals.some((a: { state: string }) => a.state === 'done'), 5000, 'the approval from the phone')
+  t.equal(unlocks(home), 1, 'unlocked once, on the owner\'s tap')
+  t.ok(UI)
+})
+
+const unlocks = (home: DemoHome): number => callsTo(home, 'lock.unlock').length
