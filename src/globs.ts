@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache'
-import { Minimatch } from 'minimatch'
+import { braceExpand, Minimatch } from 'minimatch'
 
 /**
  * Entity and service globs, as owners write them anywhere else: `*` any run of characters, `?` one
@@ -19,6 +19,25 @@ function compile (pattern: string): Minimatch {
     compiled.set(pattern, matcher)
   }
   return matcher
+}
+
+/** The patterns one glob's `{a,b}` groups may expand to: each one is a regular expression tried on every match. */
+export const MAX_GLOB_ALTERNATIVES = 64
+
+/**
+ * Why a glob cannot be used, or undefined. Its `{ }` groups multiplied past MAX_GLOB_ALTERNATIVES
+ * (seventeen `{a,b}` groups make 100,000 patterns, Minimatch's own cap: 400 MB once compiled); or a character no id
+ * holds (ids hold only `[a-z0-9_.]`) outside `[ ]` and `{ }`: a comma, an unbalanced brace, a `!`,
+ * so the pattern matches nothing, and a denylist item written that way silently denies nothing.
+ */
+export function globProblem (pattern: string): string | undefined {
+  const alternatives = braceExpand(pattern, { braceExpandMax: MAX_GLOB_ALTERNATIVES + 1 })
+  if (alternatives.length > MAX_GLOB_ALTERNATIVES) return `its { } groups make more than ${MAX_GLOB_ALTERNATIVES} patterns`
+  for (const alternative of alternatives) {
+    const stray = /[^a-z0-9_.*?]/.exec(alternative.replace(/\[[^\]]+\]/g, ''))
+    if (stray) return `"${stray[0]}" outside [ ] or { } can match no id, so the pattern matches nothing: write one pattern per item`
+  }
+  return undefined
 }
 
 export function globMatch (pattern: string, value: string): boolean {

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { globProblem } from './globs.ts'
 
 /** Home Assistant's log levels, lowest to highest. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'notice', 'warning', 'error', 'fatal'] as const
@@ -71,6 +72,10 @@ export const globItem = z.string({ error: 'not text' }).trim().toLowerCase()
   .min(1, 'an empty pattern')
   .max(255, 'longer than 255 characters')
   .regex(GLOB_CHARACTERS, 'holds a character no id has: use a-z, 0-9, _ and . with the glob characters * ? [ ] { } ,')
+  .superRefine((pattern, ctx) => {
+    const problem = globProblem(pattern)
+    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem })
+  })
 /** One domain of confirm_domains. */
 export const domainItem = z.string({ error: 'not text' }).trim().toLowerCase().regex(/^[a-z0-9_]+$/, 'not a domain such as lock')
 /** More items than this and a list is not read at all (see SAFETY_LISTS). */

@@ -116,3 +116,23 @@ t.test('confirm_with that cannot be read is owner: the strictest value, as filte
   t.match(config.optionProblems.find(p => p.option === 'confirm_with'), { effect: 'strictest_used', used: 'owner' })
   t.match(config.optionErrors.join('\n'), /option confirm_with: .*; using owner, the strictest value, until it is fixed/)
 })
+
+t.test('a pattern that can match no id, or whose { } groups multiply past 64 patterns, is dropped alone', async t => {
+  // Seventeen {a,b} groups make 100,000 patterns (Minimatch's cap): 400 MB and seconds on the first write or
+  // filtered read. A comma or brace outside a group is a literal no id holds: the item silently denied nothing.
+  const bomb = '{a,b}'.repeat(17)
+  const dir = tempDataDir(t, {
+    allow_write: true,
+    entity_denylist: ['lock.*,alarm_control_panel.*', bomb, 'cover.garage_{door}', '!switch.*', 'light.{kitchen,hall}_*', 'fan.[!a]*'],
+    service_denylist: ['hassio.*', 'lock.{unlock,open']
+  })
+  const started = performance.now()
+  const config = loadConfig({ DATA_DIR: dir })
+  t.ok(performance.now() - started < 1000, 'read at once')
+  t.same(config.options.entity_denylist, ['light.{kitchen,hall}_*', 'fan.[!a]*'], 'the usable patterns kept')
+  t.same(config.options.service_denylist, ['hassio.*'])
+  t.equal(config.options.allow_write, true, 'dropped items alone leave writes on')
+  t.same(config.optionProblems.filter(p => p.option === 'entity_denylist').map(p => [p.item, p.effect]), [[1, 'item_dropped'], [2, 'item_dropped'], [3, 'item_dropped'], [4, 'item_dropped']])
+  t.match(config.optionErrors.join('\n'), /entity_denylist: item 1 \("lock\.\*,alarm_control_panel\.\*"\): .*one pattern per item/)
+  t.match(config.optionErrors.join('\n'), /entity_denylist: item 2 .*more than 64 patterns/)
+})
