@@ -4,7 +4,7 @@
  * WebSocket: commands decorated `@websocket_api.require_admin` answer `unauthorized` "Unauthorized"
  * (core websocket_api/decorators.py; the registries' config/*.py create, update and delete, helpers'
  * collection writes in helpers/collection.py, lovelace/websocket.py save, trace/websocket_api.py,
- * system_log, search, blueprint/websocket_api.py, config/auth.py, frontend/storage.py set).
+ * system_log, search, blueprint/websocket_api.py, config/auth.py, frontend/storage.py set, energy/websocket_api.py save_prefs).
  * REST: views with `@require_admin` (core http/decorators.py) answer 401: config/view.py for every
  * method, GET included, and api/__init__.py APITemplateView.
  */
@@ -20,7 +20,8 @@ const ADMIN_COMMANDS = [
   /^trace\/(list|get|contexts)$/,
   /^system_log\/(list|clear)$/,
   /^config\/auth\/list$/,
-  /^frontend\/set_system_data$/
+  /^frontend\/set_system_data$/,
+  /^energy\/save_prefs$/
 ]
 
 const ADMIN_REST = [/^\/api\/config\//, /^\/api\/template$/]

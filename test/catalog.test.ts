@@ -117,7 +117,7 @@ t.test('the catalogue', async t => {
   t.test('every tool: its name, category, kind and everyday flag', async t => {
     const have = Object.fromEntries(catalog.tools.map(tool => [tool.definition.name, [tool.category, tool.definition.kind, tool.definition.everyday]]))
     t.same(have, TOOLS, 'the modules under tools/ declare exactly the table above')
-    t.same(catalog.byName.get('ha_manage_config')?.byArgument?.byValue, { scene: 'scenes', calendar: 'calendar', dashboard: 'dashboards', backup: 'system' },
+    t.same(catalog.byName.get('ha_manage_config')?.byArgument?.byValue, { scene: 'scenes', calendar: 'calendar', dashboard: 'dashboards', backup: 'system', energy: 'environment' },
       'ha_manage_config files each kind under its own category')
   })
 

@@ -1,4 +1,5 @@
 import { HaError, invalidFormat } from '../errors.ts'
+import { checkSavePrefs, energyPrefs, validateEnergy } from '../energy.ts'
 import { dashboardAt, dashboardListView, dashboards } from '../lovelace.ts'
 import { fullTrace, shortTrace } from '../traces.ts'
 import { isRecord } from '../util.ts'
@@ -121,24 +122,18 @@ export const configCommands: CommandTable = {
       return { value: msg.key === 'core' && rt.options.overview === 'migrated' ? { default_panel: 'lovelace' } : null }
     }
   },
-  'energy/get_prefs': {
-    handle: ({ rt }) => {
-      const plugs: Array<{ stat_consumption: string, name?: string }> = []
-      for (const id of rt.house.states.keys()) {
-        if (id.startsWith('sensor.') && id.endsWith('_smart_plug_energy')) plugs.push({ stat_consumption: id })
-        if (plugs.length >= 8) break
-      }
-      return {
-        energy_sources: [
-          { type: 'grid', flow_from: [{ stat_energy_from: 'sensor.grid_consumption', stat_cost: null, entity_energy_price: null, number_energy_price: 0.31 }], flow_to: [{ stat_energy_to: 'sensor.grid_return', stat_compensation: null, entity_energy_price: null, number_energy_price: 0.08 }], cost_adjustment_day: 0 },
-          { type: 'solar', stat_energy_from: 'sensor.solar_production', config_entry_solar_forecast: null },
-          { type: 'gas', stat_energy_from: 'sensor.gas_consumption', stat_cost: null, entity_energy_price: null, number_energy_price: 1.42 }
-        ],
-        device_consumption: plugs,
-        device_consumption_water: []
-      }
+  // core energy/websocket_api.py (demo/energy.ts).
+  'energy/get_prefs': { handle: ({ rt }) => energyPrefs(rt.house) },
+  'energy/save_prefs': {
+    keys: { optional: ['energy_sources', 'device_consumption', 'device_consumption_water'] },
+    handle: ({ rt, msg }) => {
+      const prefs = energyPrefs(rt.house)
+      Object.assign(prefs, structuredClone(checkSavePrefs(msg)))
+      rt.house.configWrites.push('energy/save_prefs')
+      return prefs
     }
   },
+  'energy/validate': { handle: ({ rt }) => validateEnergy(rt.house) },
   'search/related': {
     keys: { required: ['item_type', 'item_id'] },
     handle: ({ rt, msg }) => relatedItems(rt.house, String(msg.item_type), String(msg.item_id))

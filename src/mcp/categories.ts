@@ -6,7 +6,7 @@ import type { ToolKind } from './define-tool.ts'
  * dashboards at read cannot save a dashboard through ha_manage_config, whatever it may do with scenes.
  */
 export const ARGUMENT_CATEGORIES: Readonly<Record<string, { field: string, byValue: Readonly<Record<string, string>> }>> = {
-  ha_manage_config: { field: 'kind', byValue: { scene: 'scenes', calendar: 'calendar', dashboard: 'dashboards', backup: 'system' } }
+  ha_manage_config: { field: 'kind', byValue: { scene: 'scenes', calendar: 'calendar', dashboard: 'dashboards', backup: 'system', energy: 'environment' } }
 }
 
 /** The level a tool of this kind needs. */

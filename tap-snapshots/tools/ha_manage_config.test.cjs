@@ -14,16 +14,17 @@ Object {
     "annotations": Object {
       "openWorldHint": false,
     },
-    "description": "Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups.",
+    "description": "Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards), energy settings; make backups.",
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
-          "description": "move: dashboards.",
+          "description": "move: dashboards; read: energy.",
           "enum": Array [
             "create",
             "update",
             "move",
             "delete",
+            "read",
           ],
           "type": "string",
         },
@@ -52,6 +53,7 @@ Object {
             "calendar",
             "dashboard",
             "backup",
+            "energy",
           ],
           "type": "string",
         },
@@ -68,6 +70,6 @@ Object {
     },
     "name": "ha_manage_config",
   },
-  "title": "Scenes, events, dashboards, backups",
+  "title": "Scenes, events, dashboards, backups, energy",
 }
 `

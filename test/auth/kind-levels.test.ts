@@ -29,7 +29,7 @@ t.test('dashboards, scenes and calendar at read: ha_manage_config cannot save a 
   const { tools } = await client.listTools()
   t.notOk(tools.some(tool => tool.name === 'ha_add_dashboard_card'))
   const manage = tools.find(tool => tool.name === 'ha_manage_config')
-  t.same((manage?.inputSchema.properties as Record<string, { enum?: string[] }>).kind?.enum, ['backup'], 'tools/list offers only the kinds its levels allow')
+  t.same((manage?.inputSchema.properties as Record<string, { enum?: string[] }>).kind?.enum, ['backup', 'energy'], 'tools/list offers only the kinds its levels allow')
 
   const light = home.entityIds().find(id => id.startsWith('light.')) as string
   const calls: Array<[string, Record<string, unknown>]> = [

@@ -3,14 +3,14 @@ import { UserError } from '../../../src/errors.ts'
 import { confirmTokenArg, dryRunArg } from '../../_shared/write.ts'
 
 /**
- * The one argument shape of ha_manage_config, shared by its four kinds. Described tersely: tools/list
+ * The one argument shape of ha_manage_config, shared by its five kinds. Described tersely: tools/list
  * is paid for in every conversation, and the description of the tool says what each kind reads.
  * `config` is advertised as one plain object for every kind (a union per kind would leave the
  * portable schema subset); each kind checks it with its own zod schema through `configOf`.
  */
 export const manageInput = z.object({
-  kind: z.enum(['scene', 'calendar', 'dashboard', 'backup']).describe('Kind.'),
-  action: z.enum(['create', 'update', 'move', 'delete']).describe('move: dashboards.'),
+  kind: z.enum(['scene', 'calendar', 'dashboard', 'backup', 'energy']).describe('Kind.'),
+  action: z.enum(['create', 'update', 'move', 'delete', 'read']).describe('move: dashboards; read: energy.'),
   id: z.string().trim().min(1).max(255).optional().describe('scene.*, calendar.*, dashboard url_path (lovelace).'),
   item: z.string().trim().max(255).optional().describe('Event uid; dashboard path (create: its view/section, none: new view).'),
   to: z.string().trim().max(20).optional().describe('Move to path.'),

@@ -3,14 +3,15 @@ import { manageInput } from './_args.ts'
 import { manageBackup } from './_backup.ts'
 import { manageCalendar } from './_calendar.ts'
 import { manageDashboard } from './_dashboard.ts'
+import { manageEnergy } from './_energy.ts'
 import { manageScene } from './_scene.ts'
 
-const BY_KIND = { scene: manageScene, calendar: manageCalendar, dashboard: manageDashboard, backup: manageBackup }
+const BY_KIND = { scene: manageScene, calendar: manageCalendar, dashboard: manageDashboard, backup: manageBackup, energy: manageEnergy }
 
 export default defineTool({
   name: 'ha_manage_config',
-  title: 'Scenes, events, dashboards, backups',
-  description: 'Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards); make backups.',
+  title: 'Scenes, events, dashboards, backups, energy',
+  description: 'Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards), energy settings; make backups.',
   kind: 'manage',
   category: 'config',
   everyday: false,
