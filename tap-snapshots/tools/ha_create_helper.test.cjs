@@ -42,7 +42,7 @@ Object {
         },
         "options": Object {
           "additionalProperties": true,
-          "description": "Type options, e.g. {\\"min\\":0,\\"max\\":9}.",
+          "description": "e.g. {\\"min\\":0,\\"max\\":9}.",
           "type": "object",
         },
       },

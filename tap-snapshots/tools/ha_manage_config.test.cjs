@@ -14,7 +14,7 @@ Object {
     "annotations": Object {
       "openWorldHint": false,
     },
-    "description": "Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards), energy settings; make backups.",
+    "description": "Edit scenes, events, dashboard views/cards (paths: ha_list_dashboards), energy settings; make backups.",
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
@@ -40,11 +40,11 @@ Object {
           "type": "boolean",
         },
         "id": Object {
-          "description": "scene.*, calendar.*, dashboard url_path (lovelace).",
+          "description": "scene.*, calendar.*, dashboard url_path.",
           "type": "string",
         },
         "item": Object {
-          "description": "Event uid; dashboard path (create: its view/section, none: new view).",
+          "description": "Event uid; dashboard path (create: view/section, none: new view).",
           "type": "string",
         },
         "kind": Object {

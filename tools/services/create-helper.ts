@@ -16,7 +16,7 @@ export default defineTool({
   input: z.object({
     helper_type: z.enum(HELPER_TYPES).describe('Type.'),
     name: nameArg(100).describe('Name.'),
-    options: freeFormArg().optional().describe('Type options, e.g. {"min":0,"max":9}.'),
+    options: freeFormArg().optional().describe('e.g. {"min":0,"max":9}.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

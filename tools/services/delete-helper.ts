@@ -9,7 +9,7 @@ import { HELPER_TYPES } from './_helpers.ts'
 export default defineTool({
   name: 'ha_delete_helper',
   title: 'Delete a helper',
-  description: 'Delete a UI-created helper.',
+  description: 'Delete a UI helper.',
   kind: 'write',
   category: 'services',
   everyday: false,

@@ -11,8 +11,8 @@ import { confirmTokenArg, dryRunArg } from '../../_shared/write.ts'
 export const manageInput = z.object({
   kind: z.enum(['scene', 'calendar', 'dashboard', 'backup', 'energy']).describe('Kind.'),
   action: z.enum(['create', 'update', 'move', 'delete', 'read']).describe('move: dashboards; read: energy.'),
-  id: z.string().trim().min(1).max(255).optional().describe('scene.*, calendar.*, dashboard url_path (lovelace).'),
-  item: z.string().trim().max(255).optional().describe('Event uid; dashboard path (create: its view/section, none: new view).'),
+  id: z.string().trim().min(1).max(255).optional().describe('scene.*, calendar.*, dashboard url_path.'),
+  item: z.string().trim().max(255).optional().describe('Event uid; dashboard path (create: view/section, none: new view).'),
   to: z.string().trim().max(20).optional().describe('Move to path.'),
   config: z.record(z.string(), z.unknown()).optional().describe('Scene {name,entities,icon}; event {summary,dtstart,dtend,description,location,rrule,recurrence_id,recurrence_range}; card/view; backup {name,addons,folders,homeassistant}.'),
   dry_run: dryRunArg(),

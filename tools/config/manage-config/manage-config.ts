@@ -11,7 +11,7 @@ const BY_KIND = { scene: manageScene, calendar: manageCalendar, dashboard: manag
 export default defineTool({
   name: 'ha_manage_config',
   title: 'Scenes, events, dashboards, backups, energy',
-  description: 'Edit scenes, calendar events, dashboard views/cards (paths: ha_list_dashboards), energy settings; make backups.',
+  description: 'Edit scenes, events, dashboard views/cards (paths: ha_list_dashboards), energy settings; make backups.',
   kind: 'manage',
   category: 'config',
   everyday: false,
