@@ -42,8 +42,9 @@ function clip (text: string, max: number): string {
  * Home Assistant sees it; it sends them to the add-on's panel, which only administrators open) and,
  * on each phone with the mobile app (`notify.mobile_app_*`), an actionable notification with Approve
  * and Deny. A tap arrives as the `mobile_app_notification_action` event; it decides only when its
- * action carries the approval's secret (sent to the phones alone, never to the assistant) and the
- * phone was registered by an active, non-system Home Assistant administrator (`config/auth/list`).
+ * action carries the approval's secret (sent to the phones alone, never to the assistant), it came
+ * from a phone (origin REMOTE, not an `event:` a script fired) and the phone was registered by an
+ * active, non-system Home Assistant administrator (`config/auth/list`).
  * Decided or expired, both notifications are withdrawn.
  */
 export function approvalNotices (deps: ApprovalNoticeDeps): ApprovalNotices {
@@ -79,9 +80,16 @@ export function approvalNotices (deps: ApprovalNoticeDeps): ApprovalNotices {
   }
 
   deps.subscribe({ type: 'subscribe_events', event_type: PHONE_ACTION_EVENT }, event => {
-    const { data, context } = (event ?? {}) as { data?: { action?: unknown }, context?: { user_id?: unknown } }
+    const { data, context, origin } = (event ?? {}) as { data?: { action?: unknown }, context?: { user_id?: unknown }, origin?: unknown }
     const match = typeof data?.action === 'string' ? ACTION.exec(data.action) : null
     if (!match) return
+    // A tap comes through the mobile app's webhook, origin REMOTE (mobile_app/webhook.py); a script's or an
+    // automation's `event:` action fires LOCAL (helpers/script.py) in the context of whoever started it,
+    // and whatever watches call_service events can read the action out of the notify call.
+    if (origin !== 'REMOTE') {
+      log.notice('ignored an approval event that did not come from a phone (fired inside Home Assistant)')
+      return
+    }
     const [, decision, secret] = match as unknown as [string, 'APPROVE' | 'DENY', string]
     const decided = async (): Promise<void> => {
       const admin = await isAdmin(context?.user_id)

@@ -42,6 +42,32 @@ t.test('confirm_with: owner, attacked', async t => {
     home.setState('group.doors', group?.state ?? 'locked', { ...group?.attributes, entity_id: members })
   })
 
+  t.test('an event a script fires in the owner\'s name is not a tap on the owner\'s phone', async t => {
+    home.setState(LOCK, 'locked')
+    home.clearServiceCalls()
+    const asked = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } })
+    t.equal(asked.json?.awaiting_owner, true, asked.text)
+    const withActions = (): typeof home.serviceCalls => home.serviceCalls.filter(c => c.domain === 'notify' && c.service === 'mobile_app_alice_phone' && Array.isArray((c.service_data.data as { actions?: unknown } | undefined)?.actions))
+    await eventually(() => withActions().length > 0, 5000, 'the phone notification')
+    // The Approve action travels in that notify call: anything that can watch call_service events (an
+    // automation's trace, a script's wait_for_trigger) learns it. A script run as the owner's user fires
+    // the event with it: origin LOCAL (homeassistant/helpers/script.py, _async_event_step), where a tap
+    // arrives through the mobile app's webhook, origin REMOTE (mobile_app/webhook.py).
+    const sent = withActions().at(-1)
+    const approve = ((sent?.service_data.data as { actions: Array<{ action: string }> }).actions.find(a => a.action.includes('APPROVE')))?.action as string
+    home.house.fire('mobile_app_notification_action', { action: approve }, home.house.newContext(home.house.userId), undefined, 'LOCAL')
+    // The add-on has seen the event once a later command answers (one WebSocket, in order).
+    await server.app.services.ha.command({ type: 'ping' })
+    await server.app.services.ha.command({ type: 'config/auth/list' })
+    await new Promise(resolve => setImmediate(resolve))
+    t.equal((await waitingApproval())?.state, 'waiting', 'the approval still waits for the owner')
+    t.equal(unlocks(home), 0, 'nothing reached the lock')
+    t.equal(home.getState(LOCK)?.state, 'locked')
+    home.tapPhoneAction('alice_phone', approve)
+    await eventually(() => home.getState(LOCK)?.state === 'unlocked', 5000, 'the real tap to unlock')
+    t.pass('a real tap on the phone still approves')
+  })
+
   t.test('two Approves at once run the call once', async t => {
     home.setState(LOCK, 'locked')
     const asked = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } })
