@@ -52,38 +52,38 @@ export class HomeAssistantError extends CodedError<HomeAssistantErrorCode> {
 // One constructor per code, so a call site reads as what happened; `status` is what the add-on answers with.
 
 /** `detail` is appended to the sentence as is: `': no address configured'`, `' (connection refused)'`. */
-export class HA_NOT_CONNECTED extends HomeAssistantError {
+export class HaNotConnectedError extends HomeAssistantError {
   constructor (detail = '', cause?: unknown) {
     super('HAMCP_HA_NOT_CONNECTED', `Home Assistant is not connected${detail}`, { status: 503, cause })
   }
 }
 
-export class HA_TIMEOUT extends HomeAssistantError {
+export class HaTimeoutError extends HomeAssistantError {
   constructor (what: string, ms: number, cause?: unknown) {
     super('HAMCP_HA_TIMEOUT', `Home Assistant did not answer ${what} within ${ms} ms`, { status: 504, cause })
   }
 }
 
-export class HA_COMMAND_FAILED extends HomeAssistantError {
+export class HaCommandFailedError extends HomeAssistantError {
   constructor (type: string, text: string, haCode?: string, cause?: unknown) {
     super('HAMCP_HA_COMMAND_FAILED', `Home Assistant refused ${type}: ${text}`, { status: 502, cause, haCode, haMessage: text })
   }
 }
 
-export class HA_BAD_PAYLOAD extends HomeAssistantError {
+export class HaBadPayloadError extends HomeAssistantError {
   constructor (what: string, detail: string, cause?: unknown) {
     super('HAMCP_HA_BAD_PAYLOAD', `Unexpected answer from Home Assistant to ${what}: ${detail}`, { status: 502, cause })
   }
 }
 
 /** `upstreamStatus` is the status Home Assistant or the Supervisor answered; retries decide on it, never on the text. */
-export class HA_HTTP_FAILED extends HomeAssistantError {
+export class HaHttpFailedError extends HomeAssistantError {
   constructor (what: string, upstreamStatus: number, detail: string) {
     super('HAMCP_HA_HTTP_FAILED', `${what} answered HTTP ${upstreamStatus}: ${detail}`, { status: 502, upstreamStatus })
   }
 }
 
-export class SUPERVISOR_UNAVAILABLE extends HomeAssistantError {
+export class SupervisorUnavailableError extends HomeAssistantError {
   constructor (detail: string) {
     super('HAMCP_SUPERVISOR_UNAVAILABLE', `The Supervisor API is not available: ${detail}`, { status: 503 })
   }

@@ -4,7 +4,7 @@ import {
   createConnection, createLongLivedTokenAuth, ERR_INVALID_AUTH,
   type Connection, type MessageBase
 } from 'home-assistant-js-websocket'
-import { HA_COMMAND_FAILED, HA_NOT_CONNECTED, HA_TIMEOUT } from '../errors.ts'
+import { HaCommandFailedError, HaNotConnectedError, HaTimeoutError } from '../errors.ts'
 import { every, realClock, timersOf, type Clock } from '../clock.ts'
 import type { AppLogger } from '../logger.ts'
 import { exponentialDelay } from '../retry-delay.ts'
@@ -107,12 +107,12 @@ export class HaConnection {
 
   async command<T = unknown>(message: MessageBase, timeoutMs = this.#opts.commandTimeoutMs): Promise<T> {
     const conn = this.#conn
-    if (!conn || !this.connected) throw new HA_NOT_CONNECTED(this.#downReason())
+    if (!conn || !this.connected) throw new HaNotConnectedError(this.#downReason())
     this.#opts.log.debug({ ws: message.type }, 'ws command')
     try {
       // Real time on purpose: it bounds a real peer's answer. On an injected clock, moving past the
       // ping interval would send a ping and time it out in the same step, and drop the connection.
-      return await pTimeout(conn.sendMessagePromise<T>(message), { milliseconds: timeoutMs, fallback: () => { throw new HA_TIMEOUT(message.type, timeoutMs) }, customTimers: timersOf(realClock) })
+      return await pTimeout(conn.sendMessagePromise<T>(message), { milliseconds: timeoutMs, fallback: () => { throw new HaTimeoutError(message.type, timeoutMs) }, customTimers: timersOf(realClock) })
     } catch (err) {
       throw this.#translate(err, message.type)
     }
@@ -136,10 +136,10 @@ export class HaConnection {
   #translate (err: unknown, type: string): Error {
     if (err instanceof Error) return err
     const raw = err as { code?: unknown, message?: unknown, error?: { code?: unknown, message?: unknown } }
-    if (raw?.error?.code === 3 || raw?.code === 3) return new HA_NOT_CONNECTED(': the connection was lost during the command')
+    if (raw?.error?.code === 3 || raw?.code === 3) return new HaNotConnectedError(': the connection was lost during the command')
     const code = String(raw?.code ?? raw?.error?.code ?? 'unknown_error')
     const text = String(raw?.message ?? raw?.error?.message ?? 'no message')
-    return new HA_COMMAND_FAILED(type, text, code, err)
+    return new HaCommandFailedError(type, text, code, err)
   }
 
   #connect (): void {

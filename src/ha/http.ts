@@ -1,4 +1,4 @@
-import { HA_HTTP_FAILED, HA_NOT_CONNECTED, HA_TIMEOUT, SUPERVISOR_UNAVAILABLE } from '../errors.ts'
+import { HaHttpFailedError, HaNotConnectedError, HaTimeoutError, SupervisorUnavailableError } from '../errors.ts'
 import type { AppLogger } from '../logger.ts'
 
 export interface HttpResult {
@@ -37,7 +37,7 @@ export class HttpClient {
   }
 
   async request (method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<HttpResult> {
-    if (!this.configured) throw new HA_NOT_CONNECTED(': no Home Assistant address configured')
+    if (!this.configured) throw new HaNotConnectedError(': no Home Assistant address configured')
     const url = `${this.baseUrl}${path}`
     this.#log.debug({ http: `${method} ${path}` }, 'http call')
     let response: Response
@@ -53,16 +53,16 @@ export class HttpClient {
       })
     } catch (err) {
       const name = (err as Error).name
-      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs, err)
-      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`, err)
+      if (name === 'TimeoutError' || name === 'AbortError') throw new HaTimeoutError(`${method} ${path}`, this.#timeoutMs, err)
+      throw new HaNotConnectedError(` (${method} ${path}: ${(err as Error).message})`, err)
     }
     const declared = Number(response.headers.get('content-length') ?? 0)
     if (declared > this.#maxBytes) {
       await response.body?.cancel()
-      throw new HA_HTTP_FAILED(`${method} ${path}`, response.status, `answer too large (${declared} bytes)`)
+      throw new HaHttpFailedError(`${method} ${path}`, response.status, `answer too large (${declared} bytes)`)
     }
     const buffer = Buffer.from(await response.arrayBuffer())
-    if (buffer.length > this.#maxBytes) throw new HA_HTTP_FAILED(`${method} ${path}`, response.status, `answer too large (${buffer.length} bytes)`)
+    if (buffer.length > this.#maxBytes) throw new HaHttpFailedError(`${method} ${path}`, response.status, `answer too large (${buffer.length} bytes)`)
     return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: buffer }
   }
 
@@ -72,7 +72,7 @@ export class HttpClient {
    * when Home Assistant sent one. A non-2xx answer fails with HA's own message, like json().
    */
   async prefix (method: 'GET' | 'POST', path: string, body: unknown, maxBytes: number): Promise<{ contentType: string, body: Buffer, complete: boolean, length?: number }> {
-    if (!this.configured) throw new HA_NOT_CONNECTED(': no Home Assistant address configured')
+    if (!this.configured) throw new HaNotConnectedError(': no Home Assistant address configured')
     this.#log.debug({ http: `${method} ${path}` }, 'http call')
     let response: Response
     const signal = AbortSignal.timeout(this.#timeoutMs)
@@ -85,8 +85,8 @@ export class HttpClient {
       })
     } catch (err) {
       const name = (err as Error).name
-      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs, err)
-      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`, err)
+      if (name === 'TimeoutError' || name === 'AbortError') throw new HaTimeoutError(`${method} ${path}`, this.#timeoutMs, err)
+      throw new HaNotConnectedError(` (${method} ${path}: ${(err as Error).message})`, err)
     }
     const chunks: Buffer[] = []
     let size = 0
@@ -103,13 +103,13 @@ export class HttpClient {
       }
     } catch (err) {
       const name = (err as Error).name
-      if (name === 'TimeoutError' || name === 'AbortError') throw new HA_TIMEOUT(`${method} ${path}`, this.#timeoutMs, err)
-      throw new HA_NOT_CONNECTED(` (${method} ${path}: ${(err as Error).message})`, err)
+      if (name === 'TimeoutError' || name === 'AbortError') throw new HaTimeoutError(`${method} ${path}`, this.#timeoutMs, err)
+      throw new HaNotConnectedError(` (${method} ${path}: ${(err as Error).message})`, err)
     } finally {
       if (!complete) await reader?.cancel().catch(() => {})
     }
     const buffer = Buffer.concat(chunks).subarray(0, maxBytes)
-    if (response.status < 200 || response.status >= 300) throw new HA_HTTP_FAILED(`${method} ${path}`, response.status, errorMessage(buffer.toString('utf8')))
+    if (response.status < 200 || response.status >= 300) throw new HaHttpFailedError(`${method} ${path}`, response.status, errorMessage(buffer.toString('utf8')))
     const declared = Number(response.headers.get('content-length') ?? Number.NaN)
     return { contentType: response.headers.get('content-type') ?? '', body: buffer, complete, ...(Number.isFinite(declared) ? { length: declared } : {}) }
   }
@@ -119,13 +119,13 @@ export class HttpClient {
     const result = await this.request(method, path, body)
     const text = result.body.toString('utf8')
     if (result.status < 200 || result.status >= 300) {
-      throw new HA_HTTP_FAILED(`${method} ${path}`, result.status, errorMessage(text))
+      throw new HaHttpFailedError(`${method} ${path}`, result.status, errorMessage(text))
     }
     if (text === '') return undefined as T
     try {
       return JSON.parse(text) as T
     } catch {
-      if (result.contentType.includes('json')) throw new HA_HTTP_FAILED(`${method} ${path}`, result.status, 'invalid JSON')
+      if (result.contentType.includes('json')) throw new HaHttpFailedError(`${method} ${path}`, result.status, 'invalid JSON')
       return text as T
     }
   }
@@ -151,7 +151,7 @@ export class SupervisorClient {
   }
 
   async call<T = unknown>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    if (!this.available) throw new SUPERVISOR_UNAVAILABLE('not running as a Home Assistant add-on (no SUPERVISOR_TOKEN)')
+    if (!this.available) throw new SupervisorUnavailableError('not running as a Home Assistant add-on (no SUPERVISOR_TOKEN)')
     const result = await this.#http.request(method, path, body)
     const text = result.body.toString('utf8')
     let envelope: { result?: unknown, data?: unknown, message?: unknown } | undefined
@@ -160,6 +160,6 @@ export class SupervisorClient {
     } catch {}
     if (result.status >= 200 && result.status < 300 && envelope?.result === 'ok') return (envelope.data ?? {}) as T
     const message = typeof envelope?.message === 'string' ? envelope.message : text.slice(0, 200) || `HTTP ${result.status}`
-    throw new HA_HTTP_FAILED(`${method} ${path}`, result.status, message)
+    throw new HaHttpFailedError(`${method} ${path}`, result.status, message)
   }
 }

@@ -5,7 +5,7 @@ import { Registries, REGISTRY_KINDS } from './registries.ts'
 import { entitiesMessageProblem } from './schemas.ts'
 import { StateStore, type EntitiesMessage } from './state-store.ts'
 import { realClock, timersOf, type Clock } from '../clock.ts'
-import { HA_NOT_CONNECTED } from '../errors.ts'
+import { HaNotConnectedError } from '../errors.ts'
 import { NOT_ADMIN_EFFECT } from './rights.ts'
 
 import type { AppLogger } from '../logger.ts'
@@ -141,7 +141,7 @@ export class HomeAssistant {
     const ready = new Promise<void>(resolve => { done = resolve; this.#readyWaiters.push(done) })
     const notConnected = (): never => {
       this.#readyWaiters = this.#readyWaiters.filter(w => w !== done)
-      throw new HA_NOT_CONNECTED(this.connection.lastError ? ` (${this.connection.lastError})` : '')
+      throw new HaNotConnectedError(this.connection.lastError ? ` (${this.connection.lastError})` : '')
     }
     await pTimeout(ready, { milliseconds: timeoutMs, customTimers: timersOf(this.#clock), fallback: notConnected })
   }

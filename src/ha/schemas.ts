@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { HA_BAD_PAYLOAD } from '../errors.ts'
+import { HaBadPayloadError } from '../errors.ts'
 import { isRecord } from '../shape.ts'
 
 /**
@@ -73,12 +73,12 @@ export function parsePayload<T> (schema: z.ZodType<T>, value: unknown, what: str
   if (result.success) return result.data
   const issue = result.error.issues[0]
   const where = issue?.path.length ? issue.path.join('.') : 'the answer'
-  throw new HA_BAD_PAYLOAD(what, `${where}: ${issue?.message ?? 'invalid'}`, result.error)
+  throw new HaBadPayloadError(what, `${where}: ${issue?.message ?? 'invalid'}`, result.error)
 }
 
 /** Like parsePayload for arrays, but drops (and counts) broken items instead of failing the whole list. */
 export function parseList<T> (schema: z.ZodType<T>, value: unknown, what: string): { items: T[], dropped: number } {
-  if (!Array.isArray(value)) throw new HA_BAD_PAYLOAD(what, `expected a list, got ${value === null ? 'null' : typeof value}`)
+  if (!Array.isArray(value)) throw new HaBadPayloadError(what, `expected a list, got ${value === null ? 'null' : typeof value}`)
   const items: T[] = []
   let dropped = 0
   for (const entry of value) {

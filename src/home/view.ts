@@ -1,7 +1,7 @@
 import type { HomeAssistant } from '../ha/index.ts'
 import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { HassState } from '../ha/schemas.ts'
-import { HA_NOT_CONNECTED } from '../errors.ts'
+import { HaNotConnectedError } from '../errors.ts'
 import type { EntityCatalog } from './catalog.ts'
 import type { EntityRow } from './entities.ts'
 import { ConfigReader, configKey, type ConfigKind } from './configs.ts'
@@ -66,7 +66,7 @@ export class HomeView {
     if (!this.ha.ready && this.ha.connection.connected) await this.ha.whenReady(STATES_WAIT_MS).catch(() => {})
     if (!this.ha.ready) {
       const reason = this.ha.connection.lastError
-      throw new HA_NOT_CONNECTED(reason ? ` (${reason}); it reconnects by itself, try again shortly` : '; it reconnects by itself, try again shortly')
+      throw new HaNotConnectedError(reason ? ` (${reason}); it reconnects by itself, try again shortly` : '; it reconnects by itself, try again shortly')
     }
     await this.catalog.sync()
   }
@@ -81,7 +81,7 @@ export class HomeView {
 
   get registries (): RegistrySnapshot {
     const snapshot = this.catalog.registries
-    if (!snapshot) throw new HA_NOT_CONNECTED(': registries not loaded yet')
+    if (!snapshot) throw new HaNotConnectedError(': registries not loaded yet')
     return snapshot
   }
 

@@ -5,7 +5,7 @@ import { startAddonTasks } from '../../src/addon/index.ts'
 import { announceDiscovery } from '../../src/addon/discovery.ts'
 import { syncAddonOptions, type SupervisorApi } from '../../src/addon/options-sync.ts'
 import { resolvePrimaryToken } from '../../src/auth/bootstrap.ts'
-import { HA_HTTP_FAILED } from '../../src/errors.ts'
+import { HaHttpFailedError } from '../../src/errors.ts'
 import { HttpClient, SupervisorClient } from '../../src/ha/http.ts'
 import { createLogger, SecretScrubber } from '../../src/logger.ts'
 import type { DemoHome } from '../../demo/index.ts'
@@ -62,7 +62,7 @@ t.test('a token the user set in the meantime is never overwritten', async t => {
         posts++
         if (posts === 1) {
           home.setAddonOptions({ ...home.addonOptions(), api_token: 'the-users-own-token-0123456789' })
-          throw new HA_HTTP_FAILED(`POST ${path}`, 502, 'Bad Gateway')
+          throw new HaHttpFailedError(`POST ${path}`, 502, 'Bad Gateway')
         }
       }
       return await supervisor.call<T>(method, path, body)

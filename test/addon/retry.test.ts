@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:http'
 import t, { type Test } from 'tap'
 import { isTransientSupervisorError, withSupervisorRetry } from '../../src/addon/retry.ts'
-import { HA_HTTP_FAILED, HomeAssistantError } from '../../src/errors.ts'
+import { HaHttpFailedError, HomeAssistantError } from '../../src/errors.ts'
 import { HttpClient, SupervisorClient } from '../../src/ha/http.ts'
 import { createLogger, SecretScrubber } from '../../src/logger.ts'
 
@@ -47,8 +47,8 @@ t.test('502, 503 and 504 are retried until the Supervisor answers', async t => {
 })
 
 t.test('the status field alone decides', async t => {
-  t.equal(isTransientSupervisorError(new HA_HTTP_FAILED('GET /x', 504, 'gateway')), true)
-  t.equal(isTransientSupervisorError(new HA_HTTP_FAILED('GET /x', 404, 'answered HTTP 503')), false)
+  t.equal(isTransientSupervisorError(new HaHttpFailedError('GET /x', 504, 'gateway')), true)
+  t.equal(isTransientSupervisorError(new HaHttpFailedError('GET /x', 404, 'answered HTTP 503')), false)
   t.equal(isTransientSupervisorError(Object.assign(new Error('GET /x answered HTTP 503: busy'), { code: 'HAMCP_HA_HTTP_FAILED' })), false, 'a look-alike without the field is not ours')
 })
 
