@@ -1,4 +1,5 @@
 import type { z } from 'zod'
+import { isRecord } from '../shape.ts'
 
 /**
  * Tool arguments read the way models send them. The schemas advertise one portable type per field
@@ -13,7 +14,8 @@ const NUMERIC = /^\s*-?(?:\d+(?:\.\d+)?|\.\d+)\s*$/
 type Issue = z.core.$ZodIssue
 type Path = PropertyKey[]
 
-const isRecord = (value: unknown): value is Record<PropertyKey, unknown> => typeof value === 'object' && value !== null
+/** An object or a list: what an issue's path walks through (a list's items by index). */
+const isContainer = (value: unknown): value is Record<PropertyKey, unknown> => isRecord(value) || Array.isArray(value)
 
 /** The value a sloppy model meant, or undefined when the value is wrong in some other way. */
 function meant (value: unknown, expected: string): unknown {
@@ -25,7 +27,7 @@ function meant (value: unknown, expected: string): unknown {
 function valueAt (root: unknown, path: Path): unknown {
   let current = root
   for (const segment of path) {
-    if (!isRecord(current)) return undefined
+    if (!isContainer(current)) return undefined
     current = current[segment as keyof typeof current]
   }
   return current
@@ -43,7 +45,7 @@ function withMeantValues (args: unknown, issues: readonly Issue[]): unknown {
   const copy = structuredClone(args)
   for (const { path, value } of fixes) {
     const parent = valueAt(copy, path.slice(0, -1))
-    if (isRecord(parent)) (parent as Record<PropertyKey, unknown>)[path[path.length - 1] as PropertyKey] = value
+    if (isContainer(parent)) parent[path[path.length - 1] as PropertyKey] = value
   }
   return copy
 }
@@ -66,7 +68,7 @@ export function parseArguments<T extends z.ZodObject> (schema: T, sentArgs: unkn
 }
 
 type JsonSchema = Record<string, unknown>
-const isSchema = (value: unknown): value is JsonSchema => typeof value === 'object' && value !== null && !Array.isArray(value)
+const isSchema = (value: unknown): value is JsonSchema => isRecord(value)
 
 /** The advertised schema of the field at `path`, as the model read it in tools/list. */
 function schemaAt (schema: unknown, path: Path): JsonSchema | undefined {

@@ -2,7 +2,7 @@ import pTimeout from 'p-timeout'
 import { timersOf, type Clock } from '../clock.ts'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
 import { isEntityId } from '../home/entities.ts'
-import { fitText, fitToCap, RESPONSE_CAP_BYTES } from '../shape.ts'
+import { fitText, fitToCap, isRecord, RESPONSE_CAP_BYTES } from '../shape.ts'
 import { loggableArguments } from '../logger.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
@@ -97,8 +97,7 @@ export function jsonResult (value: unknown, ctx: Pick<ToolContext, 'home'>): Too
     text = scrubbed
     shaped = JSON.parse(scrubbed) as unknown
   }
-  const isObject = shaped !== null && typeof shaped === 'object' && !Array.isArray(shaped)
-  const structured = isObject ? shaped as Record<string, unknown> : { value: shaped }
+  const structured = isRecord(shaped) ? shaped : { value: shaped }
   return { content: [{ type: 'text', text }], structuredContent: structured }
 }
 

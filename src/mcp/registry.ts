@@ -5,6 +5,7 @@ import { z } from 'zod'
 import { levelIn, levelRank, levelsKey, type Identity } from '../auth/identity.ts'
 import { ARGUMENT_CATEGORIES, levelNeeded } from './categories.ts'
 import type { Options } from '../options.ts'
+import { isRecord } from '../shape.ts'
 import { annotationsFor, KIND_GATE, toolEnabled, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
 
 export const TOOL_NAME_PATTERN = /^[a-z0-9_]{1,64}$/
@@ -142,7 +143,7 @@ function pick (branches: Array<JsonSchema & { type: string }>, fallback: unknown
 function matchesType (value: unknown, type: string): boolean {
   switch (type) {
     case 'array': return Array.isArray(value)
-    case 'object': return typeof value === 'object' && value !== null && !Array.isArray(value)
+    case 'object': return isRecord(value)
     case 'integer': return Number.isInteger(value)
     case 'number': return typeof value === 'number'
     case 'string': return typeof value === 'string'

@@ -6,6 +6,7 @@ import { domainOf } from '../home/entities.ts'
 import type { AppLogger } from '../logger.ts'
 import type { Options } from '../options.ts'
 import { SlidingWindow } from '../sliding-window.ts'
+import { isRecord } from '../shape.ts'
 import { approvalNotices } from './approval-notices.ts'
 import { OwnerApprovals } from './approvals.ts'
 import { AuditLog, type AuditLogOptions } from './audit.ts'
@@ -102,7 +103,7 @@ export function createPolicy (deps: PolicyDeps): PolicyServices {
         // frontend's getScriptStateConfig), so owners' YAML scripts are walked, not refused unread.
         const answer = await ha.command<{ config?: unknown }>(kind === 'script' ? { type: 'script/config', entity_id: entityId } : { type: 'automation/config', entity_id: entityId }).catch(() => undefined)
         const config = answer?.config
-        return typeof config === 'object' && config !== null && !Array.isArray(config) ? config as Record<string, unknown> : undefined
+        return isRecord(config) ? config : undefined
       }
     },
     now

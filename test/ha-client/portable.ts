@@ -9,8 +9,7 @@
  * JSON-Schema clients read the same way.
  */
 
-type Schema = Record<string, unknown>
-const isDict = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value)
+import { isRecord } from '../../src/shape.ts'
 
 const TYPES = new Set(['string', 'number', 'integer', 'boolean', 'object', 'array'])
 const FORBIDDEN = ['$ref', '$defs', 'definitions', 'oneOf', 'allOf', 'not', 'const', 'if', 'then', 'else', 'prefixItems', 'patternProperties', 'dependentRequired', 'dependentSchemas']
@@ -18,13 +17,13 @@ const FORBIDDEN = ['$ref', '$defs', 'definitions', 'oneOf', 'allOf', 'not', 'con
 /** Every way `schema` leaves the portable subset, each with its path; empty when it is portable. */
 export function portableProblems (schema: unknown): string[] {
   const problems: string[] = []
-  if (!isDict(schema) || schema.type !== 'object') problems.push('top level: type must be "object"')
+  if (!isRecord(schema) || schema.type !== 'object') problems.push('top level: type must be "object"')
   check(schema, '#', problems)
   return problems
 }
 
 function check (schema: unknown, path: string, out: string[]): void {
-  if (!isDict(schema)) { out.push(`${path}: not a schema object`); return }
+  if (!isRecord(schema)) { out.push(`${path}: not a schema object`); return }
   for (const key of FORBIDDEN) if (key in schema) out.push(`${path}: ${key}`)
   const { type, anyOf } = schema
   if (anyOf !== undefined) {
@@ -41,18 +40,18 @@ function check (schema: unknown, path: string, out: string[]): void {
   }
   if (type === 'array') {
     const items = schema.items
-    if (!isDict(items)) out.push(`${path}: array without an items schema`)
+    if (!isRecord(items)) out.push(`${path}: array without an items schema`)
     else if (typeof items.type !== 'string') out.push(`${path}/items: items of one type`)
-    if (isDict(items)) check(items, `${path}/items`, out)
+    if (isRecord(items)) check(items, `${path}/items`, out)
   } else if ('items' in schema) {
     out.push(`${path}: items on a non-array`)
   }
-  if (isDict(schema.properties)) {
+  if (isRecord(schema.properties)) {
     if (type !== 'object') out.push(`${path}: properties on a non-object`)
     for (const [name, sub] of Object.entries(schema.properties)) check(sub, `${path}/properties/${name}`, out)
   }
   if ('additionalProperties' in schema && typeof schema.additionalProperties !== 'boolean') out.push(`${path}: additionalProperties is true or false`)
-  if (Array.isArray(schema.required) && isDict(schema.properties)) {
+  if (Array.isArray(schema.required) && isRecord(schema.properties)) {
     for (const name of schema.required) if (!(String(name) in schema.properties)) out.push(`${path}: required "${String(name)}" is not a property`)
   }
 }

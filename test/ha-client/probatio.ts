@@ -22,12 +22,12 @@
  */
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json }
+import { isRecord } from '../../src/shape.ts'
+
 type Schema = Record<string, unknown>
 
 export class SchemaError extends Error { override name = 'SchemaError' }
 export class NotModelled extends Error { override name = 'NotModelled' }
-
-const isDict = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 /** One key of a mapping: `Required(name)` / `Optional(name, default=..., description=...)`. */
 export interface Key { name: string, required: boolean, default?: { value: unknown }, description?: string }
@@ -71,7 +71,7 @@ interface Ctx { root: Schema, depth: number }
 
 /** from_openapi: the JSON Schema decoder plus OpenAPI 3.0 `nullable`. Throws SchemaError where probatio does. */
 export function fromOpenapi (schema: unknown): PNode {
-  if (!isDict(schema)) throw new SchemaError('could not decode the schema; it is malformed')
+  if (!isRecord(schema)) throw new SchemaError('could not decode the schema; it is malformed')
   const node = fromNode(schema, { root: schema, depth: 0 })
   // _decode: `node if isinstance(node, Schema) else Schema(node)`, default extra PREVENT_EXTRA.
   return node.k === 'schema' ? node : { k: 'schema', inner: node, extra: 'prevent' }
@@ -89,7 +89,7 @@ function fromNode (node: unknown, ctx: Ctx): PNode {
 
 function buildNode (node: unknown, ctx: Ctx): PNode {
   if (typeof node === 'boolean') return node ? ANY : IN_NONE
-  if (!isDict(node)) throw new SchemaError('JSON Schema node must be an object or boolean')
+  if (!isRecord(node)) throw new SchemaError('JSON Schema node must be an object or boolean')
   const refused = UNSUPPORTED.filter(keyword => keyword in node)
   if (refused.length > 0) throw new SchemaError(`JSON Schema keyword(s) not supported: ${refused.sort().join(', ')}`)
   const facets = collectFacets(node, ctx)
@@ -124,7 +124,7 @@ function combinator (subschemas: unknown, keyword: string, ctx: Ctx): PNode[] {
 function needsJsonEquality (value: unknown): boolean {
   if (typeof value === 'boolean' || typeof value === 'number') return true
   if (Array.isArray(value)) return value.some(needsJsonEquality)
-  if (isDict(value)) return Object.values(value).some(needsJsonEquality)
+  if (isRecord(value)) return Object.values(value).some(needsJsonEquality)
   return false
 }
 
@@ -132,7 +132,7 @@ function needsJsonEquality (value: unknown): boolean {
 function jsonEqual (a: unknown, b: unknown): boolean {
   if (typeof a === 'boolean' || typeof b === 'boolean') return a === b
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => jsonEqual(item, b[i]))
-  if (isDict(a) && isDict(b)) {
+  if (isRecord(a) && isRecord(b)) {
     const keys = Object.keys(a)
     return keys.length === Object.keys(b).length && keys.every(key => key in b && jsonEqual(a[key], b[key]))
   }
@@ -144,7 +144,7 @@ function pyEqual (a: unknown, b: unknown): boolean {
   const num = (v: unknown): unknown => typeof v === 'boolean' ? Number(v) : v
   if (typeof num(a) === 'number' && typeof num(b) === 'number') return num(a) === num(b)
   if (Array.isArray(a) && Array.isArray(b)) return a.length === b.length && a.every((item, i) => pyEqual(item, b[i]))
-  if (isDict(a) && isDict(b)) {
+  if (isRecord(a) && isRecord(b)) {
     const keys = Object.keys(a)
     return keys.length === Object.keys(b).length && keys.every(key => key in b && pyEqual(a[key], b[key]))
   }
@@ -153,7 +153,7 @@ function pyEqual (a: unknown, b: unknown): boolean {
 
 function fromConst (value: unknown): PNode {
   if (needsJsonEquality(value)) return { k: 'opaque', name: 'JsonConst', accepts: v => jsonEqual(v, value) }
-  if (Array.isArray(value) || isDict(value)) return { k: 'equal', value }
+  if (Array.isArray(value) || isRecord(value)) return { k: 'equal', value }
   if (value === null) return { k: 'none' }
   return { k: 'scalar', value: value as string }
 }
@@ -264,7 +264,7 @@ function combineConstraints (node: Schema, ctx: Ctx): PNode | undefined {
   if (node.uniqueItems === true || 'contains' in node) throw new NotModelled('uniqueItems/contains')
   if (OBJECT_KEYWORDS.some(key => key in node)) {
     const object = fromObject(node, ctx)
-    constraints.push({ k: 'opaque', name: 'WhenType(dict)', accepts: v => !isDict(v) || validate(object, v) === undefined })
+    constraints.push({ k: 'opaque', name: 'WhenType(dict)', accepts: v => !isRecord(v) || validate(object, v) === undefined })
   }
   if (hasArray) {
     const array = fromArray(node, ctx)
@@ -276,7 +276,7 @@ function combineConstraints (node: Schema, ctx: Ctx): PNode | undefined {
 
 function fromObject (node: Schema, ctx: Ctx): PNode {
   const properties = node.properties ?? {}
-  if (!isDict(properties)) throw new SchemaError("JSON Schema 'properties' must be an object")
+  if (!isRecord(properties)) throw new SchemaError("JSON Schema 'properties' must be an object")
   const requiredRaw = node.required ?? []
   if (!Array.isArray(requiredRaw)) throw new SchemaError("JSON Schema 'required' must be an array")
   if (!requiredRaw.every(entry => typeof entry === 'string')) throw new SchemaError("JSON Schema 'required' must contain only property names (strings)")
@@ -287,7 +287,7 @@ function fromObject (node: Schema, ctx: Ctx): PNode {
     keys.push({ key: fromKey(name, sub, required.has(name)), value: fromNode(sub, ctx) })
   }
   const additional = node.additionalProperties
-  const additionalSchema = isDict(additional) ? fromNode(additional, ctx) : undefined
+  const additionalSchema = isRecord(additional) ? fromNode(additional, ctx) : undefined
   for (const name of [...required].filter(name => !(name in properties)).sort()) {
     keys.push({ key: { name, required: true }, value: additionalSchema ?? ANY })
   }
@@ -304,10 +304,10 @@ function fromObject (node: Schema, ctx: Ctx): PNode {
 
 /** _from_key: a required property drops its default (a default never satisfies `required`). */
 function fromKey (name: string, sub: unknown, required: boolean): Key {
-  const description = isDict(sub) && typeof sub.description === 'string' ? sub.description : undefined
-  if (isDict(sub) && sub.writeOnly === true) throw new NotModelled('writeOnly (Secret)')
+  const description = isRecord(sub) && typeof sub.description === 'string' ? sub.description : undefined
+  if (isRecord(sub) && sub.writeOnly === true) throw new NotModelled('writeOnly (Secret)')
   const key: Key = { name, required, ...(description === undefined ? {} : { description }) }
-  if (!required && isDict(sub) && 'default' in sub) key.default = { value: sub.default }
+  if (!required && isRecord(sub) && 'default' in sub) key.default = { value: sub.default }
   return key
 }
 
@@ -315,7 +315,7 @@ function fromArray (node: Schema, ctx: Ctx): PNode {
   if ('prefixItems' in node) throw new NotModelled('prefixItems')
   let items: unknown = node.items
   if (items === true) items = undefined
-  else if (items !== undefined && items !== false && !isDict(items)) throw new SchemaError("JSON Schema array 'items' must be an object; the positional list form is not supported")
+  else if (items !== undefined && items !== false && !isRecord(items)) throw new SchemaError("JSON Schema array 'items' must be an object; the positional list form is not supported")
   const bounded = 'minItems' in node || 'maxItems' in node
   if (node.uniqueItems === true || 'contains' in node) throw new NotModelled('uniqueItems/contains')
   let sequence: PNode
@@ -341,7 +341,7 @@ export function validate (node: PNode, value: unknown): string | undefined {
       const ok = {
         str: typeof value === 'string',
         bool: typeof value === 'boolean',
-        dict: isDict(value),
+        dict: isRecord(value),
         list: Array.isArray(value),
         // Python's int accepts True (bool subclasses int); float honours the numeric tower (ADR-017).
         int: (typeof value === 'number' && Number.isInteger(value)) || typeof value === 'boolean',
@@ -383,7 +383,7 @@ export function validate (node: PNode, value: unknown): string | undefined {
       return undefined
     }
     case 'length': {
-      const length = typeof value === 'string' ? [...value].length : Array.isArray(value) ? value.length : isDict(value) ? Object.keys(value).length : undefined
+      const length = typeof value === 'string' ? [...value].length : Array.isArray(value) ? value.length : isRecord(value) ? Object.keys(value).length : undefined
       if (length === undefined) return 'has no length'
       if (node.min !== undefined && length < node.min) return `length of value must be at least ${node.min}`
       if (node.max !== undefined && length > node.max) return `length of value must be at most ${node.max}`
@@ -404,7 +404,7 @@ export function validate (node: PNode, value: unknown): string | undefined {
 
 function validateMapping (node: PNode, value: unknown, extra: 'prevent' | 'allow'): string | undefined {
   if (node.k !== 'mapping') return validate(node, value)
-  if (!isDict(value)) return 'expected a dictionary'
+  if (!isRecord(value)) return 'expected a dictionary'
   for (const { key, value: schema } of node.keys) {
     if (!(key.name in value)) {
       if (key.required) return `required key not provided @ ${key.name}`
@@ -443,7 +443,7 @@ export function toOpenapi (node: PNode): Schema {
 /** _admit_null: a nullable enum gets null as a member, a nullable combinator a null branch. */
 function admitNull (node: unknown): unknown {
   if (Array.isArray(node)) return node.map(admitNull)
-  if (!isDict(node)) return node
+  if (!isRecord(node)) return node
   const result: Schema = Object.fromEntries(Object.entries(node).map(([key, value]) => [key, admitNull(value)]))
   if (result.nullable === true) {
     if (Array.isArray(result.enum) && !result.enum.includes(null)) result.enum = [...result.enum, null]

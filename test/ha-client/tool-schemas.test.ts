@@ -15,9 +15,9 @@ import { portableProblems } from './portable.ts'
 import { fromOpenapi, toOpenapi, validate } from './probatio.ts'
 import { conversionProblem, convertToVoluptuous, pythonRegexProblem } from './voluptuous-openapi.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
+import { isRecord } from '../../src/shape.ts'
 
 type Schema = Record<string, unknown>
-const isDict = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value)
 
 t.test('the model follows the library: what its own tests say converts, refuses and validates', async t => {
   // tests/test_lib.py: test_reverse_unknown_type, test_convert_to_voluptuous_wrong_type, test_unsupported_features.
@@ -102,7 +102,7 @@ function optionSets (): Array<Partial<Options>> {
  * validator refuses here, it refuses from every model.
  */
 function broadArguments (schema: unknown): unknown {
-  if (!isDict(schema)) return null
+  if (!isRecord(schema)) return null
   if (Array.isArray(schema.enum)) return schema.enum[0]
   const branch = schema.oneOf ?? schema.anyOf
   if (Array.isArray(branch) && schema.type === undefined) {
@@ -125,7 +125,7 @@ function broadArguments (schema: unknown): unknown {
     }
     case 'object': {
       const out: Schema = {}
-      const properties = isDict(schema.properties) ? schema.properties : {}
+      const properties = isRecord(schema.properties) ? schema.properties : {}
       for (const [key, sub] of Object.entries(properties)) out[key] = broadArguments(sub)
       if (schema.properties === undefined) out.some_key = 'value'
       return out
@@ -137,14 +137,14 @@ function broadArguments (schema: unknown): unknown {
 /** Hazards that convert but hurt: each one makes HA refuse what a model sends. */
 function validationHazards (schema: unknown, path: string, out: string[]): void {
   if (Array.isArray(schema)) { schema.forEach((s, i) => { validationHazards(s, `${path}[${i}]`, out) }); return }
-  if (!isDict(schema)) return
+  if (!isRecord(schema)) return
   if (schema.format === 'date-time' && schema.pattern === undefined) out.push(`${path}: format date-time makes HA demand fractional seconds and a Z`)
   if (typeof schema.pattern === 'string') {
     const problem = pythonRegexProblem(schema.pattern)
     if (problem !== undefined) out.push(`${path}: pattern ${problem}`)
   }
   for (const key of ['oneOf', 'anyOf', 'items', 'additionalProperties']) validationHazards(schema[key], `${path}/${key}`, out)
-  if (isDict(schema.properties)) for (const [key, sub] of Object.entries(schema.properties)) validationHazards(sub, `${path}.${key}`, out)
+  if (isRecord(schema.properties)) for (const [key, sub] of Object.entries(schema.properties)) validationHazards(sub, `${path}.${key}`, out)
 }
 
 const draft2020 = new Ajv2020({ strict: false, validateFormats: false })

@@ -15,9 +15,9 @@ export type HaValidator = (value: unknown) => string | undefined
 
 export class ConversionError extends Error {}
 
-type Schema = Record<string, unknown>
+import { isRecord } from '../../src/shape.ts'
 
-const isDict = (value: unknown): value is Schema => typeof value === 'object' && value !== null && !Array.isArray(value)
+type Schema = Record<string, unknown>
 
 /** The keywords the converter refuses outright (OPENAPI_UNSUPPORTED_KEYWORDS). */
 export const UNSUPPORTED_KEYWORDS = ['allOf', 'multipleOf', 'uniqueItems'] as const
@@ -77,7 +77,7 @@ function resolveRef (ref: string, root: Schema): unknown {
   let current: unknown = root
   for (const raw of parts) {
     const part = raw.replace(/~1/g, '/').replace(/~0/g, '~')
-    if (isDict(current) && part in current) current = current[part]
+    if (isRecord(current) && part in current) current = current[part]
     else if (Array.isArray(current) && /^\d+$/.test(part) && Number(part) < current.length) current = current[Number(part)]
     else throw new ConversionError(`Could not resolve ref ${ref} at key ${part}`)
   }
@@ -151,15 +151,15 @@ function scalar (schema: Schema, type: string): HaValidator {
 
 function object (schema: Schema, root: Schema): HaValidator {
   const properties = schema.properties ?? {}
-  if (!isDict(properties)) throw new ConversionError('properties must be a dictionary')
+  if (!isRecord(properties)) throw new ConversionError('properties must be a dictionary')
   const required = new Set(Array.isArray(schema.required) ? schema.required.map(String) : [])
   const fields = Object.entries(properties).map(([key, sub]) => ({ key, required: required.has(key), validate: convertToVoluptuous(sub, root) }))
   // anyOf: [{required: [...]}, ...] on an object: at least one of those keys.
-  const oneOfKeys = Array.isArray(schema.anyOf) ? schema.anyOf.flatMap(s => isDict(s) && Array.isArray(s.required) ? s.required.map(String) : []) : []
+  const oneOfKeys = Array.isArray(schema.anyOf) ? schema.anyOf.flatMap(s => isRecord(s) && Array.isArray(s.required) ? s.required.map(String) : []) : []
   const extra = schema.additionalProperties
-  const extraValidator = isDict(extra) ? convertToVoluptuous(extra, root) : undefined
+  const extraValidator = isRecord(extra) ? convertToVoluptuous(extra, root) : undefined
   return withNullable(schema, value => {
-    if (!isDict(value)) return 'expected a dictionary'
+    if (!isRecord(value)) return 'expected a dictionary'
     for (const field of fields) {
       if (!(field.key in value)) {
         if (field.required) return `required key not provided @ data['${field.key}']`
@@ -200,7 +200,7 @@ function array (schema: Schema, root: Schema): HaValidator {
 
 /** convert_to_voluptuous: throws ConversionError where the library raises. */
 export function convertToVoluptuous (schema: unknown, rootSchema?: Schema): HaValidator {
-  if (!isDict(schema)) throw new ConversionError('Invalid schema, expected a dictionary')
+  if (!isRecord(schema)) throw new ConversionError('Invalid schema, expected a dictionary')
   const root = rootSchema ?? schema
 
   if ('$ref' in schema) {
@@ -233,8 +233,8 @@ export function convertToVoluptuous (schema: unknown, rootSchema?: Schema): HaVa
     const branches = schema.anyOf
     if (!Array.isArray(branches)) throw new ConversionError('Invalid schema, anyOf should be a list')
     // s.keys() on a non-dict raises AttributeError.
-    if (branches.some(b => !isDict(b))) throw new ConversionError("'anyOf' item has no attribute 'keys'")
-    const requiredOnly = branches.every(b => isDict(b) && Object.keys(b).length === 1 && Array.isArray(b.required))
+    if (branches.some(b => !isRecord(b))) throw new ConversionError("'anyOf' item has no attribute 'keys'")
+    const requiredOnly = branches.every(b => isRecord(b) && Object.keys(b).length === 1 && Array.isArray(b.required))
     if (!(requiredOnly && schema.type === 'object')) return anyOf(branches.map(sub => convertToVoluptuous(sub, root)))
   }
 

@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
 import { CONSENT_STRINGS } from '../../src/oauth/consent-strings.ts'
 import { DEFAULT_OPTIONS, LOG_LEVELS } from '../../src/options.ts'
+import { isRecord } from '../../src/shape.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
 import { SHIPPED_ROLE } from '../../tools/_shared/supervisor-role.ts'
@@ -15,9 +16,6 @@ import { startDemoHome } from '../../demo/index.ts'
 const root = fileURLToPath(new URL('../../', import.meta.url))
 const readText = (path: string): string => readFileSync(root + path, 'utf8')
 const readYaml = (path: string): Record<string, unknown> => parse(readText(path)) as Record<string, unknown>
-const isRecord = (value: unknown): value is Record<string, unknown> =>
-  typeof value === 'object' && value !== null && !Array.isArray(value)
-
 const config = readYaml('config.yaml')
 const packageJson = JSON.parse(readText('package.json')) as { version: string }
 const options = config.options as Record<string, unknown>
