@@ -3,18 +3,18 @@
  * dependencies into dist/, minified, ASCII only.
  *
  * Why a bundle and not tsc's one file per source: V8 keeps every loaded module's source text on the
- * heap for as long as the process runs (lazy compilation reads it again). Unbundled, that was 7 MB of
- * the 57 MB heap at ready on a 10,000-entity home: the SDK's and zod's files contain a few non-Latin-1
- * characters, which makes V8 hold their whole text as UTF-16, twice its size. Bundled, whitespace
- * minified and escaped to ASCII the same code is about 3 MB (heap at ready 57.5 -> 54.1 MB), and the
- * old generation, which swings between the live heap and about 1.2-1.5 times it, peaks that much
- * lower (docs/performance.md).
+ * heap for as long as the process runs (lazy compilation reads it again), and the SDK's and zod's
+ * files contain a few non-Latin-1 characters, which makes V8 hold their whole text as UTF-16, twice
+ * its size: about 7 MB. Bundled, whitespace minified and escaped to ASCII, the same code is about
+ * 3 MB, and the old generation, which swings between the live heap and about 1.2-1.5 times it,
+ * peaks that much lower (docs/performance.md).
  *
  * The layout stays what the app expects: dist/app/server.js is the entry, dist/tools/ holds one file
  * per tool module (the registry still finds and imports them one by one), and the code they share
  * sits beside the entry in dist/app/, so a path resolved from import.meta.url (tools/, package.json,
  * ingress/public) is the same from whichever file its module landed in. Names are not minified: a
- * stack trace in a user's log must still say which function failed (minified names saved 1.5 MB more).
+ * stack trace in a user's log must still say which function failed, which is worth more than the
+ * 1.5 MB minified names would save.
  * Nor are they kept with `keepNames`: its helper redefined `name` on 4,000 functions at load (each
  * then holding a property dictionary, 2.4 MB of heap at ready) and on every closure made per call.
  * A class esbuild renames for a collision (ours and the SDK's `OAuthError`: `var OAuthError3=class`)
