@@ -1,7 +1,7 @@
 /**
  * The composition root: every shared service is built here, once, from plain factories. Fastify
- * plugins (plugins/) only decorate the app with these objects and hook their lifecycles; tools get
- * theirs typed, in `ctx.services` (src/mcp/services.ts). Nothing here listens, connects or starts a
+ * plugins (plugins/) get the ones they use in their registration options (app/app.ts) and hook their
+ * lifecycles; tools get theirs typed, in `ctx.services` (src/mcp/services.ts). Nothing here listens, connects or starts a
  * timer: `ha.start()` and the sweeps belong to the plugins' lifecycle hooks. Every service, plugin and
  * tool keeps time on the one clock built here (src/clock.ts).
  */

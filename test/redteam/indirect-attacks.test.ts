@@ -3,7 +3,7 @@ import { callTool, connectClient, eventually, startHome, startServer } from '../
 import { writeCatalog } from '../write/catalog.ts'
 
 /**
- * Attack pass on issue 29's indirect targets, by someone who did not write them: ways to reach the
+ * Attack pass on indirect targets, by someone who did not write them: ways to reach the
  * front door lock that name neither the lock nor anything holding it. Judged by what reached the demo
  * house.
  */

@@ -5,7 +5,7 @@ import { writeCatalog } from '../write/catalog.ts'
 import type { DemoHome } from '../../demo/index.ts'
 
 /**
- * Attack pass on `confirm_with: owner` (issue 29), by someone who did not write it: make the owner's
+ * Attack pass on `confirm_with: owner`, by someone who did not write it: make the owner's
  * Approve act on something else than what the page showed. Judged by what reached the demo house.
  */
 

@@ -4,7 +4,7 @@ import t from 'tap'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 
 /**
- * Attack pass (issue 29): a secret the assistant passes in a call (an alarm code, a confirm token)
+ * Attack pass: a secret the assistant passes in a call (an alarm code, a confirm token)
  * never lands in the add-on's log, at any level, nor in the audit; an owner who turns on `trace` to
  * debug and pastes the Log tab into a bug report must not publish the code that disarms the house.
  */

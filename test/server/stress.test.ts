@@ -2,7 +2,7 @@
 // `npm start`'s exact command line (its heap flags included), one write-level token, a demo home that
 // changes all the time; every tool and every protocol path (2025 stateless, 2025 sessions and their
 // GET streams, 2026-07-28, subscriptions/listen) driven with its largest valid request in a loop,
-// the issue's two crashers included (pending confirmations with 3.9 MB of data; refused calls naming
+// the two calls that once crashed it included (pending confirmations with 3.9 MB of data; refused calls naming
 // 2.3 MB of ids). The process must live through it and its resident memory stay within SPEC section
 // 15 (peak 150 MB).
 import { execFileSync } from 'node:child_process'

@@ -225,7 +225,7 @@ t.test('a comma-separated entity_id is capped at 100 ids exactly like a list', a
   t.equal(asList.code, 'HAMCP_INVALID_ARGUMENT', asList.text)
   t.equal(asString.code, asList.code, asString.text)
   t.match(asString.text, /100/, 'the answer names the cap')
-  // 60,000 ids in one string (the issue's 2.3 MB is over the 1 MB a body may take): refused as quickly.
+  // 60,000 ids in one string (2.3 MB of ids is over the 1 MB a body may take): refused as quickly.
   const huge = Array.from({ length: 60_000 }, (_, i) => `light.x${i}`).join(',')
   const refused = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: huge } })
   t.equal(refused.code, 'HAMCP_INVALID_ARGUMENT')

@@ -4,7 +4,7 @@ import type { DemoHome } from '../../demo/index.ts'
 import { writeCatalog } from './catalog.ts'
 
 /**
- * Indirect targets are targets (issue 29, item 1): what a group, a light group, a scene, a script or an
+ * Indirect targets are targets: what a group, a light group, a scene, a script or an
  * automation reaches passes the entity lists, service_denylist and confirm_domains as if the call had
  * named it. Judged by what reached the demo house.
  */
