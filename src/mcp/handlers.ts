@@ -1,7 +1,8 @@
 /**
  * The MCP request handlers, shared by the stateless endpoint (stateless.ts) and sessions (session.ts).
- * Five files touch the MCP SDK (v2 line, `@modelcontextprotocol/server` and `/node`): this one,
- * stateless.ts, session.ts, rpc-error.ts and confirm-rounds.ts, all in src/mcp/
+ * Six files touch the MCP SDK (v2 line, `@modelcontextprotocol/server` and `/node`): this one,
+ * stateless.ts, session.ts, rpc-error.ts, confirm-rounds.ts and stream-gate.ts (the SDK's event bus
+ * types), all in src/mcp/
  * (test/packaging/sdk-files.test.ts keeps the list true). The handlers only wire cached answers:
  * tool listings and JSON Schemas are computed once at start, so nothing is rebuilt per request. The
  * caller's identity travels with each message.

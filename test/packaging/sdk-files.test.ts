@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import t from 'tap'
 
 const ROOT = join(import.meta.dirname, '../..')
-const SDK_FILES = ['src/mcp/confirm-rounds.ts', 'src/mcp/handlers.ts', 'src/mcp/rpc-error.ts', 'src/mcp/session.ts', 'src/mcp/stateless.ts']
+const SDK_FILES = ['src/mcp/confirm-rounds.ts', 'src/mcp/handlers.ts', 'src/mcp/rpc-error.ts', 'src/mcp/session.ts', 'src/mcp/stateless.ts', 'src/mcp/stream-gate.ts']
 
 t.test('only the files handlers.ts names import the MCP SDK', async t => {
   const importing = ['src', 'plugins', 'app', 'tools'].flatMap(dir =>
