@@ -79,7 +79,9 @@ export async function walkRuns (house: HouseIndex, config: RunConfig, starts: re
     // A device action (`device_id`, `domain`, `type`) acts on its entity, or on the device.
     if (typeof action.device_id === 'string' && typeof action.type === 'string' && !('condition' in action)) await collect({ entity_id: action.entity_id, device_id: action.entity_id === undefined ? action.device_id : undefined }, {}, where, path)
     for (const key of NESTED_LISTS) if (key in action) await walkActions(action[key], where, `${path}.${key}`, start)
-    if (Array.isArray(action.choose)) for (const [i, option] of action.choose.entries()) await walkActions((option as { sequence?: unknown } | null)?.sequence, where, `${path}.choose[${i}]`, start)
+    // `choose` takes one option as well as a list of them (config_validation.py _SCRIPT_CHOOSE_SCHEMA: ensure_list).
+    const options = Array.isArray(action.choose) ? action.choose : action.choose !== null && typeof action.choose === 'object' ? [action.choose] : []
+    for (const [i, option] of options.entries()) await walkActions((option as { sequence?: unknown } | null)?.sequence, where, `${path}.choose[${i}]`, start)
     const repeat = action.repeat
     if (repeat !== null && typeof repeat === 'object') await walkActions((repeat as { sequence?: unknown }).sequence, where, `${path}.repeat`, start)
   }

@@ -83,3 +83,32 @@ t.test('a script or a written config that hands text to the conversation agent h
   t.match(walked.unknowableTargets, [/script\.say .*conversation agent/], 'a script saying a sentence reaches what the agent picks')
   t.same([...configCalls(config).agentPicked], ['sequence[0].action'], 'a written config saying one is marked too')
 })
+
+t.test('a script whose choose is a single option (no list, as cv.ensure_list allows) is walked', async t => {
+  const { walkRuns } = await import('../../src/policy/runs.ts')
+  // homeassistant/helpers/config_validation.py _SCRIPT_CHOOSE_SCHEMA: `choose: vol.All(ensure_list, [...])`.
+  const config = { sequence: [{ choose: { conditions: [], sequence: [{ action: 'lock.unlock', target: { entity_id: 'lock.front' } }] } }] }
+  const house = { entityIds: () => ['lock.front', 'script.sneaky'], registry: async () => undefined }
+  const walked = await walkRuns(house, async () => config, ['script.sneaky'])
+  t.ok(walked.services.has('lock.unlock'), 'the service inside is found')
+  t.equal(walked.entities.get('lock.front'), 'script.sneaky', 'and the lock it unlocks')
+})
+
+t.test('an owner-made script whose choose is a single option cannot unlock a denied lock', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, entity_denylist: [LOCK] }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  // The owner saves it in Home Assistant's script editor (POST /api/config/script/config/<id>).
+  const saved = await fetch(`${home.url}/api/config/script/config/sneaky`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ alias: 'Sneaky', sequence: [{ choose: { conditions: [], sequence: [{ action: 'lock.unlock', target: { entity_id: LOCK } }] } }] })
+  })
+  t.equal(saved.status, 200, await saved.text())
+  await eventually(() => server.app.services.ha.states.get('script.sneaky') !== undefined, 5000, 'the add-on to see the new script')
+  home.setState(LOCK, 'locked')
+  home.clearServiceCalls()
+  const answer = await callTool(client, 'ha_run_script', { entity_id: 'script.sneaky' })
+  t.equal(answer.code, 'HAMCP_DENIED_ENTITY', answer.text)
+  t.equal(home.serviceCalls.length, 0, 'the script was not started')
+})
