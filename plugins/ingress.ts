@@ -17,7 +17,7 @@ import { connectionSummary, filterAudit, tokenCategories, toolCounts, visibleOpt
 import { hostPortLookup } from '../src/addon/host-port.ts'
 import { INGRESS_PROXY_ADDRESS, isLoopbackAddress, mcpUrlFor, rebindingRefusal } from '../src/hosts.ts'
 import { maskSecret } from '../src/logger.ts'
-import { globItem } from '../src/options.ts'
+import { globList } from '../src/options.ts'
 import type { ToolCatalog } from '../src/mcp/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 import type { RequestLimits } from '../src/request-limits.ts'
@@ -61,15 +61,14 @@ export const DEFAULT_PUBLIC_DIR = ['../ingress/public/', '../../ingress/public/'
   .map(relative => fileURLToPath(new URL(relative, import.meta.url)))
   .find(dir => existsSync(dir)) ?? fileURLToPath(new URL('../ingress/public/', import.meta.url))
 
-/** The options' own glob schema (src/options.ts): a token's lists take what the options take. */
-const globList = z.array(globItem).max(100).optional()
 const createTokenBody = z.object({
   name: z.string().trim().min(1, 'a name is required').max(64),
   levels: z.record(z.string().regex(CATEGORY_PATTERN, 'unknown category'), levelSchema).optional(),
   /** The older form: four flat scopes. */
   scopes: z.array(scopeSchema).optional(),
-  entity_allowlist: globList,
-  entity_denylist: globList
+  // The options' own list schema (src/options.ts): a token's lists take what the options take.
+  entity_allowlist: globList.optional(),
+  entity_denylist: globList.optional()
 }).refine(body => Object.values(body.levels ?? {}).some(level => level !== 'none') || (body.scopes?.length ?? 0) > 0, 'give at least one category a level')
   // What is ticked is what the token can do: read+manage cannot be a level, so it is refused, not widened.
   .refine(body => body.scopes === undefined || scopesClosed(body.scopes), `scopes: ${SCOPES_NOT_CLOSED}`)

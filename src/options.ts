@@ -80,7 +80,8 @@ export const globItem = z.string({ error: 'not text' }).trim().toLowerCase()
 export const domainItem = z.string({ error: 'not text' }).trim().toLowerCase().regex(/^[a-z0-9_]+$/, 'not a domain such as lock')
 /** More items than this and a list is not read at all (see SAFETY_LISTS). */
 export const MAX_LIST_ITEMS = 500
-const globList = z.array(globItem).max(MAX_LIST_ITEMS)
+/** A list of globs, as the options and a named token's own entity lists take it. */
+export const globList = z.array(globItem).max(MAX_LIST_ITEMS)
 
 /**
  * The lists that keep writes safe, with the schema of one item. A bad item is dropped alone; a list

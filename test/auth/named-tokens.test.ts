@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 import { TokenStore, hashToken } from '../../src/auth/tokens.ts'
+import { MAX_LIST_ITEMS } from '../../src/options.ts'
 import { callTool, connectClient, eventually, fakeClock, startHome, startServer, tempDataDir } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 
@@ -47,6 +48,12 @@ t.test('a named token gets a level per tool category and its own entity lists, c
   t.equal(noLevel.statusCode, 400)
   const badGlob = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'x', levels: { entities: 'read' }, entity_denylist: ['lock.*; rm'] } })
   t.equal(badGlob.statusCode, 400)
+  // The options' own list schema: as many patterns as entity_denylist takes, and not one more.
+  const globs = (n: number) => Array.from({ length: n }, (_, i) => `sensor.s${i}_*`)
+  const longest = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'long', levels: { entities: 'read' }, entity_denylist: globs(MAX_LIST_ITEMS) } })
+  t.equal(longest.statusCode, 201, longest.body)
+  const over = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'longer', levels: { entities: 'read' }, entity_denylist: globs(MAX_LIST_ITEMS + 1) } })
+  t.equal(over.statusCode, 400)
 })
 
 t.test('a named token\'s entity lists take the same globs as the options: ?, [...] and {a,b}', async t => {
