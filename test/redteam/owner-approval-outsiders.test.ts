@@ -1,6 +1,7 @@
 // Attacks on confirm_with: owner (src/policy/approvals.ts, approval-notices.ts) from outside: a client
 // that words its own notification, a phone tap after Home Assistant reconnected, a flood of approvals.
 import t from 'tap'
+import { INGRESS_PROXY_ADDRESS } from '../../src/hosts.ts'
 import { callTool, connectClient, eventually, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { authorizeUrl, openConsent, pkce, postForm, register } from '../oauth/_oauth.ts'
@@ -71,3 +72,30 @@ t.test('a phone\'s tap still approves after Home Assistant\'s connection dropped
 })
 
 const unlocks = (home: DemoHome): number => callsTo(home, 'lock.unlock').length
+
+t.test('in the add-on, the approvals API answers the ingress proxy alone; the MCP port has none', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' }, env: { SUPERVISOR_TOKEN: 'supervisor-token-for-tests', SUPERVISOR_URL: home.supervisorUrl } })
+  const ingress = await startIngress(t, server)
+  const client = await connectClient(t, server)
+  home.setState(LOCK, 'locked')
+  const asked = await callTool(client, 'ha_call_service', UNLOCK)
+  t.equal(asked.json.awaiting_owner, true, asked.text)
+  const [waiting] = (await ingress.inject({ url: '/api/approvals', remoteAddress: INGRESS_PROXY_ADDRESS })).json().approvals
+  const headers = { 'x-ha-mcp-ui': '1', 'x-remote-user-id': 'abc123', 'x-remote-user-name': 'mallory' }
+  // The LAN, another add-on on the Supervisor's network, and loopback inside the container.
+  for (const remoteAddress of ['192.168.1.50', '172.30.33.5', '127.0.0.1']) {
+    t.equal((await ingress.inject({ url: '/api/approvals', remoteAddress })).statusCode, 403, `${remoteAddress} cannot list`)
+    const approve = await ingress.inject({ method: 'POST', url: `/api/approvals/${waiting.id as string}`, remoteAddress, headers, payload: { decision: 'approve' } })
+    t.equal(approve.json().error?.code ?? approve.json().code, 'HAMCP_INGRESS_ONLY', `${remoteAddress} cannot approve`)
+  }
+  // A cross-site form from the owner's own browser: text/plain, no custom header.
+  const form = await ingress.inject({ method: 'POST', url: `/api/approvals/${waiting.id as string}`, remoteAddress: INGRESS_PROXY_ADDRESS, headers: { 'content-type': 'text/plain' }, payload: '{"decision":"approve"}' })
+  t.not(form.statusCode, 200, 'a cross-site form cannot approve')
+  for (const path of ['/api/approvals', `/api/approvals/${waiting.id as string}`]) {
+    const direct = await fetch(`${server.url}${path}`, { method: path === '/api/approvals' ? 'GET' : 'POST', headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json', 'x-ha-mcp-ui': '1' }, body: path === '/api/approvals' ? undefined : '{"decision":"approve"}' })
+    t.equal(direct.status, 404, `the MCP port has no ${path}`)
+  }
+  t.equal(unlocks(home), 0, 'nothing reached the lock')
+  t.equal((await ingress.inject({ url: '/api/approvals', remoteAddress: INGRESS_PROXY_ADDRESS })).json().approvals[0].state, 'waiting', 'still waiting for the owner')
+})
