@@ -120,6 +120,7 @@ export function createServices (deps: ServiceDeps): Services {
   const policy = createPolicy({ ha, options: () => config.options, dataDir: config.dataDir, log, now, schedule: clock.schedule, ...deps.policy })
   // A dead credential's calls waiting for the owner can no longer be approved (an expired access token alone is not its sign-in's end).
   revocations.on(({ identity, credential }) => { if (credential === undefined) policy.approvals.revoke(identity) })
+  policy.approvals.useLiveness(identity => oauth.signInAlive(identity) ?? true)
   const tools: ToolServices = {
     guard: policy.guard,
     audit: policy.audit,

@@ -263,6 +263,19 @@ export class AuthorizationServer {
     return { ...identityForScopes(grantIdentity(grant.id), grant.client_name, entry.scopes ?? grant.scopes), credential: accessCredential(hash), expiresAt: entry.expires_at }
   }
 
+  /**
+   * Whether the identity of a sign-in can still act at this moment: a live access token, or a refresh
+   * token to get one. Undefined for an identity that is not a sign-in's. Between expiry and the minute's
+   * sweep, a grant is dead here already.
+   */
+  signInAlive (identity: string): boolean | undefined {
+    if (!identity.startsWith(grantIdentity(''))) return undefined
+    const grant = this.#file.grants.get(identity.slice(grantIdentity('').length))
+    if (!grant) return false
+    const now = this.#now()
+    return grant.access.some(a => a.expires_at > now) || (grant.refresh !== null && grant.refresh.expires_at > now)
+  }
+
   grants (): GrantSummary[] {
     return [...this.#file.grants.values()].map(g => ({
       id: g.id,

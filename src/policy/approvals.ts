@@ -107,6 +107,7 @@ export class OwnerApprovals {
   readonly #now: () => number
   readonly #schedule: Schedule
   #notices: ApprovalNotices | undefined
+  #alive: (identityId: string) => boolean = () => true
   /** Oldest first. */
   readonly #entries = new Map<string, Entry>()
 
@@ -120,6 +121,15 @@ export class OwnerApprovals {
   /** Wires where approvals are announced (built after the store: the notices decide through it). */
   useNotices (notices: ApprovalNotices): void {
     this.#notices = notices
+  }
+
+  /**
+   * Wires how to tell whether the identity that asked can still act. A credential's death is announced
+   * (`revoke`), but a sign-in that simply ran out is found by the OAuth sweep only within its minute:
+   * a decision checks it again, so an approval never runs for a credential already dead.
+   */
+  useLiveness (alive: (identityId: string) => boolean): void {
+    this.#alive = alive
   }
 
   /** A new approval for the owner, or the one already waiting for the same call of the same identity. */
@@ -186,6 +196,7 @@ export class OwnerApprovals {
     this.#sweep()
     const entry = 'id' in key ? this.#entries.get(key.id) : [...this.#entries.values()].find(e => e.secret === key.secret)
     if (!entry) return undefined
+    if (entry.state === 'waiting' && !this.#alive(entry.identityId)) this.revoke(entry.identityId)
     if (entry.state !== 'waiting') return { approval: viewOf(entry), decided: false }
     entry.cancelExpiry()
     entry.decidedBy = decidedBy

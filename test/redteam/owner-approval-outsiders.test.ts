@@ -2,9 +2,10 @@
 // that words its own notification, a phone tap after Home Assistant reconnected, a flood of approvals.
 import t from 'tap'
 import { INGRESS_PROXY_ADDRESS } from '../../src/hosts.ts'
-import { callTool, connectClient, eventually, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { callTool, connectClient, eventually, fakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
-import { authorizeUrl, openConsent, pkce, postForm, register } from '../oauth/_oauth.ts'
+import { authorizeUrl, codeFor, exchange, openConsent, pkce, postForm, register } from '../oauth/_oauth.ts'
+import { ACCESS_TTL_MS } from '../../src/oauth/authorization-server.ts'
 import type { DemoHome } from '../../demo/index.ts'
 
 const LOCK = 'lock.front_door_lock'
@@ -98,4 +99,29 @@ t.test('in the add-on, the approvals API answers the ingress proxy alone; the MC
   }
   t.equal(unlocks(home), 0, 'nothing reached the lock')
   t.equal((await ingress.inject({ url: '/api/approvals', remoteAddress: INGRESS_PROXY_ADDRESS })).json().approvals[0].state, 'waiting', 'still waiting for the owner')
+})
+
+t.test('a sign-in that expired cannot have its waiting unlock approved, not even before the minute\'s sweep', async t => {
+  const home = await startHome(t)
+  const clock = fakeClock(Date.parse('2026-12-01T12:00:00Z'))
+  const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' }, app: { clock } })
+  const ingress = await startIngress(t, server)
+  home.setState(LOCK, 'locked')
+  // Off the sweep's minute: the access token expires 30 s after one.
+  clock.advance(30_000)
+  // Registered for authorization_code only: no refresh token, the sign-in ends with its access token.
+  const code = await codeFor(server.url, TEST_TOKEN, { grantTypes: ['authorization_code'] })
+  const { access_token: token } = await (await exchange(server.url, code)).json() as { access_token: string }
+  const client = await connectClient(t, server, token)
+  clock.advance(ACCESS_TTL_MS - 10_000)
+  const asked = await callTool(client, 'ha_call_service', UNLOCK)
+  t.equal(asked.json.awaiting_owner, true, asked.text)
+  clock.advance(20_000)
+  t.equal((await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}` })).status, 401, 'the credential is dead')
+  const [waiting] = (await ingress.inject({ url: '/api/approvals' })).json().approvals
+  const late = await ingress.inject({ method: 'POST', url: `/api/approvals/${waiting.id as string}`, headers: { 'x-ha-mcp-ui': '1', 'x-remote-user-name': 'alice' }, payload: { decision: 'approve' } })
+  t.equal(late.statusCode, 409, late.body)
+  t.equal(late.json().message, 'this approval is no longer waiting: it is revoked')
+  t.equal(unlocks(home), 0, 'nothing reached the lock')
+  server.app.services.backoff.succeed('127.0.0.1')
 })
