@@ -4,7 +4,8 @@ import { addRuntimeEntity, removeRuntimeEntity } from '../runtime-entities.ts'
 import { slugify } from '../util.ts'
 import type { CommandContext, CommandTable } from './protocol.ts'
 
-const DOMAINS = ['input_boolean', 'input_number', 'input_select', 'input_text', 'input_datetime', 'input_button', 'counter', 'timer'] as const
+const DOMAINS = ['input_boolean', 'input_number', 'input_select', 'input_text', 'input_datetime', 'input_button', 'counter', 'timer', 'schedule'] as const
+const DAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']
 type Item = Record<string, unknown> & { id: string, name: string }
 
 const stores = new WeakMap<House, Map<string, Map<string, Item>>>()
@@ -59,6 +60,23 @@ function shape (domain: string, msg: Record<string, unknown>): { fields: Record<
       return { fields: { initial: 0, step: 1, minimum: null, maximum: null, restore: true, ...fields }, state: String(msg.initial ?? 0), attributes: { initial: msg.initial ?? 0, step: msg.step ?? 1, minimum: msg.minimum ?? null, maximum: msg.maximum ?? null, editable: true, ...icon } }
     case 'timer':
       return { fields: { duration: '0:00:00', ...fields }, state: 'idle', attributes: { duration: typeof msg.duration === 'string' ? msg.duration : '0:00:00', editable: true, restore: false, ...icon } }
+    case 'schedule': {
+      // core schedule/__init__.py: each day a list of {from, to} (HH:MM[:SS]), from before to, none overlapping.
+      for (const day of DAYS) {
+        const blocks = msg[day] ?? []
+        if (!Array.isArray(blocks)) throw invalidFormat(`expected list for dictionary value @ data['${day}']`)
+        const spans = blocks.map((block: unknown) => {
+          const { from, to } = (block ?? {}) as { from?: unknown, to?: unknown }
+          if (typeof from !== 'string' || !/^\d{1,2}:\d{2}(:\d{2})?$/.test(from)) throw invalidFormat(`Invalid time specified: ${String(from)} for dictionary value @ data['${day}'][0]['from']`)
+          if (typeof to !== 'string' || !/^\d{1,2}:\d{2}(:\d{2})?$/.test(to)) throw invalidFormat(`Invalid time specified: ${String(to)} for dictionary value @ data['${day}'][0]['to']`)
+          const [start, end] = [from.padStart(8, '0'), to === '24:00' || to === '24:00:00' ? '24:00:00' : to.padStart(8, '0')]
+          if (start >= end) throw invalidFormat(`Invalid time range, from ${from} is after ${to} for dictionary value @ data['${day}']`)
+          return [start, end] as const
+        }).sort((a, b) => a[0] < b[0] ? -1 : 1)
+        for (let i = 1; i < spans.length; i++) if ((spans[i] as readonly string[])[0] as string < ((spans[i - 1] as readonly string[])[1] as string)) throw invalidFormat(`Overlapping times found in schedule for dictionary value @ data['${day}']`)
+      }
+      return { fields: { ...Object.fromEntries(DAYS.map(day => [day, []])), ...fields }, state: 'off', attributes: { editable: true, ...icon } }
+    }
     case 'input_button':
       return { fields, state: 'unknown', attributes: { editable: true, ...icon } }
     default:
@@ -112,6 +130,6 @@ function remove (domain: string) {
 export const helperCommands: CommandTable = Object.fromEntries(DOMAINS.flatMap(domain => [
   [`${domain}/list`, { handle: ({ rt }: CommandContext) => [...store(rt.house, domain).values()] }],
   [`${domain}/create`, { handle: create(domain) }],
-  [`${domain}/update`, { keys: { required: [`${domain}_id`], optional: ['name', 'icon', 'initial', 'min', 'max', 'step', 'mode', 'unit_of_measurement', 'options', 'pattern', 'has_date', 'has_time', 'minimum', 'maximum', 'restore', 'duration'] }, handle: update(domain) }],
+  [`${domain}/update`, { keys: { required: [`${domain}_id`], optional: ['name', 'icon', 'initial', 'min', 'max', 'step', 'mode', 'unit_of_measurement', 'options', 'pattern', 'has_date', 'has_time', 'minimum', 'maximum', 'restore', 'duration', ...DAYS] }, handle: update(domain) }],
   [`${domain}/delete`, { keys: { required: [`${domain}_id`] }, handle: remove(domain) }]
 ]))

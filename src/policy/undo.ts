@@ -105,7 +105,7 @@ export function commandsUndo (commands: RestoreCommand[], entities: string[], se
 /** A config change's undo, from the Revert its tool built: always confirmed, like any config write. */
 export function revertUndo (revert: Revert): UndoPlan {
   return {
-    needs: 'allow_config_write',
+    needs: revert.needs ?? 'allow_config_write',
     preview: revert.preview,
     alwaysConfirm: true,
     entities: revert.entities ?? [],
@@ -139,6 +139,8 @@ const stableKey = (prior: PriorState): string => JSON.stringify([prior.state, Ob
  * ha_undo shows `preview`, asks for a confirmation like any config write, then calls `run`.
  */
 export interface Revert {
+  /** The option undoing needs: a config change's allow_config_write unless said (a helper's fields: allow_write). */
+  needs?: UndoRecord['needs']
   preview: string
   /** Entities the revert writes, checked against the entity lists again. */
   entities?: string[]

@@ -14,7 +14,7 @@ Object {
     "annotations": Object {
       "openWorldHint": false,
     },
-    "description": "Delete a UI helper.",
+    "description": "Delete a UI-created helper.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {

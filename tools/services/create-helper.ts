@@ -3,7 +3,7 @@ import { freeFormArg } from '../_shared/args.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { nameArg } from '../../src/policy/input-checks.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { HELPER_TYPES } from './_helpers.ts'
+import { HELPER_TYPES, helperRefusal } from './_helpers.ts'
 
 export default defineTool({
   name: 'ha_create_helper',
@@ -16,7 +16,7 @@ export default defineTool({
   input: z.object({
     helper_type: z.enum(HELPER_TYPES).describe('Type.'),
     name: nameArg(100).describe('Name.'),
-    options: freeFormArg().optional().describe('e.g. {"min":0,"max":9}.'),
+    options: freeFormArg().optional().describe('Type options, e.g. {"min":0,"max":9}.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),
@@ -32,7 +32,7 @@ export default defineTool({
       data: payload,
       dryRun: args.dry_run,
       confirmToken: args.confirm_token,
-      execute: async () => await ctx.ha.command({ ...payload, type: `${args.helper_type}/create` })
+      execute: async () => await ctx.ha.command({ ...payload, type: `${args.helper_type}/create` }).catch(err => helperRefusal(err, args.helper_type))
     })
     return formatOutcome(outcome, result => ({ helper: result }))
   }

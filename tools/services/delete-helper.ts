@@ -1,15 +1,13 @@
 import { z } from 'zod'
-import { UserError } from '../../src/errors.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
-import { requireDomain, requireEntity } from '../../src/home/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { HELPER_TYPES } from './_helpers.ts'
+import { storageHelper } from './_helpers.ts'
 
 export default defineTool({
   name: 'ha_delete_helper',
   title: 'Delete a helper',
-  description: 'Delete a UI helper.',
+  description: 'Delete a UI-created helper.',
   kind: 'write',
   category: 'services',
   everyday: false,
@@ -19,14 +17,7 @@ export default defineTool({
     confirm_token: confirmTokenArg()
   }),
   async handler (ctx, args) {
-    const type = requireDomain(args.entity_id, HELPER_TYPES, 'a helper')
-    requireEntity(ctx.home, args.entity_id)
-    const entry = await ctx.ha.command<{ unique_id?: string, platform?: string }>({ type: 'config/entity_registry/get', entity_id: args.entity_id })
-      .catch(() => undefined)
-    if (!entry?.unique_id || entry.platform !== type) {
-      throw new UserError('HAMCP_NOT_SUPPORTED', `${args.entity_id} is not a UI-managed helper (it is defined in YAML).`, 'Remove it from the YAML configuration instead.')
-    }
-    const uniqueId = entry.unique_id
+    const { type, id: uniqueId } = await storageHelper(ctx, args.entity_id)
     const outcome = await guardedWrite(ctx, {
       kind: 'command',
       tool: ctx.tool,

@@ -1,0 +1,76 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import { editedSinceWrite, configFact, type Revert } from '../../src/policy/undo.ts'
+import { entityIdArg, freeFormArg } from '../_shared/args.ts'
+import { canonicalJson, configHash, toYaml } from '../_shared/config-yaml.ts'
+import { unifiedDiff } from '../_shared/line-diff.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+import { helperRefusal, storageHelper, storedHelper, type HelperType } from './_helpers.ts'
+
+/** The fields an update sends: the stored item without its id, so Home Assistant validates the whole result. */
+const fieldsOf = (item: Record<string, unknown>): Record<string, unknown> => {
+  const { id: _id, ...fields } = item
+  return fields
+}
+
+/** Writes `previous` back, unless the helper was changed again since this update (then only with the user's yes). */
+function helperRevert (ctx: ToolContext, entityId: string, type: HelperType, id: string, written: Record<string, unknown>, previous: Record<string, unknown>): Revert {
+  const label = entityId
+  const nowHash = async (): Promise<string> => configHash(fieldsOf(await storedHelper(ctx, type, id) ?? {}))
+  return {
+    needs: 'allow_write',
+    preview: unifiedDiff(toYaml(written), toYaml(previous), { from: `${entityId} (now)`, to: `${entityId} (restored)` }),
+    entities: [entityId],
+    wrote: configFact(label, configHash(written), configHash(written)),
+    current: async () => configFact(label, configHash(written), await nowHash()),
+    run: async force => {
+      if (force !== true && await nowHash() !== configHash(written)) throw editedSinceWrite(label, 'Change it with ha_update_helper instead.')
+      await ctx.ha.command({ type: `${type}/update`, [`${type}_id`]: id, ...previous })
+      return { entity_id: entityId, restored_yaml: toYaml(previous) }
+    }
+  }
+}
+
+export default defineTool({
+  name: 'ha_update_helper',
+  title: 'Change a helper',
+  description: 'Change a UI helper\'s options (dry run: stored ones).',
+  kind: 'write',
+  category: 'services',
+  everyday: false,
+  hints: { destructiveHint: false },
+  input: z.object({
+    entity_id: entityIdArg('e.g. input_number.target'),
+    options: freeFormArg().optional().describe('Changed fields, e.g. {"max":30}.'),
+    dry_run: dryRunArg(),
+    confirm_token: confirmTokenArg()
+  }),
+  async handler (ctx, args) {
+    const { type, id } = await storageHelper(ctx, args.entity_id)
+    const stored = await storedHelper(ctx, type, id)
+    if (stored === undefined) throw new UserError('HAMCP_NOT_FOUND', `Home Assistant stores no ${type} with id ${id}.`, 'ha_list_entities lists the helpers.')
+    const previous = fieldsOf(stored)
+    const { type: _type, id: _id, [`${type}_id`]: _own, ...changes } = args.options ?? {}
+    const next = { ...previous, ...changes }
+    const preview = unifiedDiff(toYaml(previous), toYaml(next), { from: `${args.entity_id} (current)`, to: `${args.entity_id} (proposed)` })
+    if (canonicalJson(next) === canonicalJson(previous)) {
+      if (args.dry_run) return { dry_run: true, entity_id: args.entity_id, stored: previous }
+      throw new UserError('HAMCP_INVALID_ARGUMENT', `Nothing to change: the given options already match ${args.entity_id}.`, `Its stored options: ${JSON.stringify(previous).slice(0, 400)}.`)
+    }
+    const outcome = await guardedWrite(ctx, {
+      kind: 'command',
+      tool: ctx.tool,
+      domain: type,
+      service: 'update',
+      target: { entity_id: args.entity_id },
+      data: next,
+      dryRun: args.dry_run,
+      confirmToken: args.confirm_token,
+      execute: async () => await ctx.ha.command({ type: `${type}/update`, [`${type}_id`]: id, ...next }).catch(err => helperRefusal(err, type)),
+      revert: () => helperRevert(ctx, args.entity_id, type, id, next, previous)
+    })
+    if (outcome.status === 'dry_run') return { ...formatOutcome(outcome), preview }
+    return formatOutcome(outcome, () => ({ entity_id: args.entity_id, previous }))
+  }
+})
