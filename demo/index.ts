@@ -16,6 +16,7 @@ import { Connection } from './ws/connection.ts'
 import { commands } from './ws/index.ts'
 import { registryWrites } from './ws/registry-writes.ts'
 import { tapPhoneAction } from './users.ts'
+import { finishUpdate } from './services/updates.ts'
 
 export type { HassState, HassContext, HassEvent, ServiceCallRecord } from './types.ts'
 
@@ -53,6 +54,8 @@ export interface DemoHome {
   clearServiceCalls(): void
   /** A tap on a mobile app notification's action button on one of the home's phones (`alice_phone`, Alice's, an admin; `bob_phone`, Bob's): demo/users.ts */
   tapPhoneAction(phone: string, action: string): void
+  /** Ends an update install that reports progress (demo/services/updates.ts): done, or failed with `error`. False when none runs. */
+  finishUpdate(entityId: string, error?: string): boolean
   /** config writes that reached the home outside service calls ("POST /api/config/scene/config/<id>", "calendar/event/create <entity>", "lovelace/config/save <url_path>", "POST /backups/new/full"), oldest first */
   configWrites: string[]
   getState(entityId: string): HassState | undefined
@@ -188,6 +191,7 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
     serviceCalls: house.serviceCalls,
     clearServiceCalls: () => { house.serviceCalls.length = 0 },
     tapPhoneAction: (phone, action) => { tapPhoneAction(house, phone, action) },
+    finishUpdate: (entityId, error) => finishUpdate(house, entityId, error),
     configWrites: house.configWrites,
     getState: id => house.states.get(id),
     setState: (id, state, attributes) => { house.setState(id, state, attributes ?? house.states.get(id)?.attributes ?? {}) },

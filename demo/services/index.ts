@@ -10,6 +10,7 @@ import { helperServices } from './helpers.ts'
 import { miscServices } from './misc.ts'
 import { describe, type ServiceCall, type ServiceTable } from './registry.ts'
 import { toggleServices } from './toggles.ts'
+import { updateServices } from './updates.ts'
 
 export interface CallRequest {
   domain: string
@@ -85,6 +86,7 @@ export class Services {
     merge(conversationServices())
     merge(automationServices(house))
     merge(groupServices())
+    merge(updateServices())
     this.table = table
     house.invoke = async req => await this.call(req)
   }

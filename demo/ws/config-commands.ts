@@ -19,11 +19,23 @@ const BLUEPRINTS: Record<string, Record<string, unknown>> = {
   }
 }
 
-const ISSUES = [
+const SEED_ISSUES = [
   { breaks_in_ha_version: '2027.1.0', created: '2026-11-20T08:00:00.000000+00:00', dismissed_version: null, domain: 'homeassistant', ignored: false, is_fixable: false, issue_domain: 'template', issue_id: 'deprecated_yaml_template', learn_more_url: 'https://www.home-assistant.io/integrations/template', severity: 'warning', translation_key: 'deprecated_yaml', translation_placeholders: { domain: 'template', integration_title: 'Template' } },
   { breaks_in_ha_version: null, created: '2026-11-28T21:14:02.000000+00:00', dismissed_version: null, domain: 'zha', ignored: false, is_fixable: true, issue_domain: null, issue_id: 'inconsistent_network_settings', learn_more_url: null, severity: 'error', translation_key: 'inconsistent_network_settings', translation_placeholders: null },
   { breaks_in_ha_version: null, created: '2026-11-01T10:00:00.000000+00:00', dismissed_version: '2026.11.0', domain: 'hassio', ignored: true, is_fixable: false, issue_domain: null, issue_id: 'unsupported_os_agent', learn_more_url: null, severity: 'warning', translation_key: 'unsupported_os_agent', translation_placeholders: null }
 ]
+
+type Issue = typeof SEED_ISSUES[number]
+/** Each house's own issue registry, so ignoring an issue in one test's home leaves the others alone. */
+const issueRegistries = new WeakMap<object, Issue[]>()
+function issuesOf (house: object): Issue[] {
+  let issues = issueRegistries.get(house)
+  if (issues === undefined) {
+    issues = SEED_ISSUES.map(issue => ({ ...issue }))
+    issueRegistries.set(house, issues)
+  }
+  return issues
+}
 
 export const configCommands: CommandTable = {
   'trace/list': {
@@ -82,7 +94,21 @@ export const configCommands: CommandTable = {
     }
   },
   validate_config: { keys: { optional: ['triggers', 'conditions', 'actions', 'trigger', 'condition', 'action'] }, handle: ({ msg }) => validateConfig(msg) },
-  'repairs/list_issues': { handle: () => ({ issues: ISSUES }) },
+  'repairs/list_issues': { handle: ({ rt }) => ({ issues: issuesOf(rt.house) }) },
+  // repairs/websocket_api.py ws_ignore_issue -> helpers/issue_registry.py async_ignore: the issue is looked up
+  // by (domain, issue_id), a KeyError for an unknown one (answered unknown_error by the WebSocket layer);
+  // ignoring sets dismissed_version to the running version, un-ignoring clears it.
+  'repairs/ignore_issue': {
+    keys: { required: ['domain', 'issue_id', 'ignore'] },
+    handle: ({ rt, msg }) => {
+      if (typeof msg.ignore !== 'boolean') throw invalidFormat(`expected bool for dictionary value @ data['ignore']. Got ${JSON.stringify(msg.ignore)}`)
+      const issue = issuesOf(rt.house).find(i => i.domain === msg.domain && i.issue_id === msg.issue_id)
+      if (issue === undefined) throw new HaError('unknown_error', 'Unknown error')
+      issue.ignored = msg.ignore
+      issue.dismissed_version = msg.ignore ? rt.options.haVersion : null
+      return null
+    }
+  },
   'system_log/list': {
     handle: ({ rt }) => {
       const t = rt.house.home.startMs / 1000

@@ -1,0 +1,73 @@
+// ha_list_updates and ha_manage_repair through the SDK client, against the demo home (issue 32 items 3 and 4).
+import t from 'tap'
+import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { startIngress } from '../ingress/_ingress.ts'
+import { loadToolCatalog } from '../../src/mcp/registry.ts'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
+
+const UI = { 'x-ha-mcp-ui': '1', 'content-type': 'application/json' }
+
+t.test('ha_list_updates: core, an add-on and a firmware, with what each supports', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: {} })
+  const client = await connectClient(t, server)
+  const listed = await callTool(client, 'ha_list_updates', {})
+  t.notOk(listed.isError, listed.text)
+  const byId = Object.fromEntries((listed.json.items as Array<Record<string, unknown>>).map(item => [item.entity_id, item]))
+  t.match(byId['update.home_assistant_core_update'], { installed: '2026.11.1', latest: '2026.11.2', update_available: true, in_progress: false, supports: ['install', 'specific_version', 'backup'] })
+  t.match(byId['update.studio_code_server_update'], { title: 'Studio Code Server', release_summary: 'Upgrades code-server to 4.99.', supports: ['install', 'progress', 'backup', 'release_notes'] })
+  t.match(byId['update.zigbee_coordinator_firmware'], { installed: '20240510', latest: '20241105', supports: ['install', 'progress', 'backup', 'release_notes'] })
+  t.ok(Object.values(byId).every(item => item.update_available === true), 'up-to-date ones are left out by default')
+  t.ok(Buffer.byteLength(listed.text) < 15_000)
+  const all = await callTool(client, 'ha_list_updates', { all: true, limit: 100 })
+  t.ok(all.json.total > listed.json.total, 'all=true adds the up-to-date firmware')
+})
+
+t.test('ha_manage_repair: ignore and unignore reach the issue registry; refusals reach nothing', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_config_write: true } })
+  const client = await connectClient(t, server)
+  const openRepairs = async (): Promise<string[]> => ((await callTool(client, 'ha_get_health', {})).json.repairs.items as Array<{ issue: string }>).map(i => i.issue)
+  t.ok((await openRepairs()).includes('inconsistent_network_settings'))
+
+  const dry = await callTool(client, 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'inconsistent_network_settings', dry_run: true })
+  t.match(dry.json, { dry_run: true, would_call: { domain: 'repairs', service: 'ignore_issue' } })
+  t.ok((await openRepairs()).includes('inconsistent_network_settings'), 'a dry run ignores nothing')
+
+  const ignored = await callTool(client, 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'inconsistent_network_settings' })
+  t.notOk(ignored.isError, ignored.text)
+  t.match(ignored.json, { success: true, ignored: true, changed: true })
+  t.notOk((await openRepairs()).includes('inconsistent_network_settings'), 'Home Assistant no longer lists it as open')
+  t.match(server.app.services.policy.audit.recent(1)[0], { tool: 'ha_manage_repair', outcome: 'allowed', domain: 'repairs', service: 'ignore_issue' })
+
+  const back = await callTool(client, 'ha_manage_repair', { action: 'unignore', domain: 'zha', issue_id: 'inconsistent_network_settings' })
+  t.match(back.json, { success: true, ignored: false })
+  t.ok((await openRepairs()).includes('inconsistent_network_settings'))
+
+  const unknown = await callTool(client, 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'no_such_issue' })
+  t.equal(unknown.code, 'HAMCP_NOT_FOUND')
+
+  const denied = await startServer(t, { home, options: { allow_config_write: true, service_denylist: ['repairs.*'] } })
+  const refused = await callTool(await connectClient(t, denied), 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'inconsistent_network_settings' })
+  t.equal(refused.code, 'HAMCP_DENIED_SERVICE')
+  t.ok((await openRepairs()).includes('inconsistent_network_settings'), 'a denied ignore reached nothing')
+})
+
+t.test('levels: system at manage may ignore a repair; at read it lists updates only', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_config_write: true } })
+  const ingress = await startIngress(t, server, [], await loadToolCatalog(TOOLS_DIR))
+  const token = async (levels: Record<string, string>): Promise<string> => (await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: `t ${Object.values(levels).join(' ')}`, levels } })).json().token
+  const reader = await connectClient(t, server, await token({ '*': 'manage', system: 'read' }))
+  const names = (await reader.listTools()).tools.map(tool => tool.name)
+  t.ok(names.includes('ha_list_updates'))
+  t.notOk(names.includes('ha_manage_repair'))
+  await t.rejects(callTool(reader, 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'inconsistent_network_settings' }), { data: { code: 'HAMCP_NOT_FOUND' } }, 'a tool beyond the level is not there to call')
+  t.ok((await callTool(await connectClient(t, server), 'ha_get_health', {})).json.repairs.items.some((i: { issue: string }) => i.issue === 'inconsistent_network_settings'), 'and ignored nothing')
+  const none = await connectClient(t, server, await token({ '*': 'manage', system: 'none' }))
+  t.notOk((await none.listTools()).tools.some(tool => tool.name === 'ha_list_updates'))
+  const manager = await connectClient(t, server, await token({ '*': 'none', system: 'manage' }))
+  const done = await callTool(manager, 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'inconsistent_network_settings' })
+  t.match(done.json, { success: true, ignored: true })
+  t.match(server.app.services.policy.audit.recent(1)[0], { tool: 'ha_manage_repair', outcome: 'allowed' })
+})

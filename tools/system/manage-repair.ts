@@ -1,0 +1,44 @@
+import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
+import { slugArg } from '../_shared/args.ts'
+import { dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+
+interface Issue { domain?: string, issue_id?: string, ignored?: boolean, severity?: string }
+
+/**
+ * Ignores a repair issue or brings it back (`repairs/ignore_issue`, what the Repairs page's "Ignore"
+ * does). No Home Assistant service does this, so service_denylist sees it as `repairs.ignore_issue` and
+ * `repairs.unignore_issue`. Listing stays in ha_get_health.
+ */
+export default defineTool({
+  name: 'ha_manage_repair',
+  title: 'Ignore a repair',
+  description: 'Ignore a repair issue listed by ha_get_health, or bring an ignored one back.',
+  kind: 'manage',
+  category: 'system',
+  everyday: false,
+  input: z.object({
+    action: z.enum(['ignore', 'unignore']).describe('ignore or unignore.'),
+    domain: slugArg('domain', 'zha'),
+    issue_id: z.string().trim().min(1).max(255).describe('The issue id, e.g. inconsistent_network_settings.'),
+    dry_run: dryRunArg()
+  }),
+  async handler (ctx, args) {
+    const listed = await ctx.ha.command<{ issues?: Issue[] }>({ type: 'repairs/list_issues' })
+    const issue = (listed?.issues ?? []).find(i => i.domain === args.domain && i.issue_id === args.issue_id)
+    if (issue === undefined) throw new UserError('HAMCP_NOT_FOUND', `No repair issue ${args.issue_id} of ${args.domain}.`, 'ha_get_health lists the open repairs with their domain and issue id.')
+    const ignore = args.action === 'ignore'
+    if ((issue.ignored === true) === ignore) return { success: true, changed: false, note: `${args.domain}/${args.issue_id} is already ${ignore ? 'ignored' : 'not ignored'}.` }
+    const outcome = await guardedWrite(ctx, {
+      kind: 'command',
+      tool: ctx.tool,
+      domain: 'repairs',
+      service: `${args.action}_issue`,
+      data: { domain: args.domain, issue_id: args.issue_id },
+      dryRun: args.dry_run,
+      execute: async () => await ctx.ha.command({ type: 'repairs/ignore_issue', domain: args.domain, issue_id: args.issue_id, ignore })
+    })
+    return formatOutcome(outcome, () => ({ issue: `${args.domain}/${args.issue_id}`, ignored: ignore, changed: true }))
+  }
+})
