@@ -51,8 +51,10 @@ const TOOLS: Record<string, [category: string, kind: ToolKind, everyday: boolean
   ha_list_labels: ['entities', 'read', false],
   ha_list_scripts: ['automations', 'read', true],
   ha_list_services: ['services', 'read', true],
+  ha_list_updates: ['system', 'read', false],
   ha_manage_config: ['config', 'manage', false],
   ha_manage_registry: ['registry', 'manage', false],
+  ha_manage_repair: ['system', 'manage', false],
   ha_manage_todo: ['calendar', 'write', true],
   // A template can read a camera's access token and rewrite it past the answer's scrub: filed with the camera.
   ha_render_template: ['camera', 'read', false],
@@ -69,7 +71,9 @@ const TOOLS: Record<string, [category: string, kind: ToolKind, everyday: boolean
   ha_update_helper: ['services', 'write', false],
   ha_update_script: ['automations', 'manage', false]
 }
-const ofKind = (kind: ToolKind): string[] => Object.entries(TOOLS).filter(([, [, k]]) => k === kind).map(([name]) => name)
+/** Reads listed only with allow_config_write: they serve the tools that act on what they list. */
+const CONFIG_READS = ['ha_list_updates']
+const ofKind = (kind: ToolKind): string[] => Object.entries(TOOLS).filter(([name, [, k]]) => k === kind && !CONFIG_READS.includes(name)).map(([name]) => name)
 const READ = ofKind('read')
 const WRITE = ofKind('write')
 const MANAGE = ofKind('manage')
@@ -90,18 +94,18 @@ t.test('the catalogue', async t => {
   t.test('exact tool set for each option combination', async t => {
     t.same(names(opts({})), sorted(READ), 'defaults: reads only')
     t.same(names(opts({ allow_write: true })), sorted([...READ, ...WRITE]), 'allow_write')
-    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...MANAGE, UNDO]), 'allow_config_write alone adds config tools and the undo of config changes')
+    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...CONFIG_READS, ...MANAGE, UNDO]), 'allow_config_write alone adds config tools and the undo of config changes')
     t.same(names(opts({ allow_camera: true })), sorted([...READ, ...CAMERA]), 'allow_camera')
     t.same(names(opts({ filter_reads: true })), sorted(READ.filter(n => n !== 'ha_render_template')), 'filter_reads removes templates')
-    t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true })), sorted([...READ, ...WRITE, ...MANAGE, ...CAMERA]), 'everything on')
-    t.equal(catalog.tools.length, READ.length + WRITE.length + MANAGE.length + CAMERA.length, 'no module outside these lists')
+    t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true })), sorted([...READ, ...CONFIG_READS, ...WRITE, ...MANAGE, ...CAMERA]), 'everything on')
+    t.equal(catalog.tools.length, READ.length + CONFIG_READS.length + WRITE.length + MANAGE.length + CAMERA.length, 'no module outside these lists')
   })
 
   t.test('a token\'s levels narrow the set per category, never widen it', async t => {
     const everything = opts({ allow_write: true, allow_config_write: true, allow_camera: true })
     const readOnly: Identity = { id: 'token:r', name: 'reader', levels: { '*': 'read' } }
     const TEMPLATE = 'ha_render_template'
-    t.same(names(everything, readOnly), sorted(READ.filter(n => n !== TEMPLATE)), 'read everywhere: no write, no camera, no templates (they can read camera credentials)')
+    t.same(names(everything, readOnly), sorted([...READ.filter(n => n !== TEMPLATE), ...CONFIG_READS]), 'read everywhere: no write, no camera, no templates (they can read camera credentials)')
     const writer: Identity = { id: 'token:w', name: 'writer', levels: { '*': 'manage', camera: 'read' } }
     t.same(names(opts({}), writer), sorted(READ), 'levels cannot exceed the options')
     const lights: Identity = { id: 'token:l', name: 'lights', levels: { entities: 'read', services: 'write' } }
@@ -112,7 +116,7 @@ t.test('the catalogue', async t => {
     t.same(names(everything, camera), sorted([...CAMERA, TEMPLATE]), 'the camera alone, with templates')
     t.same(names(everything, { id: 'token:n', name: 'none', levels: { '*': 'none' } }), [], 'none everywhere: nothing')
     const manager: Identity = { id: 'token:m', name: 'manager', levels: { '*': 'manage', camera: 'none' } }
-    t.same(names(opts({ allow_config_write: true }), manager), sorted([...READ.filter(n => n !== TEMPLATE), ...MANAGE, UNDO]), 'config writes alone bring ha_undo for them')
+    t.same(names(opts({ allow_config_write: true }), manager), sorted([...READ.filter(n => n !== TEMPLATE), ...CONFIG_READS, ...MANAGE, UNDO]), 'config writes alone bring ha_undo for them')
   })
 
   t.test('every tool: its name, category, kind and everyday flag', async t => {

@@ -48,7 +48,7 @@ export default defineTool({
       const open = (answer?.issues ?? []).filter(i => !i.ignored && !i.dismissed_version)
       const order: Record<string, number> = { critical: 0, error: 1, warning: 2 }
       open.sort((a, b) => (order[a.severity ?? ''] ?? 3) - (order[b.severity ?? ''] ?? 3))
-      repairs = capped(open.map(i => ({ domain: i.domain, issue: i.translation_key ?? i.issue_id, severity: i.severity, breaks_in: i.breaks_in_ha_version ?? undefined, created: i.created, fixable: i.is_fixable })), REPAIRS_CAP)
+      repairs = capped(open.map(i => ({ domain: i.domain, issue_id: i.issue_id, issue: i.translation_key ?? i.issue_id, severity: i.severity, breaks_in: i.breaks_in_ha_version ?? undefined, created: i.created, fixable: i.is_fixable })), REPAIRS_CAP)
     } catch (err) {
       log.debug({ err }, 'repairs/list_issues failed')
       repairs = { items: [], total: 0, note: `Repairs could not be read: ${(err as Error).message}` }

@@ -1,19 +1,21 @@
 import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
-import { limitArg, offsetArg } from '../_shared/args.ts'
 import { updateView } from './_updates.ts'
+
+/** About 250 bytes each: 40 stay well under the answer cap. */
+const MAX_ITEMS = 40
 
 export default defineTool({
   name: 'ha_list_updates',
   title: 'List updates',
-  description: 'Updates of Home Assistant, add-ons and device firmware: versions, release summary, backup and progress support, skipped, installing.',
+  description: 'Pending updates (core, add-ons, firmware): versions, notes, backup/progress support.',
   kind: 'read',
   category: 'system',
   everyday: false,
+  // Listed with the tools that act on updates: an owner who lets the assistant manage none has no use for it.
+  enabled: options => options.allow_config_write,
   input: z.object({
-    all: z.boolean().default(false).describe('Also up-to-date ones.'),
-    limit: limitArg(100, 30),
-    offset: offsetArg()
+    all: z.boolean().default(false).describe('Also up-to-date ones.')
   }),
   async handler ({ home, ha }, args) {
     const views = home.domain('update').flatMap(row => {
@@ -24,15 +26,13 @@ export default defineTool({
     // Available first, then installing, then the rest; by entity id within each.
     const rank = (v: Record<string, unknown>): number => v.update_available === true ? 0 : v.in_progress === true ? 1 : 2
     shown.sort((a, b) => rank(a) - rank(b) || String(a.entity_id).localeCompare(String(b.entity_id)))
-    const items = shown.slice(args.offset, args.offset + args.limit)
-    const next = args.offset + items.length
+    const items = shown.slice(0, MAX_ITEMS)
     return {
       items,
       returned: items.length,
       total: shown.length,
-      has_more: next < shown.length,
-      ...(next < shown.length ? { next_offset: next } : {}),
-      note: args.all ? undefined : `${views.length - shown.length} up-to-date update entities left out (all=true lists them). ha_manage_update installs or skips one.`
+      has_more: items.length < shown.length,
+      note: `${args.all ? '' : `${views.length - shown.length} up-to-date ones left out (all=true lists them). `}${items.length < shown.length ? `The first ${MAX_ITEMS} shown. ` : ''}ha_manage_update installs or skips one.`
     }
   }
 })

@@ -14,14 +14,14 @@ interface Issue { domain?: string, issue_id?: string, ignored?: boolean, severit
 export default defineTool({
   name: 'ha_manage_repair',
   title: 'Ignore a repair',
-  description: 'Ignore a repair issue listed by ha_get_health, or bring an ignored one back.',
+  description: 'Ignore or unignore a repair issue (ha_get_health lists them).',
   kind: 'manage',
   category: 'system',
   everyday: false,
   input: z.object({
-    action: z.enum(['ignore', 'unignore']).describe('ignore or unignore.'),
+    action: z.enum(['ignore', 'unignore']).describe('What to do.'),
     domain: slugArg('domain', 'zha'),
-    issue_id: z.string().trim().min(1).max(255).describe('The issue id, e.g. inconsistent_network_settings.'),
+    issue_id: z.string().trim().min(1).max(255).describe('Issue id.'),
     dry_run: dryRunArg()
   }),
   async handler (ctx, args) {
