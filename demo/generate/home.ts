@@ -6,7 +6,7 @@ import { DEVICE_KINDS, ROOM_STARTER, type DeviceKind } from './catalog.ts'
 import type { CalendarEvent, GeneratedHome, TodoItem } from './home-types.ts'
 import { AREA_SEEDS, extraAreaSeed, FLOOR_SEEDS, LABEL_SEEDS, makeArea } from './places.ts'
 import { STATIC, type EntitySpec } from './profiles.ts'
-import { addSingletons } from './singletons.ts'
+import { addSingletons, addUpdateEntities } from './singletons.ts'
 
 export interface GenerateOptions { entities: number, seed: number, startMs: number }
 
@@ -82,6 +82,7 @@ export function generateHome (opts: GenerateOptions): GeneratedHome {
     battery: hallwayBattery as string
   })
   applyTrickyTouches(b, areas)
+  addUpdateEntities(b)
 
   return {
     startMs: opts.startMs,

@@ -63,9 +63,6 @@ export function addSingletons (b: HomeBuilder): void {
   b.addEntity(spec('tts', 'Google Translate en com', 'unknown', {}), null, { objectId: 'google_translate_en_com', platform: 'google_translate' })
   b.addEntity(spec('alarm_control_panel', 'Home Alarm', 'disarmed', { code_format: 'number', changed_by: null, code_arm_required: true, supported_features: 63 }, { profile: { kind: 'toggle', states: ['disarmed', 'armed_home', 'armed_away'], meanMinutes: 900 } }), null, { objectId: 'home_alarm', platform: 'manual', labels: ['security', 'critical'] })
   b.addEntity(spec('update', 'Home Assistant Core Update', 'on', { installed_version: '2026.11.1', latest_version: '2026.11.2', title: 'Home Assistant Core', release_url: 'https://www.home-assistant.io/blog/', in_progress: false, update_percentage: null, auto_update: false, skipped_version: null, release_summary: null, supported_features: 11 }), null, { objectId: 'home_assistant_core_update', platform: 'hassio' })
-  // Update entities as update/__init__.py shows them; supported_features from update/const.py UpdateEntityFeature.
-  b.addEntity(spec('update', 'Studio Code Server Update', 'on', { installed_version: '5.19.3', latest_version: '5.20.0', title: 'Studio Code Server', release_url: 'https://github.com/hassio-addons/addon-vscode/releases/tag/v5.20.0', in_progress: false, update_percentage: null, auto_update: false, skipped_version: null, release_summary: 'Upgrades code-server to 4.99.', supported_features: 29 }), null, { objectId: 'studio_code_server_update', platform: 'hassio' })
-  b.addEntity(spec('update', 'Zigbee coordinator firmware', 'on', { installed_version: '20240510', latest_version: '20241105', title: 'SLZB-06 core firmware', release_url: null, in_progress: false, update_percentage: null, auto_update: false, skipped_version: null, release_summary: 'Improves routing stability with many devices.', supported_features: 29, device_class: 'firmware' }, { deviceClass: 'firmware' }), null, { objectId: 'zigbee_coordinator_firmware', platform: 'smlight' })
   b.addEntity(spec('sensor', 'Grid consumption', '18204.431', { unit_of_measurement: 'kWh', device_class: 'energy', state_class: 'total_increasing' }, { deviceClass: 'energy', profile: { kind: 'energy', base: 18000, perHour: 0.45, decimals: 3 } }), null, { objectId: 'grid_consumption', platform: 'dsmr', labels: ['energy'] })
   b.addEntity(spec('sensor', 'Grid return', '2310.102', { unit_of_measurement: 'kWh', device_class: 'energy', state_class: 'total_increasing' }, { deviceClass: 'energy', profile: { kind: 'energy', base: 2300, perHour: 0.12, decimals: 3 } }), null, { objectId: 'grid_return', platform: 'dsmr', labels: ['energy'] })
   b.addEntity(spec('sensor', 'Solar production', '5120.77', { unit_of_measurement: 'kWh', device_class: 'energy', state_class: 'total_increasing' }, { deviceClass: 'energy', profile: { kind: 'energy', base: 5100, perHour: 0.3, decimals: 3 } }), null, { objectId: 'solar_production', platform: 'enphase_envoy', labels: ['energy'] })
@@ -84,4 +81,14 @@ function bigPackageList (): Array<Record<string, string>> {
     description: `Order #${4200 + i}: replacement parts, batteries and a few things for the garden (item ${i + 1})`,
     status: i % 3 === 0 ? 'delivered' : 'in_transit'
   }))
+}
+
+/**
+ * An add-on's update and a device firmware that supports backup and progress, as update/__init__.py shows
+ * them (supported_features from update/const.py UpdateEntityFeature). Added after everything else, so
+ * the random draws (and so every other entity) stay what they were before these two existed.
+ */
+export function addUpdateEntities (b: HomeBuilder): void {
+  b.addEntity(spec('update', 'Studio Code Server Update', 'on', { installed_version: '5.19.3', latest_version: '5.20.0', title: 'Studio Code Server', release_url: 'https://github.com/hassio-addons/addon-vscode/releases/tag/v5.20.0', in_progress: false, update_percentage: null, auto_update: false, skipped_version: null, release_summary: 'Upgrades code-server to 4.99.', supported_features: 29 }), null, { objectId: 'studio_code_server_update', platform: 'hassio' })
+  b.addEntity(spec('update', 'Zigbee coordinator firmware', 'on', { installed_version: '20240510', latest_version: '20241105', title: 'SLZB-06 core firmware', release_url: null, in_progress: false, update_percentage: null, auto_update: false, skipped_version: null, release_summary: 'Improves routing stability with many devices.', supported_features: 29, device_class: 'firmware' }, { deviceClass: 'firmware' }), null, { objectId: 'zigbee_coordinator_firmware', platform: 'smlight' })
 }
