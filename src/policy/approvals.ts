@@ -86,7 +86,8 @@ export type PollResult =
   | { verdict: 'denied', decidedBy: string }
   | { verdict: 'expired' | 'unknown' | 'mismatch' }
 
-export type AskResult = { ref: string, expiresInS: number, fresh: boolean } | { full: true }
+/** `full`: this identity has MAX_WAITING_PER_IDENTITY waiting (`identity`), or MAX_APPROVALS wait in all (`owner`). */
+export type AskResult = { ref: string, expiresInS: number, fresh: boolean } | { full: 'identity' | 'owner' }
 
 export interface OwnerApprovalsOptions {
   now?: () => number
@@ -139,10 +140,10 @@ export class OwnerApprovals {
     const waiting = [...this.#entries.values()].filter(e => e.identityId === request.identityId && e.state === 'waiting')
     const same = waiting.find(e => e.call === request.call && e.preview === request.preview)
     if (same) return { ref: same.ref, expiresInS: Math.round((same.expiresAt - now) / 1000), fresh: false }
-    if (waiting.length >= MAX_WAITING_PER_IDENTITY) return { full: true }
+    if (waiting.length >= MAX_WAITING_PER_IDENTITY) return { full: 'identity' }
     if (this.#entries.size >= MAX_APPROVALS) {
       const oldestDecided = [...this.#entries.values()].find(e => e.state !== 'waiting' && e.state !== 'running')
-      if (!oldestDecided) return { full: true }
+      if (!oldestDecided) return { full: 'owner' }
       this.#entries.delete(oldestDecided.id)
     }
     const entry: Entry = {

@@ -4,7 +4,7 @@ import { UserError, type UserErrorCode } from '../errors.ts'
 import type { Options } from '../options.ts'
 import { domainOf } from '../home/entities.ts'
 import { callerErrorOf } from '../ha/service-errors.ts'
-import { MAX_WAITING_PER_IDENTITY, OwnerApprovals } from './approvals.ts'
+import { MAX_APPROVALS, MAX_WAITING_PER_IDENTITY, OwnerApprovals } from './approvals.ts'
 import { callFingerprint, changedFacts, changedSincePreview, ConfirmStore, stableJson, type RedeemVerdict, type Shown } from './confirm.ts'
 import { configCalls, picksByAgent } from './config-calls.ts'
 import { matchesAny } from '../globs.ts'
@@ -426,7 +426,9 @@ export class WriteGuard implements WriteGuardApi {
       ended: (how, decidedBy) => { audit('refused', { reason: how === 'denied' ? 'denied_by_owner' : `owner_approval_${how}`, ...(decidedBy === undefined ? {} : { decided_by: decidedBy }) }) }
     })
     if ('full' in asked) {
-      return refuse({ code: 'HAMCP_LIMIT_REACHED', reason: 'owner_approvals_full', message: `${MAX_WAITING_PER_IDENTITY} calls of this client already wait for the owner's approval.`, hint: 'Wait until the owner decides on those (or they expire), then ask again.' })
+      return refuse(asked.full === 'identity'
+        ? { code: 'HAMCP_LIMIT_REACHED', reason: 'owner_approvals_full', message: `${MAX_WAITING_PER_IDENTITY} calls of this client already wait for the owner's approval.`, hint: 'Wait until the owner decides on those (or they expire), then ask again.' }
+        : { code: 'HAMCP_LIMIT_REACHED', reason: 'owner_approvals_full', message: `${MAX_APPROVALS} calls wait for the owner's approval already, from all clients together.`, hint: 'Tell the user: the owner must decide on those on the add-on\'s page (or they expire) before anything else can be asked.' })
     }
     if (asked.fresh) audit('confirmation_asked', { reason: 'awaiting_owner' })
     return awaitingOwner(asked.ref, asked.expiresInS, preview)

@@ -126,12 +126,12 @@ t.test('a sign-in that expired cannot have its waiting unlock approved, not even
   server.app.services.backoff.succeed('127.0.0.1')
 })
 
-t.test('clients that each stay under 5 waiting approvals cannot together lock the owner\'s other clients out', { todo: 'the store holds 100 approvals in all and refuses every identity once 100 wait (HAMCP_LIMIT_REACHED): twenty sign-ins, each made with the one primary token, fill it for ten minutes and put 100 notifications on every phone. Needs a cap per person or per root credential (a grant\'s approved_by), not only per identity' }, async t => {
+t.test('clients that each stay under 5 waiting approvals, together', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' } })
   const locks = home.entityIds().filter(id => id.startsWith('lock.'))
   // Twenty credentials (named tokens here; sign-ins approved with the primary token do the same), each
-  // asking five different unlocks, the per-identity cap. Seen failing: the kitchen tablet got HAMCP_LIMIT_REACHED.
+  // asking five different unlocks, the per-identity cap.
   for (let i = 0; i < 20; i++) {
     const { token } = await server.app.services.tokens.create({ name: `flood ${i}`, scopes: ['read', 'write'] })
     const flood = await connectClient(t, server, token)
@@ -141,6 +141,13 @@ t.test('clients that each stay under 5 waiting approvals cannot together lock th
   const { token } = await server.app.services.tokens.create({ name: 'kitchen tablet', scopes: ['read', 'write'] })
   const kitchen = await connectClient(t, server, token)
   const asked = await callTool(kitchen, 'ha_call_service', UNLOCK)
-  t.equal(asked.json?.awaiting_owner, true, `the owner's own client can still ask: ${asked.text.slice(0, 200)}`)
-  t.ok(callsTo(home, 'persistent_notification.create').length <= 20, 'the owner is not buried under a hundred notifications')
+  t.test('a client refused because the owner\'s list is full is told so, not that it asked too much itself', async t => {
+    if (asked.code !== 'HAMCP_LIMIT_REACHED') return t.pass('not refused')
+    t.notMatch(asked.text, /calls of this client already wait/, asked.text)
+    t.match(asked.text, /100 calls wait for the owner/)
+  })
+  t.test('cannot lock the owner\'s other clients out', { todo: 'the store holds 100 approvals in all and refuses every identity once 100 wait (HAMCP_LIMIT_REACHED): twenty sign-ins, each made with the one primary token, fill it for ten minutes and put 100 notifications on every phone. Needs a cap per person or per root credential (a grant\'s approved_by), not only per identity' }, async t => {
+    t.equal(asked.json?.awaiting_owner, true, `the owner's own client can still ask: ${asked.text.slice(0, 200)}`)
+    t.ok(callsTo(home, 'persistent_notification.create').length <= 20, 'the owner is not buried under a hundred notifications')
+  })
 })
