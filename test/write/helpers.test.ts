@@ -99,3 +99,34 @@ t.test('schedule and input_button helpers are created, changed and deleted', asy
   t.notOk(deleted.isError, deleted.text)
   t.notOk(home.getState('input_button.doorbell_test'))
 })
+
+t.test('undo of a helper create deletes it; undo of a delete creates it again with its fields', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  const undo = async (): Promise<any> => {
+    const asked = await callTool(client, 'ha_undo', {})
+    t.notOk(asked.isError, asked.text)
+    const done = asked.json.confirm_token ? await callTool(client, 'ha_undo', { confirm_token: asked.json.confirm_token }) : asked
+    t.notOk(done.isError, done.text)
+    return done.json
+  }
+  const created = await callTool(client, 'ha_create_helper', { helper_type: 'counter', name: 'Cups of coffee', options: { step: 2 } })
+  t.notOk(created.isError, created.text)
+  t.equal(created.json.undo_available, true)
+  t.ok(home.getState('counter.cups_of_coffee'))
+  await undo()
+  t.notOk(home.getState('counter.cups_of_coffee'), 'undo deleted the created helper')
+
+  const again = await callTool(client, 'ha_create_helper', { helper_type: 'counter', name: 'Glasses of water', options: { step: 3, maximum: 12 } })
+  t.notOk(again.isError, again.text)
+  await eventually(() => server.app.services.home.entity('counter.glasses_of_water') !== undefined, 5000, 'counter in the catalogue')
+  const deleted = await callTool(client, 'ha_delete_helper', { entity_id: 'counter.glasses_of_water' })
+  t.notOk(deleted.isError, deleted.text)
+  t.equal(deleted.json.undo_available, true)
+  t.notOk(home.getState('counter.glasses_of_water'))
+  await undo()
+  const back = ((await server.app.services.ha.command({ type: 'counter/list' })) as any[]).find(item => item.name === 'Glasses of water')
+  t.match(back, { step: 3, maximum: 12 }, 'created again with its fields')
+  t.ok(home.getState('counter.glasses_of_water'), 'the entity is back')
+})

@@ -1,6 +1,9 @@
 import { UserError } from '../../src/errors.ts'
 import { requireDomain, requireEntity } from '../../src/home/entities.ts'
 import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import { configFact, editedSinceWrite, type Revert } from '../../src/policy/undo.ts'
+import { configHash, toYaml } from '../_shared/config-yaml.ts'
+import { unifiedDiff } from '../_shared/line-diff.ts'
 
 /**
  * Helper types whose storage collections Home Assistant exposes as `<type>/list|create|update|delete`
@@ -34,4 +37,51 @@ export function helperRefusal (err: unknown, type: string): never {
     throw new UserError('HAMCP_INVALID_ARGUMENT', `Home Assistant refused the ${type} options: ${String(raw.haMessage ?? '').slice(0, 300)}.`, 'Fix the named option and call again; a dry run shows the stored fields.')
   }
   throw err
+}
+
+/** A stored item's fields without its id: what create and update send, and what a hash compares. */
+export function fieldsOf (item: Record<string, unknown>): Record<string, unknown> {
+  const { id: _id, ...fields } = item
+  return fields
+}
+
+/**
+ * How ha_undo reverses a helper write: an update writes `previous` back, a create deletes the helper, a
+ * delete creates it again from its stored fields (Home Assistant gives it a fresh id, from its name).
+ * Refused when the helper changed since the write, unless the user agrees to overwrite that.
+ */
+export function helperRevert (ctx: ToolContext, write: { entityId: string, type: HelperType, id: string, written?: Record<string, unknown>, previous?: Record<string, unknown> }): Revert {
+  const { entityId, type, id, written, previous } = write
+  const now = async (): Promise<string> => {
+    const item = await storedHelper(ctx, type, id)
+    return item === undefined ? 'none' : configHash(fieldsOf(item))
+  }
+  const wroteHash = written === undefined ? 'none' : configHash(written)
+  return {
+    needs: 'allow_write',
+    preview: previous === undefined
+      ? `# ${entityId} will be deleted again:\n${toYaml(written)}`
+      : written === undefined
+        ? `# ${entityId} will be created again:\n${toYaml(previous)}`
+        : unifiedDiff(toYaml(written), toYaml(previous), { from: `${entityId} (now)`, to: `${entityId} (restored)` }),
+    entities: [entityId],
+    wrote: configFact(entityId, wroteHash, wroteHash),
+    current: async () => {
+      const hash = await now()
+      return configFact(entityId, wroteHash, hash === 'none' && written !== undefined ? undefined : hash)
+    },
+    run: async force => {
+      if (force !== true && await now() !== wroteHash) throw editedSinceWrite(entityId, 'Change it with ha_update_helper instead.')
+      if (previous === undefined) {
+        await ctx.ha.command({ type: `${type}/delete`, [`${type}_id`]: id })
+        return { entity_id: entityId, deleted: true }
+      }
+      if (written === undefined) {
+        const created = await ctx.ha.command<{ id?: string }>({ type: `${type}/create`, ...previous })
+        return { helper: created, note: 'Created again with the same fields; Home Assistant gave it an id from its name.' }
+      }
+      await ctx.ha.command({ type: `${type}/update`, [`${type}_id`]: id, ...previous })
+      return { entity_id: entityId, restored_yaml: toYaml(previous) }
+    }
+  }
 }

@@ -3,7 +3,7 @@ import { freeFormArg } from '../_shared/args.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { nameArg } from '../../src/policy/input-checks.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { HELPER_TYPES, helperRefusal } from './_helpers.ts'
+import { fieldsOf, HELPER_TYPES, helperRefusal, helperRevert } from './_helpers.ts'
 
 export default defineTool({
   name: 'ha_create_helper',
@@ -32,7 +32,12 @@ export default defineTool({
       data: payload,
       dryRun: args.dry_run,
       confirmToken: args.confirm_token,
-      execute: async () => await ctx.ha.command({ ...payload, type: `${args.helper_type}/create` }).catch(err => helperRefusal(err, args.helper_type))
+      execute: async () => await ctx.ha.command({ ...payload, type: `${args.helper_type}/create` }).catch(err => helperRefusal(err, args.helper_type)),
+      revert: result => {
+        const item = result as Record<string, unknown> | undefined
+        if (typeof item?.id !== 'string') return undefined
+        return helperRevert(ctx, { entityId: `${args.helper_type}.${item.id}`, type: args.helper_type, id: item.id, written: fieldsOf(item) })
+      }
     })
     return formatOutcome(outcome, result => ({ helper: result }))
   }

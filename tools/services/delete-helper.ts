@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { storageHelper } from './_helpers.ts'
+import { fieldsOf, helperRevert, storageHelper, storedHelper } from './_helpers.ts'
 
 export default defineTool({
   name: 'ha_delete_helper',
@@ -18,6 +18,7 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     const { type, id: uniqueId } = await storageHelper(ctx, args.entity_id)
+    const stored = await storedHelper(ctx, type, uniqueId)
     const outcome = await guardedWrite(ctx, {
       kind: 'command',
       tool: ctx.tool,
@@ -26,7 +27,8 @@ export default defineTool({
       target: { entity_id: args.entity_id },
       dryRun: args.dry_run,
       confirmToken: args.confirm_token,
-      execute: async () => await ctx.ha.command({ type: `${type}/delete`, [`${type}_id`]: uniqueId })
+      execute: async () => await ctx.ha.command({ type: `${type}/delete`, [`${type}_id`]: uniqueId }),
+      ...(stored === undefined ? {} : { revert: () => helperRevert(ctx, { entityId: args.entity_id, type, id: uniqueId, previous: fieldsOf(stored) }) })
     })
     return formatOutcome(outcome, () => ({ deleted: args.entity_id }))
   }

@@ -1,36 +1,11 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
-import { editedSinceWrite, configFact, type Revert } from '../../src/policy/undo.ts'
+import { defineTool } from '../../src/mcp/define-tool.ts'
 import { entityIdArg, freeFormArg } from '../_shared/args.ts'
-import { canonicalJson, configHash, toYaml } from '../_shared/config-yaml.ts'
+import { canonicalJson, toYaml } from '../_shared/config-yaml.ts'
 import { unifiedDiff } from '../_shared/line-diff.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { helperRefusal, storageHelper, storedHelper, type HelperType } from './_helpers.ts'
-
-/** The fields an update sends: the stored item without its id, so Home Assistant validates the whole result. */
-const fieldsOf = (item: Record<string, unknown>): Record<string, unknown> => {
-  const { id: _id, ...fields } = item
-  return fields
-}
-
-/** Writes `previous` back, unless the helper was changed again since this update (then only with the user's yes). */
-function helperRevert (ctx: ToolContext, entityId: string, type: HelperType, id: string, written: Record<string, unknown>, previous: Record<string, unknown>): Revert {
-  const label = entityId
-  const nowHash = async (): Promise<string> => configHash(fieldsOf(await storedHelper(ctx, type, id) ?? {}))
-  return {
-    needs: 'allow_write',
-    preview: unifiedDiff(toYaml(written), toYaml(previous), { from: `${entityId} (now)`, to: `${entityId} (restored)` }),
-    entities: [entityId],
-    wrote: configFact(label, configHash(written), configHash(written)),
-    current: async () => configFact(label, configHash(written), await nowHash()),
-    run: async force => {
-      if (force !== true && await nowHash() !== configHash(written)) throw editedSinceWrite(label, 'Change it with ha_update_helper instead.')
-      await ctx.ha.command({ type: `${type}/update`, [`${type}_id`]: id, ...previous })
-      return { entity_id: entityId, restored_yaml: toYaml(previous) }
-    }
-  }
-}
+import { fieldsOf, helperRefusal, helperRevert, storageHelper, storedHelper } from './_helpers.ts'
 
 export default defineTool({
   name: 'ha_update_helper',
@@ -68,7 +43,7 @@ export default defineTool({
       dryRun: args.dry_run,
       confirmToken: args.confirm_token,
       execute: async () => await ctx.ha.command({ type: `${type}/update`, [`${type}_id`]: id, ...next }).catch(err => helperRefusal(err, type)),
-      revert: () => helperRevert(ctx, args.entity_id, type, id, next, previous)
+      revert: () => helperRevert(ctx, { entityId: args.entity_id, type, id, written: next, previous })
     })
     if (outcome.status === 'dry_run') return { ...formatOutcome(outcome), preview }
     return formatOutcome(outcome, () => ({ entity_id: args.entity_id, previous }))
