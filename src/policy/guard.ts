@@ -299,7 +299,9 @@ export class WriteGuard implements WriteGuardApi {
     const named = attempt.entities
     const resolved = attempt.reached ?? []
     if (plan.resolves && startsRuns(plan.domain, plan.service) && house.runConfig) {
-      const starts = attempt.reached === undefined && attempt.aimsIndirectly ? undefined : runsStarted(plan.domain, plan.service, [...new Set([...named, ...resolved])])
+      // A group's member scripts start too (homeassistant.turn_on expands groups before it calls script.turn_on).
+      const grouped = expandMembers(id => house.state?.(id), [...new Set([...named, ...resolved])]).via.keys()
+      const starts = attempt.reached === undefined && attempt.aimsIndirectly ? undefined : runsStarted(plan.domain, plan.service, [...new Set([...named, ...resolved, ...grouped])])
       const walk = starts === undefined
         ? { services: new Map<string, string>(), entities: new Map<string, string>(), indirect: [], unknowableCalls: ['the scripts it starts could not be resolved'], unknowableTargets: [] }
         : await walkRuns(house, house.runConfig, starts)

@@ -112,3 +112,21 @@ t.test('an owner-made script whose choose is a single option cannot unlock a den
   t.equal(answer.code, 'HAMCP_DENIED_ENTITY', answer.text)
   t.equal(home.serviceCalls.length, 0, 'the script was not started')
 })
+
+t.test('a script inside a group the call turns on is walked like one named', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, entity_denylist: [LOCK] }, app: { catalog: await writeCatalog() } })
+  const client = await connectClient(t, server)
+  home.setState(LOCK, 'locked')
+  // The assistant makes the group itself: it names a script, no denied entity.
+  const made = await callTool(client, 'ha_call_service', { domain: 'group', service: 'set', data: { object_id: 'evening', entities: ['script.let_guest_in'] } })
+  t.notOk(made.isError, made.text)
+  await eventually(() => server.app.services.ha.states.get('group.evening') !== undefined, 5000, 'the add-on to see the new group')
+  home.clearServiceCalls()
+  for (const [domain, service] of [['homeassistant', 'turn_on'], ['homeassistant', 'toggle'], ['script', 'turn_on']]) {
+    const answer = await callTool(client, 'ha_call_service', { domain, service, target: { entity_id: 'group.evening' } })
+    t.equal(answer.code, 'HAMCP_DENIED_ENTITY', `${domain}.${service} on the group: ${answer.text.slice(0, 200)}`)
+  }
+  t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
+  t.equal(home.getState(LOCK)?.state, 'locked', 'the door stayed locked')
+})
