@@ -28,7 +28,7 @@ export const AUDIT_MEMORY_IDS = 10
 export function summariseIds (ids: string[], max: number): string[] {
   if (ids.length <= max) return ids
   // A list summarised once already (the line, then the copy kept in memory) keeps its true count.
-  const earlier = /^… and (\d+) more$/.exec(ids.at(-1) ?? '')
+  const earlier = /^\u2026 and (\d+) more$/.exec(ids.at(-1) ?? '')
   const total = earlier ? ids.length - 1 + Number(earlier[1]) : ids.length
   return [...ids.slice(0, max), `… and ${total - max} more`]
 }
