@@ -4,7 +4,8 @@
  * WebSocket: commands decorated `@websocket_api.require_admin` answer `unauthorized` "Unauthorized"
  * (core websocket_api/decorators.py; the registries' config/*.py create, update and delete, helpers'
  * collection writes in helpers/collection.py, lovelace/websocket.py save, trace/websocket_api.py,
- * system_log, search, blueprint/websocket_api.py, config/auth.py, frontend/storage.py set, energy/websocket_api.py save_prefs).
+ * system_log, search, blueprint/websocket_api.py, config/auth.py, config/config_entries.py disable, update,
+ * ignore_flow and flow/progress, frontend/storage.py set, energy/websocket_api.py save_prefs).
  * REST: views with `@require_admin` (core http/decorators.py) answer 401: config/view.py for every
  * method, GET included, and api/__init__.py APITemplateView.
  */
@@ -20,6 +21,7 @@ const ADMIN_COMMANDS = [
   /^trace\/(list|get|contexts)$/,
   /^system_log\/(list|clear)$/,
   /^config\/auth\/list$/,
+  /^config_entries\/(disable|update|ignore_flow|flow\/progress)$/,
   /^frontend\/set_system_data$/,
   /^energy\/save_prefs$/
 ]

@@ -234,5 +234,6 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
 async function loadExtraRoutes (): Promise<Route[]> {
   const { configRoutes } = await import('./config-rest.ts')
   const { sceneConfigRoutes } = await import('./scene-config.ts')
-  return [...configRoutes, ...sceneConfigRoutes]
+  const { configEntryRoutes } = await import('./config-entries-rest.ts')
+  return [...configRoutes, ...sceneConfigRoutes, ...configEntryRoutes]
 }

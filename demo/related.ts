@@ -74,7 +74,12 @@ export function relatedItems (house: House, itemType: string, itemId: string): R
       if (own !== undefined) for (const ref of own.refs) addEntity(house, out, ref, false)
       break
     }
-    case 'group': case 'person': case 'config_entry': case 'automation_blueprint': case 'script_blueprint':
+    // components/search/__init__.py _async_search_config_entry: its devices, its entities and what uses them.
+    case 'config_entry':
+      for (const device of house.devices.values()) if (device.config_entry_id === itemId) out.device?.add(device.id)
+      entitiesWhere(id => house.entities.get(id)?.config_entry_id === itemId)
+      break
+    case 'group': case 'person': case 'automation_blueprint': case 'script_blueprint':
       break
     default:
       throw new HaError('invalid_format', `value must be one of ['area', 'automation', 'automation_blueprint', 'config_entry', 'device', 'entity', 'floor', 'group', 'label', 'person', 'scene', 'script', 'script_blueprint'] for dictionary value @ data['item_type']. Got '${itemType}'`)

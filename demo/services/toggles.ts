@@ -1,4 +1,5 @@
-import { invalidFormat } from '../errors.ts'
+import { entriesOf, reloadEntry } from '../config-entries.ts'
+import { HaError, invalidFormat } from '../errors.ts'
 import type { HassState } from '../types.ts'
 import { field, svc, type ServiceCall, type ServiceDef, type ServiceTable } from './registry.ts'
 
@@ -97,6 +98,23 @@ function generic (tables: () => ServiceTable, service: string): ServiceDef['perE
   }
 }
 
+function reloadConfigEntry (call: ServiceCall): void {
+  const ids = new Set<string>()
+  if (typeof call.data.entry_id === 'string') ids.add(call.data.entry_id)
+  for (const entityId of call.entityIds) {
+    const entryId = call.house.entities.get(entityId)?.config_entry_id
+    if (entryId) ids.add(entryId)
+  }
+  // A ValueError, or UnknownEntry from async_reload: websocket_api/commands.py handle_call_service
+  // answers any other exception as unknown_error with its text.
+  if (ids.size === 0) throw new HaError('unknown_error', 'There were no matching config entries to reload')
+  for (const id of ids) {
+    const entry = entriesOf(call.house).entries.get(id)
+    if (entry === undefined) throw new HaError('unknown_error', id)
+    reloadEntry(call.house, entry)
+  }
+}
+
 export function toggleServices (tables: () => ServiceTable): ServiceTable {
   const lightFields = {
     brightness_pct: field('Brightness', { number: { min: 0, max: 100, unit_of_measurement: '%' } }, { filter: { supported_color_modes: ['brightness', 'color_temp', 'hs', 'xy', 'rgb', 'rgbw', 'rgbww', 'white'] } }),
@@ -121,6 +139,8 @@ export function toggleServices (tables: () => ServiceTable): ServiceTable {
       turn_off: svc('Generic turn off', 'Generic action to turn devices off under any domain.', {}, { targetDomains: [], perEntity: generic(tables, 'turn_off') }),
       toggle: svc('Generic toggle', 'Generic action to toggle devices on/off under any domain.', {}, { targetDomains: [], perEntity: generic(tables, 'toggle') }),
       update_entity: svc('Update entity', 'Forces one or more entities to update their data.', {}, { targetDomains: [] }),
+      // components/homeassistant/__init__.py async_handle_reload_config_entry: entry_id, or the entries of the targets.
+      reload_config_entry: svc('Reload config entry', 'Reloads the given config entry.', { entry_id: field('Config entry ID', { config_entry: {} }) }, { targetDomains: [], run: reloadConfigEntry }),
       reload_all: svc('Reload all', 'Reloads all YAML configuration that can be reloaded without restarting.', {}),
       check_config: svc('Check configuration', 'Checks the Home Assistant YAML configuration files for errors.', {}),
       restart: svc('Restart', 'Restarts Home Assistant.', {}),

@@ -63,7 +63,9 @@ t.test('every service answers like HA', async t => {
         ...(description.response === undefined ? {} : { return_response: true })
       })
       called++
-      if (answer.success !== true) t.not(answer.error.code, 'unknown_error', `${domain}.${service}: ${answer.error.message}`)
+      // Home Assistant's own answer to a reload of entities no config entry holds (a ValueError).
+      if (domain === 'homeassistant' && service === 'reload_config_entry' && answer.success !== true) t.match(answer.error, { code: 'unknown_error', message: 'There were no matching config entries to reload' })
+      else if (answer.success !== true) t.not(answer.error.code, 'unknown_error', `${domain}.${service}: ${answer.error.message}`)
     }
   }
   t.ok(called > 100, `${called} services called`)

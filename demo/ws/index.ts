@@ -1,5 +1,6 @@
 import { calendarCommands } from '../calendar.ts'
 import { configCommands } from './config-commands.ts'
+import { configEntryCommands } from './config-entries.ts'
 import { coreCommands } from './core.ts'
 import { helperCommands } from './helpers.ts'
 import type { CommandTable } from './protocol.ts'
@@ -17,6 +18,7 @@ export const commands: CommandTable = {
   ...registryWriteCommands,
   ...recorderCommands,
   ...configCommands,
+  ...configEntryCommands,
   ...calendarCommands,
   ...helperCommands,
   ...templateCommands,

@@ -1,5 +1,4 @@
 import { HaError } from '../errors.ts'
-import { epochSeconds } from '../util.ts'
 import type { CommandTable } from './protocol.ts'
 import { deviceView, entityDisplayView, entityExtendedView, entityListView } from './registry-views.ts'
 
@@ -43,10 +42,5 @@ export const registryCommands: CommandTable = {
       ctx.rt.house.fire('entity_registry_updated', { action: 'remove', entity_id: id })
       return null
     }
-  },
-  'config_entries/get': {
-    handle: ctx => ctx.rt.house.home.configEntries
-      .filter(e => typeof ctx.msg.domain !== 'string' || e.domain === ctx.msg.domain)
-      .map(e => ({ created_at: epochSeconds(ctx.rt.house.home.startMs - 86_400_000 * 120), entry_id: e.entry_id, domain: e.domain, modified_at: epochSeconds(ctx.rt.house.home.startMs - 86_400_000 * 120), title: e.title, source: 'user', state: 'loaded', supports_options: false, supports_remove_device: false, supports_unload: true, supports_reconfigure: false, supported_subentry_types: {}, pref_disable_new_entities: false, pref_disable_polling: false, disabled_by: null, reason: null, error_reason_translation_key: null, error_reason_translation_placeholders: null, num_subentries: 0 }))
   }
 }

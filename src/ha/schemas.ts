@@ -54,6 +54,8 @@ export type LabelEntry = z.infer<typeof labelSchema>
 export const deviceSchema = z.object({
   id: z.string(),
   labels: stringList,
+  /** The integrations' config entries the device belongs to: what an integration's disable or delete takes with it. */
+  config_entries: stringList,
   ...nullables('name', 'name_by_user', 'area_id', 'manufacturer', 'model', 'via_device_id', 'parent_device_id', 'disabled_by', 'entry_type')
 })
 export type DeviceEntry = z.infer<typeof deviceSchema>
@@ -62,7 +64,7 @@ export const entityEntrySchema = z.object({
   entity_id: z.string(),
   labels: stringList,
   aliases: aliasList,
-  ...nullables('unique_id', 'name', 'original_name', 'area_id', 'device_id', 'disabled_by', 'hidden_by', 'entity_category', 'platform'),
+  ...nullables('unique_id', 'name', 'original_name', 'area_id', 'device_id', 'disabled_by', 'hidden_by', 'entity_category', 'platform', 'config_entry_id'),
   categories: z.record(z.string(), z.string().nullable()).nullish()
 })
 export type EntityEntry = z.infer<typeof entityEntrySchema>

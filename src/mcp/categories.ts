@@ -1,4 +1,5 @@
-import type { Level } from '../auth/identity.ts'
+import { levelIn, levelRank, scopeEnabled, SCOPE_OPTION, type Identity, type Level } from '../auth/identity.ts'
+import type { Options } from '../options.ts'
 import type { ToolKind } from './define-tool.ts'
 
 /**
@@ -12,4 +13,26 @@ export const ARGUMENT_CATEGORIES: Readonly<Record<string, { field: string, byVal
 /** The level a tool of this kind needs. */
 export function levelNeeded (kind: ToolKind): Level {
   return kind === 'camera' ? 'read' : kind
+}
+
+/**
+ * Home Assistant services that do what a tool of another category does (a config entry's reload is
+ * ha_manage_integration's): through ha_call_service they need that category at that tool's level, and
+ * its option, so no token reaches the operation by the generic door that it could not reach directly.
+ */
+export const SERVICE_CATEGORIES: Readonly<Record<string, { category: string, kind: ToolKind }>> = {
+  'homeassistant.reload_config_entry': { category: 'integrations', kind: 'manage' }
+}
+
+/** Why this caller may not call this service through ha_call_service, or undefined when it may. */
+export function serviceRefusal (service: string, identity: Identity, options: Options): { message: string, hint: string } | undefined {
+  const owner = SERVICE_CATEGORIES[service]
+  if (owner === undefined) return undefined
+  const needed = levelNeeded(owner.kind)
+  if (!scopeEnabled(owner.kind, options)) {
+    return { message: `${service} belongs to the ${owner.category} category, which needs the ${String(SCOPE_OPTION[owner.kind])} option; it is off.`, hint: `The add-on owner turns on ${String(SCOPE_OPTION[owner.kind])} to allow it.` }
+  }
+  const has = levelIn(identity.levels, owner.category)
+  if (levelRank(has) >= levelRank(needed)) return undefined
+  return { message: `${service} needs the ${owner.category} category at ${needed}; this token has it at ${has}.`, hint: 'The owner sets a named token\'s level per category on the Tokens tab of the add-on\'s panel.' }
 }

@@ -5,6 +5,7 @@ import type { ToolContext } from '../../src/mcp/define-tool.ts'
 import { nameArg } from '../../src/policy/input-checks.ts'
 import { isRecord } from './_write.ts'
 import { dashboardDirectory } from '../_shared/dashboard-directory.ts'
+import { relatedConfigs } from '../_shared/related.ts'
 
 export const entityIdsArg = () =>
   z.array(z.string().trim().toLowerCase().regex(ENTITY_ID, 'must look like domain.object_id, e.g. light.kitchen').max(255)).refine(list => list.length >= 1 && list.length <= 500, '1 to 500 entity ids')
@@ -27,19 +28,6 @@ export async function checkLabels (ctx: ToolContext, ids: string[]): Promise<voi
   const labels = (await ctx.ha.registries.snapshot()).labels
   const missing = ids.filter(id => !labels.has(id))
   if (missing.length > 0) throw unknown('label', missing, [...labels.keys()])
-}
-
-const CONFIG_KINDS = ['automation', 'script', 'scene'] as const
-
-/** Automations, scripts and scenes that name an item, from search/related (empty keys left out). */
-export async function relatedConfigs (ctx: ToolContext, itemType: string, itemId: string): Promise<Record<string, string[]>> {
-  const related = await ctx.ha.command<Record<string, unknown>>({ type: 'search/related', item_type: itemType, item_id: itemId })
-  const out: Record<string, string[]> = {}
-  for (const kind of CONFIG_KINDS) {
-    const list = related?.[kind]
-    if (Array.isArray(list) && list.length > 0) out[`${kind}s`] = list.map(String)
-  }
-  return out
 }
 
 /** Storage dashboards whose saved config names the entity (search/related does not cover dashboards). */

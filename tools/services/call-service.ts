@@ -1,4 +1,6 @@
 import { z } from 'zod'
+import { UserError } from '../../src/errors.ts'
+import { serviceRefusal } from '../../src/mcp/categories.ts'
 import { defineTool } from '../../src/mcp/define-tool.ts'
 import { freeFormArg, slugArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
@@ -39,6 +41,8 @@ export default defineTool({
     return_response: z.boolean().default(false).describe('Include response data.')
   }),
   async handler (ctx, args) {
+    const refusal = serviceRefusal(`${args.domain}.${args.service}`, ctx.identity, ctx.options)
+    if (refusal) throw new UserError('HAMCP_DENIED_LEVEL', refusal.message, refusal.hint)
     const outcome = await guardedWrite(ctx, {
       kind: 'service',
       tool: ctx.tool,

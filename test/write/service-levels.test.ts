@@ -1,0 +1,39 @@
+import t from 'tap'
+import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { entriesOf } from '../../demo/config-entries.ts'
+
+/**
+ * Issue 32 item 8: a Home Assistant service that does what a category's tool does needs that category's
+ * level through ha_call_service too (src/mcp/categories.ts SERVICE_CATEGORIES), and that tool's option.
+ */
+t.test('homeassistant.reload_config_entry through ha_call_service needs integrations at manage and allow_config_write', async t => {
+  const home = await startHome(t, { entities: 300 })
+  const hue = [...entriesOf(home.house).entries.values()].find(e => e.domain === 'hue')!
+  const reload = { domain: 'homeassistant', service: 'reload_config_entry', data: { entry_id: hue.entry_id } }
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true } })
+  const tokens = server.app.services.tokens
+  home.clearServiceCalls()
+  for (const level of ['none', 'read', 'write'] as const) {
+    const { token } = await tokens.create({ name: `integrations ${level}`, levels: { '*': 'manage', integrations: level } })
+    const answer = await callTool(await connectClient(t, server, token), 'ha_call_service', reload)
+    t.equal(answer.code, 'HAMCP_DENIED_LEVEL', `${level}: ${answer.text}`)
+    t.match(answer.text, new RegExp(`needs the integrations category at manage; this token has it at ${level}`))
+  }
+  t.same(home.serviceCalls, [], 'no refused call reached the house')
+  home.configWrites.length = 0
+  const { token } = await tokens.create({ name: 'integrations manage', levels: { services: 'write', integrations: 'manage' } })
+  const allowed = await callTool(await connectClient(t, server, token), 'ha_call_service', reload)
+  t.match(allowed.json, { success: true }, allowed.text)
+  t.same(home.configWrites, [`config_entries reload ${hue.entry_id}`], 'the entry was reloaded')
+  const primary = await callTool(await connectClient(t, server), 'ha_call_service', reload)
+  t.match(primary.json, { success: true }, 'the primary token has every category at manage')
+
+  const noConfig = await startServer(t, { home, options: { allow_write: true } })
+  home.clearServiceCalls()
+  const refused = await callTool(await connectClient(t, noConfig), 'ha_call_service', reload)
+  t.equal(refused.code, 'HAMCP_DENIED_LEVEL', 'without allow_config_write even the primary token cannot reload an entry')
+  t.match(refused.text, /allow_config_write/)
+  t.same(home.serviceCalls, [])
+  const other = await callTool(await connectClient(t, noConfig), 'ha_call_service', { domain: 'homeassistant', service: 'update_entity', target: { entity_id: 'sun.sun' } })
+  t.not(other.code, 'HAMCP_DENIED_LEVEL', 'other services are untouched')
+})
