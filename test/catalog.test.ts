@@ -48,11 +48,13 @@ const TOOLS: Record<string, [category: string, kind: ToolKind, everyday: boolean
   ha_list_devices: ['entities', 'read', true],
   ha_list_entities: ['entities', 'read', true],
   ha_list_floors: ['entities', 'read', false],
+  ha_list_integrations: ['integrations', 'read', false],
   ha_list_labels: ['entities', 'read', false],
   ha_list_scripts: ['automations', 'read', true],
   ha_list_services: ['services', 'read', true],
   ha_list_updates: ['system', 'read', false],
   ha_manage_config: ['config', 'manage', false],
+  ha_manage_integration: ['integrations', 'manage', false],
   ha_manage_registry: ['registry', 'manage', false],
   ha_manage_repair: ['system', 'manage', false],
   ha_manage_todo: ['calendar', 'write', true],
@@ -72,7 +74,7 @@ const TOOLS: Record<string, [category: string, kind: ToolKind, everyday: boolean
   ha_update_script: ['automations', 'manage', false]
 }
 /** Reads listed only with allow_config_write: they serve the tools that act on what they list. */
-const CONFIG_READS = ['ha_list_updates']
+const CONFIG_READS = ['ha_list_integrations', 'ha_list_updates']
 const ofKind = (kind: ToolKind): string[] => Object.entries(TOOLS).filter(([name, [, k]]) => k === kind && !CONFIG_READS.includes(name)).map(([name]) => name)
 const READ = ofKind('read')
 const WRITE = ofKind('write')
