@@ -57,3 +57,13 @@ t.test('ha_list_integrations is listed only with allow_config_write, and needs t
   const read = await callTool(readClient, 'ha_list_integrations', {})
   t.notOk(read.isError, read.text)
 })
+
+t.test('with filter_reads, hidden entities are not counted', async t => {
+  const home = await startHome(t, { entities: 400 })
+  const hue = [...entriesOf(home.house).entries.values()].find(e => e.domain === 'hue')!
+  const hueEntities = [...home.house.entities.values()].filter(e => e.config_entry_id === hue.entry_id).map(e => e.entity_id)
+  const hidden = hueEntities.find(id => id.startsWith('light.'))!
+  const server = await startServer(t, { home, options: { allow_config_write: true, filter_reads: true, entity_denylist: [hidden] } })
+  const answer = await callTool(await connectClient(t, server), 'ha_list_integrations', { domain: 'hue' })
+  t.equal(answer.json.items[0].entities, hueEntities.length - 1, answer.text)
+})
