@@ -1,6 +1,6 @@
 // ha_list_updates and ha_manage_repair through the SDK client, against the demo home (issue 32 items 3 and 4).
 import t from 'tap'
-import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
@@ -70,4 +70,57 @@ t.test('levels: system at manage may ignore a repair; at read it lists updates o
   const done = await callTool(manager, 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'inconsistent_network_settings' })
   t.match(done.json, { success: true, ignored: true })
   t.match(server.app.services.policy.audit.recent(1)[0], { tool: 'ha_manage_repair', outcome: 'allowed' })
+})
+
+t.test('ha_manage_update: install asks first, runs without blocking, reports progress; skip and clear_skipped', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_config_write: true } })
+  const client = await connectClient(t, server)
+  const FIRMWARE = 'update.zigbee_coordinator_firmware'
+  const installs = (): number => home.serviceCalls.filter(call => call.domain === 'update' && call.service === 'install').length
+
+  const asked = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: FIRMWARE })
+  t.equal(asked.json.confirmation_required, true, asked.text)
+  t.match(asked.json.preview, /20240510 -> 20241105, no backup\. This update can make a backup first/)
+  t.equal(installs(), 0, 'asking installs nothing')
+
+  const withBackup = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: FIRMWARE, backup: true })
+  const started = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: FIRMWARE, backup: true, confirm_token: withBackup.json.confirm_token })
+  t.notOk(started.isError, started.text)
+  t.match(started.json, { success: true, install: 'in_progress' }, 'answers while the install runs')
+  t.match(home.serviceCalls.at(-1), { domain: 'update', service: 'install', service_data: { backup: true } })
+  const progress = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: FIRMWARE })
+  t.match(progress.json, { in_progress: true, update: { in_progress: true, percentage: 0 } }, 'the next call reports progress, installing nothing again')
+  t.equal(installs(), 1)
+
+  t.ok(home.finishUpdate(FIRMWARE))
+  await eventually(async () => (await callTool(client, 'ha_list_updates', { all: true })).json.items.some((i: Record<string, any>) => i.entity_id === FIRMWARE && i.installed === '20241105' && i.last_install?.status === 'done'), 5000, 'the install is reported done')
+
+  const addon = 'update.studio_code_server_update'
+  const token = (await callTool(client, 'ha_manage_update', { action: 'install', entity_id: addon })).json.confirm_token
+  await callTool(client, 'ha_manage_update', { action: 'install', entity_id: addon, confirm_token: token })
+  t.ok(home.finishUpdate(addon, 'Download failed'))
+  await eventually(async () => (await callTool(client, 'ha_list_updates', {})).json.items.some((i: Record<string, any>) => i.entity_id === addon && i.last_install?.status === 'failed' && /Download failed/.test(i.last_install.error)), 5000, 'a failed install is reported failed')
+
+  const core = 'update.home_assistant_core_update'
+  const skipped = await callTool(client, 'ha_manage_update', { action: 'skip', entity_id: core })
+  t.notOk(skipped.isError, skipped.text)
+  t.match(home.getState(core), { state: 'off', attributes: { skipped_version: '2026.11.2' } }, 'the house skipped it')
+  await callTool(client, 'ha_manage_update', { action: 'clear_skipped', entity_id: core })
+  t.match(home.getState(core), { state: 'on', attributes: { skipped_version: null } })
+
+  const noBackup = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: 'update.home_assistant_core_update', version: '2026.11.2', backup: true })
+  t.equal(noBackup.json.confirmation_required, true, 'the core update supports backups and specific versions')
+  const plug = home.entityIds().find(id => id.startsWith('update.') && id.endsWith('_firmware') && id !== FIRMWARE) as string
+  const refused = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: plug, backup: true })
+  t.equal(refused.code, 'HAMCP_NOT_SUPPORTED')
+  const wrong = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: 'light.living_room_ceiling_light' })
+  t.equal(wrong.code, 'HAMCP_WRONG_DOMAIN')
+
+  const denied = await startServer(t, { home, options: { allow_config_write: true, service_denylist: ['update.install'] } })
+  const before = installs()
+  const no = await callTool(await connectClient(t, denied), 'ha_manage_update', { action: 'install', entity_id: core })
+  t.equal(no.code, 'HAMCP_DENIED_SERVICE')
+  t.match(no.text, /update\.install is refused by the service_denylist/)
+  t.equal(installs(), before, 'a denied install reached nothing')
 })
