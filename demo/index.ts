@@ -13,6 +13,7 @@ import { Services } from './services/index.ts'
 import { handleSupervisor, type SupervisorRole } from './supervisor.ts'
 import type { HassState, ServiceCallRecord } from './types.ts'
 import { Connection } from './ws/connection.ts'
+import { installAddons } from './addons.ts'
 import { commands } from './ws/index.ts'
 import { registryWrites } from './ws/registry-writes.ts'
 import { tapPhoneAction } from './users.ts'
@@ -112,6 +113,7 @@ function resolveOptions (opts: DemoHomeOptions): ResolvedOptions {
 export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHome> {
   const options = resolveOptions(opts)
   const house = new House(generateHome({ entities: options.entities, seed: options.seed, startMs: Date.now() }))
+  installAddons(house, options.seed)
   const faults: Faults = { refuseAuth: 0, delayMs: 0, wsDown: false, supervisorFailures: 0, supervisorStatus: 502 }
   const rt: Runtime = {
     house,

@@ -5,8 +5,9 @@ import { handleBackups } from './backups.ts'
 import type { Runtime } from './runtime.ts'
 import { interfaceInfo, networkInfo } from './supervisor-network.ts'
 import { isRecord } from './util.ts'
+import { ADDON_SLUG, addonsOf } from './addons.ts'
 
-export const ADDON_SLUG = 'local_ha_mcp'
+export { ADDON_SLUG }
 
 const ok = (res: ServerResponse, data: unknown): void => { sendJson(res, 200, { result: 'ok', data: data ?? {} }) }
 const fail = (res: ServerResponse, status: number, message: string): void => { sendJson(res, status, { result: 'error', message }) }
@@ -94,16 +95,11 @@ function addonSummary (slug: string, name: string, version: string, state: strin
 }
 
 function addons (rt: Runtime): Array<Record<string, unknown>> {
-  return [
-    { ...addonSummary(ADDON_SLUG, 'MCP Server for Home Assistant', '0.1.0', 'started') },
-    addonSummary('core_mosquitto', 'Mosquitto broker', '6.5.1', 'started'),
-    addonSummary('core_samba', 'Samba share', '12.5.0', 'stopped'),
-    { ...addonSummary('a0d7b954_vscode', 'Studio Code Server', '5.19.3', 'started'), update_available: rt.options.seed % 2 === 1, version_latest: '5.20.0' }
-  ]
+  return [...addonsOf(rt.house).values()].map(a => ({ ...addonSummary(a.slug, a.name, a.version, a.state), version_latest: a.version_latest, update_available: a.update_available }))
 }
 
 const LOG_LEVELS = ['trace', 'debug', 'info', 'notice', 'warning', 'error', 'fatal']
-const BOOLEAN_OPTIONS = ['allow_write', 'allow_config_write', 'allow_camera', 'enable_sessions', 'filter_reads']
+const BOOLEAN_OPTIONS = ['allow_write', 'allow_config_write', 'allow_camera', 'allow_addon_control', 'enable_sessions', 'filter_reads']
 const LIST_OPTIONS = ['entity_allowlist', 'entity_denylist', 'service_denylist', 'confirm_domains']
 
 /** The add-on schema check the Supervisor applies to POSTed options (humanized like voluptuous). */

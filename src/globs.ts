@@ -45,8 +45,13 @@ export function globMatch (pattern: string, value: string): boolean {
 }
 
 export function matchesAny (patterns: readonly string[], value: string): boolean {
+  return firstMatch(patterns, value) !== undefined
+}
+
+/** The first pattern that matches, so a refusal can name the entry the owner would remove. */
+export function firstMatch (patterns: readonly string[], value: string): string | undefined {
   for (const pattern of patterns) {
-    if (compile(pattern).match(value)) return true
+    if (compile(pattern).match(value)) return pattern
   }
-  return false
+  return undefined
 }

@@ -6,6 +6,7 @@ import { automationServices } from './automation.ts'
 import { conversationServices } from './conversation.ts'
 import { deviceServices } from './devices.ts'
 import { groupServices } from './groups.ts'
+import { hassioServices } from './hassio.ts'
 import { helperServices } from './helpers.ts'
 import { miscServices } from './misc.ts'
 import { describe, type ServiceCall, type ServiceTable } from './registry.ts'
@@ -87,6 +88,7 @@ export class Services {
     merge(automationServices(house))
     merge(groupServices())
     merge(updateServices())
+    merge(hassioServices())
     this.table = table
     house.invoke = async req => await this.call(req)
   }

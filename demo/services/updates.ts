@@ -1,4 +1,5 @@
 import { HaError } from '../errors.ts'
+import { installedAddonUpdate } from './hassio.ts'
 import type { House } from '../house.ts'
 import type { HassState } from '../types.ts'
 import { field, svc, type ServiceCall, type ServiceTable } from './registry.ts'
@@ -55,6 +56,7 @@ async function install (call: ServiceCall, entityId: string, state: HassState): 
   if (!has(state, UPDATE_FEATURES.progress)) {
     const attributes = { ...state.attributes, installed_version: target }
     house.updateState(entityId, { state: stateOf(attributes), attributes }, call.context)
+    installedAddonUpdate(house, entityId, target)
     return
   }
   house.updateState(entityId, { attributes: { in_progress: true, update_percentage: 0 } }, call.context)
@@ -64,6 +66,7 @@ async function install (call: ServiceCall, entityId: string, state: HassState): 
   const attributes = { ...current, in_progress: false, update_percentage: null, ...(error === undefined ? { installed_version: target } : {}) }
   house.updateState(entityId, { state: stateOf(attributes), attributes }, call.context)
   if (error !== undefined) throw new HaError('home_assistant_error', error)
+  installedAddonUpdate(house, entityId, target)
 }
 
 /** update/__init__.py async_skip / async_clear_skipped: refused while auto update is on. */

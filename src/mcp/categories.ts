@@ -15,13 +15,18 @@ export function levelNeeded (kind: ToolKind): Level {
   return kind === 'camera' ? 'read' : kind
 }
 
+/** The option that turns on add-on control (ha_manage_addon and the hassio add-on services). */
+export const ADDON_CONTROL_OPTION = 'allow_addon_control' satisfies keyof Options
+
 /**
  * Home Assistant services that do what a tool of another category does (a config entry's reload is
- * ha_manage_integration's): through ha_call_service they need that category at that tool's level, and
- * its option, so no token reaches the operation by the generic door that it could not reach directly.
+ * ha_manage_integration's, an add-on's start ha_manage_addon's): through ha_call_service they need that category at that tool's level, and its
+ * options, so no token reaches the operation by the generic door that it could not reach directly.
  */
-export const SERVICE_CATEGORIES: Readonly<Record<string, { category: string, kind: ToolKind }>> = {
-  'homeassistant.reload_config_entry': { category: 'integrations', kind: 'manage' }
+export const SERVICE_CATEGORIES: Readonly<Record<string, { category: string, kind: ToolKind, option?: keyof Options }>> = {
+  'homeassistant.reload_config_entry': { category: 'integrations', kind: 'manage' },
+  // hassio/services.py registers the add-on services under both names: addon_* (legacy, `addon`) and app_* (`app`).
+  ...Object.fromEntries(['addon', 'app'].flatMap(prefix => ['start', 'stop', 'restart', 'stdin'].map(action => [`hassio.${prefix}_${action}`, { category: 'system', kind: 'manage', option: ADDON_CONTROL_OPTION }])))
 }
 
 /** Why this caller may not call this service through ha_call_service, or undefined when it may. */
@@ -29,8 +34,9 @@ export function serviceRefusal (service: string, identity: Identity, options: Op
   const owner = SERVICE_CATEGORIES[service]
   if (owner === undefined) return undefined
   const needed = levelNeeded(owner.kind)
-  if (!scopeEnabled(owner.kind, options)) {
-    return { message: `${service} belongs to the ${owner.category} category, which needs the ${String(SCOPE_OPTION[owner.kind])} option; it is off.`, hint: `The add-on owner turns on ${String(SCOPE_OPTION[owner.kind])} to allow it.` }
+  const off = [...(scopeEnabled(owner.kind, options) ? [] : [SCOPE_OPTION[owner.kind]]), ...(owner.option === undefined || options[owner.option] === true ? [] : [owner.option])]
+  if (off.length > 0) {
+    return { message: `${service} belongs to the ${owner.category} category, which needs the ${off.join(' and ')} option${off.length > 1 ? 's' : ''}; ${off.length > 1 ? 'they are' : 'it is'} off.`, hint: `The add-on owner turns on ${off.join(' and ')} to allow it.` }
   }
   const has = levelIn(identity.levels, owner.category)
   if (levelRank(has) >= levelRank(needed)) return undefined

@@ -7,7 +7,7 @@ import { callerErrorOf } from '../ha/service-errors.ts'
 import { MAX_APPROVALS, MAX_WAITING_PER_IDENTITY, OwnerApprovals } from './approvals.ts'
 import { callFingerprint, changedFacts, changedSincePreview, ConfirmStore, stableJson, type RedeemVerdict, type Shown } from './confirm.ts'
 import { configCalls, picksByAgent } from './config-calls.ts'
-import { matchesAny } from '../globs.ts'
+import { firstMatch, matchesAny } from '../globs.ts'
 import { assertBounded } from './input-checks.ts'
 import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reached.ts'
 import { expandMembers, MAX_MEMBERS } from './expand.ts'
@@ -93,7 +93,8 @@ interface Plan {
 function ruleRefusal (plan: Plan, entities: string[], indirect: string[], options: ReturnType<WriteGuardDeps['options']>, identity: Identity): Refusal | undefined {
   const denied = (message: string, hint: string): Refusal => ({ code: 'HAMCP_DENIED_SERVICE', reason: 'service_denylist', message, hint })
   for (const name of plan.denylisted) {
-    if (matchesAny(options.service_denylist, name)) return denied(`${name} is refused by the service_denylist option.`, 'The add-on owner must remove it from service_denylist; no argument makes this call pass.')
+    const entry = firstMatch(options.service_denylist, name)
+    if (entry !== undefined) return denied(`${name} is refused by the service_denylist option (entry "${entry}").`, `The add-on owner must remove "${entry}" from service_denylist; no argument makes this call pass.`)
   }
   for (const inner of plan.inner) {
     if (matchesAny(options.service_denylist, inner)) {
@@ -518,6 +519,7 @@ export class WriteGuard implements WriteGuardApi {
       read,
       resolves: true,
       expands: true,
+      ...(request.confirm === undefined ? {} : { forced: request.confirm }),
       send: async () => await this.#deps.command({
         type: 'call_service',
         domain: request.domain,

@@ -47,6 +47,8 @@ export interface ServiceCallWrite extends WriteBase {
   returnResponse?: boolean
   /** Remember the prior states for ha_undo (default true). */
   undoable?: boolean
+  /** Always confirmed with this text (stopping or updating an add-on), on top of confirm_domains. */
+  confirm?: string
 }
 
 /**
