@@ -51,7 +51,7 @@ function gateText (tool: LoadedTool): string {
   if (enabled) {
     const base: Options = { ...DEFAULT_OPTIONS, allow_write: true, allow_config_write: true, allow_camera: true }
     if (enabled(base) && !enabled({ ...base, filter_reads: true, entity_denylist: ['*'] })) parts.push('hidden when `filter_reads` is on')
-    else if (!enabled(base)) parts.push('off unless an extra option is set')
+    else if (!enabled(base)) parts.push(enabled({ ...base, allow_addon_control: true }) ? 'and `allow_addon_control`' : 'off unless an extra option is set')
     else parts.push('has an extra rule')
   }
   return parts.join('; ')

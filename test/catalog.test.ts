@@ -53,6 +53,7 @@ const TOOLS: Record<string, [category: string, kind: ToolKind, everyday: boolean
   ha_list_scripts: ['automations', 'read', true],
   ha_list_services: ['services', 'read', true],
   ha_list_updates: ['system', 'read', false],
+  ha_manage_addon: ['system', 'manage', false],
   ha_manage_config: ['config', 'manage', false],
   ha_manage_integration: ['integrations', 'manage', false],
   ha_manage_registry: ['registry', 'manage', false],
@@ -83,6 +84,9 @@ const MANAGE = ofKind('manage')
 const CAMERA = ofKind('camera')
 /** ha_undo serves writes and, through alsoKind, config writes. */
 const UNDO = 'ha_undo'
+/** Listed only when allow_addon_control is on too. */
+const ADDON = 'ha_manage_addon'
+const CONFIG = MANAGE.filter(name => name !== ADDON)
 
 const SNAPSHOTS = join(import.meta.dirname, '..', 'tap-snapshots', 'tools')
 const primary: Identity = { id: 'primary', name: 'primary', levels: ALL_LEVELS }
@@ -97,10 +101,13 @@ t.test('the catalogue', async t => {
   t.test('exact tool set for each option combination', async t => {
     t.same(names(opts({})), sorted(READ), 'defaults: reads only')
     t.same(names(opts({ allow_write: true })), sorted([...READ, ...WRITE]), 'allow_write')
-    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...CONFIG_READS, ...MANAGE, UNDO]), 'allow_config_write alone adds config tools and the undo of config changes')
+    t.same(names(opts({ allow_config_write: true })), sorted([...READ, ...CONFIG_READS, ...CONFIG, UNDO]), 'allow_config_write alone adds config tools and the undo of config changes')
     t.same(names(opts({ allow_camera: true })), sorted([...READ, ...CAMERA]), 'allow_camera')
     t.same(names(opts({ filter_reads: true })), sorted(READ.filter(n => n !== 'ha_render_template')), 'filter_reads removes templates')
-    t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true })), sorted([...READ, ...CONFIG_READS, ...WRITE, ...MANAGE, ...CAMERA]), 'everything on')
+    t.same(names(opts({ allow_addon_control: true })), sorted(READ), 'allow_addon_control alone: nothing, add-on control is a manage tool')
+    t.same(names(opts({ allow_config_write: true, allow_addon_control: true })), sorted([...READ, ...CONFIG_READS, ...MANAGE, UNDO]), 'allow_addon_control with allow_config_write adds ha_manage_addon')
+    t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true })), sorted([...READ, ...CONFIG_READS, ...WRITE, ...CONFIG, ...CAMERA]), 'every capability but add-on control')
+    t.same(names(opts({ allow_write: true, allow_config_write: true, allow_camera: true, allow_addon_control: true })), sorted([...READ, ...CONFIG_READS, ...WRITE, ...MANAGE, ...CAMERA]), 'everything on')
     t.equal(catalog.tools.length, READ.length + CONFIG_READS.length + WRITE.length + MANAGE.length + CAMERA.length, 'no module outside these lists')
   })
 
@@ -117,9 +124,11 @@ t.test('the catalogue', async t => {
     t.notOk(names(everything, lights).includes('ha_run_script'), 'running scripts belongs to automations')
     const camera: Identity = { id: 'token:c', name: 'cam', levels: { camera: 'read' } }
     t.same(names(everything, camera), sorted([...CAMERA, TEMPLATE]), 'the camera alone, with templates')
+    const systemAtWrite: Identity = { id: 'token:s', name: 'no add-ons', levels: { '*': 'manage', system: 'write' } }
+    t.notOk(names(opts({ allow_config_write: true, allow_addon_control: true }), systemAtWrite).includes(ADDON), 'add-on control needs system at manage')
     t.same(names(everything, { id: 'token:n', name: 'none', levels: { '*': 'none' } }), [], 'none everywhere: nothing')
     const manager: Identity = { id: 'token:m', name: 'manager', levels: { '*': 'manage', camera: 'none' } }
-    t.same(names(opts({ allow_config_write: true }), manager), sorted([...READ.filter(n => n !== TEMPLATE), ...CONFIG_READS, ...MANAGE, UNDO]), 'config writes alone bring ha_undo for them')
+    t.same(names(opts({ allow_config_write: true }), manager), sorted([...READ.filter(n => n !== TEMPLATE), ...CONFIG_READS, ...CONFIG, UNDO]), 'config writes alone bring ha_undo for them')
   })
 
   t.test('every tool: its name, category, kind and everyday flag', async t => {
@@ -158,7 +167,7 @@ t.test('the catalogue', async t => {
   // the definition as clients see it with every option on, its category, kind and everyday flag.
   // Regenerate with `npx tap --snapshot test/catalog.test.ts`.
   t.test('a snapshot of each definition, one file per tool', async t => {
-    const all = catalog.listFor(opts({ allow_write: true, allow_config_write: true, allow_camera: true }), primary)
+    const all = catalog.listFor(opts({ allow_write: true, allow_config_write: true, allow_camera: true, allow_addon_control: true }), primary)
     t.equal(all.tools.length, catalog.tools.length, 'every tool is listed with every option on')
     for (const listing of all.tools) {
       const tool = catalog.byName.get(listing.name)
