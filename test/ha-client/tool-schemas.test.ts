@@ -88,7 +88,7 @@ t.test('the model follows the library: what its own tests say converts, refuses 
 
 /** Every combination of the options that change which tools exist or how they look. */
 function optionSets (): Array<Partial<Options>> {
-  const flags = ['allow_write', 'allow_config_write', 'allow_camera', 'enable_sessions', 'filter_reads'] as const
+  const flags = ['allow_write', 'allow_config_write', 'allow_camera', 'allow_addon_control', 'enable_sessions', 'filter_reads'] as const
   const sets: Array<Partial<Options>> = []
   for (let mask = 0; mask < 1 << flags.length; mask++) {
     sets.push(Object.fromEntries(flags.map((flag, i) => [flag, (mask & (1 << i)) !== 0])))
@@ -236,7 +236,7 @@ t.test('arguments a user would ask for pass Home Assistant\'s validator', async 
 
 t.test('what tools/list sends over HTTP is what was checked', async t => {
   const home = await startHome(t)
-  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, allow_camera: true } })
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, allow_camera: true, allow_addon_control: true } })
   const client = await connectClient(t, server)
   const { tools } = await client.listTools()
   const catalog = await loadToolCatalog(TOOLS_DIR)

@@ -262,7 +262,9 @@ const TOOL_SUBJECTS: Record<string, string[]> = {
   ha_update_entities: ['entities'],
   ha_update_device: ['device'],
   // Undoes what the other tools did: nothing of its own to name.
-  ha_undo: []
+  ha_undo: [],
+  // Listed only with its own option, allow_addon_control, whose text names it.
+  ha_manage_addon: []
 }
 
 t.test('the allow_config_write text names everything it switches on, in every language', async (t) => {
