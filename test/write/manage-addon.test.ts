@@ -5,7 +5,7 @@ import type { Options } from '../../src/options.ts'
 import { DEFAULT_SERVICE_DENYLIST } from '../../src/options.ts'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
-import { callTool, connectClient, startHome, startServer, type TestServer } from '../helper.ts'
+import { callTool, connectClient, eventually, startHome, startServer, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 
 /** ha_manage_addon (issue 32 items 6 and 8): add-on control through Home Assistant's own services. */
@@ -85,7 +85,10 @@ t.test('option on, hassio.* removed: each action reaches the house; stop and upd
   t.equal(update.json.confirmation_required, true, update.text)
   t.match(update.json.preview, /Update the add-on Studio Code Server \(a0d7b954_vscode\) from 5\.19\.3 to 5\.20\.0/)
   t.notOk(home.serviceCalls.some(c => c.domain === 'update'), 'no install before the yes')
-  const updated = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode', confirm_token: update.json.confirm_token })
+  // The demo's add-on update reports progress: the call returns once the install ends (demo/services/updates.ts).
+  const installing = callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode', confirm_token: update.json.confirm_token })
+  await eventually(() => home.finishUpdate('update.studio_code_server_update'), 5000, 'the install to start')
+  const updated = await installing
   t.match(updated.json, { success: true, entity_id: 'update.studio_code_server_update' }, updated.text)
   t.match(home.serviceCalls.at(-1), { domain: 'update', service: 'install', target: { entity_id: ['update.studio_code_server_update'] } })
   t.equal((await callTool(client, 'ha_get_addons', { slug: 'a0d7b954_vscode' })).json.version, '5.20.0')
