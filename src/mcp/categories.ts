@@ -26,7 +26,11 @@ export const ADDON_CONTROL_OPTION = 'allow_addon_control' satisfies keyof Option
 export const SERVICE_CATEGORIES: Readonly<Record<string, { category: string, kind: ToolKind, option?: keyof Options }>> = {
   'homeassistant.reload_config_entry': { category: 'integrations', kind: 'manage' },
   // hassio/services.py registers the add-on services under both names: addon_* (legacy, `addon`) and app_* (`app`).
-  ...Object.fromEntries(['addon', 'app'].flatMap(prefix => ['start', 'stop', 'restart', 'stdin'].map(action => [`hassio.${prefix}_${action}`, { category: 'system', kind: 'manage', option: ADDON_CONTROL_OPTION }])))
+  ...Object.fromEntries(['addon', 'app'].flatMap(prefix => ['start', 'stop', 'restart', 'stdin'].map(action => [`hassio.${prefix}_${action}`, { category: 'system', kind: 'manage', option: ADDON_CONTROL_OPTION }]))),
+  // ha_manage_update's operations (issue 32 item 8).
+  'update.install': { category: 'system', kind: 'manage' },
+  'update.skip': { category: 'system', kind: 'manage' },
+  'update.clear_skipped': { category: 'system', kind: 'manage' }
 }
 
 /** Why this caller may not call this service through ha_call_service, or undefined when it may. */

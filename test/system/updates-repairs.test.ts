@@ -124,3 +124,20 @@ t.test('ha_manage_update: install asks first, runs without blocking, reports pro
   t.match(no.text, /update\.install is refused by the service_denylist/)
   t.equal(installs(), before, 'a denied install reached nothing')
 })
+
+t.test('update.install through ha_call_service needs system at manage, as ha_manage_update does', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true } })
+  const ingress = await startIngress(t, server, [], await loadToolCatalog(TOOLS_DIR))
+  const created = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'services only', levels: { '*': 'manage', system: 'read' } } })
+  const client = await connectClient(t, server, created.json().token)
+  for (const service of ['install', 'skip', 'clear_skipped']) {
+    const refused = await callTool(client, 'ha_call_service', { domain: 'update', service, target: { entity_id: 'update.home_assistant_core_update' } })
+    t.equal(refused.code, 'HAMCP_DENIED_LEVEL', `update.${service}`)
+  }
+  t.notOk(home.serviceCalls.some(call => call.domain === 'update'), 'nothing reached the house')
+  const primary = await connectClient(t, server)
+  const skipped = await callTool(primary, 'ha_call_service', { domain: 'update', service: 'skip', target: { entity_id: 'update.home_assistant_core_update' } })
+  t.notOk(skipped.isError, skipped.text)
+  t.equal(home.getState('update.home_assistant_core_update')?.state, 'off', 'the primary token still reaches it')
+})
