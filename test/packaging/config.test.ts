@@ -247,7 +247,11 @@ const CONFIG_SUBJECTS: Record<string, Record<string, string>> = {
   backup: { en: 'backup', de: 'Backup', fr: 'sauvegarde', es: 'copias de seguridad', nl: 'back-up' },
   registry: { en: 'areas, floors, labels, categories, zones', de: 'Bereiche, Etagen, Labels, Kategorien, Zonen', fr: 'pièces, étages, étiquettes, catégories, zones', es: 'áreas, plantas, etiquetas, categorías, zonas', nl: 'ruimtes, verdiepingen, labels, categorieën, zones' },
   entities: { en: 'entities', de: 'Entitäten', fr: 'entités', es: 'entidades', nl: 'entiteiten' },
-  device: { en: 'devices', de: 'Geräte', fr: 'appareils', es: 'dispositivos', nl: 'apparaten' }
+  device: { en: 'devices', de: 'Geräte', fr: 'appareils', es: 'dispositivos', nl: 'apparaten' },
+  energy: { en: 'energy', de: 'Energie', fr: 'Énergie', es: 'energía', nl: 'energie' },
+  integrations: { en: 'integrations', de: 'Integrationen', fr: 'intégrations', es: 'integraciones', nl: 'integraties' },
+  updates: { en: 'updates', de: 'Updates', fr: 'mises à jour', es: 'actualizaciones', nl: 'updates' },
+  repairs: { en: 'repairs', de: 'Reparaturen', fr: 'réparations', es: 'reparaciones', nl: 'reparaties' }
 }
 const TOOL_SUBJECTS: Record<string, string[]> = {
   ha_add_dashboard_card: ['dashboard'],
@@ -261,6 +265,9 @@ const TOOL_SUBJECTS: Record<string, string[]> = {
   ha_manage_registry: ['registry'],
   ha_update_entities: ['entities'],
   ha_update_device: ['device'],
+  ha_manage_integration: ['integrations'],
+  ha_manage_update: ['updates'],
+  ha_manage_repair: ['repairs'],
   // Undoes what the other tools did: nothing of its own to name.
   ha_undo: [],
   // Listed only with its own option, allow_addon_control, whose text names it.
