@@ -68,7 +68,7 @@ export async function renderToolDocs (dir = TOOLS_DIR): Promise<string> {
     '',
     '<!-- Generated from the modules under tools/ by `npm run docs:tools`; do not edit by hand. -->',
     '',
-    `${catalog.tools.length} tools, by category (the key of a token's level, and the folder under tools/). Read tools are always available; the others appear only when their option is on (and the caller's token allows it).`,
+    `${catalog.tools.length} tools, by category (the key of a token's level, and the folder under tools/). Read tools are always available; the others appear only when their option is on (and the caller's token allows it). Under \`tool_list: core\` (the default) tools/list shows the tools marked everyday, and \`ha_search_tools\` and \`ha_call_tool\` find and run the others (docs/configuration.md).`,
     '',
     '| category | tools |',
     '|---|---|',

@@ -26,6 +26,14 @@ export const CONFIRM_WITH = ['assistant', 'owner'] as const
 export type ConfirmWith = typeof CONFIRM_WITH[number]
 
 /**
+ * Which tools tools/list shows (src/mcp/registry.ts): `core` the everyday tools, plus ha_search_tools
+ * and ha_call_tool when the token may call more; `full` every tool the token may call; `search` the two
+ * meta tools and at most three everyday tools, for small local models.
+ */
+export const TOOL_LISTS = ['core', 'full', 'search'] as const
+export type ToolList = typeof TOOL_LISTS[number]
+
+/**
  * The add-on options, as stored by the Supervisor in options.json.
  * Names and defaults follow mcp-ha 1.5 so a user can switch add-ons without re-teaching anything.
  */
@@ -43,7 +51,8 @@ export const DEFAULT_OPTIONS = {
   service_denylist: DEFAULT_SERVICE_DENYLIST,
   confirm_domains: DEFAULT_CONFIRM_DOMAINS,
   confirm_with: 'assistant' as ConfirmWith,
-  public_url: ''
+  public_url: '',
+  tool_list: 'core' as ToolList
 }
 
 /** Why a public_url value cannot be used, or undefined: empty, or an http(s) origin (a trailing slash is fine). */
@@ -111,7 +120,8 @@ export const optionsSchema = z.object({
   service_denylist: globList.default(DEFAULT_SERVICE_DENYLIST),
   confirm_domains: z.array(domainItem).max(MAX_LIST_ITEMS).default(DEFAULT_CONFIRM_DOMAINS),
   confirm_with: z.enum(CONFIRM_WITH).default(DEFAULT_OPTIONS.confirm_with),
-  public_url: publicUrl.default('')
+  public_url: publicUrl.default(''),
+  tool_list: z.enum(TOOL_LISTS).default(DEFAULT_OPTIONS.tool_list)
 })
 
 export type Options = z.infer<typeof optionsSchema>

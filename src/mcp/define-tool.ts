@@ -22,6 +22,10 @@ export interface ToolAnnotations {
   openWorldHint: boolean
 }
 
+/** The languages of the add-on's panel and translations/, in which each tool declares its search keywords. */
+export const KEYWORD_LANGUAGES = ['en', 'de', 'fr', 'es', 'nl'] as const
+export type KeywordLanguage = typeof KEYWORD_LANGUAGES[number]
+
 /** What a handler gets. No Fastify, no MCP SDK: just the home and the services around it. */
 export interface ToolContext {
   /** Filtered, in-memory reads (filter_reads applied). */
@@ -67,6 +71,16 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
    * edit an automation): tool_list `core` lists these, the others are found through ha_search_tools.
    */
   everyday: boolean
+  /**
+   * One of at most three everyday tools that tool_list `search` still lists beside ha_search_tools and
+   * ha_call_tool, for small local models that handle few tools.
+   */
+  essential?: boolean
+  /**
+   * How owners ask for this tool, in the panel's five languages: words and synonyms that are not in the
+   * name, title or description, for ha_search_tools (src/mcp/tool-search.ts). Never sent in tools/list.
+   */
+  keywords: Readonly<Record<KeywordLanguage, string>>
   /** Hints that differ from what the kind implies. */
   hints?: Partial<Omit<ToolAnnotations, 'title'>>
   /** Extra rule on top of the kind's gate, e.g. hidden when filter_reads is on. */

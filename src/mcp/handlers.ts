@@ -12,14 +12,16 @@
  * `resultType`, cache hints, confirmations as `input_required` results).
  */
 import { ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type CacheHint, type ServerContext } from '@modelcontextprotocol/server'
+import { z } from 'zod'
 import type { Identity } from '../auth/identity.ts'
 import { isHomeAssistantError, isUserError } from '../errors.ts'
 import { userMcpError } from './rpc-error.ts'
 import type { Options } from '../options.ts'
 import type { WriteRunContext } from '../policy/types.ts'
 import type { ToolContext } from './define-tool.ts'
-import { invokeTool, type CallReport } from './invoke.ts'
-import type { ToolCatalog } from './registry.ts'
+import { errorResult, invokeTool, type CallReport, type ToolCallResult } from './invoke.ts'
+import { CALL_TOOL } from './meta-tools.ts'
+import type { LoadedTool, ToolCatalog } from './registry.ts'
 import { ResourceNotFound, type McpSurface } from './surface.ts'
 import { modernConfirmation, type ModernConfirmations } from './confirm-rounds.ts'
 import { withOwnerRerun } from './owner-rerun.ts'
@@ -110,6 +112,26 @@ function resourceError (err: unknown, uri: string, log: ToolContext['log']): unk
   return methodError(err, log)
 }
 
+const callArguments = z.object({ name: z.string(), arguments: z.record(z.string(), z.unknown()).optional() })
+
+/**
+ * The tool ha_call_tool names and its arguments, or the answer that refuses it: malformed arguments,
+ * ha_call_tool itself, or a name this caller may not call (answered as an unknown one, so a refusal
+ * never tells a token which tools exist beyond its reach).
+ */
+function callTarget (deps: McpServerDeps, raw: unknown, identity: Identity): { tool: LoadedTool, args: unknown } | { refused: ToolCallResult } {
+  const parsed = callArguments.safeParse(raw ?? {})
+  if (!parsed.success) {
+    return { refused: errorResult('HAMCP_INVALID_ARGUMENT', `Invalid arguments for ${CALL_TOOL}: name (a tool name) and arguments (an object) are expected.`, 'Call ha_search_tools for the tool and its input schema.') }
+  }
+  const { name, arguments: args = {} } = parsed.data
+  const tool = name === CALL_TOOL ? undefined : deps.catalog.find(name, deps.options, identity)
+  if (!tool) {
+    return { refused: errorResult('HAMCP_NOT_FOUND', `Unknown tool: ${name.slice(0, 64)}.`, 'Call ha_search_tools to find the tools this token may use.') }
+  }
+  return { tool, args }
+}
+
 export interface BuildOptions {
   era: Era
   /** A session adds subscriptions and elicitation (2025 era only). */
@@ -134,18 +156,26 @@ export function buildServer (deps: McpServerDeps, build: BuildOptions): Server {
   server.setRequestHandler('tools/list', (_request, extra) => deps.catalog.listFor(deps.options, identityOf(extra)) as never)
   server.setRequestHandler('tools/call', async (request, extra) => {
     const identity = identityOf(extra)
-    const tool = deps.catalog.find(request.params.name, deps.options, identity)
-    if (!tool) {
+    const called = deps.catalog.find(request.params.name, deps.options, identity)
+    if (!called) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool: ${request.params.name}. Call tools/list to see the tools this token may use.`, { code: 'HAMCP_NOT_FOUND' })
     }
+    // ha_call_tool {name, arguments} is the call of the named tool: from here on it is that call, with its
+    // guard, confirmations, rounds, owner approval, audit and codes, on this one path.
+    const target = called.definition.name === CALL_TOOL ? callTarget(deps, request.params.arguments, identity) : { tool: called, args: request.params.arguments }
+    if ('refused' in target) {
+      deps.onCall?.({ tool: CALL_TOOL, identity: identity.id, ok: false, ms: 0 })
+      return target.refused as never
+    }
+    const { tool, args: asked } = target
     // Every call can be run again on the owner's approval (confirm_with: owner), without the request's signal.
     const contextFor = (args: unknown, confirmer?: Confirmer): ToolContext =>
       withOwnerRerun(deps.context(identity, extra.mcpReq.signal, confirmer), tool, args, () => deps.context(identity), deps.onCall)
     if (confirmations) {
-      return await modernConfirmation(confirmations, extra, identity, request.params.name, request.params.arguments, async (args, confirmer) =>
+      return await modernConfirmation(confirmations, extra, identity, tool.definition.name, asked, async (args, confirmer) =>
         await invokeTool(tool, args, contextFor(args, confirmer), deps.onCall)) as never
     }
-    return await invokeTool(tool, request.params.arguments, contextFor(request.params.arguments, extras?.confirmerFor(extra)), deps.onCall) as never
+    return await invokeTool(tool, asked, contextFor(asked, extras?.confirmerFor(extra)), deps.onCall) as never
   })
   server.setRequestHandler('resources/list', (_request, extra) => ({ resources: deps.surface.resources(deps.context(identityOf(extra))) }))
   server.setRequestHandler('resources/templates/list', () => ({ resourceTemplates: deps.surface.resourceTemplates() }))

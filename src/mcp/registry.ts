@@ -6,7 +6,9 @@ import { levelIn, levelRank, levelsKey, type Identity } from '../auth/identity.t
 import { ARGUMENT_CATEGORIES, levelNeeded } from './categories.ts'
 import type { Options } from '../options.ts'
 import { isRecord } from '../shape.ts'
-import { annotationsFor, KIND_GATE, toolEnabled, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
+import { annotationsFor, KEYWORD_LANGUAGES, KIND_GATE, toolEnabled, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
+import { CALL_TOOL, metaToolDefinitions, SEARCH_TOOLS } from './meta-tools.ts'
+import { ToolIndex } from './tool-search.ts'
 
 export const TOOL_NAME_PATTERN = /^[a-z0-9_]{1,64}$/
 /** A tool's category: a token level's key (CATEGORY_PATTERN without `*`) and a folder name. */
@@ -23,7 +25,7 @@ export interface LoadedTool {
   /** JSON Schema of the input, computed once. */
   inputSchema: Record<string, unknown>
   /** The tools/list entry, computed once. */
-  listing: { name: string, description: string, inputSchema: Record<string, unknown>, annotations: Partial<ToolAnnotations> }
+  listing: { name: string, title: string, description: string, inputSchema: Record<string, unknown>, annotations: Partial<ToolAnnotations> }
 }
 
 const SAFE_INT = Number.MAX_SAFE_INTEGER
@@ -206,6 +208,8 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
   if (!KINDS.has(tool.kind)) fail(`kind "${tool.kind}" is not one of ${[...KINDS].join(', ')}`)
   if (typeof tool.category !== 'string' || !TOOL_CATEGORY_PATTERN.test(tool.category)) fail(`category "${String(tool.category)}" must match ${TOOL_CATEGORY_PATTERN}`)
   if (typeof tool.everyday !== 'boolean') fail('everyday must be true or false')
+  if (tool.essential === true && !tool.everyday) fail('an essential tool must be everyday')
+  if (!tool.keywords || KEYWORD_LANGUAGES.some(language => typeof tool.keywords[language] !== 'string')) fail(`keywords needs a string for each of ${KEYWORD_LANGUAGES.join(', ')}`)
   if (typeof tool.handler !== 'function') fail('handler is not a function')
   if (!(tool.input instanceof z.ZodObject)) fail('input must be a z.object(...)')
   let inputSchema: Record<string, unknown>
@@ -237,18 +241,27 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
     ...(byArgument ? { byArgument } : {}),
     annotations,
     inputSchema,
-    // The title stays in the definition and the tool reference; clients display the name without it, and
-    // tools/list is paid by the model in every conversation (test/catalog.test.ts holds it under 28 KB with every option on).
-    listing: { name: tool.name, description: tool.description, inputSchema: bareStandardArgs(compactSchema(inputSchema) as Record<string, unknown>), annotations: listedAnnotations(annotations) }
+    // The title is the SDK's top-level field (Home Assistant's client shows it since 2026.10, a search
+    // result needs it); annotations.title would say it twice. tools/list is paid by the model in every
+    // conversation: test/catalog.test.ts holds each tool_list mode to its byte budget.
+    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema: bareStandardArgs(compactSchema(inputSchema) as Record<string, unknown>), annotations: listedAnnotations(annotations) }
   }
 }
+
+/** How many everyday tools declare themselves essential: tool_list search lists at most these. */
+export const ESSENTIAL_MAX = 3
+
+type Listing = LoadedTool['listing']
 
 /** The checked set of every tool module, independent of options. */
 export class ToolCatalog {
   readonly tools: LoadedTool[]
   readonly byName: Map<string, LoadedTool>
+  /** ha_search_tools and ha_call_tool (src/mcp/meta-tools.ts), listed when the caller may call a tool that is not. */
+  readonly meta: LoadedTool[]
+  readonly #index: ToolIndex<LoadedTool>
   // Keyed by the options object, then by the caller's levels: one catalogue may serve apps with different options.
-  #listings = new WeakMap<Options, Map<string, { tools: LoadedTool['listing'][] }>>()
+  #listings = new WeakMap<Options, Map<string, { tools: Listing[], names: Set<string> }>>()
 
   constructor (tools: LoadedTool[]) {
     this.tools = [...tools].sort((a, b) => a.definition.name.localeCompare(b.definition.name))
@@ -257,6 +270,13 @@ export class ToolCatalog {
       if (this.byName.has(tool.definition.name)) throw new Error(`duplicate tool name ${tool.definition.name}`)
       this.byName.set(tool.definition.name, tool)
     }
+    const essential = this.tools.filter(tool => tool.definition.essential === true).map(tool => tool.definition.name)
+    if (essential.length > ESSENTIAL_MAX) throw new Error(`at most ${ESSENTIAL_MAX} tools may be essential: ${essential.join(', ')}`)
+    this.meta = metaToolDefinitions((query, limit, ctx) => this.search(query, limit, ctx.options, ctx.identity)).map(tool => checkDefinition(tool, 'src/mcp/meta-tools.ts'))
+    for (const tool of this.meta) {
+      if (this.byName.has(tool.definition.name)) throw new Error(`duplicate tool name ${tool.definition.name}`)
+    }
+    this.#index = new ToolIndex(this.tools)
   }
 
   /** Is this tool registered for these options and this caller (for a multi-kind tool: for one of its kinds at least)? */
@@ -266,8 +286,16 @@ export class ToolCatalog {
     return levelRank(levelIn(identity.levels, tool.category)) >= levelRank(levelNeeded(tool.definition.kind))
   }
 
-  /** The tools/list result for these options and caller, computed once per combination. */
-  listFor (options: Options, identity: Identity): { tools: LoadedTool['listing'][] } {
+  /**
+   * The tools/list result for these options and caller, computed once per combination. Every tool the
+   * caller may call under tool_list full; the everyday ones under core; at most the essential ones under
+   * search. ha_search_tools and ha_call_tool come with them whenever a tool the caller may call is left out.
+   */
+  listFor (options: Options, identity: Identity): { tools: Listing[] } {
+    return this.#listed(options, identity)
+  }
+
+  #listed (options: Options, identity: Identity): { tools: Listing[], names: Set<string> } {
     const key = levelsKey(identity.levels)
     let byScopes = this.#listings.get(options)
     if (!byScopes) {
@@ -276,15 +304,30 @@ export class ToolCatalog {
     }
     let listing = byScopes.get(key)
     if (!listing) {
-      listing = { tools: this.tools.filter(t => this.allowed(t, options, identity)).map(t => listingFor(t, identity)) }
+      const callable = this.tools.filter(t => this.allowed(t, options, identity))
+      const mode = options.tool_list
+      const shown = mode === 'full' ? callable : callable.filter(t => mode === 'core' ? t.definition.everyday : t.definition.essential === true)
+      const listed = shown.length < callable.length ? [...shown, ...this.meta].sort((a, b) => a.definition.name.localeCompare(b.definition.name)) : shown
+      listing = { tools: listed.map(t => listingFor(t, identity)), names: new Set(listed.map(t => t.definition.name)) }
       byScopes.set(key, listing)
     }
     return listing
   }
 
+  /**
+   * The tool a tools/call by this name runs: any tool the caller may call, listed or not (a name
+   * ha_search_tools gave works called directly too), and the meta tools while they are listed.
+   */
   find (name: string, options: Options, identity: Identity): LoadedTool | undefined {
     const tool = this.byName.get(name)
-    return tool && this.allowed(tool, options, identity) ? tool : undefined
+    if (tool) return this.allowed(tool, options, identity) ? tool : undefined
+    if (name !== SEARCH_TOOLS && name !== CALL_TOOL) return undefined
+    return this.#listed(options, identity).names.has(name) ? this.meta.find(t => t.definition.name === name) : undefined
+  }
+
+  /** ha_search_tools: the tools/list entries of the best matches among the tools this caller may call. */
+  search (query: string, limit: number, options: Options, identity: Identity): Listing[] {
+    return this.#index.rank(query, limit, tool => this.allowed(tool, options, identity)).map(tool => listingFor(tool, identity))
   }
 }
 
@@ -308,7 +351,7 @@ export function argumentRefusal (tool: LoadedTool, args: Record<string, unknown>
 }
 
 /** The tools/list entry as this caller may use it: a multi-kind tool lists only the kinds its levels allow. */
-function listingFor (tool: LoadedTool, identity: Identity): LoadedTool['listing'] {
+function listingFor (tool: LoadedTool, identity: Identity): Listing {
   if (!tool.byArgument) return tool.listing
   const allowed = allowedValues(tool, identity)
   const field = tool.byArgument.field

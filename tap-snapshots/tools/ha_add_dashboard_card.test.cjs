@@ -46,6 +46,7 @@ Object {
       "type": "object",
     },
     "name": "ha_add_dashboard_card",
+    "title": "Add dashboard card",
   },
   "title": "Add dashboard card",
 }

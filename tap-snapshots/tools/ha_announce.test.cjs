@@ -40,6 +40,7 @@ Object {
       "type": "object",
     },
     "name": "ha_announce",
+    "title": "Announce a message",
   },
   "title": "Announce a message",
 }

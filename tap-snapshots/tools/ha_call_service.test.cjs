@@ -84,6 +84,7 @@ Object {
       "type": "object",
     },
     "name": "ha_call_service",
+    "title": "Call a service",
   },
   "title": "Call a service",
 }

@@ -81,6 +81,7 @@ Object {
       "type": "object",
     },
     "name": "ha_create_automation",
+    "title": "Create automation",
   },
   "title": "Create automation",
 }

@@ -56,6 +56,7 @@ Object {
       "type": "object",
     },
     "name": "ha_create_from_blueprint",
+    "title": "Create from blueprint",
   },
   "title": "Create from blueprint",
 }

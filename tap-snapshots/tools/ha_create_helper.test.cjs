@@ -55,6 +55,7 @@ Object {
       "type": "object",
     },
     "name": "ha_create_helper",
+    "title": "Create a helper",
   },
   "title": "Create a helper",
 }

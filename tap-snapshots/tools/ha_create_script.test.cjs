@@ -66,6 +66,7 @@ Object {
       "type": "object",
     },
     "name": "ha_create_script",
+    "title": "Create script",
   },
   "title": "Create script",
 }

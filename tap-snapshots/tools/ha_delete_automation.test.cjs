@@ -34,6 +34,7 @@ Object {
       "type": "object",
     },
     "name": "ha_delete_automation",
+    "title": "Delete automation",
   },
   "title": "Delete automation",
 }

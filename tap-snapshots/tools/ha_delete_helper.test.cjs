@@ -34,6 +34,7 @@ Object {
       "type": "object",
     },
     "name": "ha_delete_helper",
+    "title": "Delete a helper",
   },
   "title": "Delete a helper",
 }

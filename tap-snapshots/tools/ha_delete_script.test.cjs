@@ -34,6 +34,7 @@ Object {
       "type": "object",
     },
     "name": "ha_delete_script",
+    "title": "Delete script",
   },
   "title": "Delete script",
 }

@@ -33,6 +33,7 @@ Object {
       "type": "object",
     },
     "name": "ha_explain_event",
+    "title": "Explain a state change",
   },
   "title": "Explain a state change",
 }

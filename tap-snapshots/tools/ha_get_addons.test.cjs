@@ -26,6 +26,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_addons",
+    "title": "Get add-ons",
   },
   "title": "Get add-ons",
 }

@@ -29,6 +29,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_automation",
+    "title": "Get automation",
   },
   "title": "Get automation",
 }

@@ -33,6 +33,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_automation_trace",
+    "title": "Get automation or script traces",
   },
   "title": "Get automation or script traces",
 }

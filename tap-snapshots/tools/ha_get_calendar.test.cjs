@@ -37,6 +37,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_calendar",
+    "title": "Get calendar events",
   },
   "title": "Get calendar events",
 }

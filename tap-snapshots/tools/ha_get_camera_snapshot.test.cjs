@@ -29,6 +29,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_camera_snapshot",
+    "title": "Get camera snapshot",
   },
   "title": "Get camera snapshot",
 }

@@ -36,6 +36,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_energy",
+    "title": "Get energy usage",
   },
   "title": "Get energy usage",
 }

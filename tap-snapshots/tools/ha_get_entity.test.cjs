@@ -29,6 +29,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_entity",
+    "title": "Get entity",
   },
   "title": "Get entity",
 }

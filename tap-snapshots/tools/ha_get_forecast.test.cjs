@@ -36,6 +36,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_forecast",
+    "title": "Get weather forecast",
   },
   "title": "Get weather forecast",
 }

@@ -36,6 +36,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_health",
+    "title": "Get home health",
   },
   "title": "Get home health",
 }

@@ -55,6 +55,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_history",
+    "title": "Get state history",
   },
   "title": "Get state history",
 }

@@ -55,6 +55,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_logbook",
+    "title": "Get logbook",
   },
   "title": "Get logbook",
 }

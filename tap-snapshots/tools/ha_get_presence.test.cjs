@@ -29,6 +29,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_presence",
+    "title": "Get presence",
   },
   "title": "Get presence",
 }

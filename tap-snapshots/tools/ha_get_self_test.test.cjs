@@ -21,6 +21,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_self_test",
+    "title": "Self test",
   },
   "title": "Self test",
 }

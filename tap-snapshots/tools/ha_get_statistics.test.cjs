@@ -67,6 +67,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_statistics",
+    "title": "Get long-term statistics",
   },
   "title": "Get long-term statistics",
 }

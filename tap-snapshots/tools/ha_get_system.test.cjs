@@ -35,6 +35,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_system",
+    "title": "Get system information",
   },
   "title": "Get system information",
 }

@@ -34,6 +34,7 @@ Object {
       "type": "object",
     },
     "name": "ha_get_todo_list",
+    "title": "Get to-do list",
   },
   "title": "Get to-do list",
 }

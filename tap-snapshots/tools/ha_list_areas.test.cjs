@@ -21,6 +21,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_areas",
+    "title": "List areas",
   },
   "title": "List areas",
 }

@@ -38,6 +38,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_automations",
+    "title": "List automations",
   },
   "title": "List automations",
 }

@@ -43,6 +43,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_blueprints",
+    "title": "List blueprints",
   },
   "title": "List blueprints",
 }

@@ -26,6 +26,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_dashboards",
+    "title": "List dashboards",
   },
   "title": "List dashboards",
 }

@@ -39,6 +39,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_devices",
+    "title": "List devices",
   },
   "title": "List devices",
 }

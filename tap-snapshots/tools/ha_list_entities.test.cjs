@@ -59,6 +59,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_entities",
+    "title": "List entities",
   },
   "title": "List entities",
 }

@@ -21,6 +21,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_floors",
+    "title": "List floors",
   },
   "title": "List floors",
 }

@@ -21,6 +21,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_labels",
+    "title": "List labels",
   },
   "title": "List labels",
 }

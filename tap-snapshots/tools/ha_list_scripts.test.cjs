@@ -35,6 +35,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_scripts",
+    "title": "List scripts",
   },
   "title": "List scripts",
 }

@@ -30,6 +30,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_services",
+    "title": "List services",
   },
   "title": "List services",
 }

@@ -122,6 +122,7 @@ Object {
       "type": "object",
     },
     "name": "ha_manage_registry",
+    "title": "Manage registries",
   },
   "title": "Manage registries",
 }

@@ -54,6 +54,7 @@ Object {
       "type": "object",
     },
     "name": "ha_manage_todo",
+    "title": "Manage a to-do list",
   },
   "title": "Manage a to-do list",
 }

@@ -30,6 +30,7 @@ Object {
       "type": "object",
     },
     "name": "ha_render_template",
+    "title": "Render template",
   },
   "title": "Render template",
 }

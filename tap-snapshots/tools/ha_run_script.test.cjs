@@ -39,6 +39,7 @@ Object {
       "type": "object",
     },
     "name": "ha_run_script",
+    "title": "Run a script",
   },
   "title": "Run a script",
 }

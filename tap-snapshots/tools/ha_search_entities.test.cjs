@@ -36,6 +36,7 @@ Object {
       "type": "object",
     },
     "name": "ha_search_entities",
+    "title": "Search entities",
   },
   "title": "Search entities",
 }

@@ -44,6 +44,7 @@ Object {
       "type": "object",
     },
     "name": "ha_send_notification",
+    "title": "Send a notification",
   },
   "title": "Send a notification",
 }

@@ -41,6 +41,7 @@ Object {
       "type": "object",
     },
     "name": "ha_set_automation",
+    "title": "Enable or disable an automation",
   },
   "title": "Enable or disable an automation",
 }

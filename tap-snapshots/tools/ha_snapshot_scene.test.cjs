@@ -45,6 +45,7 @@ Object {
       "type": "object",
     },
     "name": "ha_snapshot_scene",
+    "title": "Snapshot a scene",
   },
   "title": "Snapshot a scene",
 }

@@ -44,6 +44,7 @@ Object {
       "type": "object",
     },
     "name": "ha_trigger_automation",
+    "title": "Trigger an automation",
   },
   "title": "Trigger an automation",
 }

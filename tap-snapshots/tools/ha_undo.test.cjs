@@ -27,6 +27,7 @@ Object {
       "type": "object",
     },
     "name": "ha_undo",
+    "title": "Undo the last write",
   },
   "title": "Undo the last write",
 }

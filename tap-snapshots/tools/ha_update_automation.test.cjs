@@ -101,6 +101,7 @@ Object {
       "type": "object",
     },
     "name": "ha_update_automation",
+    "title": "Update automation",
   },
   "title": "Update automation",
 }

@@ -60,6 +60,7 @@ Object {
       "type": "object",
     },
     "name": "ha_update_device",
+    "title": "Update a device",
   },
   "title": "Update a device",
 }

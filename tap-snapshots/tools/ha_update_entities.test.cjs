@@ -82,6 +82,7 @@ Object {
       "type": "object",
     },
     "name": "ha_update_entities",
+    "title": "Update entities",
   },
   "title": "Update entities",
 }

@@ -82,6 +82,7 @@ Object {
       "type": "object",
     },
     "name": "ha_update_script",
+    "title": "Update script",
   },
   "title": "Update script",
 }

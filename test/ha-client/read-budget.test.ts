@@ -25,6 +25,7 @@ function slowTool (kind: ToolKind, finish: Promise<unknown>): ReturnType<typeof 
     kind,
     category: 'system',
     everyday: false,
+    keywords: { en: '', de: '', fr: '', es: '', nl: '' },
     input: z.object({}),
     handler: async () => await finish
   }), 'slow.ts')
@@ -55,7 +56,7 @@ t.test('the budget runs on the call\'s clock, not the wall clock', async t => {
 
 t.test('a read answered in time leaves no timer behind', async t => {
   const clock = fakeClock()
-  const fromMemory = checkDefinition(defineTool({ name: 'memory_read', title: 'Memory', description: 'Reads memory.', kind: 'read', category: 'system', everyday: false, input: z.object({}), handler: async () => ({ ok: true }) }), 'memory.ts')
+  const fromMemory = checkDefinition(defineTool({ name: 'memory_read', title: 'Memory', description: 'Reads memory.', kind: 'read', category: 'system', everyday: false, keywords: { en: '', de: '', fr: '', es: '', nl: '' }, input: z.object({}), handler: async () => ({ ok: true }) }), 'memory.ts')
   const result = await invokeTool(fromMemory, {}, { ...ctx, clock }, undefined, READ_BUDGET_MS)
   t.same(result.structuredContent, { ok: true })
   t.same(clock.pending(), [], 'its budget timer was cleared with the answer')

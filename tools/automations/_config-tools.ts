@@ -11,7 +11,7 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
  * each, since the flows are the same but for the kind. Each tool's own file names it and, for an
  * update, gives the blocks that kind has.
  */
-interface ConfigToolNames extends Pick<ToolDefinition, 'name' | 'title' | 'description' | 'category' | 'everyday'> { kind: ConfigKind, example: string }
+interface ConfigToolNames extends Pick<ToolDefinition, 'name' | 'title' | 'description' | 'category' | 'everyday' | 'keywords'> { kind: ConfigKind, example: string }
 
 /** A manage tool on one automation or script: its entity id, the given fields, and the guard's two arguments. */
 function configTool (tool: ConfigToolNames, fields: z.ZodRawShape, handler: ToolDefinition['handler']): ToolDefinition {
@@ -22,6 +22,7 @@ function configTool (tool: ConfigToolNames, fields: z.ZodRawShape, handler: Tool
     kind: 'manage',
     category: tool.category,
     everyday: tool.everyday,
+    keywords: tool.keywords,
     input: z.object({ entity_id: entityIdArg(`e.g. ${tool.example}`), ...fields, dry_run: dryRunArg(), confirm_token: confirmTokenArg() }),
     handler
   })

@@ -12,6 +12,13 @@ export default defineTool({
   kind: 'manage',
   category: 'automations',
   everyday: true,
+  keywords: {
+    en: 'new make add build write automation rule routine when then trigger if at sunset schedule automate daily',
+    de: 'neue automatisierung erstellen anlegen regel routine wenn dann auslöser automatisch jeden morgen bei sonnenuntergang zeitplan automatisieren',
+    fr: 'nouvelle créer ajouter automatisation règle routine quand alors déclencheur chaque matin au coucher du soleil automatiser',
+    es: 'nueva crear añadir automatización regla rutina cuando entonces disparador cada mañana al atardecer automatizar',
+    nl: 'nieuwe maken aanmaken automatisering regel routine wanneer dan trigger elke ochtend bij zonsondergang automatiseren'
+  },
   input: z.object({
     alias: aliasArg(),
     description: descriptionArg().optional().describe('Description.'),

@@ -42,6 +42,13 @@ export default defineTool({
   kind: 'manage',
   category: 'automations',
   everyday: false,
+  keywords: {
+    en: 'blueprint template use import motion activated light automation from blueprint new',
+    de: 'blaupause vorlage verwenden automatisierung aus blaupause erstellen bewegungsmelder',
+    fr: 'blueprint modèle plan utiliser créer automatisation depuis blueprint',
+    es: 'blueprint plano plantilla usar crear automatización desde blueprint',
+    nl: 'blauwdruk blueprint sjabloon gebruiken automatisering maken van blauwdruk'
+  },
   input: z.object({
     blueprint_path: z.string().trim().min(1).max(255).describe('e.g. homeassistant/motion_light.yaml'),
     alias: aliasArg(),

@@ -13,6 +13,13 @@ export default defineTool({
   kind: 'manage',
   category: 'automations',
   everyday: false,
+  keywords: {
+    en: 'new script make sequence write routine macro steps create',
+    de: 'neues skript erstellen anlegen ablauf sequenz routine makro schritte',
+    fr: 'nouveau script créer séquence routine macro étapes',
+    es: 'nuevo script guion crear secuencia rutina macro pasos',
+    nl: 'nieuw script maken aanmaken reeks routine macro stappen'
+  },
   input: z.object({
     alias: aliasArg(),
     description: descriptionArg().optional().describe('Description.'),

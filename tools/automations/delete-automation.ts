@@ -7,5 +7,12 @@ export default deleteConfigTool({
   kind: 'automation',
   category: 'automations',
   everyday: false,
+  keywords: {
+    en: 'delete remove erase get rid of automation rule drop',
+    de: 'automatisierung löschen entfernen regel weg',
+    fr: 'supprimer effacer retirer automatisation règle',
+    es: 'eliminar borrar quitar automatización regla',
+    nl: 'automatisering verwijderen wissen regel weghalen'
+  },
   example: 'automation.wake_up'
 })

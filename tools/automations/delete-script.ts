@@ -7,5 +7,12 @@ export default deleteConfigTool({
   kind: 'script',
   category: 'automations',
   everyday: false,
+  keywords: {
+    en: 'delete remove erase script drop',
+    de: 'skript löschen entfernen',
+    fr: 'supprimer effacer retirer script',
+    es: 'eliminar borrar quitar script guion',
+    nl: 'script verwijderen wissen'
+  },
   example: 'script.bedtime'
 })

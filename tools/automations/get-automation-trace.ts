@@ -36,6 +36,13 @@ export default defineTool({
   kind: 'read',
   category: 'automations',
   everyday: true,
+  keywords: {
+    en: 'trace debug run why automation did not fire failed error steps last run script execution troubleshoot',
+    de: 'ablaufverfolgung trace debuggen warum automatisierung nicht ausgelöst fehler schritte letzter lauf',
+    fr: 'trace déboguer exécution pourquoi automatisation pas déclenchée erreur étapes dernière exécution',
+    es: 'traza depurar ejecución por qué automatización no se disparó error pasos última ejecución',
+    nl: 'trace debuggen uitvoering waarom automatisering niet afgegaan fout stappen laatste run'
+  },
   input: z.object({
     entity_id: entityIdArg('automation.* or script.* id.'),
     run_id: z.string().trim().min(1).max(100).optional().describe('One run, from the runs list.')

@@ -10,6 +10,13 @@ export default defineTool({
   kind: 'read',
   category: 'automations',
   everyday: true,
+  keywords: {
+    en: 'show automation details config yaml what does it do definition triggers conditions actions look at',
+    de: 'automatisierung anzeigen details konfiguration yaml was macht sie auslöser bedingungen aktionen',
+    fr: 'afficher automatisation détails configuration yaml que fait elle déclencheurs conditions actions',
+    es: 'mostrar automatización detalles configuración yaml qué hace disparadores condiciones acciones',
+    nl: 'automatisering tonen details configuratie yaml wat doet triggers voorwaarden acties'
+  },
   input: z.object({ entity_id: entityIdArg('e.g. automation.wake_up') }),
   async handler ({ home, ha }, { entity_id: entityId }) {
     const row = requireItem(home, 'automation', entityId)

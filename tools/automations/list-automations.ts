@@ -16,6 +16,13 @@ export default defineTool({
   kind: 'read',
   category: 'automations',
   everyday: true,
+  keywords: {
+    en: 'automations list all my automations rules routines which automations enabled disabled',
+    de: 'automatisierungen alle auflisten regeln routinen welche aktiv deaktiviert',
+    fr: 'automatisations toutes lister règles routines lesquelles actives désactivées',
+    es: 'automatizaciones todas listar reglas rutinas cuáles activas desactivadas',
+    nl: 'automatiseringen alle lijst regels routines welke ingeschakeld uitgeschakeld'
+  },
   input: z.object({
     limit: z.number().int().min(1).max(200).optional().describe('Page size (default 100; with include_config 5, max 10).'),
     offset: offsetArg(),

@@ -37,6 +37,13 @@ export default defineTool({
   kind: 'read',
   category: 'automations',
   everyday: false,
+  keywords: {
+    en: 'blueprints available installed templates which blueprints',
+    de: 'blaupausen vorlagen verfügbar installiert',
+    fr: 'blueprints modèles disponibles installés',
+    es: 'blueprints planos plantillas disponibles instalados',
+    nl: 'blauwdrukken blueprints sjablonen beschikbaar'
+  },
   input: z.object({
     domain: z.enum(['automation', 'script']).default('automation').describe('Domain.'),
     limit: limitArg(50, 20),

@@ -11,6 +11,13 @@ export default defineTool({
   kind: 'read',
   category: 'automations',
   everyday: true,
+  keywords: {
+    en: 'scripts list all my scripts which scripts routines macros',
+    de: 'skripte alle auflisten welche skripte routinen',
+    fr: 'scripts tous lister quels scripts routines',
+    es: 'scripts guiones todos listar qué scripts rutinas',
+    nl: 'scripts alle lijst welke scripts routines'
+  },
   input: z.object({ limit: limitArg(200, 100), offset: offsetArg() }),
   async handler ({ home }, args) {
     const rows = home.entities().filter(row => row.domain === 'script')

@@ -11,6 +11,13 @@ export default defineTool({
   kind: 'write',
   category: 'automations',
   everyday: true,
+  keywords: {
+    en: 'run script start execute launch activate routine good night movie mode',
+    de: 'skript ausführen starten routine gute nacht aktivieren',
+    fr: 'exécuter lancer démarrer script routine bonne nuit activer',
+    es: 'ejecutar lanzar iniciar script guion rutina buenas noches activar',
+    nl: 'script uitvoeren starten draaien routine welterusten activeren'
+  },
   input: z.object({
     entity_id: domainEntityArg('script'),
     variables: freeFormArg().optional().describe('Script variables.'),

@@ -10,6 +10,13 @@ export default defineTool({
   kind: 'write',
   category: 'automations',
   everyday: true,
+  keywords: {
+    en: 'enable disable turn off automation pause deactivate activate switch off automation stop automation',
+    de: 'automatisierung aktivieren deaktivieren ausschalten einschalten pausieren abschalten',
+    fr: 'activer désactiver automatisation mettre en pause couper',
+    es: 'activar desactivar automatización pausar apagar',
+    nl: 'automatisering inschakelen uitschakelen pauzeren aanzetten uitzetten deactiveren'
+  },
   hints: { idempotentHint: true, destructiveHint: false },
   input: z.object({
     entity_id: domainEntityArg('automation'),

@@ -11,6 +11,13 @@ export default defineTool({
   kind: 'write',
   category: 'automations',
   everyday: true,
+  keywords: {
+    en: 'trigger run automation now fire execute test automation manually start',
+    de: 'automatisierung auslösen jetzt ausführen manuell starten testen',
+    fr: 'déclencher exécuter automatisation maintenant manuellement lancer tester',
+    es: 'disparar ejecutar automatización ahora manualmente lanzar probar',
+    nl: 'automatisering triggeren nu uitvoeren handmatig starten testen'
+  },
   input: z.object({
     entity_id: domainEntityArg('automation'),
     skip_condition: z.boolean().default(true).describe('Skip its conditions.'),

@@ -9,6 +9,13 @@ export default updateConfigTool({
   kind: 'automation',
   category: 'automations',
   everyday: true,
+  keywords: {
+    en: 'edit change modify update automation fix adjust rule trigger time condition',
+    de: 'automatisierung bearbeiten ändern anpassen aktualisieren korrigieren uhrzeit bedingung',
+    fr: 'modifier changer mettre à jour automatisation corriger ajuster heure condition',
+    es: 'editar cambiar modificar actualizar automatización corregir ajustar hora condición',
+    nl: 'automatisering bewerken wijzigen aanpassen bijwerken corrigeren tijd voorwaarde'
+  },
   example: 'automation.wake_up'
 }, {
   triggers: blocksArg().min(1).optional().describe('Triggers.'),

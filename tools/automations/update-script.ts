@@ -8,6 +8,13 @@ export default updateConfigTool({
   kind: 'script',
   category: 'automations',
   everyday: false,
+  keywords: {
+    en: 'edit change modify update script fix adjust sequence steps',
+    de: 'skript bearbeiten ändern anpassen aktualisieren schritte',
+    fr: 'modifier changer mettre à jour script corriger étapes',
+    es: 'editar cambiar modificar actualizar script guion pasos',
+    nl: 'script bewerken wijzigen aanpassen bijwerken stappen'
+  },
   example: 'script.bedtime'
 }, {
   sequence: blocksArg().min(1).optional().describe('Actions.')

@@ -38,6 +38,13 @@ export default defineTool({
   kind: 'read',
   category: 'calendar',
   everyday: true,
+  keywords: {
+    en: 'calendar events appointments agenda schedule meetings today tomorrow this week upcoming what is on',
+    de: 'kalender termine ereignisse agenda heute morgen diese woche besprechungen',
+    fr: 'calendrier événements rendez vous agenda réunions aujourd hui demain cette semaine',
+    es: 'calendario eventos citas agenda reuniones hoy mañana esta semana',
+    nl: 'agenda kalender afspraken evenementen vergaderingen vandaag morgen deze week'
+  },
   input: z.object({
     entity_id: domainEntityArg('calendar', 'calendar.family').optional().describe('e.g. calendar.family'),
     hours: z.number().int().min(1).max(720).default(24).describe('Window width in hours.'),

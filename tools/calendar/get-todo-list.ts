@@ -15,6 +15,13 @@ export default defineTool({
   kind: 'read',
   category: 'calendar',
   everyday: true,
+  keywords: {
+    en: 'todo to-do list shopping list groceries tasks chores what is on my list items open',
+    de: 'aufgaben todo liste einkaufsliste einkauf besorgungen was steht auf der liste',
+    fr: 'liste de tâches courses liste de courses tâches à faire éléments',
+    es: 'lista de tareas compras lista de la compra tareas pendientes elementos',
+    nl: 'takenlijst todo boodschappenlijst boodschappen taken wat staat op de lijst'
+  },
   input: z.object({
     entity_id: domainEntityArg('todo', 'todo.shopping_list').optional().describe('e.g. todo.shopping_list'),
     status: z.enum(['needs_action', 'completed']).optional().describe('Only this status.')

@@ -21,6 +21,13 @@ export default defineTool({
   kind: 'write',
   category: 'calendar',
   everyday: true,
+  keywords: {
+    en: 'add to shopping list todo item mark done complete check off remove item buy milk task',
+    de: 'auf die einkaufsliste setzen hinzufügen aufgabe erledigt abhaken eintrag entfernen milch kaufen',
+    fr: 'ajouter à la liste de courses tâche marquer fait terminé cocher retirer élément acheter du lait',
+    es: 'añadir a la lista de la compra tarea marcar hecho completado tachar quitar elemento comprar leche',
+    nl: 'toevoegen aan boodschappenlijst taak afvinken gedaan voltooid verwijderen item melk kopen'
+  },
   input: z.object({
     entity_id: domainEntityArg('todo'),
     action: z.enum(['add', 'complete', 'uncomplete', 'remove', 'rename']).describe('Action.'),

@@ -14,6 +14,13 @@ export default defineTool({
   kind: 'camera',
   category: 'camera',
   everyday: true,
+  keywords: {
+    en: 'camera picture photo image snapshot look see view front door doorbell who is at the door cctv',
+    de: 'kamera bild foto schnappschuss sehen anschauen haustür klingel überwachung',
+    fr: 'caméra photo image capture voir regarder porte sonnette surveillance',
+    es: 'cámara foto imagen captura ver mirar puerta timbre vigilancia',
+    nl: 'camera foto afbeelding beeld momentopname kijken zien voordeur deurbel bewaking'
+  },
   input: z.object({
     entity_id: domainEntityArg('camera', 'camera.front_door').describe('Camera entity.')
   }),

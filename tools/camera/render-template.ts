@@ -15,6 +15,13 @@ export default defineTool({
   // answer's token scrub: rendering one is reading the cameras' credentials, so it is filed with them.
   category: 'camera',
   everyday: false,
+  keywords: {
+    en: 'template jinja render evaluate expression calculate test template',
+    de: 'vorlage template jinja rendern auswerten ausdruck berechnen',
+    fr: 'modèle template jinja évaluer expression calculer',
+    es: 'plantilla template jinja evaluar expresión calcular',
+    nl: 'sjabloon template jinja evalueren expressie berekenen'
+  },
   // A template can read any entity, so it would bypass filter_reads: the tool does not exist then.
   enabled: options => !options.filter_reads,
   input: z.object({

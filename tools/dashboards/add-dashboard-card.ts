@@ -49,6 +49,13 @@ export default defineTool({
   kind: 'manage',
   category: 'dashboards',
   everyday: false,
+  keywords: {
+    en: 'add card tile widget lovelace overview page panel ui put show on dashboard graph gauge',
+    de: 'karte hinzufügen kachel widget übersicht seite oberfläche anzeigen dashboard diagramm',
+    fr: 'ajouter carte tuile widget tableau de bord vue aperçu page interface afficher graphique jauge',
+    es: 'añadir tarjeta mosaico widget panel tablero vista resumen página interfaz mostrar gráfico',
+    nl: 'kaart toevoegen tegel widget dashboard overzicht pagina weergave tonen grafiek'
+  },
   input: z.object({
     dashboard: z.string().trim().min(1).max(100).default(OVERVIEW).describe('url_path (lovelace = Overview).'),
     view: z.union([z.number().int().min(0), z.string().trim().min(1).max(100)]).default(0).describe('View index, path or title.'),

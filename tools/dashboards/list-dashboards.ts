@@ -32,6 +32,13 @@ export default defineTool({
   kind: 'read',
   category: 'dashboards',
   everyday: false,
+  keywords: {
+    en: 'dashboards lovelace views pages panels ui which dashboards cards',
+    de: 'dashboards ansichten seiten oberfläche welche dashboards karten',
+    fr: 'tableaux de bord vues pages interface quels tableaux cartes',
+    es: 'paneles tableros vistas páginas interfaz qué paneles tarjetas',
+    nl: 'dashboards weergaven paginas overzicht welke dashboards kaarten'
+  },
   input: z.object({
     dashboard: z.string().trim().min(1).max(100).optional().describe('url_path (lovelace = Overview).')
   }),

@@ -11,6 +11,14 @@ export default defineTool({
   kind: 'read',
   category: 'entities',
   everyday: true,
+  essential: true,
+  keywords: {
+    en: 'state status value current attributes details is the what is temperature of one entity reading level locked unlocked opened closed on off currently right now',
+    de: 'zustand status wert aktuell attribute details ist der die wie warm temperatur abgeschlossen verriegelt offen geschlossen gerade jetzt',
+    fr: 'état statut valeur actuelle attributs détails est ce que la température verrouillée fermée ouverte allumée éteinte actuellement',
+    es: 'estado valor actual atributos detalles está la temperatura cerrada abierta bloqueada encendida apagada ahora',
+    nl: 'toestand status waarde huidige attributen details staat de temperatuur afgesloten op slot dicht open nu'
+  },
   input: z.object({ entity_id: entityIdArg() }),
   async handler ({ home }, { entity_id: entityId }) {
     const row = requireEntity(home, entityId)

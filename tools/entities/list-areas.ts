@@ -9,6 +9,13 @@ export default defineTool({
   kind: 'read',
   category: 'entities',
   everyday: true,
+  keywords: {
+    en: 'areas rooms room list which rooms kitchen bedroom living',
+    de: 'bereiche räume zimmer raum welche räume',
+    fr: 'zones pièces pièce salles quelles pièces',
+    es: 'áreas habitaciones cuartos estancias qué habitaciones',
+    nl: 'ruimtes kamers kamer gebieden welke kamers'
+  },
   input: z.object({}),
   async handler ({ home }) {
     const registries = home.registries

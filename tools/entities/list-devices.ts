@@ -11,6 +11,13 @@ export default defineTool({
   kind: 'read',
   category: 'entities',
   everyday: true,
+  keywords: {
+    en: 'devices hardware gadgets manufacturer model zigbee zwave which devices do i have bulbs plugs sensors',
+    de: 'geräte hardware hersteller modell welche geräte habe ich',
+    fr: 'appareils périphériques matériel fabricant modèle quels appareils ai je',
+    es: 'dispositivos aparatos hardware fabricante modelo qué dispositivos tengo',
+    nl: 'apparaten toestellen hardware fabrikant model welke apparaten heb ik'
+  },
   input: z.object({
     area: z.string().trim().min(1).optional().describe('Area id or name.'),
     limit: limitArg(200, 50),

@@ -16,6 +16,13 @@ export default defineTool({
   kind: 'read',
   category: 'entities',
   everyday: true,
+  keywords: {
+    en: 'entities all which lights are on all lights sensors switches every open windows doors count how many list by domain state filter',
+    de: 'entitäten alle welche lichter sind an alle lampen sensoren schalter offene fenster türen wie viele liste',
+    fr: 'entités toutes quelles lumières sont allumées tous les capteurs interrupteurs fenêtres ouvertes portes combien liste',
+    es: 'entidades todas qué luces están encendidas todos los sensores interruptores ventanas abiertas puertas cuántos lista',
+    nl: 'entiteiten alle welke lampen zijn aan alle sensoren schakelaars open ramen deuren hoeveel lijst'
+  },
   input: z.object({
     domain: slugArg('domain', 'light').optional(),
     area: z.string().trim().min(1).optional().describe('Area id or name.'),

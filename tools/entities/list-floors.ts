@@ -9,6 +9,13 @@ export default defineTool({
   kind: 'read',
   category: 'entities',
   everyday: false,
+  keywords: {
+    en: 'floors levels storeys upstairs downstairs ground floor basement attic',
+    de: 'etagen stockwerke geschosse obergeschoss erdgeschoss keller dachboden',
+    fr: 'étages niveaux rez de chaussée sous sol grenier',
+    es: 'plantas pisos niveles planta baja sótano ático',
+    nl: 'verdiepingen etages bovenverdieping begane grond benedenverdieping kelder zolder'
+  },
   input: z.object({}),
   async handler ({ home }) {
     const registries = home.registries

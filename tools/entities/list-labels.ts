@@ -9,6 +9,13 @@ export default defineTool({
   kind: 'read',
   category: 'entities',
   everyday: false,
+  keywords: {
+    en: 'labels tags tagged groups categories',
+    de: 'labels etiketten markierungen schlagwörter',
+    fr: 'étiquettes labels tags',
+    es: 'etiquetas labels',
+    nl: 'labels etiketten tags'
+  },
   input: z.object({}),
   async handler ({ home }) {
     const registries = home.registries

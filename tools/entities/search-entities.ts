@@ -10,6 +10,14 @@ export default defineTool({
   kind: 'read',
   category: 'entities',
   everyday: true,
+  essential: true,
+  keywords: {
+    en: 'find search look up where is which entity named called id lamp light sensor device by name kitchen',
+    de: 'finden suchen nachschlagen welche entität namens heißt lampe licht sensor gerät',
+    fr: 'trouver chercher rechercher quelle entité nommée appelée lampe lumière capteur appareil',
+    es: 'encontrar buscar qué entidad llamada nombre lámpara luz sensor dispositivo',
+    nl: 'vinden zoeken opzoeken welke entiteit genaamd heet lamp licht sensor apparaat'
+  },
   input: z.object({
     query: z.string().trim().min(1).max(200).describe('Words, e.g. "kitchen light" or "étage temperature".'),
     limit: limitArg(50, 20)

@@ -54,6 +54,13 @@ export default defineTool({
   kind: 'read',
   category: 'environment',
   everyday: true,
+  keywords: {
+    en: 'energy electricity power consumption usage kwh solar production grid import export battery gas water bill cost spend',
+    de: 'energie strom stromverbrauch verbrauch kwh solar photovoltaik pv netz einspeisung batterie gas wasser kosten',
+    fr: 'énergie électricité consommation kwh solaire production réseau batterie gaz eau facture coût',
+    es: 'energía electricidad consumo kwh solar producción red batería gas agua factura coste',
+    nl: 'energie stroom elektriciteit verbruik kwh zonnepanelen zon opbrengst net accu batterij gas water kosten'
+  },
   input: z.object({
     period: z.enum(['day', 'week', 'month']).default('day').describe('Window ending now.'),
     compare: z.boolean().default(false).describe('Add the previous period and % change.')

@@ -15,6 +15,13 @@ export default defineTool({
   kind: 'read',
   category: 'environment',
   everyday: true,
+  keywords: {
+    en: 'weather forecast rain tomorrow temperature outside sunny snow wind umbrella week raining snowing hot cold',
+    de: 'wetter vorhersage regen morgen temperatur draußen sonnig schnee wind regenschirm regnen regnet schneien schneit heiß kalt',
+    fr: 'météo prévisions pluie demain température dehors soleil neige vent parapluie pleuvoir pleut neiger neige chaud froid',
+    es: 'tiempo clima pronóstico previsión lluvia mañana temperatura fuera soleado nieve viento paraguas llover lloverá llueve nevar nieva calor frío',
+    nl: 'weer weersverwachting voorspelling regen morgen temperatuur buiten zonnig sneeuw wind paraplu regenen regent sneeuwen warm koud'
+  },
   input: z.object({
     entity_id: domainEntityArg('weather', 'weather.home').optional().describe('e.g. weather.home'),
     type: z.enum(['daily', 'hourly', 'twice_daily']).default('daily').describe('Granularity.')

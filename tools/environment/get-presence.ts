@@ -77,6 +77,13 @@ export default defineTool({
   kind: 'read',
   category: 'environment',
   everyday: true,
+  keywords: {
+    en: 'who is home presence away where is people person family location zone arrived left tracker phone',
+    de: 'wer ist zuhause anwesenheit abwesend wo ist personen familie standort zone angekommen weg',
+    fr: 'qui est à la maison présence absent où est personnes famille localisation zone arrivé parti',
+    es: 'quién está en casa presencia ausente dónde está personas familia ubicación zona llegó salió',
+    nl: 'wie is thuis aanwezigheid afwezig waar is personen familie locatie zone aangekomen vertrokken'
+  },
   input: z.object({
     hours: z.number().int().min(1).max(168).default(24).describe('Hours of zone changes.')
   }),

@@ -86,6 +86,13 @@ export default defineTool({
   kind: 'read',
   category: 'history',
   everyday: true,
+  keywords: {
+    en: 'why did who turned caused cause reason explain what happened triggered by went on off opened by itself at night 3am',
+    de: 'warum wer hat ursache grund erklären was ist passiert ausgelöst von eingeschaltet ging an von selbst nachts angegangen angeschaltet ausgegangen aufgegangen',
+    fr: 'pourquoi qui a cause raison expliquer que s est il passé déclenché par allumé tout seul la nuit allumée éteinte ouverte',
+    es: 'por qué quién causa razón explicar qué pasó disparado por encendió solo sola de noche encendida apagada abierta',
+    nl: 'waarom wie oorzaak reden uitleggen wat gebeurde veroorzaakt door ging aan vanzelf snachts aangegaan uitgegaan opengegaan'
+  },
   input: z.object({
     entity_id: entityIdArg(),
     at: z.string().trim().max(40).optional().describe('ISO time of the change (default the last one).')

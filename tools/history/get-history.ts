@@ -144,6 +144,13 @@ export default defineTool({
   kind: 'read',
   category: 'history',
   everyday: true,
+  keywords: {
+    en: 'history past yesterday last hours when was how long changes over time graph trend previously earlier time long duration last',
+    de: 'verlauf historie gestern letzte stunden wann wie lange änderungen zeitverlauf früher zeit dauer zuletzt',
+    fr: 'historique passé hier dernières heures quand combien de temps changements évolution avant heure durée dernière fois',
+    es: 'historial pasado ayer últimas horas cuándo cuánto tiempo cambios evolución antes hora duración última vez',
+    nl: 'geschiedenis verleden gisteren afgelopen uren wanneer hoe lang veranderingen verloop eerder tijd duur laatst'
+  },
   input: z.object({
     entity_id: entityIdsArg(5),
     ...windowShape(LIMITS)

@@ -41,6 +41,13 @@ export default defineTool({
   kind: 'read',
   category: 'history',
   everyday: true,
+  keywords: {
+    en: 'logbook log activity events what happened who did recent timeline today feed',
+    de: 'logbuch protokoll aktivität ereignisse was ist passiert wer hat zuletzt heute',
+    fr: 'journal activité événements que s est il passé qui a fait récemment aujourd hui',
+    es: 'registro diario bitácora actividad eventos qué pasó quién hizo recientemente hoy',
+    nl: 'logboek activiteit gebeurtenissen wat is er gebeurd wie deed recent vandaag'
+  },
   input: z.object({
     entity_id: entityIdArg().optional().describe('One entity.'),
     area: z.string().trim().min(1).optional().describe('Area id or name (first 60 entities).'),

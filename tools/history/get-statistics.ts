@@ -33,6 +33,13 @@ export default defineTool({
   kind: 'read',
   category: 'history',
   everyday: false,
+  keywords: {
+    en: 'statistics long term average mean minimum maximum monthly yearly last month last year per day daily total trend',
+    de: 'statistik langzeit durchschnitt mittelwert minimum maximum monatlich jährlich letzten monat letztes jahr pro tag',
+    fr: 'statistiques long terme moyenne minimum maximum mensuel annuel mois dernier année dernière par jour',
+    es: 'estadísticas largo plazo promedio media mínimo máximo mensual anual mes pasado año pasado por día',
+    nl: 'statistieken lange termijn gemiddelde minimum maximum maandelijks jaarlijks vorige maand vorig jaar per dag'
+  },
   input: z.object({
     statistic_id: z.union([statisticId, z.array(statisticId).min(1).max(10)]).describe('Usually sensor entity ids.'),
     period: z.enum(PERIODS).default('hour').describe('Bucket size; coarsened for long windows.'),

@@ -12,6 +12,13 @@ export default defineTool({
   kind: 'write',
   category: 'notify',
   everyday: true,
+  keywords: {
+    en: 'say speak tell out loud voice speaker tts broadcast intercom alexa google home sonos assist satellite talk',
+    de: 'sagen sprechen durchsage ansage laut stimme lautsprecher sprachausgabe mitteilen ausrufen',
+    fr: 'dire parler annoncer annonce voix haut parleur enceinte diffuser vocal',
+    es: 'decir hablar anunciar anuncio voz altavoz bocina en voz alta difundir',
+    nl: 'zeggen spreken omroepen aankondigen aankondiging stem luidspreker speaker hardop'
+  },
   hints: { destructiveHint: false },
   input: z.object({
     message: z.string().optional().describe('Text, max 500 chars.'),

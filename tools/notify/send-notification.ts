@@ -21,6 +21,13 @@ export default defineTool({
   kind: 'write',
   category: 'notify',
   everyday: true,
+  keywords: {
+    en: 'notify notification send message push phone alert text me remind mobile app',
+    de: 'benachrichtigung benachrichtigen nachricht senden schicken push handy telefon hinweis erinnern',
+    fr: 'notification notifier envoyer message push téléphone alerte rappeler portable',
+    es: 'notificación notificar enviar mensaje push teléfono móvil alerta avisar recordar',
+    nl: 'melding notificatie bericht sturen versturen push telefoon mobiel waarschuwing herinneren'
+  },
   hints: { destructiveHint: false },
   input: z.object({
     message: z.string().optional().describe('Text, max 1000 chars.'),

@@ -106,6 +106,13 @@ export default defineTool({
   kind: 'manage',
   category: 'registry',
   everyday: false,
+  keywords: {
+    en: 'create rename delete area room floor label tag category zone add a room new zone location geofence',
+    de: 'bereich raum zimmer etage label kategorie zone anlegen umbenennen löschen neuen raum',
+    fr: 'créer renommer supprimer pièce zone étage étiquette catégorie nouvelle pièce',
+    es: 'crear renombrar eliminar área habitación planta etiqueta categoría zona nueva habitación',
+    nl: 'ruimte kamer verdieping label categorie zone aanmaken hernoemen verwijderen nieuwe kamer'
+  },
   input: z.object({
     kind: z.enum(['area', 'floor', 'label', 'category', 'zone']).describe('Registry.'),
     action: z.enum(['create', 'update', 'delete']).describe('Action.'),

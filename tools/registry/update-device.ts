@@ -15,6 +15,13 @@ export default defineTool({
   kind: 'manage',
   category: 'registry',
   everyday: false,
+  keywords: {
+    en: 'rename device move device to room assign area disable device device name',
+    de: 'gerät umbenennen gerät verschieben raum zuweisen bereich deaktivieren',
+    fr: 'renommer appareil déplacer appareil pièce assigner zone désactiver',
+    es: 'renombrar dispositivo mover dispositivo habitación asignar área desactivar',
+    nl: 'apparaat hernoemen apparaat verplaatsen kamer toewijzen ruimte uitschakelen'
+  },
   input: z.object({
     device_id: z.string().trim().min(1).max(255).describe('From ha_list_devices.'),
     name: z.string().trim().max(255).superRefine(nameIssue(255)).nullable().optional().describe('null: default.'),

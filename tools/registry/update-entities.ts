@@ -37,6 +37,13 @@ export default defineTool({
   kind: 'manage',
   category: 'registry',
   everyday: false,
+  keywords: {
+    en: 'rename entity change name icon alias hide unhide disable entity assign area label expose to assist voice entity id sensor friendly name',
+    de: 'entität umbenennen name ändern symbol icon alias ausblenden verstecken deaktivieren bereich zuweisen für assist freigeben sensor anzeigename',
+    fr: 'renommer entité changer nom icône alias masquer cacher désactiver assigner pièce exposer à assist capteur',
+    es: 'renombrar entidad cambiar nombre icono alias ocultar desactivar asignar área exponer a assist sensor',
+    nl: 'entiteit hernoemen naam wijzigen icoon alias verbergen uitschakelen ruimte toewijzen blootstellen aan assist sensor'
+  },
   input: z.object({
     entity_ids: entityIdsArg().describe('Up to 500.'),
     name: z.string().trim().max(255).superRefine(nameIssue(255)).nullable().optional().describe('null: default.'),

@@ -13,6 +13,13 @@ export default defineTool({
   kind: 'write',
   category: 'scenes',
   everyday: false,
+  keywords: {
+    en: 'snapshot save current state remember restore later capture scene',
+    de: 'momentaufnahme aktuellen zustand speichern merken später wiederherstellen szene',
+    fr: 'instantané sauvegarder état actuel mémoriser restaurer plus tard scène',
+    es: 'instantánea guardar estado actual recordar restaurar después escena',
+    nl: 'momentopname huidige toestand opslaan onthouden later herstellen scène'
+  },
   hints: { destructiveHint: false },
   input: z.object({
     name: nameArg(100).describe('Scene name.'),

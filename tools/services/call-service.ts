@@ -24,6 +24,14 @@ export default defineTool({
   kind: 'write',
   category: 'services',
   everyday: true,
+  essential: true,
+  keywords: {
+    en: 'turn on off switch toggle set dim brightness color open close lock unlock start stop play pause volume thermostat temperature heat cool fan speed cover blinds run action control device light lamp raise lower set play',
+    de: 'einschalten ausschalten anschalten abschalten schalten umschalten dimmen helligkeit farbe öffnen schließen zusperren abschließen aufsperren starten stoppen lautstärke heizung thermostat temperatur rollladen jalousie licht lampe steuern aktion mach an aus abschließen mach schalte öffne schließe fahre hoch runter',
+    fr: 'allumer éteindre activer désactiver basculer régler varier luminosité couleur ouvrir fermer verrouiller déverrouiller démarrer arrêter volume thermostat température chauffage volet store lumière lampe contrôler action allume éteins ferme ouvre monte baisse mets',
+    es: 'encender apagar prender activar desactivar alternar ajustar atenuar brillo color abrir cerrar bloquear desbloquear iniciar detener volumen termostato temperatura calefacción persiana luz lámpara controlar acción enciende apaga cierra abre sube baja pon',
+    nl: 'aanzetten uitzetten inschakelen uitschakelen schakelen dimmen helderheid kleur openen sluiten vergrendelen ontgrendelen starten stoppen volume thermostaat temperatuur verwarming rolluik luik lamp licht bedienen actie zet aan uit op slot doen slot doe zet open sluit omhoog omlaag'
+  },
   hints: { openWorldHint: true },
   input: z.object({
     domain: slugArg('domain', 'light'),

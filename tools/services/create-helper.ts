@@ -12,6 +12,13 @@ export default defineTool({
   kind: 'write',
   category: 'services',
   everyday: false,
+  keywords: {
+    en: 'new helper add create input boolean toggle number slider text select dropdown counter timer schedule button datetime virtual switch',
+    de: 'neuer helfer erstellen anlegen hinzufügen eingabe schalter zahl schieberegler text auswahl zähler timer zeitplan taste datum virtuell',
+    fr: 'nouvel assistant entrée créer ajouter interrupteur booléen nombre curseur texte liste déroulante compteur minuteur planning bouton virtuel',
+    es: 'nuevo ayudante crear añadir entrada interruptor booleano número deslizador texto selección contador temporizador horario botón virtual',
+    nl: 'nieuwe helper hulp maken aanmaken toevoegen invoer schakelaar getal schuifregelaar tekst keuzelijst teller timer schema knop virtueel'
+  },
   hints: { destructiveHint: false },
   input: z.object({
     helper_type: z.enum(HELPER_TYPES).describe('Type.'),

@@ -11,6 +11,13 @@ export default defineTool({
   kind: 'write',
   category: 'services',
   everyday: false,
+  keywords: {
+    en: 'delete remove erase helper input boolean counter timer',
+    de: 'helfer löschen entfernen',
+    fr: 'supprimer effacer retirer assistant entrée',
+    es: 'eliminar borrar quitar ayudante',
+    nl: 'helper hulp verwijderen wissen'
+  },
   input: z.object({
     entity_id: entityIdArg('e.g. input_boolean.guest_mode'),
     dry_run: dryRunArg(),

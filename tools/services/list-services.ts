@@ -51,6 +51,13 @@ export default defineTool({
   kind: 'read',
   category: 'services',
   everyday: true,
+  keywords: {
+    en: 'services actions available what can i do domains fields parameters which services capabilities',
+    de: 'dienste aktionen verfügbar was kann ich tun domänen felder parameter',
+    fr: 'services actions disponibles que puis je faire domaines champs paramètres',
+    es: 'servicios acciones disponibles qué puedo hacer dominios campos parámetros',
+    nl: 'diensten services acties beschikbaar wat kan ik doen domeinen velden parameters'
+  },
   input: z.object({
     domain: slugArg('domain', 'light').optional(),
     search: z.string().trim().min(2).max(100).optional().describe('Words in ids, names or descriptions.')

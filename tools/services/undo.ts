@@ -23,6 +23,13 @@ export default defineTool({
   kind: 'write',
   category: 'services',
   everyday: true,
+  keywords: {
+    en: 'undo revert roll back take back mistake restore previous oops cancel last change',
+    de: 'rückgängig zurücknehmen wiederherstellen fehler letzte änderung zurück',
+    fr: 'annuler revenir en arrière rétablir erreur dernière modification',
+    es: 'deshacer revertir volver atrás error último cambio restaurar',
+    nl: 'ongedaan maken terugdraaien herstellen fout laatste wijziging'
+  },
   alsoKind: 'manage',
   input: z.object({
     dry_run: dryRunArg(),

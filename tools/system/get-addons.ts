@@ -21,6 +21,13 @@ export default defineTool({
   kind: 'read',
   category: 'system',
   everyday: false,
+  keywords: {
+    en: 'addons add-ons apps installed plugins supervisor mosquitto zigbee2mqtt esphome node red version running',
+    de: 'addons erweiterungen installiert apps supervisor version läuft',
+    fr: 'modules complémentaires addons extensions installés applications supervisor version',
+    es: 'complementos addons extensiones instalados aplicaciones supervisor versión',
+    nl: 'add-ons addons uitbreidingen geïnstalleerd apps supervisor versie'
+  },
   input: z.object({
     slug: z.string().trim().regex(ADDON_SLUG, 'lowercase letters, digits, _ and - only').max(64).optional().describe('e.g. core_mosquitto')
   }),

@@ -36,6 +36,13 @@ export default defineTool({
   kind: 'read',
   category: 'system',
   everyday: true,
+  keywords: {
+    en: 'health problems issues repairs broken unavailable offline dead batteries low battery warnings what is wrong check',
+    de: 'gesundheit probleme reparaturen kaputt nicht verfügbar offline batterie leer schwach warnungen was stimmt nicht',
+    fr: 'santé problèmes réparations cassé indisponible hors ligne batterie faible piles avertissements ce qui ne va pas',
+    es: 'salud problemas reparaciones roto no disponible desconectado batería baja pilas avisos qué falla',
+    nl: 'gezondheid problemen reparaties kapot niet beschikbaar offline batterij bijna leeg waarschuwingen wat is er mis'
+  },
   input: z.object({
     battery_threshold: z.number().int().min(1).max(99).default(20).describe('Low battery below this %.'),
     stale_days: z.number().int().min(1).max(365).default(30).describe('Idle days that make an automation stale.')

@@ -35,6 +35,13 @@ export default defineTool({
   kind: 'read',
   category: 'system',
   everyday: false,
+  keywords: {
+    en: 'self test diagnose connection check is the add-on working connectivity ping debug mcp server',
+    de: 'selbsttest diagnose verbindung prüfen funktioniert das addon',
+    fr: 'autotest diagnostic connexion vérifier le module fonctionne',
+    es: 'autoprueba diagnóstico conexión comprobar funciona el complemento',
+    nl: 'zelftest diagnose verbinding controleren werkt de add-on'
+  },
   needsHomeAssistant: false,
   input: z.object({}),
   async handler ({ ha, clock }) {

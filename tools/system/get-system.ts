@@ -101,6 +101,13 @@ export default defineTool({
   kind: 'read',
   category: 'system',
   everyday: false,
+  keywords: {
+    en: 'system info version core os host error log logs errors network storage disk supervisor hardware',
+    de: 'system info version core betriebssystem fehlerprotokoll fehler log netzwerk speicher festplatte',
+    fr: 'système info version core os journal des erreurs erreurs réseau stockage disque',
+    es: 'sistema información versión core os registro de errores errores red almacenamiento disco',
+    nl: 'systeem info versie core os foutenlogboek fouten netwerk opslag schijf'
+  },
   input: z.object({
     section: z.enum(['config', 'error_log', 'updates', 'backups', 'mounts']).describe('Section.')
   }),

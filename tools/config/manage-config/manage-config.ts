@@ -15,6 +15,13 @@ export default defineTool({
   kind: 'manage',
   category: 'config',
   everyday: false,
+  keywords: {
+    en: 'scene scenes edit create delete calendar event add appointment backup make a backup dashboard view card remove card move card',
+    de: 'szene szenen bearbeiten erstellen löschen kalendereintrag termin hinzufügen backup sicherung datensicherung dashboard ansicht karte',
+    fr: 'scène scènes modifier créer supprimer événement rendez vous ajouter sauvegarde faire une sauvegarde tableau de bord vue carte',
+    es: 'escena escenas editar crear eliminar evento cita añadir copia de seguridad respaldo hacer copia panel vista tarjeta',
+    nl: 'scène scènes bewerken maken verwijderen afspraak agenda toevoegen back-up reservekopie maken dashboard weergave kaart'
+  },
   input: manageInput,
   async handler (ctx, args) {
     return await BY_KIND[args.kind](ctx, args)
