@@ -197,6 +197,9 @@ t.test('the catalogue', async t => {
     t.same(listed({ tool_list: 'search' }, weather), sorted([...META]), 'search: nothing essential callable, the meta tools find the rest')
     for (const mode of ['core', 'full', 'search'] as const) t.same(listed({ ...everything, tool_list: mode }, { id: 'token:n', name: 'none', levels: { '*': 'none' } }), [], `${mode}: a token that may call nothing lists nothing`)
     t.ok(catalog.tools.filter(tool => tool.definition.essential === true).every(tool => tool.definition.everyday), 'essential tools are everyday')
+    const callTool = (options: Partial<Options>, identity: Identity): unknown => catalog.listFor(opts(options), identity).tools.find(tool => tool.name === 'ha_call_tool')?.annotations.readOnlyHint
+    t.equal(callTool(everything, primary), undefined, 'ha_call_tool may run writes: not read-only')
+    t.equal(callTool(everything, { id: 'token:r', name: 'reader', levels: { '*': 'read' } }), true, 'for a reader it runs reads only: read-only')
   })
 
   t.test('ha_search_tools finds only what the caller may call, with what tools/list would say of it', async t => {

@@ -308,7 +308,10 @@ export class ToolCatalog {
       const mode = options.tool_list
       const shown = mode === 'full' ? callable : callable.filter(t => mode === 'core' ? t.definition.everyday : t.definition.essential === true)
       const listed = shown.length < callable.length ? [...shown, ...this.meta].sort((a, b) => a.definition.name.localeCompare(b.definition.name)) : shown
-      listing = { tools: listed.map(t => listingFor(t, identity)), names: new Set(listed.map(t => t.definition.name)) }
+      // ha_call_tool can do what the tools it may run do: read-only when every one of them is.
+      const readOnly = callable.every(t => t.annotations.readOnlyHint)
+      const entry = (t: LoadedTool): Listing => t.definition.name === CALL_TOOL && readOnly ? { ...t.listing, annotations: { readOnlyHint: true, openWorldHint: false } } : listingFor(t, identity)
+      listing = { tools: listed.map(entry), names: new Set(listed.map(t => t.definition.name)) }
       byScopes.set(key, listing)
     }
     return listing

@@ -10,7 +10,7 @@ const UI = { 'x-ha-mcp-ui': '1', 'content-type': 'application/json' }
 
 t.test('dashboards, scenes and calendar at read: ha_manage_config cannot save a dashboard, create an event or offer a scene', async t => {
   const home = await startHome(t)
-  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true } })
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, tool_list: 'full' } })
   const ingress = await startIngress(t, server, [], await loadToolCatalog(TOOLS_DIR))
 
   // The Tokens tab says which tools each category covers, ha_manage_config under each of its kinds.

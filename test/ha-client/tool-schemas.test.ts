@@ -176,14 +176,15 @@ t.test('every tool schema is portable and passes both of Home Assistant\'s conve
   const seen = new Set<string>()
   for (const set of optionSets()) {
     const options = optionsSchema.parse(set)
-    const listed = catalog.listFor(options, primary).tools
+    // Every tool the options allow (tool_list full), and the catalogue's two meta tools.
+    const listed = [...catalog.listFor({ ...options, tool_list: 'full' }, primary).tools, ...catalog.meta.map(tool => tool.listing)]
     const failures = (check: (schema: Schema) => string[]): string[] => listed.flatMap(tool => check(tool.inputSchema).map(problem => `${tool.name}: ${problem}`))
     t.same(failures(portableProblems), [], `portable subset: ${JSON.stringify(set)}`)
     t.same(failures(schema => { const problem = conversionProblem(schema); return problem === undefined ? [] : [problem] }), [], `voluptuous-openapi converts: ${JSON.stringify(set)}`)
     t.same(failures(probatioProblems), [], `probatio round trip: ${JSON.stringify(set)}`)
     for (const tool of listed) seen.add(tool.name)
   }
-  t.equal(seen.size, catalog.tools.length, 'every tool of the catalogue was listed under some option set and checked')
+  t.equal(seen.size, catalog.tools.length + catalog.meta.length, 'every tool of the catalogue was listed under some option set and checked')
 })
 
 t.test('the checks above catch what they are for', async t => {
@@ -243,6 +244,7 @@ t.test('what tools/list sends over HTTP is what was checked', async t => {
   t.ok(tools.length > 0)
   for (const tool of tools) {
     t.equal(conversionProblem(tool.inputSchema), undefined, `${tool.name} converts as received`)
-    t.same(tool.inputSchema, catalog.byName.get(tool.name)?.listing.inputSchema, `${tool.name} is the catalogue's listing`)
+    const loaded = catalog.byName.get(tool.name) ?? catalog.meta.find(meta => meta.definition.name === tool.name)
+    t.same(tool.inputSchema, loaded?.listing.inputSchema, `${tool.name} is the catalogue's listing`)
   }
 })
