@@ -214,7 +214,7 @@ t.test('the catalogue', async t => {
     t.same(catalog.search('camera snapshot', 10, opts({}), primary).map(tool => tool.name).filter(name => name === 'ha_get_camera_snapshot'), [], 'never a tool its option leaves off')
     const dashboards: Identity = { id: 'token:d', name: 'dash', levels: { '*': 'manage', dashboards: 'read' } }
     const config = catalog.search('edit a scene', 5, everything, dashboards).find(tool => tool.name === 'ha_manage_config')
-    t.same((config?.inputSchema.properties as Record<string, { enum?: string[] }>).kind?.enum, ['scene', 'calendar', 'backup'], 'a multi-kind tool shows only the kinds the caller may use')
+    t.same((config?.inputSchema.properties as Record<string, { enum?: string[] }>).kind?.enum, ['scene', 'calendar', 'backup', 'energy'], 'a multi-kind tool shows only the kinds the caller may use')
     t.same(catalog.search('zzzz qqqq', 5, everything, primary), [], 'nothing matches: nothing found')
   })
 

@@ -69,7 +69,7 @@ Object {
       "type": "object",
     },
     "name": "ha_manage_config",
-    "title": "Scenes, events, dashboards, backups",
+    "title": "Scenes, events, dashboards, backups, energy",
   },
   "title": "Scenes, events, dashboards, backups, energy",
 }

@@ -16,11 +16,11 @@ export default defineTool({
   category: 'config',
   everyday: false,
   keywords: {
-    en: 'scene scenes edit create delete calendar event add appointment backup make a backup dashboard view card remove card move card',
-    de: 'szene szenen bearbeiten erstellen löschen kalendereintrag termin hinzufügen backup sicherung datensicherung dashboard ansicht karte',
-    fr: 'scène scènes modifier créer supprimer événement rendez vous ajouter sauvegarde faire une sauvegarde tableau de bord vue carte',
-    es: 'escena escenas editar crear eliminar evento cita añadir copia de seguridad respaldo hacer copia panel vista tarjeta',
-    nl: 'scène scènes bewerken maken verwijderen afspraak agenda toevoegen back-up reservekopie maken dashboard weergave kaart'
+    en: 'scene scenes edit create delete calendar event add appointment backup make a backup dashboard view card remove card move card energy settings configure solar panels grid sources',
+    de: 'szene szenen bearbeiten erstellen löschen kalendereintrag termin hinzufügen backup sicherung datensicherung dashboard ansicht karte energieeinstellungen energie konfigurieren quellen',
+    fr: 'scène scènes modifier créer supprimer événement rendez vous ajouter sauvegarde faire une sauvegarde tableau de bord vue carte paramètres énergie configurer sources',
+    es: 'escena escenas editar crear eliminar evento cita añadir copia de seguridad respaldo hacer copia panel vista tarjeta ajustes de energía configurar fuentes',
+    nl: 'scène scènes bewerken maken verwijderen afspraak agenda toevoegen back-up reservekopie maken dashboard weergave kaart energie-instellingen energie configureren bronnen'
   },
   input: manageInput,
   async handler (ctx, args) {
