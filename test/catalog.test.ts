@@ -216,6 +216,10 @@ t.test('the catalogue', async t => {
     const config = catalog.search('edit a scene', 5, everything, dashboards).find(tool => tool.name === 'ha_manage_config')
     t.same((config?.inputSchema.properties as Record<string, { enum?: string[] }>).kind?.enum, ['scene', 'calendar', 'backup', 'energy'], 'a multi-kind tool shows only the kinds the caller may use')
     t.same(catalog.search('zzzz qqqq', 5, everything, primary), [], 'nothing matches: nothing found')
+    // Every operation in two calls from a client that only lists: ha_search_tools by what it does, then ha_call_tool.
+    for (const tool of catalog.tools) {
+      t.ok(catalog.search(tool.definition.title, 5, everything, primary).some(found => found.name === tool.definition.name), `${tool.definition.name} is found by its title`)
+    }
   })
 
   // Issue 32 item 10: the JSON of tools/list's tools array in each mode (deterministic, so a test).
