@@ -31,7 +31,7 @@ t.test('without allow_config_write no config tool is listed or callable', async 
 
 t.test('automation lifecycle: validate, confirm, create, diff, concurrent edit, delete', async t => {
   const home = await startHome(t)
-  const server = await startServer(t, { home, options: { allow_config_write: true } })
+  const server = await startServer(t, { home, options: { allow_config_write: true, tool_list: 'full' } })
   const client = await connectClient(t, server)
   const names = (await client.listTools()).tools.map(tool => tool.name)
   t.same(CONFIG_TOOLS.filter(name => names.includes(name)), CONFIG_TOOLS, 'all config tools listed')

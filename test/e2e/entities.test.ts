@@ -3,7 +3,7 @@ import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 
 t.test('entity and registry tools end to end through the SDK client', async t => {
   const home = await startHome(t)
-  const server = await startServer(t, { home })
+  const server = await startServer(t, { home, options: { tool_list: 'full' } })
   const client = await connectClient(t, server)
 
   const { tools } = await client.listTools()
