@@ -188,8 +188,8 @@ t.test('the catalogue', async t => {
     const listed = (options: Partial<Options>, identity: Identity = primary): string[] => catalog.listFor(opts(options), identity).tools.map(tool => tool.name).sort()
     const everyday = (names: string[]): string[] => names.filter(name => TOOLS[name]?.[2] === true)
     t.same(listed({}), sorted([...everyday(READ), ...META]), 'core is the default: the everyday reads and the two meta tools')
-    t.same(listed(everything), sorted([...everyday([...READ, ...WRITE, ...MANAGE, ...CAMERA]), ...META]), 'core, every option on')
-    t.same(listed({ ...everything, tool_list: 'full' }), sorted([...READ, ...WRITE, ...MANAGE, ...CAMERA]), 'full: every tool, no meta tools')
+    t.same(listed(everything), sorted([...everyday([...READ, ...CONFIG_READS, ...WRITE, ...MANAGE, ...CAMERA]), ...META]), 'core, every option on')
+    t.same(listed({ ...everything, tool_list: 'full' }), sorted([...READ, ...CONFIG_READS, ...WRITE, ...MANAGE, ...CAMERA]), 'full: every tool, no meta tools')
     t.same(listed({ ...everything, tool_list: 'search' }), sorted(['ha_call_service', 'ha_get_entity', 'ha_search_entities', ...META]), 'search: the meta tools and three everyday tools')
     t.same(listed({ tool_list: 'search' }), sorted(['ha_get_entity', 'ha_search_entities', ...META]), 'search without writes: only the essential tools the options allow')
     const weather: Identity = { id: 'token:e', name: 'weather', levels: { environment: 'read' } }

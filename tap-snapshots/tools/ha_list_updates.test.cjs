@@ -26,6 +26,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_updates",
+    "title": "List updates",
   },
   "title": "List updates",
 }

@@ -44,6 +44,7 @@ Object {
       "type": "object",
     },
     "name": "ha_manage_repair",
+    "title": "Ignore a repair",
   },
   "title": "Ignore a repair",
 }

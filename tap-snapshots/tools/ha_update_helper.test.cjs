@@ -40,6 +40,7 @@ Object {
       "type": "object",
     },
     "name": "ha_update_helper",
+    "title": "Change a helper",
   },
   "title": "Change a helper",
 }

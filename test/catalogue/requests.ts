@@ -252,5 +252,16 @@ export const REQUESTS: ReadonlyArray<readonly [request: string, tool: string]> =
   ['doe het licht in de woonkamer uit', 'ha_call_service'],
   ['wie heeft de garagedeur geopend', 'ha_explain_event'],
   ['gaat het morgen regenen', 'ha_get_forecast'],
-  ['hoeveel gas verbruikt deze maand', 'ha_get_energy']
+  ['hoeveel gas verbruikt deze maand', 'ha_get_energy'],
+  // Tools other helpers added (updates, repairs, helpers), written when they reached main.
+  ['are there any updates', 'ha_list_updates'],
+  ['mises à jour disponibles', 'ha_list_updates'],
+  ['gibt es neue Updates', 'ha_list_updates'],
+  ['hay actualizaciones pendientes', 'ha_list_updates'],
+  ['welke updates zijn er', 'ha_list_updates'],
+  ['ignore the repair about the old integration', 'ha_manage_repair'],
+  ['Reparaturmeldung ignorieren', 'ha_manage_repair'],
+  ['change the maximum of the input number', 'ha_update_helper'],
+  ['modifier le minuteur', 'ha_update_helper'],
+  ['timer helper duration to 10 minutes', 'ha_update_helper']
 ]

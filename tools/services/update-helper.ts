@@ -14,6 +14,13 @@ export default defineTool({
   kind: 'write',
   category: 'services',
   everyday: false,
+  keywords: {
+    en: 'edit change modify update helper input boolean number slider min max options counter timer duration select choices',
+    de: 'helfer bearbeiten ändern anpassen eingabe zahl minimum maximum optionen zähler timer dauer auswahl',
+    fr: 'modifier changer assistant entrée nombre minimum maximum options compteur minuteur durée choix',
+    es: 'editar cambiar modificar ayudante entrada número mínimo máximo opciones contador temporizador duración',
+    nl: 'helper bewerken wijzigen aanpassen invoer getal minimum maximum opties teller timer duur keuzes'
+  },
   hints: { destructiveHint: false },
   input: z.object({
     entity_id: entityIdArg('e.g. input_number.target'),

@@ -12,6 +12,13 @@ export default defineTool({
   kind: 'read',
   category: 'system',
   everyday: false,
+  keywords: {
+    en: 'updates available update new version upgrade firmware core os add-on release notes what needs updating pending',
+    de: 'updates aktualisierungen verfügbar neue version aktualisieren firmware core betriebssystem addon versionshinweise',
+    fr: 'mises à jour disponibles nouvelle version mettre à jour firmware core os module notes de version',
+    es: 'actualizaciones disponibles nueva versión actualizar firmware core os complemento notas de la versión',
+    nl: 'updates beschikbaar nieuwe versie bijwerken upgraden firmware core os add-on release notes'
+  },
   // Listed with the tools that act on updates: an owner who lets the assistant manage none has no use for it.
   enabled: options => options.allow_config_write,
   input: z.object({

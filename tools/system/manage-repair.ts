@@ -18,6 +18,13 @@ export default defineTool({
   kind: 'manage',
   category: 'system',
   everyday: false,
+  keywords: {
+    en: 'repair issue ignore dismiss hide warning problem unignore restore repairs notification',
+    de: 'reparatur problem ignorieren ausblenden warnung wieder anzeigen reparaturen',
+    fr: 'réparation problème ignorer masquer avertissement réafficher réparations',
+    es: 'reparación problema ignorar ocultar aviso advertencia volver a mostrar reparaciones',
+    nl: 'reparatie probleem negeren verbergen waarschuwing opnieuw tonen reparaties'
+  },
   input: z.object({
     action: z.enum(['ignore', 'unignore']).describe('What to do.'),
     domain: slugArg('domain', 'zha'),
