@@ -57,6 +57,7 @@ Object {
       "type": "object",
     },
     "name": "ha_list_integrations",
+    "title": "List integrations",
   },
   "title": "List integrations",
 }

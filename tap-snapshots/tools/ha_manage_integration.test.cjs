@@ -56,6 +56,7 @@ Object {
       "type": "object",
     },
     "name": "ha_manage_integration",
+    "title": "Manage integrations",
   },
   "title": "Manage integrations",
 }

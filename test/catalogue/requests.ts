@@ -263,5 +263,13 @@ export const REQUESTS: ReadonlyArray<readonly [request: string, tool: string]> =
   ['Reparaturmeldung ignorieren', 'ha_manage_repair'],
   ['change the maximum of the input number', 'ha_update_helper'],
   ['modifier le minuteur', 'ha_update_helper'],
-  ['timer helper duration to 10 minutes', 'ha_update_helper']
+  ['timer helper duration to 10 minutes', 'ha_update_helper'],
+  ['turn off the Hue bridge integration', 'ha_manage_integration'],
+  ['reload the zigbee integration', 'ha_manage_integration'],
+  ['Integration neu laden', 'ha_manage_integration'],
+  ['désactiver l\'intégration météo', 'ha_manage_integration'],
+  ['which integrations are failing', 'ha_list_integrations'],
+  ['welche Integrationen haben Fehler', 'ha_list_integrations'],
+  ['integraciones instaladas', 'ha_list_integrations'],
+  ['welke integraties zijn er', 'ha_list_integrations']
 ]

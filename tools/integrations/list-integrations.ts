@@ -40,6 +40,13 @@ export default defineTool({
   kind: 'read',
   category: 'integrations',
   everyday: false,
+  keywords: {
+    en: 'integrations list installed which integrations failing not loaded setup error broken hue zigbee mqtt discovered new devices found config entries',
+    de: 'integrationen liste installiert welche integrationen fehlerhaft nicht geladen einrichtungsfehler entdeckt gefunden',
+    fr: 'intégrations liste installées quelles intégrations en échec non chargées erreur de configuration découvertes trouvées',
+    es: 'integraciones lista instaladas qué integraciones fallando no cargadas error de configuración descubiertas encontradas',
+    nl: 'integraties lijst geïnstalleerd welke integraties mislukt niet geladen installatiefout ontdekt gevonden'
+  },
   // The integrations category is the owner's Settings page: listed with the tool that manages it.
   enabled: options => options.allow_config_write,
   input: z.object({

@@ -225,6 +225,13 @@ export default defineTool({
   kind: 'manage',
   category: 'integrations',
   everyday: false,
+  keywords: {
+    en: 'integration reload restart turn off disable enable remove delete uninstall options configure accept discovery add discovered ignore bridge hue',
+    de: 'integration neu laden neustarten deaktivieren aktivieren entfernen löschen optionen konfigurieren entdeckung annehmen ignorieren bridge',
+    fr: 'intégration recharger redémarrer désactiver activer supprimer retirer options configurer accepter découverte ignorer pont',
+    es: 'integración recargar reiniciar desactivar activar eliminar quitar opciones configurar aceptar descubrimiento ignorar puente',
+    nl: 'integratie herladen herstarten uitschakelen inschakelen verwijderen opties configureren ontdekking accepteren negeren bridge'
+  },
   input: z.object({
     action: z.enum(ACTIONS).describe('What to do.'),
     entry_id: idArg('From ha_list_integrations.'),
