@@ -161,7 +161,7 @@ t.test('refusals reach nothing: service_denylist, entity lists, levels, the opti
   t.ok(entriesOf(home.house).entries.has(nut.entry_id))
 
   // Levels: named tokens at each level of the integrations category.
-  const open = await startServer(t, { home, options: { allow_write: true, allow_config_write: true } })
+  const open = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, tool_list: 'full' } })
   const tokens = open.app.services.tokens
   const spotify = entryOf(home, 'spotify')
   for (const level of ['none', 'read', 'write'] as const) {

@@ -55,7 +55,7 @@ t.test('ha_manage_repair: ignore and unignore reach the issue registry; refusals
 
 t.test('levels: system at manage may ignore a repair; at read it lists updates only', async t => {
   const home = await startHome(t)
-  const server = await startServer(t, { home, options: { allow_config_write: true } })
+  const server = await startServer(t, { home, options: { allow_config_write: true, tool_list: 'full' } })
   const ingress = await startIngress(t, server, [], await loadToolCatalog(TOOLS_DIR))
   const token = async (levels: Record<string, string>): Promise<string> => (await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: `t ${Object.values(levels).join(' ')}`, levels } })).json().token
   const reader = await connectClient(t, server, await token({ '*': 'manage', system: 'read' }))
