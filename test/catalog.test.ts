@@ -203,7 +203,7 @@ t.test('the catalogue', async t => {
   })
 
   t.test('ha_search_tools finds only what the caller may call, with what tools/list would say of it', async t => {
-    const everything = opts({ allow_write: true, allow_config_write: true, allow_camera: true })
+    const everything = opts({ allow_write: true, allow_config_write: true, allow_camera: true, allow_addon_control: true })
     const found = catalog.search('create an automation', 5, everything, primary)
     t.equal(found[0]?.name, 'ha_create_automation', 'best match first')
     t.same(Object.keys(found[0] ?? {}).sort(), ['annotations', 'description', 'inputSchema', 'name', 'title'])

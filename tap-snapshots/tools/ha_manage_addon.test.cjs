@@ -51,6 +51,7 @@ Object {
       "type": "object",
     },
     "name": "ha_manage_addon",
+    "title": "Manage an add-on",
   },
   "title": "Manage an add-on",
 }

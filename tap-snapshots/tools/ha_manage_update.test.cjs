@@ -52,6 +52,7 @@ Object {
       "type": "object",
     },
     "name": "ha_manage_update",
+    "title": "Install or skip an update",
   },
   "title": "Install or skip an update",
 }

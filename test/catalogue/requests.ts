@@ -271,5 +271,11 @@ export const REQUESTS: ReadonlyArray<readonly [request: string, tool: string]> =
   ['which integrations are failing', 'ha_list_integrations'],
   ['welche Integrationen haben Fehler', 'ha_list_integrations'],
   ['integraciones instaladas', 'ha_list_integrations'],
-  ['welke integraties zijn er', 'ha_list_integrations']
+  ['welke integraties zijn er', 'ha_list_integrations'],
+  ['install the core update', 'ha_manage_update'],
+  ['Update installieren', 'ha_manage_update'],
+  ['installer les mises à jour', 'ha_manage_update'],
+  ['restart the mosquitto add-on', 'ha_manage_addon'],
+  ['Addon neu starten', 'ha_manage_addon'],
+  ['detener el complemento', 'ha_manage_addon']
 ]

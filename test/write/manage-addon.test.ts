@@ -11,7 +11,7 @@ import { startIngress } from '../ingress/_ingress.ts'
 /** ha_manage_addon (issue 32 items 6 and 8): add-on control through Home Assistant's own services. */
 
 const UI = { 'x-ha-mcp-ui': '1', 'content-type': 'application/json' }
-const ON: Partial<Options> = { allow_write: true, allow_config_write: true, allow_addon_control: true }
+const ON: Partial<Options> = { allow_write: true, allow_config_write: true, allow_addon_control: true, tool_list: 'full' }
 const WITHOUT_HASSIO = DEFAULT_SERVICE_DENYLIST.filter(entry => entry !== 'hassio.*')
 
 async function serve (t: Test, home: DemoHome, options: Partial<Options>, addonMode = true): Promise<{ server: TestServer, client: Client }> {

@@ -22,6 +22,13 @@ export default defineTool({
   kind: 'manage',
   category: 'system',
   everyday: false,
+  keywords: {
+    en: 'addon add-on start stop restart update upgrade app plugin mosquitto zigbee2mqtt esphome node red',
+    de: 'addon erweiterung starten stoppen neustarten aktualisieren app',
+    fr: 'module complémentaire addon démarrer arrêter redémarrer mettre à jour',
+    es: 'complemento addon iniciar detener reiniciar actualizar',
+    nl: 'add-on addon starten stoppen herstarten bijwerken'
+  },
   enabled: options => options.allow_addon_control,
   input: z.object({
     action: z.enum(['start', 'stop', 'restart', 'update', 'options']).describe('update installs the newest version'),

@@ -20,6 +20,13 @@ export default defineTool({
   kind: 'manage',
   category: 'system',
   everyday: false,
+  keywords: {
+    en: 'install update upgrade skip update new version firmware core os install updates backup before',
+    de: 'update installieren aktualisieren überspringen neue version firmware installieren sicherung vorher',
+    fr: 'installer mise à jour mettre à jour ignorer nouvelle version firmware installer les mises à jour sauvegarde',
+    es: 'instalar actualización actualizar omitir nueva versión firmware instalar actualizaciones copia',
+    nl: 'update installeren bijwerken overslaan nieuwe versie firmware updates installeren back-up'
+  },
   input: z.object({
     action: z.enum(['install', 'skip', 'clear_skipped']).describe('What to do.'),
     entity_id: entityIdArg('update.* entity id.'),
