@@ -109,7 +109,7 @@ t.test('clearing api_token never brings back an older token than the one in use'
 t.test('a token from the option or the environment is the user\'s: never written back', async t => {
   const home = await startHome(t)
   const { supervisor, log } = setup(home)
-  home.setAddonOptions({ ...home.addonOptions(), enable_sessions: true, filter_reads: false, entity_allowlist: [], entity_denylist: [], service_denylist: [], confirm_domains: [], confirm_with: 'assistant', public_url: '', tool_list: 'core' })
+  home.setAddonOptions({ ...home.addonOptions(), enable_sessions: true, filter_reads: false, entity_allowlist: [], entity_denylist: [], service_denylist: [], confirm_domains: [], confirm_with: 'assistant', public_url: '', tool_list: 'core', allow_addon_control: false })
   const result = await syncAddonOptions({ supervisor, token: 'from-env-token-0123456789abcdef', source: 'env', log, retry: FAST })
   t.same(result, { status: 'unchanged' })
   t.equal(home.addonOptions().api_token, '')
