@@ -24,7 +24,7 @@ const STOPWORDS = new Set(`
 
 /** Lower case, accents dropped, ß as ss: the form every word is compared in. */
 export function fold (text: string): string {
-  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/ß/g, 'ss')
+  return text.normalize('NFKD').replace(/\p{M}/gu, '').toLowerCase().replace(/\u00df/g, 'ss')
 }
 
 /** The meaningful words of a text: folded, split on anything but letters and digits (ha_get_entity is get, entity). */

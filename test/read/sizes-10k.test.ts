@@ -24,7 +24,8 @@ function broadest (schema: Schema, base: Record<string, unknown>): Record<string
 t.test('every read tool fits the cap on a 10,000-entity home', async t => {
   const catalog = await sweepCatalog(text => t.comment(text))
   const home = await startHome(t, { entities: 10_000 })
-  const server = await startServer(t, { home, app: { catalog }, env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl } })
+  // Every read tool, the ones listed only with allow_config_write (integrations, updates) included.
+  const server = await startServer(t, { home, options: { allow_config_write: true, tool_list: 'full' }, app: { catalog }, env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl } })
   const client = await connectClient(t, server)
   await server.app.services.home.ready()
   const rows = server.app.services.home.entities()

@@ -27,7 +27,7 @@ t.test('the production build starts, serves MCP and the ingress page, and stops 
   // ASCII only, so V8 holds the loaded source as one byte per character (the build's reason to exist).
   t.same(built.filter(f => readFileSync(join(ROOT, 'dist', f)).some(byte => byte > 0x7f)), [], 'every built file is ASCII')
   const home = await startHome(t)
-  const server = startProcess(t, { HA_URL: home.url, HA_TOKEN: home.token, DATA_DIR: tempDataDir(t), MCP_API_TOKEN: 'build-test-token-0123456789' }, [process.execPath, 'dist/app/server.js'])
+  const server = startProcess(t, { HA_URL: home.url, HA_TOKEN: home.token, DATA_DIR: tempDataDir(t, { tool_list: 'full' }), MCP_API_TOKEN: 'build-test-token-0123456789' }, [process.execPath, 'dist/app/server.js'])
   await eventually(() => portFrom(server.lines, 'ingress page listening') > 0, 30_000, 'both servers to listen')
   const mcpPort = portFrom(server.lines, 'MCP server listening')
   const ingressPort = portFrom(server.lines, 'ingress page listening')
