@@ -75,7 +75,7 @@ t.test('npm start\'s command line on a 10,000-entity home: every tool\'s broades
     HA_TOKEN: home.token,
     SUPERVISOR_TOKEN: home.supervisorToken,
     SUPERVISOR_URL: home.supervisorUrl,
-    DATA_DIR: tempDataDir(t, { allow_write: true, allow_config_write: true, allow_camera: true }),
+    DATA_DIR: tempDataDir(t, { allow_write: true, allow_config_write: true, allow_camera: true, tool_list: 'full' }),
     MCP_API_TOKEN: token,
     // info: the "listening" lines carry the ports.
     LOG_LEVEL: 'info',
