@@ -1,5 +1,5 @@
 import t from 'tap'
-import { factValue, formFields, shownFields, shownValue } from '../../tools/integrations/_flows.ts'
+import { factValue, formFields, shownFields, shownValue } from '../../tools/_shared/data-entry-flows.ts'
 
 // A form as voluptuous_serialize writes it (core helpers/data_entry_flow.py, cv.custom_serializer for selectors).
 const step = {

@@ -3,7 +3,7 @@ import type { ToolCallContext } from '../../src/mcp/define-tool.ts'
 import type { UndoPlan } from '../../src/policy/undo.ts'
 import { formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { relatedConfigs } from '../_shared/related.ts'
-import type { ConfigEntry } from './_entries.ts'
+import type { ConfigEntry } from '../_shared/config-entries.ts'
 
 /**
  * What an integration's entry takes with it: every device and entity registered to it (hidden ones

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
 import { page } from '../../src/shape.ts'
 import { limitArg, offsetArg } from '../_shared/args.ts'
-import { configEntries, discoveryFlows, ERROR_STATES, flowName, IGNORED, type ConfigEntry } from './_entries.ts'
+import { configEntries, discoveryFlows, ERROR_STATES, flowName, IGNORED, type ConfigEntry } from '../_shared/config-entries.ts'
 
 /** What owners ask for: working, failing (any setup error), disabled, or stopped otherwise. */
 const STATES = ['loaded', 'failing', 'disabled', 'not_loaded'] as const

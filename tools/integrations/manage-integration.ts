@@ -5,8 +5,8 @@ import { stableJson } from '../../src/policy/confirm.ts'
 import type { UndoPlan } from '../../src/policy/undo.ts'
 import { freeFormArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { configEntries, discoveryFlows, flowName, IGNORED, requireConfigEntry, type ConfigEntry } from './_entries.ts'
-import { abortFlow, configFlowPath, currentValues, flowRequest, formFields, optionsFlowPath, ownerStep, factValue, shownFields, shownValue, type FlowStep } from './_flows.ts'
+import { configEntries, discoveryFlows, flowName, IGNORED, requireConfigEntry, type ConfigEntry } from '../_shared/config-entries.ts'
+import { abortFlow, configFlowPath, currentValues, flowRequest, formFields, optionsFlowPath, ownerStep, factValue, shownFields, shownValue, type FlowStep } from '../_shared/data-entry-flows.ts'
 import { entryReach, needs, reachText, runIntegrationWrite } from './_write.ts'
 
 const ACTIONS = ['reload', 'enable', 'disable', 'delete', 'options', 'accept_discovery', 'ignore_discovery'] as const
