@@ -1,6 +1,6 @@
 /**
  * The performance budget (SPEC section 15, docs/performance.md), written once: `npm run test:perf`
- * checks a bench run against it and test/server/build.test.ts holds every tool's broadest call to it.
+ * checks a bench run against it and test/system/build.test.ts holds every tool's broadest call to it.
  */
 export const BUDGET = {
   /** The lookups held to a throughput and a tail latency, under 16 concurrent stateless clients on 10,000 entities. */

@@ -1,6 +1,6 @@
 /**
  * What a server process costs, read from Linux's /proc: its CPU time and its resident memory. Shared
- * by `npm run bench` and test/server/build.test.ts, so the two measure a call the same way.
+ * by `npm run bench` and test/system/build.test.ts, so the two measure a call the same way.
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 
@@ -34,7 +34,7 @@ export function resetPeak (pid: number): boolean {
   }
 }
 
-/** The server's one command line (npm start's, the add-on's): the bench and test/server/build.test.ts run it too. */
+/** The server's one command line (npm start's, the add-on's): the bench and test/system/build.test.ts run it too. */
 export const START_SCRIPT = 'addon/start.sh'
 
 /** The settings START_SCRIPT applies (its exports and node flags), as the bench prints them beside its figures. */

@@ -19,7 +19,7 @@
  * then holding a property dictionary, 2.4 MB of heap at ready) and on every closure made per call.
  * A class esbuild renames for a collision (ours and the SDK's `OAuthError`: `var OAuthError3=class`)
  * keeps its source name everywhere but `.name`, so such a class names itself;
- * test/redteam/bundle-names.test.ts finds every renamed class of ours in both of esbuild's forms.
+ * test/system/bundle-names.test.ts finds every renamed class of ours in both of esbuild's forms.
  * Type checking is `npm run typecheck`'s job; esbuild only strips the types.
  */
 import { writeFileSync } from 'node:fs'
@@ -28,7 +28,7 @@ import { build } from 'esbuild'
 import { toolFiles } from '../src/mcp/registry.ts'
 
 const ROOT = join(import.meta.dirname, '..')
-// BUILD_OUT: another output directory (test/redteam/bundle-names.test.ts builds beside the suite's dist/).
+// BUILD_OUT: another output directory (test/system/bundle-names.test.ts builds beside the suite's dist/).
 const OUT = process.env.BUILD_OUT ?? join(ROOT, 'dist')
 
 const result = await build({
@@ -55,7 +55,7 @@ const result = await build({
   banner: { js: "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);" }
 })
 
-// What went in, for test/server/build.test.ts: the simulator (demo/) must never be part of the image.
+// What went in, for test/system/build.test.ts: the simulator (demo/) must never be part of the image.
 writeFileSync(join(OUT, 'inputs.json'), JSON.stringify(Object.keys(result.metafile.inputs).sort(), null, 1) + '\n')
 const bytes = Object.values(result.metafile.outputs).reduce((sum, output) => sum + output.bytes, 0)
 process.stdout.write(`dist/: ${Object.keys(result.metafile.outputs).length} files, ${Math.round(bytes / 1024)} KB\n`)

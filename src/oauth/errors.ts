@@ -29,7 +29,7 @@ export class OAuthError extends CodedError<OAuthErrorCode> {
   constructor (error: OAuthErrorCode, description: string, status = 400, cause?: unknown) {
     super(error, description, { status, cause })
     // Named here, not by CodedError's new.target.name: the bundle holds the SDK's OAuthError too and
-    // renames ours (`var OAuthError3=class`), which renamed it in every log line (test/redteam/bundle-names.test.ts).
+    // renames ours (`var OAuthError3=class`), which renamed it in every log line (test/system/bundle-names.test.ts).
     this.name = 'OAuthError'
   }
 

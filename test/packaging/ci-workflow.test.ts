@@ -26,7 +26,7 @@ t.test('CI runs the typecheck and the lint once, through npm test', async t => {
   const runs = workflows.find(w => w.name === 'ci.yml')!.jobs.test.steps.flatMap(step => step.run ?? [])
   const script = read('.ci/run')
   t.match(runs.join('\n'), /\.ci\/run/, 'the test job runs .ci/run')
-  t.match(script, /^npm test /m, '.ci/run runs npm test')
+  t.match(script, /^suite npm test\n(?:.*\n)*suite npm run test:system$/m, '.ci/run runs npm test, then npm run test:system')
   const twice = [...runs, script].join('\n').match(/npm run (typecheck|lint)|\b(tsc|eslint)\b/g) ?? []
   t.same(twice, [], 'nothing else runs them')
 })

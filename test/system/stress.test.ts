@@ -50,7 +50,7 @@ async function silentListen (port: number, token: string, id: string, uris: stri
 }
 
 t.test('npm start\'s command line lives through every tool and protocol path at its largest valid request, within 150 MB', async t => {
-  // A build of its own: test/server/build.test.ts rebuilds dist/ meanwhile. The layout npm start expects
+  // A build of its own: test/system/build.test.ts rebuilds dist/ meanwhile. The layout npm start expects
   // (its start script, dist/app/server.js beside package.json and ingress/) in a directory of its own.
   const root = mkdtempSync(join(tmpdir(), 'ha-mcp-stress-'))
   t.teardown(() => rmSync(root, { recursive: true, force: true }))

@@ -1,6 +1,6 @@
 import t from 'tap'
 import { eventually, rpc, startHome, startServer } from '../helper.ts'
-import { auth, INITIALIZE, listTools, openRawSession, sendRaw } from './_raw.ts'
+import { auth, INITIALIZE, listTools, openRawSession, sendRaw } from '../sessions/_raw.ts'
 
 const MINUTE = 60_000
 

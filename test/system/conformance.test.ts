@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import t, { type Test } from 'tap'
 import { parse } from 'yaml'
-import { startHome, startServer, TEST_TOKEN } from './../helper.ts'
+import { startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { tokenProxy } from './conformance/_token-proxy.ts'
 
 const SUITE = join(import.meta.dirname, '../../node_modules/@modelcontextprotocol/conformance/dist/index.js')
@@ -140,7 +140,7 @@ t.test('the MCP conformance suite passes, but for what needs its fixture tools',
   await t.test('sessions on', async t => {
     const home = await startHome(t)
     // The suite opens a session per scenario and closes none; the 16-session cap would refuse the
-    // 17th (test/sessions/capacity.test.ts holds the cap and its fair shares).
+    // 17th (test/system/sessions-capacity.test.ts holds the cap and its fair shares).
     const server = await startServer(t, { home, options: { allow_write: true, enable_sessions: true }, logLevel: 'warning', app: { sessions: { max: 64 } } })
     const proxy = await tokenProxy(server.url, TEST_TOKEN)
     t.teardown(() => proxy.close())

@@ -8,7 +8,7 @@ import type { Test } from 'tap'
 import { callTool, startHome, startServer, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { launchChromium } from './_browser.ts'
-import { startCallback } from './_callback.ts'
+import { startCallback } from '../oauth/_callback.ts'
 
 /** What an MCP app keeps between runs: its registration, its tokens, the PKCE verifier of the sign-in in progress. */
 class MemoryProvider implements OAuthClientProvider {

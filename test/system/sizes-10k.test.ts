@@ -1,8 +1,8 @@
 import t from 'tap'
 import { RESPONSE_CAP_BYTES } from '../../src/shape.ts'
 import { connectClient, startHome, startServer } from '../helper.ts'
-import { sweepCatalog } from './_catalog.ts'
-import { argsFromSchema, enumVariants, type HomeSamples } from './_schema-args.ts'
+import { sweepCatalog } from '../read/_catalog.ts'
+import { argsFromSchema, enumVariants, type HomeSamples } from '../read/_schema-args.ts'
 
 type Schema = { properties?: Record<string, { type?: string | string[], maximum?: number }>, required?: string[] }
 

@@ -5,9 +5,9 @@ import t from 'tap'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { loadToolCatalog } from '../../src/mcp/registry.ts'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
-import { launchChromium } from '../oauth/_browser.ts'
+import { launchChromium } from './_browser.ts'
 import { authorizeUrl, codeFor, exchange, pkce, register } from '../oauth/_oauth.ts'
-import { startIngress } from './_ingress.ts'
+import { startIngress } from '../ingress/_ingress.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 /** Screenshots land here (git-ignored): look at them after a change to the page. */

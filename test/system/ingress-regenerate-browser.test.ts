@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net'
 import t from 'tap'
 import { rpc, startHome, startServer } from '../helper.ts'
-import { launchChromium } from '../oauth/_browser.ts'
-import { startIngress } from './_ingress.ts'
+import { launchChromium } from './_browser.ts'
+import { startIngress } from '../ingress/_ingress.ts'
 
 /** The Regenerate button of the Connect tab (issue 15 item 14), in the real browser. */
 
