@@ -1,5 +1,5 @@
 // tap coverage map: every test counts toward the project's own TypeScript sources only
-// (src/, plugins/, tools/, app/), never the compiled dist/ that the production-build test runs.
+// (src/, plugins/, routes/, tools/, app/), never the compiled dist/ that the production-build test runs.
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
@@ -13,6 +13,6 @@ function walk (dir) {
   return out
 }
 
-const sources = ['src', 'plugins', 'tools', 'app'].flatMap(walk)
+const sources = ['src', 'plugins', 'routes', 'tools', 'app'].flatMap(walk)
 
 export default () => sources

@@ -3,10 +3,10 @@ import fp from 'fastify-plugin'
 import authPlugin from '../plugins/auth.ts'
 import closingPlugin from '../plugins/closing.ts'
 import configPlugin from '../plugins/config.ts'
-import healthRoutes from '../plugins/health.ts'
+import healthRoutes from '../routes/health.ts'
 import homeAssistantPlugin from '../plugins/home-assistant.ts'
-import mcpRoutes from '../plugins/mcp.ts'
-import oauthRoutes, { OAUTH_PATHS } from '../plugins/oauth.ts'
+import mcpRoutes from '../routes/mcp.ts'
+import oauthRoutes, { OAUTH_PATHS } from '../routes/oauth.ts'
 import policyPlugin from '../plugins/policy.ts'
 import { fastifyRefusal } from '../plugins/refusals.ts'
 import requestLimitsPlugin from '../plugins/request-limits.ts'
@@ -15,9 +15,9 @@ import sessionsPlugin from '../plugins/sessions.ts'
 import { createServices, type ServiceDeps, type Services } from '../src/compose.ts'
 import { refusalBody } from '../src/errors.ts'
 import type { AppLogger } from '../src/logger.ts'
-import { rpcErrorBody } from '../src/mcp/rpc-error.ts'
+import { rpcErrorBody } from '../src/mcp/transport/rpc-error.ts'
 import { OAuthError } from '../src/oauth/errors.ts'
-import { loadToolCatalog, type ToolCatalog } from '../src/mcp/registry.ts'
+import { loadToolCatalog, type ToolCatalog } from '../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from './tools-dir.ts'
 
 export interface AppOptions extends Omit<ServiceDeps, 'catalog' | 'log'> {
@@ -37,7 +37,7 @@ function closingBody (url: string): object {
 }
 
 /**
- * A refusal outside /mcp (which answers its own, plugins/mcp.ts): RFC 6749 `{error, error_description}`
+ * A refusal outside /mcp (which answers its own, routes/mcp.ts): RFC 6749 `{error, error_description}`
  * on the sign-in's paths, `{error, code, message}` elsewhere; anything but Fastify's own refusals is a bug, logged.
  */
 async function answerError (error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {

@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import closingPlugin from '../plugins/closing.ts'
-import ingressRoutes, { type IngressServices } from '../plugins/ingress.ts'
+import ingressRoutes, { type IngressServices } from '../routes/ingress.ts'
 import requestLimitsPlugin from '../plugins/request-limits.ts'
 import type { Services } from '../src/compose.ts'
 import { refusalBody } from '../src/errors.ts'

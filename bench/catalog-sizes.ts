@@ -1,5 +1,5 @@
 import { ALL_LEVELS, type Identity } from '../src/auth/identity.ts'
-import type { ToolCatalog } from '../src/mcp/registry.ts'
+import type { ToolCatalog } from '../src/mcp/runtime/registry.ts'
 import { optionsSchema, type Options } from '../src/options.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { TOOLS_DIR } from '../app/tools-dir.ts'
-import { loadToolCatalog } from '../src/mcp/registry.ts'
+import { loadToolCatalog } from '../src/mcp/runtime/registry.ts'
 import { REQUESTS } from '../test/catalogue/requests.ts'
 import { BUDGETS, catalogSizes, searchHitRate } from './catalog-sizes.ts'
 

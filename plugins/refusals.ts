@@ -16,7 +16,7 @@ export class HttpRefusal extends CodedError<RefusalCode> {
  * Fastify's own refusals of a request (its body too large, of a type no parser reads, not valid JSON)
  * and an HttpRefusal thrown from a hook as a status, our code and a
  * sentence, for the routes that answer coded bodies; undefined for anything else, which is a bug
- * (500, HAMCP_INTERNAL). /mcp answers its own (plugins/mcp.ts).
+ * (500, HAMCP_INTERNAL). /mcp answers its own (routes/mcp.ts).
  */
 export function fastifyRefusal (error: FastifyError, accepted: string): Refusal | undefined {
   if (error instanceof HttpRefusal) return { status: error.status, code: error.code, message: error.message }

@@ -25,7 +25,7 @@
 import { writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { build } from 'esbuild'
-import { toolFiles } from '../src/mcp/registry.ts'
+import { toolFiles } from '../src/mcp/runtime/registry.ts'
 
 const ROOT = join(import.meta.dirname, '..')
 // BUILD_OUT: another output directory (test/system/bundle-names.test.ts builds beside the suite's dist/).

@@ -1,5 +1,5 @@
-import { KIND_GATE } from '../src/mcp/define-tool.ts'
-import { loadToolCatalog, type LoadedTool } from '../src/mcp/registry.ts'
+import { KIND_GATE } from '../src/mcp/runtime/define-tool.ts'
+import { loadToolCatalog, type LoadedTool } from '../src/mcp/runtime/registry.ts'
 import { DEFAULT_OPTIONS, type Options } from '../src/options.ts'
 import { TOOLS_DIR } from '../app/tools-dir.ts'
 

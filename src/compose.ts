@@ -1,7 +1,7 @@
 /**
  * The composition root: every shared service is built here, once, from plain factories. Fastify
  * plugins (plugins/) get the ones they use in their registration options (app/app.ts) and hook their
- * lifecycles; tools get theirs typed, in `ctx.services` (src/mcp/services.ts). Nothing here listens, connects or starts a
+ * lifecycles; tools get theirs typed, in `ctx.services` (src/mcp/runtime/services.ts). Nothing here listens, connects or starts a
  * timer: `ha.start()` and the sweeps belong to the plugins' lifecycle hooks. Every service, plugin and
  * tool keeps time on the one clock built here (src/clock.ts).
  */
@@ -16,19 +16,19 @@ import { EntityCatalog } from './home/catalog.ts'
 import { HomeView } from './home/view.ts'
 import { Visibility } from './home/visibility.ts'
 import type { AppLogger } from './logger.ts'
-import type { ToolContext } from './mcp/define-tool.ts'
+import type { ToolContext } from './mcp/runtime/define-tool.ts'
 import type { McpServerDeps } from './mcp/handlers.ts'
-import { createHomeSurface } from './mcp/home-surface.ts'
-import { SERVER_INSTRUCTIONS } from './mcp/instructions.ts'
-import type { ToolCatalog } from './mcp/registry.ts'
-import type { ToolServices } from './mcp/services.ts'
-import type { McpSurface } from './mcp/surface.ts'
+import { createHomeSurface } from './mcp/content/home-surface.ts'
+import { SERVER_INSTRUCTIONS } from './mcp/content/instructions.ts'
+import type { ToolCatalog } from './mcp/runtime/registry.ts'
+import type { ToolServices } from './mcp/runtime/services.ts'
+import type { McpSurface } from './mcp/content/surface.ts'
 import { AuthorizationServer } from './oauth/authorization-server.ts'
 import type { ClientDocumentOptions } from './oauth/client-documents.ts'
 import { createPolicy, type PolicyOptions, type PolicyServices } from './policy/create.ts'
 import { requestLimits, type RequestLimits } from './request-limits.ts'
 import { createSessionService, type SessionService, type SessionsOptions } from './sessions/service.ts'
-import { UsageCounters } from './mcp/usage.ts'
+import { UsageCounters } from './mcp/runtime/usage.ts'
 
 export interface ServiceDeps {
   config: Config

@@ -5,7 +5,7 @@ import { STATUS_CODES } from 'node:http'
  * (what clients and tests branch on), the HTTP `status` it answers with where it has one, and the
  * `cause` it wraps. The families below are its subclasses: `UserError` (the caller can fix the call),
  * `HomeAssistantError` (Home Assistant or the Supervisor away or refusing), `OAuthError`
- * (src/oauth/errors.ts, the RFC codes of the sign-in endpoints) and `RpcRefusal` (src/mcp/rpc-error.ts,
+ * (src/oauth/errors.ts, the RFC codes of the sign-in endpoints) and `RpcRefusal` (src/mcp/transport/rpc-error.ts,
  * an HTTP refusal on /mcp). Anything else thrown is a programming error. docs/errors.md lists every code.
  */
 export class CodedError<C extends string = string> extends Error {

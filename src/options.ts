@@ -26,7 +26,7 @@ export const CONFIRM_WITH = ['assistant', 'owner'] as const
 export type ConfirmWith = typeof CONFIRM_WITH[number]
 
 /**
- * Which tools tools/list shows (src/mcp/registry.ts): `core` the everyday tools, plus ha_search_tools
+ * Which tools tools/list shows (src/mcp/runtime/registry.ts): `core` the everyday tools, plus ha_search_tools
  * and ha_call_tool when the token may call more; `full` every tool the token may call; `search` the two
  * meta tools and at most three everyday tools, for small local models.
  */

@@ -73,7 +73,7 @@ export class HomeView {
 
   /**
    * Whether `ready()` would succeed at once: connected, with the catalogue brought up to date
-   * without waiting. A read from memory then runs without a promise or a timer (src/mcp/invoke.ts).
+   * without waiting. A read from memory then runs without a promise or a timer (src/mcp/runtime/invoke.ts).
    */
   readyNow (): boolean {
     return this.ha.ready && this.catalog.syncNow()

@@ -1,8 +1,8 @@
 import { levelRank, type Level } from '../auth/identity.ts'
-import { levelNeeded } from '../mcp/categories.ts'
+import { levelNeeded } from '../mcp/runtime/categories.ts'
 import type { HomeAssistantStatus } from '../ha/index.ts'
-import { KIND_GATE, toolEnabled, type ToolKind } from '../mcp/define-tool.ts'
-import type { ToolCatalog } from '../mcp/registry.ts'
+import { KIND_GATE, toolEnabled, type ToolKind } from '../mcp/runtime/define-tool.ts'
+import type { ToolCatalog } from '../mcp/runtime/registry.ts'
 import type { Options } from '../options.ts'
 import type { AuditEntry } from '../policy/types.ts'
 

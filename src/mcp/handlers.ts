@@ -1,8 +1,8 @@
 /**
- * The MCP request handlers, shared by the stateless endpoint (stateless.ts) and sessions (session.ts).
- * Six files touch the MCP SDK (v2 line, `@modelcontextprotocol/server` and `/node`): this one,
- * stateless.ts, session.ts, rpc-error.ts, confirm-rounds.ts and stream-gate.ts (the SDK's event bus
- * types), all in src/mcp/
+ * The MCP request handlers, shared by the stateless endpoint (transport/stateless.ts) and sessions
+ * (transport/session.ts). Six files touch the MCP SDK (v2 line, `@modelcontextprotocol/server` and
+ * `/node`): this one, transport/stateless.ts, transport/session.ts, transport/rpc-error.ts,
+ * transport/stream-gate.ts (the SDK's event bus types) and runtime/confirm-rounds.ts, all in src/mcp/
  * (test/packaging/sdk-files.test.ts keeps the list true). The handlers only wire cached answers:
  * tool listings and JSON Schemas are computed once at start, so nothing is rebuilt per request. The
  * caller's identity travels with each message.
@@ -15,16 +15,16 @@ import { ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS, 
 import { z } from 'zod'
 import type { Identity } from '../auth/identity.ts'
 import { isHomeAssistantError, isUserError } from '../errors.ts'
-import { userMcpError } from './rpc-error.ts'
+import { userMcpError } from './transport/rpc-error.ts'
 import type { Options } from '../options.ts'
 import type { WriteRunContext } from '../policy/types.ts'
-import type { ToolContext } from './define-tool.ts'
-import { errorResult, invokeTool, type CallReport, type ToolCallResult } from './invoke.ts'
-import { CALL_TOOL } from './meta-tools.ts'
-import type { LoadedTool, ToolCatalog } from './registry.ts'
-import { ResourceNotFound, type McpSurface } from './surface.ts'
-import { modernConfirmation, type ModernConfirmations } from './confirm-rounds.ts'
-import { withOwnerRerun } from './owner-rerun.ts'
+import type { ToolContext } from './runtime/define-tool.ts'
+import { errorResult, invokeTool, type CallReport, type ToolCallResult } from './runtime/invoke.ts'
+import { CALL_TOOL } from './runtime/meta-tools.ts'
+import type { LoadedTool, ToolCatalog } from './runtime/registry.ts'
+import { ResourceNotFound, type McpSurface } from './content/surface.ts'
+import { modernConfirmation, type ModernConfirmations } from './runtime/confirm-rounds.ts'
+import { withOwnerRerun } from './runtime/owner-rerun.ts'
 
 /** The 2026-07-28 revision, the one modern revision this server speaks. */
 export const MODERN_PROTOCOL_VERSION = '2026-07-28'

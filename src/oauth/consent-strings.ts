@@ -29,7 +29,7 @@ export interface ConsentStrings {
   finished: string
   level: Record<Scope, string>
   meaning: Record<Scope, string>
-  /** The fixed error sentences of plugins/oauth.ts, by their English text. */
+  /** The fixed error sentences of routes/oauth.ts, by their English text. */
   errors: Record<string, string>
 }
 

@@ -159,7 +159,7 @@ export interface ConfirmPreview {
 
 /**
  * A yes the human gave to a question asked outside the guard for a confirm token the guard issued (a
- * 2026-07-28 confirming round, src/mcp/confirm-rounds.ts): the guard redeems the token exactly like
+ * 2026-07-28 confirming round, src/mcp/runtime/confirm-rounds.ts): the guard redeems the token exactly like
  * one sent as `confirm_token`, and audits the confirmation with `via`.
  */
 export interface GivenYes { token: string, via: 'round' }
@@ -177,7 +177,7 @@ export interface WriteRunContext {
   confirmer?: (preview: ConfirmPreview) => Promise<ConfirmAnswer>
   /**
    * `confirm_with: owner`: runs this same tool call again, carrying the owner's grant, once the owner
-   * approved it (src/mcp/owner-rerun.ts); answers the call's error, if it ended in one.
+   * approved it (src/mcp/runtime/owner-rerun.ts); answers the call's error, if it ended in one.
    */
   rerun?: (grant: OwnerGrant) => Promise<RerunFailure | undefined>
   /** Set only on such a re-run: the approval it carries. Made in-process; nothing a client sends becomes one. */

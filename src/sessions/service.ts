@@ -6,8 +6,8 @@ import type { RefusalCode } from '../errors.ts'
 import type { HomeView } from '../home/view.ts'
 import type { AppLogger } from '../logger.ts'
 import type { McpServerDeps } from '../mcp/handlers.ts'
-import { createSessionServer, type McpSession } from '../mcp/session.ts'
-import { StreamGate, type GatedResponse } from '../mcp/stream-gate.ts'
+import { createSessionServer, type McpSession } from '../mcp/transport/session.ts'
+import { StreamGate, type GatedResponse } from '../mcp/transport/stream-gate.ts'
 import { realClock } from '../clock.ts'
 import { SessionRegistry, type SessionRegistryOptions } from './registry.ts'
 import { LiveFeed, SessionSubscriptions, type Schedule, type SubscriptionDeps } from './subscriptions.ts'
@@ -19,7 +19,7 @@ export interface SessionsOptions extends SessionRegistryOptions {
   notifyIntervalMs?: number
   /** The subscriptions' timer, for tests that bring their own clock. */
   schedule?: Schedule
-  /** How long a notification stream may stay backed up before it is closed (src/mcp/stream-gate.ts). */
+  /** How long a notification stream may stay backed up before it is closed (src/mcp/transport/stream-gate.ts). */
   streamStallMs?: number
 }
 
@@ -61,7 +61,7 @@ export interface SessionRequest {
 /** Why a session request was not served; the caller answers it as a JSON-RPC error. */
 export interface SessionRefusal { status: number, rpcCode: number, message: string, code: RefusalCode }
 
-/** The session side of `/mcp` (plugins/mcp.ts routes session requests here). */
+/** The session side of `/mcp` (routes/mcp.ts routes session requests here). */
 export interface SessionService {
   readonly enabled: boolean
   readonly registry: SessionRegistry<OpenSession>
@@ -79,7 +79,7 @@ export interface SessionService {
   closeAll: () => Promise<void>
   /** The live entity and area resources for 2026-07-28 listen streams, with the sessions' clock and interval. */
   liveFeed: (publish: (uri: string) => void, active: () => boolean) => LiveFeed
-  /** The gate in front of one client's notification stream (src/mcp/stream-gate.ts), on the sessions' clock. */
+  /** The gate in front of one client's notification stream (src/mcp/transport/stream-gate.ts), on the sessions' clock. */
   streamGate: (res: GatedResponse) => StreamGate
 }
 

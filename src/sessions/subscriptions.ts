@@ -2,7 +2,7 @@ import { realClock, type Clock } from '../clock.ts'
 import { UserError } from '../errors.ts'
 import type { StateChange, StateListener } from '../ha/state-store.ts'
 import type { HomeView } from '../home/view.ts'
-import { ResourceNotFound } from '../mcp/surface.ts'
+import { ResourceNotFound } from '../mcp/content/surface.ts'
 
 export const MAX_SUBSCRIPTIONS = 50
 export const MIN_NOTIFY_INTERVAL_MS = 1000

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
-import { loadToolCatalog } from '../../src/mcp/registry.ts'
+import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 /** Every kind of a multi-kind tool is gated by its own category (issue 15 item 2). */

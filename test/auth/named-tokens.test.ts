@@ -15,7 +15,7 @@ t.test('a named token gets a level per tool category and its own entity lists, c
   const listed = await ingress.inject({ url: '/api/tokens' })
   const categories = listed.json().categories as Array<{ id: string, top: string, enabled: string }>
   t.match(categories.find(c => c.id === 'automations'), { top: 'manage', enabled: 'write' }, 'the Tokens tab knows the cap of each category')
-  // allow_camera is off: no snapshots, but templates (filed under camera, src/mcp/categories.ts) are on.
+  // allow_camera is off: no snapshots, but templates (filed under camera, src/mcp/runtime/categories.ts) are on.
   t.match(categories.find(c => c.id === 'camera'), { top: 'read', enabled: 'read' })
   t.match((categories.find(c => c.id === 'camera') as { covers?: unknown } | undefined)?.covers, [{ tool: 'ha_get_camera_snapshot', level: 'read' }, { tool: 'ha_render_template', level: 'read' }], 'the Tokens tab says camera covers templates')
 

@@ -1,7 +1,7 @@
 import t from 'tap'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
-import { loadToolCatalog } from '../../src/mcp/registry.ts'
-import { fold, similarity, words } from '../../src/mcp/tool-search.ts'
+import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
+import { fold, similarity, words } from '../../src/mcp/runtime/tool-search.ts'
 import { searchHitRate } from '../../bench/catalog-sizes.ts'
 import { REQUESTS } from './requests.ts'
 

@@ -5,7 +5,7 @@ import t from 'tap'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
 import { ALL_LEVELS } from '../../src/auth/identity.ts'
 import { clientConfigs } from '../../src/connect/client-configs.ts'
-import { loadToolCatalog } from '../../src/mcp/registry.ts'
+import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { optionsSchema } from '../../src/options.ts'
 
 const read = (path: string): string => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8')

@@ -70,7 +70,7 @@ function ignored (path: string): boolean {
 }
 
 t.test('the path reader: our files and folders, not globs, MCP methods or other repositories\' files', async t => {
-  t.same(namedPaths('see `src/mcp/invoke.ts` and test/docs/ and tools/list'), ['src/mcp/invoke.ts', 'test/docs/'])
+  t.same(namedPaths('see `src/mcp/runtime/invoke.ts` and test/docs/ and tools/list'), ['src/mcp/runtime/invoke.ts', 'test/docs/'])
   t.same(namedPaths('`plugins/oauth*.ts`, src/{a,b}.ts, docs/.../x.md, ../../src/clock.ts, node_modules/x/src/y.ts'), [])
   t.same(namedPaths('frontend src/data/panel.ts; frenck/probatio (src/probatio/codecs/openapi.py'), [])
   t.same(namedPaths('HA\'s helpers/target.py and api/middleware/security.py'), [])

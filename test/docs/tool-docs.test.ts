@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import t from 'tap'
-import { loadToolCatalog } from '../../src/mcp/registry.ts'
+import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { renderToolDocs, TOOL_DOCS_PATH } from '../../scripts/tool-docs.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
 

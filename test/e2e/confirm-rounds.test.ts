@@ -3,7 +3,7 @@
 // for the model to carry; the state is sealed, bound to the identity and the call, single use.
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import t, { type Test } from 'tap'
-import { createModernConfirmations } from '../../src/mcp/confirm-rounds.ts'
+import { createModernConfirmations } from '../../src/mcp/runtime/confirm-rounds.ts'
 import { callTool, eventually, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 
 const MODERN = '2026-07-28'

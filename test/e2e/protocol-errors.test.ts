@@ -5,7 +5,7 @@
 // `isError` results (the MCP spec's tool execution errors), never JSON-RPC errors.
 import t, { type Test } from 'tap'
 import { HOME_ASSISTANT_ERROR_CODES, HTTP_REFUSAL_CODES, INTERNAL_ERROR_CODE, PANEL_REFUSAL_CODES, USER_ERROR_CODES } from '../../src/errors.ts'
-import { createHomeSurface } from '../../src/mcp/home-surface.ts'
+import { createHomeSurface } from '../../src/mcp/content/home-surface.ts'
 import { rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { answerOf, INITIALIZE, openRawSession } from '../sessions/_raw.ts'
 

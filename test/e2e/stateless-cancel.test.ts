@@ -1,4 +1,4 @@
-// A stateless POST's request is known to the SDK under a private id (src/mcp/stateless.ts,
+// A stateless POST's request is known to the SDK under a private id (src/mcp/transport/stateless.ts,
 // StatelessMux): a client's notifications/cancelled names ids of its own, and must never reach the
 // server, where such an id could be another client's request in flight. A stateless client cancels
 // by closing its connection; its notifications are accepted (202) and dropped.

@@ -4,9 +4,9 @@ import t from 'tap'
 import { z } from 'zod'
 import { ALL_LEVELS } from '../../src/auth/identity.ts'
 import { realClock } from '../../src/clock.ts'
-import { defineTool, type ToolContext, type ToolKind } from '../../src/mcp/define-tool.ts'
-import { invokeTool, READ_BUDGET_MS } from '../../src/mcp/invoke.ts'
-import { checkDefinition } from '../../src/mcp/registry.ts'
+import { defineTool, type ToolContext, type ToolKind } from '../../src/mcp/runtime/define-tool.ts'
+import { invokeTool, READ_BUDGET_MS } from '../../src/mcp/runtime/invoke.ts'
+import { checkDefinition } from '../../src/mcp/runtime/registry.ts'
 import { fakeClock } from '../helper.ts'
 
 const logged: string[] = []

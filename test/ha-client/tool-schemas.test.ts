@@ -8,7 +8,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js'
 import t from 'tap'
 import { ALL_LEVELS, type Identity } from '../../src/auth/identity.ts'
-import { loadToolCatalog } from '../../src/mcp/registry.ts'
+import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { optionsSchema, type Options } from '../../src/options.ts'
 import { connectClient, startHome, startServer } from '../helper.ts'
 import { portableProblems } from './portable.ts'

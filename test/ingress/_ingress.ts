@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import { buildIngressApp, ingressServicesOf } from '../../app/ingress-app.ts'
 import { createLogger, SecretScrubber } from '../../src/logger.ts'
 import { join } from 'node:path'
-import { loadToolCatalog, type ToolCatalog } from '../../src/mcp/registry.ts'
+import { loadToolCatalog, type ToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import type { TestServer } from '../helper.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
 

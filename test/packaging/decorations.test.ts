@@ -12,16 +12,16 @@ const ROOT = join(import.meta.dirname, '../..')
 /** Each decoration and who reads it. */
 const READ_BY: Record<string, string> = {
   'decorate services': 'app/start.ts (the ingress app and the add-on tasks) and tests',
-  'decorate authenticate': 'the onRequest hooks of plugins/mcp.ts',
-  'decorate reauthenticate': 'the preHandler hooks of plugins/mcp.ts',
+  'decorate authenticate': 'the onRequest hooks of routes/mcp.ts',
+  'decorate reauthenticate': 'the preHandler hooks of routes/mcp.ts',
   'decorateRequest revocationsSeen': 'plugins/auth.ts reauthenticate (set by authenticate)',
-  'decorate requestLimit': 'plugins/mcp.ts, plugins/oauth.ts, plugins/ingress.ts',
-  'decorateRequest identity': 'plugins/mcp.ts and the request-limit key (per token)'
+  'decorate requestLimit': 'routes/mcp.ts, routes/oauth.ts, routes/ingress.ts',
+  'decorateRequest identity': 'routes/mcp.ts and the request-limit key (per token)'
 }
 
-t.test('plugins/ and app/ decorate only what something reads', async t => {
+t.test('plugins/, routes/ and app/ decorate only what something reads', async t => {
   const found: string[] = []
-  for (const dir of ['plugins', 'app']) {
+  for (const dir of ['plugins', 'routes', 'app']) {
     for (const file of readdirSync(join(ROOT, dir)).filter(f => f.endsWith('.ts'))) {
       const text = readFileSync(join(ROOT, dir, file), 'utf8')
       for (const m of text.matchAll(/\.(decorate(?:Request|Reply)?)\(\s*'(\w+)'/g)) found.push(`${m[1]} ${m[2]}`)

@@ -1,11 +1,11 @@
-// Every runtime dependency in package.json is one the product imports (src/, app/, plugins/, tools/):
+// Every runtime dependency in package.json is one the product imports (src/, app/, plugins/, routes/, tools/):
 // a dependency nothing imports is still installed into the image, audited and updated for nothing.
 import { readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import t from 'tap'
 
 const ROOT = join(import.meta.dirname, '../..')
-const PRODUCT = ['src', 'app', 'plugins', 'tools']
+const PRODUCT = ['src', 'app', 'plugins', 'routes', 'tools']
 
 /** The packages a source file imports: `from 'x'`, `import('x')`, `import 'x'`, subpaths cut to the package. */
 export function importedPackages (source: string): Set<string> {

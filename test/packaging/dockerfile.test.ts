@@ -106,7 +106,7 @@ t.test('labels', async (t) => {
 t.test('.dockerignore keeps local state out and the sources in', async (t) => {
   const ignored = read('.dockerignore').split('\n').map((line) => line.trim()).filter((line) => line !== '' && !line.startsWith('#'))
   for (const entry of ['node_modules', 'dist', '.git', 'data', 'coverage', '.tap', 'demo']) t.ok(ignored.includes(entry), `ignores ${entry}`)
-  for (const needed of ['src', 'plugins', 'tools', 'app', 'package.json', 'package-lock.json', 'tsconfig.json', 'ingress']) {
+  for (const needed of ['src', 'plugins', 'routes', 'tools', 'app', 'package.json', 'package-lock.json', 'tsconfig.json', 'ingress']) {
     t.notOk(ignored.includes(needed), `keeps ${needed} (the build needs it)`)
   }
   // scripts/ holds dev tools the image has no use for, except the build script itself.

@@ -1,6 +1,6 @@
 // The folders are layers: a lower one never reaches a higher one, by an import or by a path. src/ (the
-// services, no Fastify wiring) < tools/ and plugins/ (each on src/ only) < app/ (the app factory,
-// start/stop, the entry). app/tools-dir.ts alone names tools/: the app hands that directory to the
+// services, no Fastify wiring) < tools/ and plugins/ (each on src/ only) < routes/ (on src/ and
+// plugins/) < app/ (the app factory, start/stop, the entry). app/tools-dir.ts alone names tools/: the app hands that directory to the
 // registry. Inside src/ the subfolders are layers too (SRC_LAYERS), and nothing imports in a circle.
 // Nothing shipped reaches the simulator, the scripts, the bench or the tests.
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
@@ -9,9 +9,10 @@ import t from 'tap'
 
 const ROOT = join(import.meta.dirname, '../..')
 const FORBIDDEN: Record<string, string[]> = {
-  src: ['plugins', 'app', 'tools', 'demo', 'scripts', 'test', 'bench'],
-  tools: ['plugins', 'app', 'demo', 'scripts', 'test', 'bench'],
-  plugins: ['app', 'tools', 'demo', 'scripts', 'test', 'bench'],
+  src: ['plugins', 'routes', 'app', 'tools', 'demo', 'scripts', 'test', 'bench'],
+  tools: ['plugins', 'routes', 'app', 'demo', 'scripts', 'test', 'bench'],
+  plugins: ['routes', 'app', 'tools', 'demo', 'scripts', 'test', 'bench'],
+  routes: ['app', 'tools', 'demo', 'scripts', 'test', 'bench'],
   app: ['tools', 'demo', 'scripts', 'test', 'bench']
 }
 const ALLOWED = ['app/tools-dir.ts -> tools']
@@ -21,7 +22,7 @@ const SRC_LAYERS = [
   ['compose.ts']
 ]
 /** The src/ modules that touch Fastify or its types, as docs/architecture.md lists them; tools/ touch none. */
-const FASTIFY_IN_SRC = ['src/logger.ts', 'src/mcp/rpc-error.ts']
+const FASTIFY_IN_SRC = ['src/logger.ts', 'src/mcp/transport/rpc-error.ts']
 const FASTIFY = /['"`](?:fastify(?:-[a-z]+)?|@fastify\/[^'"`]+)['"`]/
 
 function files (dir: string): string[] {

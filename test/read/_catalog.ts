@@ -1,8 +1,8 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import type { ToolDefinition } from '../../src/mcp/define-tool.ts'
-import { checkDefinition, loadToolCatalog, ToolCatalog, type LoadedTool } from '../../src/mcp/registry.ts'
+import type { ToolDefinition } from '../../src/mcp/runtime/define-tool.ts'
+import { checkDefinition, loadToolCatalog, ToolCatalog, type LoadedTool } from '../../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 function files (dir: string): string[] {

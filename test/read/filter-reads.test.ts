@@ -1,6 +1,6 @@
 import t from 'tap'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import { toolEnabled } from '../../src/mcp/define-tool.ts'
+import { toolEnabled } from '../../src/mcp/runtime/define-tool.ts'
 import { connectClient, startHome, startServer } from '../helper.ts'
 import { sweepCatalog } from './_catalog.ts'
 import { argsFromSchema, entityFields, enumVariants, type HomeSamples } from './_schema-args.ts'

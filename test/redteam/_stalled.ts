@@ -1,4 +1,4 @@
-// A notification stream whose reader does not read, for the tests of src/mcp/stream-gate.ts.
+// A notification stream whose reader does not read, for the tests of src/mcp/transport/stream-gate.ts.
 import { once } from 'node:events'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { connect, type Socket } from 'node:net'

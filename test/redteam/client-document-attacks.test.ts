@@ -1,4 +1,4 @@
-// Client ID metadata documents (src/oauth/client-documents.ts, plugins/oauth.ts) beside
+// Client ID metadata documents (src/oauth/client-documents.ts, routes/oauth.ts) beside
 // test/oauth/client-documents*.test.ts: what a stranger on the internet can do to other people's
 // sign-ins through the owner's reverse proxy, and what the consent page shows as the app's identity.
 import t from 'tap'

@@ -1,4 +1,4 @@
-// Red-team test for answer bodies (plugins/mcp.ts): many clients with different tokens at once,
+// Red-team test for answer bodies (routes/mcp.ts): many clients with different tokens at once,
 // answers of every size (small, tens of KB, batches past 64 KB), names with multi-byte text, lone surrogates, quotes and backslashes, error answers,
 // 202s, and clients that hang up before or in the middle of their answer. Every body must be exactly
 // its JSON (no byte of another answer, no padding) and the same bytes the request gets when it runs alone.

@@ -1,4 +1,4 @@
-// Attacks on 2026-07-28 confirmation rounds (src/mcp/confirm-rounds.ts) beside those in
+// Attacks on 2026-07-28 confirmation rounds (src/mcp/runtime/confirm-rounds.ts) beside those in
 // test/e2e/confirm-rounds-attacks.test.ts: a yes shown for one door used for another, a state carried
 // into a 2025 request, a huge answer, and one identity flooding the pending rounds of everyone.
 import t from 'tap'

@@ -1,5 +1,5 @@
 // What server/discover and the 2026-07-28 list caching hints tell whom, and the Mcp-Name header as
-// a gateway would read it (src/mcp/stateless.ts, src/mcp/handlers.ts).
+// a gateway would read it (src/mcp/transport/stateless.ts, src/mcp/handlers.ts).
 import t from 'tap'
 import { rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { metaFor, modern, MODERN } from './_modern.ts'

@@ -1,4 +1,4 @@
-// Attacks on 2026-07-28 subscriptions/listen (src/mcp/stateless.ts, plugins/mcp.ts): hidden entities
+// Attacks on 2026-07-28 subscriptions/listen (src/mcp/transport/stateless.ts, routes/mcp.ts): hidden entities
 // must never signal, one token must not hold every stream nor the memory, and a token that stops
 // working must stop streaming.
 import t from 'tap'

@@ -17,7 +17,7 @@ t.test('no class of ours is renamed by the bundle, in either of esbuild\'s forms
   t.teardown(() => { rmSync(out, { recursive: true, force: true }) })
   execFileSync(process.execPath, ['--import', 'tsx', 'scripts/build.ts'], { cwd: ROOT, stdio: 'pipe', env: { ...process.env, BUILD_OUT: out } })
   const sources = new Map<string, string>()
-  for (const dir of ['src', 'app', 'plugins', 'tools']) {
+  for (const dir of ['src', 'app', 'plugins', 'routes', 'tools']) {
     for (const file of readdirSync(join(ROOT, dir), { recursive: true, encoding: 'utf8' }).filter(f => f.endsWith('.ts'))) {
       const text = readFileSync(join(ROOT, dir, file), 'utf8')
       for (const match of text.matchAll(/^(?:export )?(?:abstract )?class (\w+)/gm)) sources.set(match[1] as string, text)

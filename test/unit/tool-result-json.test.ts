@@ -1,5 +1,5 @@
 import t from 'tap'
-import { jsonResult } from '../../src/mcp/invoke.ts'
+import { jsonResult } from '../../src/mcp/runtime/invoke.ts'
 import { compactRow } from '../../tools/_shared/entities.ts'
 
 // Text that JSON escapes, or that a naive escaper would get wrong.

@@ -4,7 +4,7 @@ import { entriesOf } from '../../demo/config-entries.ts'
 
 /**
  * Issue 32 item 8: a Home Assistant service that does what a category's tool does needs that category's
- * level through ha_call_service too (src/mcp/categories.ts SERVICE_CATEGORIES), and that tool's option.
+ * level through ha_call_service too (src/mcp/runtime/categories.ts SERVICE_CATEGORIES), and that tool's option.
  */
 t.test('homeassistant.reload_config_entry through ha_call_service needs integrations at manage and allow_config_write', async t => {
   const home = await startHome(t, { entities: 300 })

@@ -2,7 +2,7 @@
 import t from 'tap'
 import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
-import { loadToolCatalog } from '../../src/mcp/registry.ts'
+import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
 
 const UI = { 'x-ha-mcp-ui': '1', 'content-type': 'application/json' }

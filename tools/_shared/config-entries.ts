@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { isRecord } from '../../src/shape.ts'
 
 /**

@@ -1,5 +1,5 @@
 import { UserError } from '../../src/errors.ts'
-import type { ToolCallContext, ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolCallContext, ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import {
   applyChanges, automationBlocks, deleteConfig, referencedEntities, resolveConfigTarget,
   validateWithHomeAssistant, writeConfig, type ConfigKind, type ConfigRecord

@@ -3,7 +3,7 @@ import { UserError } from '../../src/errors.ts'
 import { configPath, restMessage, type ConfigKind, type ConfigRecord } from '../../src/home/configs.ts'
 import { isEntityId, requireDomain } from '../../src/home/entities.ts'
 import type { HomeView } from '../../src/home/view.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { fold } from '../../src/home/text.ts'
 

@@ -1,5 +1,5 @@
 import { UserError } from '../../src/errors.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { changedSincePreview } from '../../src/policy/confirm.ts'
 import type { Revert } from '../../src/policy/undo.ts'
 import { formatOutcome, guardedWrite } from './write.ts'

@@ -1,5 +1,5 @@
 import { UserError } from '../../src/errors.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { isRecord } from '../../src/shape.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { HaHttpFailedError, UserError } from '../../src/errors.ts'
 import { notPermitted } from '../../src/ha/rights.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { isRecord } from '../../src/shape.ts'
 
 /**

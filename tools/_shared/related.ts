@@ -1,4 +1,4 @@
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 
 const CONFIG_KINDS = ['automation', 'script', 'scene'] as const
 

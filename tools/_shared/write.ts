@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { isUserError, UserError } from '../../src/errors.ts'
 import { requireEntity } from '../../src/home/entities.ts'
-import type { ToolCallContext, ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolCallContext, ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { writeLabel } from '../../src/policy/guard.ts'
 import type { WriteOutcome, WriteRequest } from '../../src/policy/types.ts'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool, type ToolDefinition } from '../../src/mcp/define-tool.ts'
+import { defineTool, type ToolDefinition } from '../../src/mcp/runtime/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { aliasArg, blueprintInputsArg, descriptionArg, maxExceededArg, modeArg, traceArg, variablesArg } from '../_shared/config-args.ts'
 import { deleteFlow, updateFlow } from '../_shared/config-flows.ts'

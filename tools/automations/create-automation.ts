@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { aliasArg, blocksArg, conditionsArg, descriptionArg, maxExceededArg, modeArg, variablesArg } from '../_shared/config-args.ts'
 import { createFlow } from '../_shared/config-flows.ts'
 import { automationBlocks, entityForConfigId, newAutomationId, refuseAutomationCollision, validateWithHomeAssistant, waitForEntity, writeConfig } from '../_shared/config-store.ts'

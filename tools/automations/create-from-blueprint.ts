@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
 import { UserError } from '../../src/errors.ts'
-import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import { defineTool, type ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { aliasArg, descriptionArg } from '../_shared/config-args.ts'
 import { createFlow } from '../_shared/config-flows.ts'
 import { entityForConfigId, newAutomationId, refuseAutomationCollision, slugify, waitForEntity, writeConfig } from '../_shared/config-store.ts'

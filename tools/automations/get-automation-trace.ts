@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import type { HomeView } from '../../src/home/view.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { isoSeconds, toMillis } from '../_shared/window.ts'
 import type { ConfigKind } from '../../src/home/configs.ts'

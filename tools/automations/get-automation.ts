@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { hideEntities, lastTriggered, requireItem } from './_config.ts'
 

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { byteLength, page } from '../../src/shape.ts'
 import { offsetArg } from '../_shared/args.ts'
 import { mapBounded } from '../_shared/map-bounded.ts'

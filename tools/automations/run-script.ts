@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { callOnEntity, confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 import { domainEntityArg } from '../_shared/args.ts'
 

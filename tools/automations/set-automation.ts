@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { callOnEntity, confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 import { domainEntityArg } from '../_shared/args.ts'
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { excerpt } from '../../src/shape.ts'
 import { domainEntityArg } from '../_shared/args.ts'
 import { domainRows, HOUR_MS, requireDomainEntity } from '../_shared/read-calls.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { excerpt } from '../../src/shape.ts'
 import { domainEntityArg } from '../_shared/args.ts'
 import { domainRows, readServiceResponse, requireDomainEntity } from '../_shared/read-calls.ts'

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import type { RawToolResult } from '../../src/mcp/define-tool.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import type { RawToolResult } from '../../src/mcp/runtime/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { domainEntityArg } from '../_shared/args.ts'
 import { requireDomainEntity } from '../_shared/read-calls.ts'
 

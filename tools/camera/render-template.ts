@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 
 const OUTPUT_MAX_CHARS = 5000
 /** Bytes read from Home Assistant's answer: 5000 characters are at most 20,000 bytes of UTF-8. */

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { HomeAssistant } from '../../src/ha/index.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { mapBounded } from '../_shared/map-bounded.ts'
 import { outline } from '../_shared/dashboards.ts'
 import { dashboardDirectory, unknownDashboard, type DashboardEntry } from '../_shared/dashboard-directory.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { truncateAttributes } from '../../src/home/attributes.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../../src/home/entities.ts'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import type { EntityRow } from '../../src/home/entities.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { page } from '../../src/shape.ts'
 import { limitArg, offsetArg, slugArg } from '../_shared/args.ts'
 import { compactRow, resolveArea, resolveFloor, resolveLabel, searchRows } from '../_shared/entities.ts'

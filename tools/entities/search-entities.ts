@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { limitArg } from '../_shared/args.ts'
 import { compactRow } from '../_shared/entities.ts'
 

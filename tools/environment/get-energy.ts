@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { HOUR_MS } from '../_shared/read-calls.ts'
 
 const PERIOD_HOURS = { day: 24, week: 168, month: 720 } as const

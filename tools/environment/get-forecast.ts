@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { domainEntityArg } from '../_shared/args.ts'
 import { domainRows, readServiceResponse, requireDomainEntity } from '../_shared/read-calls.ts'
 

@@ -1,7 +1,7 @@
 import type { Clock } from '../../src/clock.ts'
 import { z } from 'zod'
 import type { HomeView } from '../../src/home/view.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { HOUR_MS } from '../_shared/read-calls.ts'
 import { batches, PIECE_READ_BUDGET_MS, walkPieces } from '../../src/ha/pieces.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'

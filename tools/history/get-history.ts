@@ -1,6 +1,6 @@
 import type { Clock } from '../../src/clock.ts'
 import { z } from 'zod'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { requireEntities } from '../../src/home/entities.ts'
 import { entityIdsArg } from '../_shared/ids.ts'
 import { isoSeconds, resolveWindow, toMillis, windowShape } from '../_shared/window.ts'

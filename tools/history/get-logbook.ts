@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { byteLength } from '../../src/shape.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { requireEntity } from '../../src/home/entities.ts'

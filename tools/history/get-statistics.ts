@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { STATISTIC_ID } from '../../src/home/entities.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { isoSeconds, resolveWindow, toMillis, windowShape } from '../_shared/window.ts'
 
 const LIMITS = { minHours: 1, maxHours: 8760, defaultHours: 24 }

@@ -1,5 +1,5 @@
 import { UserError } from '../../src/errors.ts'
-import type { ToolCallContext } from '../../src/mcp/define-tool.ts'
+import type { ToolCallContext } from '../../src/mcp/runtime/define-tool.ts'
 import type { UndoPlan } from '../../src/policy/undo.ts'
 import { formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { relatedConfigs } from '../_shared/related.ts'

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import { defineTool, type ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { page } from '../../src/shape.ts'
 import { limitArg, offsetArg } from '../_shared/args.ts'
 import { configEntries, discoveryFlows, ERROR_STATES, flowName, IGNORED, type ConfigEntry } from '../_shared/config-entries.ts'

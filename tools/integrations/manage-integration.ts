@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import { defineTool, type ToolCallContext } from '../../src/mcp/define-tool.ts'
+import { defineTool, type ToolCallContext } from '../../src/mcp/runtime/define-tool.ts'
 import { stableJson } from '../../src/policy/confirm.ts'
 import type { UndoPlan } from '../../src/policy/undo.ts'
 import { freeFormArg } from '../_shared/args.ts'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
 import { UserError } from '../../src/errors.ts'
 import { nameIssue } from '../../src/policy/input-checks.ts'
-import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import { defineTool, type ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, rateLimitedWrite } from '../_shared/write.ts'
 import { clip } from '../../src/shape.ts'
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { ENTITY_ID } from '../../src/home/entities.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { nameArg } from '../../src/policy/input-checks.ts'
 import { isRecord } from './_write.ts'
 import { dashboardDirectory } from '../_shared/dashboard-directory.ts'

@@ -1,5 +1,5 @@
 import { stableJson, type Shown } from '../../src/policy/confirm.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { CREATED_ID, type RestoreCommand } from '../../src/policy/undo.ts'
 import { isRecord } from '../../src/shape.ts'
 

@@ -1,6 +1,6 @@
 import { stableJson } from '../../src/policy/confirm.ts'
 import { UserError } from '../../src/errors.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { commandsUndo, type RestoreCommand } from '../../src/policy/undo.ts'
 import { formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { undoFacts } from './_undo-facts.ts'

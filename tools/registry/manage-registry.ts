@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import type { RegistrySnapshot } from '../../src/ha/registries.ts'
-import { defineTool, type ToolContext } from '../../src/mcp/define-tool.ts'
+import { defineTool, type ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { CREATED_ID, type RestoreCommand } from '../../src/policy/undo.ts'
 import { stableJson } from '../../src/policy/confirm.ts'
 import { nameArg } from '../../src/policy/input-checks.ts'

@@ -2,7 +2,7 @@ import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
 import { fold } from '../../src/home/text.ts'
 import { nameArg } from '../../src/policy/input-checks.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { requireEntity } from '../../src/home/entities.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 

@@ -1,6 +1,6 @@
 import { UserError } from '../../src/errors.ts'
 import { requireDomain, requireEntity } from '../../src/home/entities.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { configFact, editedSinceWrite, type Revert } from '../../src/policy/undo.ts'
 import { configHash, toYaml } from '../_shared/config-yaml.ts'
 import { unifiedDiff } from '../_shared/line-diff.ts'

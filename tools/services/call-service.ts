@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import { serviceRefusal } from '../../src/mcp/categories.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { serviceRefusal } from '../../src/mcp/runtime/categories.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { freeFormArg, slugArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 

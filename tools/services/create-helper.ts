@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { freeFormArg } from '../_shared/args.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { nameArg } from '../../src/policy/input-checks.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { fieldsOf, HELPER_TYPES, helperRefusal, helperRevert } from './_helpers.ts'

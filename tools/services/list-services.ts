@@ -3,7 +3,7 @@ import { UserError } from '../../src/errors.ts'
 import { ENTITY_ID_IN_TEXT } from '../../src/home/entities.ts'
 import type { HomeView } from '../../src/home/view.ts'
 import { fold } from '../../src/home/text.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { excerpt } from '../../src/shape.ts'
 import { slugArg } from '../_shared/args.ts'
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { HomeAssistantError, UserError } from '../../src/errors.ts'
 import { roleLimit } from '../_shared/supervisor-role.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { ADDON_SLUG } from '../../src/policy/input-checks.ts'
 import { excerpt } from '../../src/shape.ts'
 import { supervisorGet } from './_supervisor.ts'

@@ -2,7 +2,7 @@ import pTimeout from 'p-timeout'
 import { z } from 'zod'
 import { timersOf, type Clock } from '../../src/clock.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { NOT_ADMIN_EFFECT } from '../../src/ha/rights.ts'
 import { isRoleRefusal, ROLE_HINT } from '../_shared/supervisor-role.ts'
 

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { configSummary } from '../../src/ha/config-summary.ts'
-import type { ToolContext } from '../../src/mcp/define-tool.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { excerpt } from '../../src/shape.ts'
 import { ageDays, supervisorGet } from './_supervisor.ts'
 

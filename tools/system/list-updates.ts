@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { updateView } from './_updates.ts'
 
 /** About 250 bytes each: 40 stay well under the answer cap. */

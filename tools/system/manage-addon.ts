@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { HomeAssistantError, UserError } from '../../src/errors.ts'
-import { defineTool, type ToolCallContext } from '../../src/mcp/define-tool.ts'
+import { defineTool, type ToolCallContext } from '../../src/mcp/runtime/define-tool.ts'
 import { ADDON_SLUG } from '../../src/policy/input-checks.ts'
 import { freeFormArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'

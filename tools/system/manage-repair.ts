@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import { defineTool } from '../../src/mcp/define-tool.ts'
+import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { slugArg } from '../_shared/args.ts'
 import { dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 

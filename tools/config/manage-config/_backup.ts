@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
-import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
+import type { ToolCallContext, ToolContext } from '../../../src/mcp/runtime/define-tool.ts'
 import { addonSlugProblem, backupNameProblem } from '../../../src/policy/input-checks.ts'
 import { isRoleRefusal, ROLE_HINT } from '../../_shared/supervisor-role.ts'
 import { toYaml } from '../../_shared/config-yaml.ts'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
-import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
+import type { ToolCallContext, ToolContext } from '../../../src/mcp/runtime/define-tool.ts'
 import { configFact, editedSinceWrite, type Revert } from '../../../src/policy/undo.ts'
 import { applyChanges } from '../../_shared/config-store.ts'
 import { configHash, toYaml } from '../../_shared/config-yaml.ts'

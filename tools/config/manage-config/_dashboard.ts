@@ -1,6 +1,6 @@
 import { z } from 'zod'
 import { UserError } from '../../../src/errors.ts'
-import type { ToolCallContext, ToolContext } from '../../../src/mcp/define-tool.ts'
+import type { ToolCallContext, ToolContext } from '../../../src/mcp/runtime/define-tool.ts'
 import { configFact, editedSinceWrite, type Revert } from '../../../src/policy/undo.ts'
 import { referencedEntities } from '../../_shared/config-store.ts'
 import { runConfigWrite } from '../../_shared/config-write.ts'

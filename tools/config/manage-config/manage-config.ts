@@ -1,4 +1,4 @@
-import { defineTool } from '../../../src/mcp/define-tool.ts'
+import { defineTool } from '../../../src/mcp/runtime/define-tool.ts'
 import { manageInput } from './_args.ts'
 import { manageBackup } from './_backup.ts'
 import { manageCalendar } from './_calendar.ts'

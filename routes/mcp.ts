@@ -4,8 +4,8 @@ import type { Identity } from '../src/auth/identity.ts'
 import type { Services } from '../src/compose.ts'
 import { originAllowed } from '../src/hosts.ts'
 import type { RefusalCode } from '../src/errors.ts'
-import { ProtocolErrorCode, rpcError, RpcRefusal, sendRefusal } from '../src/mcp/rpc-error.ts'
-import { checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/stateless.ts'
+import { ProtocolErrorCode, rpcError, RpcRefusal, sendRefusal } from '../src/mcp/transport/rpc-error.ts'
+import { checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/transport/stateless.ts'
 import { MAX_SUBSCRIPTIONS } from '../src/sessions/subscriptions.ts'
 
 export interface McpRouteOptions {
@@ -19,7 +19,7 @@ export interface McpRouteOptions {
  */
 export const BODY_LIMIT = 1024 * 1024
 
-/** Our code for a refusal the 2026-07-28 rules decide (src/mcp/stateless.ts), by its JSON-RPC code. */
+/** Our code for a refusal the 2026-07-28 rules decide (src/mcp/transport/stateless.ts), by its JSON-RPC code. */
 function eraRefusalCode (rpcCode: number): RefusalCode {
   if (rpcCode === HEADER_MISMATCH) return 'HAMCP_HEADER_MISMATCH'
   if (rpcCode === ProtocolErrorCode.UnsupportedProtocolVersion) return 'HAMCP_UNSUPPORTED_PROTOCOL_VERSION'
@@ -34,7 +34,7 @@ export const LISTEN_BODY_LIMIT = 64 * 1024
 const header = (value: string | string[] | undefined): string | undefined => Array.isArray(value) ? value.join(',') : value
 
 /**
- * The `/mcp` routes. POST is stateless Streamable HTTP (src/mcp/stateless.ts), in the era each request
+ * The `/mcp` routes. POST is stateless Streamable HTTP (src/mcp/transport/stateless.ts), in the era each request
  * asks for: a request with the 2026-07-28 `_meta` envelope is served by that revision's rules, anything
  * else (an `initialize`, an envelope-less request) by the 2025 ones. With enable_sessions,
  * an initialize and anything naming a session go to the sessions (src/sessions/service.ts), as do

@@ -12,14 +12,14 @@
  * lives as long as the process, and expires with the token. A tampered, expired, foreign or replayed
  * state is refused before the tool runs (-32602 "Invalid or expired requestState").
  */
-import { realClock } from '../clock.ts'
+import { realClock } from '../../clock.ts'
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto'
 import { inputRequired, inputResponse, ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server'
 import { LRUCache } from 'lru-cache'
-import type { Identity } from '../auth/identity.ts'
-import { MAX_PENDING_PER_IDENTITY, stableJson } from '../policy/confirm.ts'
-import type { ConfirmAnswer, ConfirmPreview } from '../policy/types.ts'
-import { fitText } from '../shape.ts'
+import type { Identity } from '../../auth/identity.ts'
+import { MAX_PENDING_PER_IDENTITY, stableJson } from '../../policy/confirm.ts'
+import type { ConfirmAnswer, ConfirmPreview } from '../../policy/types.ts'
+import { fitText } from '../../shape.ts'
 import type { ToolCallResult } from './invoke.ts'
 
 /** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */

@@ -1,8 +1,8 @@
 import type { FastifyReply } from 'fastify'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
-import { CodedError, type RefusalCode, type UserError } from '../errors.ts'
+import { CodedError, type RefusalCode, type UserError } from '../../errors.ts'
 
-/** The SDK's JSON-RPC error codes, for the /mcp routes (plugins/mcp.ts), which do not import the SDK. */
+/** The SDK's JSON-RPC error codes, for the /mcp routes (routes/mcp.ts), which do not import the SDK. */
 export { ProtocolErrorCode }
 
 export interface RpcErrorBody {

@@ -1,10 +1,10 @@
 import type { z } from 'zod'
-import { SCOPE_OPTION, SCOPES, scopeEnabled, type Identity, type Scope } from '../auth/identity.ts'
-import type { Clock } from '../clock.ts'
-import type { HomeAssistant } from '../ha/index.ts'
-import type { HomeView } from '../home/view.ts'
-import type { AppLogger } from '../logger.ts'
-import type { Options } from '../options.ts'
+import { SCOPE_OPTION, SCOPES, scopeEnabled, type Identity, type Scope } from '../../auth/identity.ts'
+import type { Clock } from '../../clock.ts'
+import type { HomeAssistant } from '../../ha/index.ts'
+import type { HomeView } from '../../home/view.ts'
+import type { AppLogger } from '../../logger.ts'
+import type { Options } from '../../options.ts'
 import type { ToolServices } from './services.ts'
 
 /**
@@ -63,7 +63,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   /**
    * The category a named token's or an OAuth grant's level applies to (entities, automations, camera...),
    * and the folder under tools/ the module lives in. ha_manage_config's kinds each add their own
-   * (ARGUMENT_CATEGORIES in src/mcp/categories.ts).
+   * (ARGUMENT_CATEGORIES in src/mcp/runtime/categories.ts).
    */
   category: string
   /**
@@ -78,7 +78,7 @@ export interface ToolDefinition<Input extends z.ZodObject = z.ZodObject> {
   essential?: boolean
   /**
    * How owners ask for this tool, in the panel's five languages: words and synonyms that are not in the
-   * name, title or description, for ha_search_tools (src/mcp/tool-search.ts). Never sent in tools/list.
+   * name, title or description, for ha_search_tools (src/mcp/runtime/tool-search.ts). Never sent in tools/list.
    */
   keywords: Readonly<Record<KeywordLanguage, string>>
   /** Hints that differ from what the kind implies. */

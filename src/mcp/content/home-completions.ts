@@ -1,5 +1,5 @@
-import { fold } from '../home/text.ts'
-import type { ToolContext } from './define-tool.ts'
+import { fold } from '../../home/text.ts'
+import type { ToolContext } from '../runtime/define-tool.ts'
 
 export const COMPLETION_CAP = 50
 

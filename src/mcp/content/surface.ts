@@ -1,6 +1,6 @@
-import type { Identity } from '../auth/identity.ts'
-import { UserError } from '../errors.ts'
-import type { ToolContext } from './define-tool.ts'
+import type { Identity } from '../../auth/identity.ts'
+import { UserError } from '../../errors.ts'
+import type { ToolContext } from '../runtime/define-tool.ts'
 
 /**
  * Resources, prompts and completions, described without the MCP SDK. Providers are plain objects;

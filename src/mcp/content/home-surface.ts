@@ -1,7 +1,7 @@
-import type { ToolContext } from './define-tool.ts'
+import type { ToolContext } from '../runtime/define-tool.ts'
 import { areaCandidates, entityCandidates, rankCompletions, type Candidate } from './home-completions.ts'
 import { getHomePrompt, PROMPT_LIST, promptArgumentCandidates } from './home-prompts.ts'
-import { UserError } from '../errors.ts'
+import { UserError } from '../../errors.ts'
 import { AREA_TEMPLATE, ENTITY_TEMPLATE, FIXED_RESOURCES, mayReadResource, readHomeResource, RESOURCE_TEMPLATES } from './home-resources.ts'
 import type { CompletionRef, McpSurface } from './surface.ts'
 

@@ -1,8 +1,8 @@
-import { levelIn, type Identity } from '../auth/identity.ts'
-import { configSummary } from '../ha/config-summary.ts'
-import { truncateAttributes } from '../home/attributes.ts'
-import { fitToCap } from '../shape.ts'
-import type { ToolContext } from './define-tool.ts'
+import { levelIn, type Identity } from '../../auth/identity.ts'
+import { configSummary } from '../../ha/config-summary.ts'
+import { truncateAttributes } from '../../home/attributes.ts'
+import { fitToCap } from '../../shape.ts'
+import type { ToolContext } from '../runtime/define-tool.ts'
 import { ResourceNotFound, type ResourceContents, type ResourceInfo, type ResourceTemplateInfo } from './surface.ts'
 
 const JSON_TYPE = 'application/json'

@@ -1,4 +1,4 @@
-import { realClock } from '../clock.ts'
+import { realClock } from '../../clock.ts'
 import type { CallReport } from './invoke.ts'
 
 /** Tool calls since start, per tool and per token, for the ingress page. */

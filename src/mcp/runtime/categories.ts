@@ -1,5 +1,5 @@
-import { levelIn, levelRank, scopeEnabled, SCOPE_OPTION, type Identity, type Level } from '../auth/identity.ts'
-import type { Options } from '../options.ts'
+import { levelIn, levelRank, scopeEnabled, SCOPE_OPTION, type Identity, type Level } from '../../auth/identity.ts'
+import type { Options } from '../../options.ts'
 import type { ToolKind } from './define-tool.ts'
 
 /**

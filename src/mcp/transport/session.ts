@@ -6,12 +6,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { toNodeHandler } from '@modelcontextprotocol/node'
 import { ProtocolErrorCode, SdkError, SdkErrorCode, WebStandardStreamableHTTPServerTransport, type AuthInfo } from '@modelcontextprotocol/server'
-import type { Identity } from '../auth/identity.ts'
-import type { ToolContext } from './define-tool.ts'
-import { authInfoOf, buildServer, legacyErrorCodes, type McpServerDeps } from './handlers.ts'
+import type { Identity } from '../../auth/identity.ts'
+import type { ToolContext } from '../runtime/define-tool.ts'
+import { authInfoOf, buildServer, legacyErrorCodes, type McpServerDeps } from '../handlers.ts'
 import { rpcErrorBody, withRefusalCode, withRefusalCodes } from './rpc-error.ts'
-import { fitText } from '../shape.ts'
-import { QUESTION_MAX_BYTES } from './confirm-rounds.ts'
+import { fitText } from '../../shape.ts'
+import { QUESTION_MAX_BYTES } from '../runtime/confirm-rounds.ts'
 import type { StreamGate } from './stream-gate.ts'
 
 /** The single question a confirmation asks (elicitation form mode allows flat primitive fields only). */

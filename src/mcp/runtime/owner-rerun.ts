@@ -1,4 +1,4 @@
-import type { OwnerGrant, RerunFailure } from '../policy/types.ts'
+import type { OwnerGrant, RerunFailure } from '../../policy/types.ts'
 import type { ToolContext } from './define-tool.ts'
 import { invokeTool, type CallReport, type ToolCallResult } from './invoke.ts'
 import type { LoadedTool } from './registry.ts'

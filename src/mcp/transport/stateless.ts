@@ -18,9 +18,9 @@ import {
   classifyInboundRequest, createMcpHandler, Server, isJSONRPCErrorResponse, isJSONRPCNotification, isJSONRPCRequest, isJSONRPCResultResponse,
   PerRequestHTTPServerTransport, ProtocolErrorCode, type JSONRPCMessage, type MessageExtraInfo
 } from '@modelcontextprotocol/server'
-import type { Identity } from '../auth/identity.ts'
-import { createModernConfirmations, type ModernConfirmations } from './confirm-rounds.ts'
-import { authInfoOf, buildServer, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from './handlers.ts'
+import type { Identity } from '../../auth/identity.ts'
+import { createModernConfirmations, type ModernConfirmations } from '../runtime/confirm-rounds.ts'
+import { authInfoOf, buildServer, LEGACY_PROTOCOL_VERSIONS, legacyErrorCodes, MODERN_PROTOCOL_VERSION, type Era, type McpServerDeps } from '../handlers.ts'
 import { GatedEventBus, type StreamGate } from './stream-gate.ts'
 import { withRefusalCode, withRefusalCodes } from './rpc-error.ts'
 
@@ -188,7 +188,7 @@ export function modernHttpStatus (answer: unknown): number {
 export interface McpEndpoint {
   /** Answers the messages of one POST: the answers to its requests, in order (empty: 202). */
   handle: (messages: JSONRPCMessage[], identity: Identity, cancelled: AbortSignal, era?: Era) => Promise<JSONRPCMessage[]>
-  /** Serves one 2026-07-28 `subscriptions/listen` stream, its notifications behind `gate` (src/mcp/stream-gate.ts); writes the raw response itself. */
+  /** Serves one 2026-07-28 `subscriptions/listen` stream, its notifications behind `gate` (src/mcp/transport/stream-gate.ts); writes the raw response itself. */
   listen: (req: IncomingMessage, res: ServerResponse, body: unknown, identity: Identity, gate?: StreamGate) => Promise<void>
   /** Tells the listen streams that asked for `uri` that it changed. */
   resourceUpdated: (uri: string) => void

@@ -1,6 +1,6 @@
-import { UserError } from '../errors.ts'
-import { fold } from '../home/text.ts'
-import type { ToolContext } from './define-tool.ts'
+import { UserError } from '../../errors.ts'
+import { fold } from '../../home/text.ts'
+import type { ToolContext } from '../runtime/define-tool.ts'
 import { areaCandidates, entityCandidates, type Candidate } from './home-completions.ts'
 import type { PromptInfo, PromptMessages } from './surface.ts'
 

@@ -2,10 +2,10 @@ import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
-import { levelIn, levelRank, levelsKey, type Identity } from '../auth/identity.ts'
+import { levelIn, levelRank, levelsKey, type Identity } from '../../auth/identity.ts'
 import { ARGUMENT_CATEGORIES, levelNeeded } from './categories.ts'
-import type { Options } from '../options.ts'
-import { isRecord } from '../shape.ts'
+import type { Options } from '../../options.ts'
+import { isRecord } from '../../shape.ts'
 import { annotationsFor, KEYWORD_LANGUAGES, KIND_GATE, toolEnabled, type ToolAnnotations, type ToolDefinition } from './define-tool.ts'
 import { CALL_TOOL, metaToolDefinitions, SEARCH_TOOLS } from './meta-tools.ts'
 import { ToolIndex } from './tool-search.ts'
@@ -92,7 +92,7 @@ function withoutEcho (name: string, schema: unknown): unknown {
 /**
  * When a field accepts several types, the one it advertises: the widest form the handler reads (a list
  * over a single id, an object over its string shorthand, a name over an index). The handler still takes
- * every form (src/mcp/arguments.ts and the tool's own union), so a model that sends the narrower one
+ * every form (src/mcp/runtime/arguments.ts and the tool's own union), so a model that sends the narrower one
  * is not refused; the advertised form is the one every client can express.
  */
 const TYPE_PREFERENCE = ['array', 'object', 'string', 'number', 'integer', 'boolean']
@@ -233,7 +233,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
   if (byArgument) {
     const values = (properties[byArgument.field] as { enum?: unknown[] } | undefined)?.enum ?? []
     const unfiled = values.filter(value => typeof value !== 'string' || !(value in byArgument.byValue))
-    if (values.length === 0 || unfiled.length > 0) fail(`every value of "${byArgument.field}" needs a category in src/mcp/categories.ts (missing: ${unfiled.join(', ') || 'the field is no enum'})`)
+    if (values.length === 0 || unfiled.length > 0) fail(`every value of "${byArgument.field}" needs a category in src/mcp/runtime/categories.ts (missing: ${unfiled.join(', ') || 'the field is no enum'})`)
   }
   return {
     definition: tool,
@@ -257,7 +257,7 @@ type Listing = LoadedTool['listing']
 export class ToolCatalog {
   readonly tools: LoadedTool[]
   readonly byName: Map<string, LoadedTool>
-  /** ha_search_tools and ha_call_tool (src/mcp/meta-tools.ts), listed when the caller may call a tool that is not. */
+  /** ha_search_tools and ha_call_tool (src/mcp/runtime/meta-tools.ts), listed when the caller may call a tool that is not. */
   readonly meta: LoadedTool[]
   readonly #index: ToolIndex<LoadedTool>
   // Keyed by the options object, then by the caller's levels: one catalogue may serve apps with different options.
@@ -272,7 +272,7 @@ export class ToolCatalog {
     }
     const essential = this.tools.filter(tool => tool.definition.essential === true).map(tool => tool.definition.name)
     if (essential.length > ESSENTIAL_MAX) throw new Error(`at most ${ESSENTIAL_MAX} tools may be essential: ${essential.join(', ')}`)
-    this.meta = metaToolDefinitions((query, limit, ctx) => this.search(query, limit, ctx.options, ctx.identity)).map(tool => checkDefinition(tool, 'src/mcp/meta-tools.ts'))
+    this.meta = metaToolDefinitions((query, limit, ctx) => this.search(query, limit, ctx.options, ctx.identity)).map(tool => checkDefinition(tool, 'src/mcp/runtime/meta-tools.ts'))
     for (const tool of this.meta) {
       if (this.byName.has(tool.definition.name)) throw new Error(`duplicate tool name ${tool.definition.name}`)
     }

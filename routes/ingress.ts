@@ -18,15 +18,15 @@ import { hostPortLookup } from '../src/addon/host-port.ts'
 import { INGRESS_PROXY_ADDRESS, isLoopbackAddress, mcpUrlFor, rebindingRefusal } from '../src/hosts.ts'
 import { maskSecret } from '../src/logger.ts'
 import { globList } from '../src/options.ts'
-import type { ToolCatalog } from '../src/mcp/registry.ts'
+import type { ToolCatalog } from '../src/mcp/runtime/registry.ts'
 import type { AuditApi } from '../src/policy/types.ts'
 import type { RequestLimits } from '../src/request-limits.ts'
-import type { UsageCounters } from '../src/mcp/usage.ts'
+import type { UsageCounters } from '../src/mcp/runtime/usage.ts'
 import type { AuthorizationServer } from '../src/oauth/authorization-server.ts'
 import ingressSignIns, { ingressUser } from './ingress-sign-ins.ts'
 import ingressApprovals from './ingress-approvals.ts'
 import type { OwnerApprovals } from '../src/policy/approvals.ts'
-import { fastifyRefusal, HttpRefusal } from './refusals.ts'
+import { fastifyRefusal, HttpRefusal } from '../plugins/refusals.ts'
 
 /** The services of the MCP app the ingress page reads; shared, never duplicated. */
 export interface IngressServices {
@@ -56,7 +56,7 @@ export interface IngressOptions {
   publicDir?: string
 }
 
-// plugins/ingress.ts in development, bundled into dist/app/ in the image (scripts/build.ts): the page sits at the app root in both.
+// routes/ingress.ts in development, bundled into dist/app/ in the image (scripts/build.ts): the page sits at the app root in both.
 export const DEFAULT_PUBLIC_DIR = ['../ingress/public/', '../../ingress/public/']
   .map(relative => fileURLToPath(new URL(relative, import.meta.url)))
   .find(dir => existsSync(dir)) ?? fileURLToPath(new URL('../ingress/public/', import.meta.url))

@@ -1,13 +1,13 @@
 import pTimeout from 'p-timeout'
-import { timersOf, type Clock } from '../clock.ts'
-import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../errors.ts'
-import { isEntityId } from '../home/entities.ts'
-import { fitText, fitToCap, isRecord, RESPONSE_CAP_BYTES } from '../shape.ts'
-import { loggableArguments } from '../logger.ts'
+import { timersOf, type Clock } from '../../clock.ts'
+import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../../errors.ts'
+import { isEntityId } from '../../home/entities.ts'
+import { fitText, fitToCap, isRecord, RESPONSE_CAP_BYTES } from '../../shape.ts'
+import { loggableArguments } from '../../logger.ts'
 import { describeIssues, parseArguments } from './arguments.ts'
 import type { RawToolResult, ToolContext } from './define-tool.ts'
 import { argumentRefusal, type LoadedTool } from './registry.ts'
-import { isRightsRefusal, notPermitted } from '../ha/rights.ts'
+import { isRightsRefusal, notPermitted } from '../../ha/rights.ts'
 
 export interface ToolCallResult {
   content: RawToolResult['content']

@@ -11,7 +11,7 @@ const NO_KEYWORDS = { en: '', de: '', fr: '', es: '', nl: '' }
 export type SearchTools = (query: string, limit: number, ctx: ToolContext) => Array<Record<string, unknown>>
 
 /**
- * The two tools of the catalogue (tool_list core and search, src/mcp/registry.ts): listed when some tool
+ * The two tools of the catalogue (tool_list core and search, src/mcp/runtime/registry.ts): listed when some tool
  * the caller may call is not. ha_call_tool's handler never runs: the tools/call handler reads its
  * arguments and runs the named tool in its place, on the one path every call takes (src/mcp/handlers.ts).
  */
