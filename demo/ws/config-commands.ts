@@ -28,7 +28,7 @@ const SEED_ISSUES = [
 type Issue = typeof SEED_ISSUES[number]
 /** Each house's own issue registry, so ignoring an issue in one test's home leaves the others alone. */
 const issueRegistries = new WeakMap<object, Issue[]>()
-function issuesOf (house: object): Issue[] {
+export function issuesOf (house: object): Issue[] {
   let issues = issueRegistries.get(house)
   if (issues === undefined) {
     issues = SEED_ISSUES.map(issue => ({ ...issue }))

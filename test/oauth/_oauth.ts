@@ -78,3 +78,16 @@ export async function exchange (base: string, sign: SignIn & { code: string }, e
     ...extra
   })
 }
+
+/** An OAuth access token granted one level on the consent page (approved with the primary token). */
+export async function accessToken (base: string, primaryToken: string, level: 'read' | 'write' | 'manage'): Promise<string> {
+  const redirectUri = 'http://127.0.0.1:41003/cb'
+  const registered = await (await register(base, { redirect_uris: [redirectUri], token_endpoint_auth_method: 'none', grant_types: ['authorization_code'], client_name: `Grant at ${level}` })).json() as { client_id: string }
+  const sign: SignIn = { clientId: registered.client_id, redirectUri, pkce: pkce() }
+  const page = await openConsent(authorizeUrl(base, sign))
+  if (!page.requestId) throw new Error(`no consent page: ${page.status}`)
+  const decided = await postForm(`${base}/oauth/authorize`, { request: page.requestId, api_token: primaryToken, action: 'allow', level })
+  const code = new URL(decided.headers.get('location') ?? '').searchParams.get('code')
+  if (!code) throw new Error(`no code: ${decided.status}`)
+  return ((await (await exchange(base, { ...sign, code })).json()) as { access_token: string }).access_token
+}

@@ -1,0 +1,560 @@
+import t from 'tap'
+import type { Test } from 'tap'
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { TOOLS_DIR } from '../../app/tools-dir.ts'
+import { addonsOf } from '../../demo/addons.ts'
+import { addEntry, entriesOf, flowIdOf } from '../../demo/config-entries.ts'
+import { energyPrefs } from '../../demo/energy.ts'
+import type { DemoHome } from '../../demo/index.ts'
+import { issuesOf } from '../../demo/ws/config-commands.ts'
+import { levelIn, levelRank, type Level, type Levels } from '../../src/auth/identity.ts'
+import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
+import { DEFAULT_SERVICE_DENYLIST, optionsSchema, type Options, type ToolList } from '../../src/options.ts'
+import { callTool, connectClient, eventually, startHome, startServer, type TestServer, type ToolAnswer } from '../helper.ts'
+import { accessToken } from '../oauth/_oauth.ts'
+
+/**
+ * Issue 32's "Done when", as one table: every operation of the issue, in each tool_list mode, for the
+ * primary token, named tokens at each level and OAuth grants, through the SDK client. An allowed
+ * operation is asserted by what reached the demo house (its records and state, not the answer's text);
+ * a refusal by its stable code and by a house left exactly as it was. In core and search a tool that is
+ * not listed is found by ha_search_tools and run through ha_call_tool; in full it is called directly.
+ * One demo home for the file and one server per mode and options: every row leaves the house as it
+ * found it (a pair of opposite operations, or a target made for the row), so rows never interfere.
+ */
+
+const FULL_ACCESS = { '*': 'manage', camera: 'manage' } as const satisfies Levels
+const HUE = 'hue'
+const SPOTIFY = 'spotify'
+const CORE_UPDATE = 'update.home_assistant_core_update'
+const VSCODE = 'a0d7b954_vscode'
+const VSCODE_UPDATE = 'update.studio_code_server_update'
+const REPAIR = { domain: 'zha', issue_id: 'inconsistent_network_settings' }
+const WITHOUT_HASSIO = DEFAULT_SERVICE_DENYLIST.filter(entry => entry !== 'hassio.*')
+const ALL_ON: Partial<Options> = { allow_write: true, allow_config_write: true, allow_addon_control: true, service_denylist: WITHOUT_HASSIO }
+/** Entries the denylisted server adds: each refuses operations that are Home Assistant services. */
+const DENIED = ['homeassistant.reload_config_entry', 'update.*']
+
+/** The storage helper types, one per row in turn, with the fields each needs to be created. */
+const HELPERS: ReadonlyArray<readonly [type: string, options: Record<string, unknown>]> = [
+  ['input_boolean', {}],
+  ['input_number', { min: 0, max: 10 }],
+  ['input_select', { options: ['low', 'high'] }],
+  ['input_text', {}],
+  ['input_datetime', { has_date: true }],
+  ['input_button', {}],
+  ['counter', { step: 2 }],
+  ['timer', { duration: '0:05:00' }],
+  ['schedule', { monday: [{ from: '06:00:00', to: '07:00:00' }] }]
+]
+
+interface Row {
+  /** What the caller reaches it with. */
+  readonly call: (tool: string, args: Record<string, unknown>) => Promise<ToolAnswer>
+  /** Asks, checks that asking reached nothing, then answers with the token the tool returned. */
+  readonly confirmed: (tool: string, args: Record<string, unknown>) => Promise<ToolAnswer>
+  readonly t: Test
+  readonly home: DemoHome
+  readonly server: TestServer
+  /** Unique per mode and caller: names the helpers, entries and flows a row makes. */
+  readonly tag: string
+  /** The row's index over the whole file, to cycle through the helper types. */
+  readonly index: number
+}
+
+interface Operation {
+  tool: string
+  action: string
+  /** The category and level a caller needs (issue 32: the operation's category, its tool's kind). */
+  needs: readonly [category: string, level: Level]
+  /** The option that must be on (besides the kind's own, allow_write or allow_config_write). */
+  option?: 'allow_addon_control'
+  /** A call that would change the house: what a refused caller tries. */
+  attempt: (home: DemoHome) => Record<string, unknown>
+  /** The service_denylist entry of the denylisted server that refuses it, when it is a service. */
+  deniedBy?: string
+  /** False when even an allowed caller's call writes nothing, so the audit has no line for it. */
+  audited?: false
+  /** Runs it as an allowed caller and asserts what reached the house; leaves the house as it was. */
+  run: (row: Row) => Promise<void>
+}
+
+const entry = (home: DemoHome, domain: string): { entry_id: string, disabled_by: string | null, options: Record<string, unknown> } =>
+  [...entriesOf(home.house).entries.values()].find(e => e.domain === domain && e.source !== 'ignore') as never
+
+const entryId = (domain: string) => (home: DemoHome): string => entry(home, domain).entry_id
+
+/** A discovered device waiting in a flow (a zeroconf find that needs only a yes), made for one row. */
+function discovered (home: DemoHome, tag: string): string {
+  const flowId = flowIdOf()
+  entriesOf(home.house).flows.set(flowId, {
+    flow_id: flowId,
+    handler: 'shelly',
+    step_id: 'confirm_discovery',
+    context: { source: 'zeroconf', unique_id: `shelly-${tag}`, title_placeholders: { name: `shelly-${tag}` } },
+    step: { type: 'form', fields: [] },
+    makes: { title: `Shelly ${tag}` }
+  })
+  return flowId
+}
+
+/** Everything an operation of the table can change, to prove that a refusal changed none of it. */
+function houseFingerprint (home: DemoHome): string {
+  const store = entriesOf(home.house)
+  return JSON.stringify({
+    serviceCalls: home.serviceCalls.length,
+    configWrites: home.configWrites.length,
+    registryWrites: home.registryWrites.length,
+    states: [...home.house.states.values()].map(s => [s.entity_id, s.state, s.attributes]),
+    entries: [...store.entries.values()].map(e => [e.entry_id, e.disabled_by, e.state, e.options]),
+    flows: [...store.flows.keys()],
+    energy: energyPrefs(home.house),
+    addons: [...addonsOf(home.house).values()],
+    issues: issuesOf(home.house)
+  })
+}
+
+/** Waits until the server's own view of an entity reached the state the house now holds. */
+async function seen (server: TestServer, entityId: string, check: (attributes: Record<string, unknown> | undefined) => boolean): Promise<void> {
+  await eventually(() => check(server.app.services.home.state(entityId)?.attributes), 5000, `${entityId} seen by the server`)
+}
+
+const OPERATIONS: Operation[] = [
+  {
+    tool: 'ha_list_integrations',
+    action: 'list',
+    needs: ['integrations', 'read'],
+    attempt: () => ({ domain: HUE }),
+    async run ({ t, call, home }) {
+      const answer = await call('ha_list_integrations', { domain: HUE })
+      t.same(answer.json?.items?.map((item: { entry_id: string }) => item.entry_id), [entry(home, HUE).entry_id], answer.text)
+    }
+  },
+  {
+    tool: 'ha_manage_integration',
+    action: 'reload',
+    needs: ['integrations', 'manage'],
+    attempt: home => ({ action: 'reload', entry_id: entryId(HUE)(home) }),
+    deniedBy: 'homeassistant.reload_config_entry',
+    async run ({ t, call, home }) {
+      const id = entryId(HUE)(home)
+      const [calls, writes] = [home.serviceCalls.length, home.configWrites.length]
+      const answer = await call('ha_manage_integration', { action: 'reload', entry_id: id })
+      t.notOk(answer.isError, answer.text)
+      t.match(home.serviceCalls.slice(calls), [{ domain: 'homeassistant', service: 'reload_config_entry', service_data: { entry_id: id } }])
+      t.same(home.configWrites.slice(writes), [`config_entries reload ${id}`])
+    }
+  },
+  {
+    tool: 'ha_manage_integration',
+    action: 'enable',
+    needs: ['integrations', 'manage'],
+    attempt: home => ({ action: 'enable', entry_id: entryId(SPOTIFY)(home) }),
+    async run ({ t, call, home }) {
+      t.equal(entry(home, SPOTIFY).disabled_by, 'user')
+      const answer = await call('ha_manage_integration', { action: 'enable', entry_id: entryId(SPOTIFY)(home) })
+      t.notOk(answer.isError, answer.text)
+      t.equal(entry(home, SPOTIFY).disabled_by, null, 'enabled in the house')
+    }
+  },
+  {
+    tool: 'ha_manage_integration',
+    action: 'disable',
+    needs: ['integrations', 'manage'],
+    attempt: home => ({ action: 'disable', entry_id: entryId(HUE)(home) }),
+    async run ({ t, confirmed, home }) {
+      const answer = await confirmed('ha_manage_integration', { action: 'disable', entry_id: entryId(SPOTIFY)(home) })
+      t.notOk(answer.isError, answer.text)
+      t.equal(entry(home, SPOTIFY).disabled_by, 'user', 'disabled in the house, as the enable row found it')
+    }
+  },
+  {
+    tool: 'ha_manage_integration',
+    action: 'options',
+    needs: ['integrations', 'manage'],
+    attempt: home => ({ action: 'options', entry_id: entryId(HUE)(home), options: { allow_hue_groups: true } }),
+    async run ({ t, call, home }) {
+      for (const value of [true, false]) {
+        const answer = await call('ha_manage_integration', { action: 'options', entry_id: entryId(HUE)(home), options: { allow_hue_groups: value } })
+        t.notOk(answer.isError, answer.text)
+        t.equal(entry(home, HUE).options.allow_hue_groups, value, `the option is ${String(value)} in the house`)
+      }
+    }
+  },
+  {
+    tool: 'ha_manage_integration',
+    action: 'accept_discovery',
+    needs: ['integrations', 'manage'],
+    attempt: home => ({ action: 'accept_discovery', flow_id: [...entriesOf(home.house).flows.keys()][0] }),
+    async run ({ t, call, home, tag }) {
+      const flowId = discovered(home, tag)
+      const answer = await call('ha_manage_integration', { action: 'accept_discovery', flow_id: flowId })
+      t.notOk(answer.isError, answer.text)
+      t.notOk(entriesOf(home.house).flows.has(flowId), 'the discovery is done')
+      t.ok([...entriesOf(home.house).entries.values()].some(e => e.title === `Shelly ${tag}` && e.source === 'zeroconf'), 'the device was added')
+    }
+  },
+  {
+    tool: 'ha_manage_integration',
+    action: 'ignore_discovery',
+    needs: ['integrations', 'manage'],
+    attempt: home => ({ action: 'ignore_discovery', flow_id: [...entriesOf(home.house).flows.keys()][0] }),
+    async run ({ t, call, home, tag }) {
+      const flowId = discovered(home, tag)
+      const answer = await call('ha_manage_integration', { action: 'ignore_discovery', flow_id: flowId })
+      t.notOk(answer.isError, answer.text)
+      t.notOk(entriesOf(home.house).flows.has(flowId), 'the discovery is gone')
+      t.ok([...entriesOf(home.house).entries.values()].some(e => e.unique_id === `shelly-${tag}` && e.source === 'ignore'), 'remembered as ignored')
+    }
+  },
+  {
+    tool: 'ha_manage_integration',
+    action: 'delete',
+    needs: ['integrations', 'manage'],
+    attempt: home => ({ action: 'delete', entry_id: entryId('nut')(home) }),
+    async run ({ t, confirmed, home, tag }) {
+      const made = addEntry(home.house, { domain: 'nut', title: `UPS ${tag}`, source: 'user', unique_id: `ups-${tag}` })
+      const answer = await confirmed('ha_manage_integration', { action: 'delete', entry_id: made.entry_id })
+      t.notOk(answer.isError, answer.text)
+      t.notOk(entriesOf(home.house).entries.has(made.entry_id), 'the entry is gone from the house')
+    }
+  },
+  {
+    tool: 'ha_list_updates',
+    action: 'list',
+    needs: ['system', 'read'],
+    attempt: () => ({}),
+    async run ({ t, call, home }) {
+      const answer = await call('ha_list_updates', {})
+      const core = answer.json?.items?.find((item: { entity_id: string }) => item.entity_id === CORE_UPDATE)
+      t.match(core, { installed: home.getState(CORE_UPDATE)?.attributes.installed_version, latest: home.getState(CORE_UPDATE)?.attributes.latest_version }, answer.text)
+    }
+  },
+  {
+    tool: 'ha_manage_update',
+    action: 'skip',
+    needs: ['system', 'manage'],
+    attempt: () => ({ action: 'skip', entity_id: CORE_UPDATE }),
+    deniedBy: 'update.*',
+    async run ({ t, call, home, server }) {
+      const answer = await call('ha_manage_update', { action: 'skip', entity_id: CORE_UPDATE })
+      t.notOk(answer.isError, answer.text)
+      t.match(home.getState(CORE_UPDATE), { state: 'off', attributes: { skipped_version: home.getState(CORE_UPDATE)?.attributes.latest_version } }, 'skipped in the house')
+      await seen(server, CORE_UPDATE, attributes => attributes?.skipped_version !== null)
+    }
+  },
+  {
+    tool: 'ha_manage_update',
+    action: 'clear_skipped',
+    needs: ['system', 'manage'],
+    attempt: () => ({ action: 'clear_skipped', entity_id: CORE_UPDATE }),
+    deniedBy: 'update.*',
+    async run ({ t, call, home, server }) {
+      const answer = await call('ha_manage_update', { action: 'clear_skipped', entity_id: CORE_UPDATE })
+      t.notOk(answer.isError, answer.text)
+      t.match(home.getState(CORE_UPDATE), { state: 'on', attributes: { skipped_version: null } }, 'offered again in the house')
+      await seen(server, CORE_UPDATE, attributes => attributes?.skipped_version === null)
+    }
+  },
+  {
+    tool: 'ha_manage_update',
+    action: 'install',
+    needs: ['system', 'manage'],
+    attempt: () => ({ action: 'install', entity_id: CORE_UPDATE }),
+    deniedBy: 'update.*',
+    async run ({ t, confirmed, home, server }) {
+      const before = home.getState(CORE_UPDATE)?.attributes as Record<string, unknown>
+      const calls = home.serviceCalls.length
+      const answer = await confirmed('ha_manage_update', { action: 'install', entity_id: CORE_UPDATE })
+      t.notOk(answer.isError, answer.text)
+      t.match(home.serviceCalls.slice(calls), [{ domain: 'update', service: 'install', target: { entity_id: CORE_UPDATE } }])
+      t.equal(home.getState(CORE_UPDATE)?.attributes.installed_version, before.latest_version, 'installed in the house')
+      // Back to the version before, for the next row.
+      home.setState(CORE_UPDATE, 'on', before)
+      await seen(server, CORE_UPDATE, attributes => attributes?.installed_version === before.installed_version)
+    }
+  },
+  {
+    tool: 'ha_manage_repair',
+    action: 'ignore, unignore',
+    needs: ['system', 'manage'],
+    attempt: () => ({ action: 'ignore', ...REPAIR }),
+    async run ({ t, call, home }) {
+      const issue = (): { ignored: boolean } | undefined => issuesOf(home.house).find(i => i.domain === REPAIR.domain && i.issue_id === REPAIR.issue_id)
+      for (const [action, ignored] of [['ignore', true], ['unignore', false]] as const) {
+        const answer = await call('ha_manage_repair', { action, ...REPAIR })
+        t.notOk(answer.isError, answer.text)
+        t.equal(issue()?.ignored, ignored, `${action}: the issue registry has it`)
+      }
+    }
+  },
+  {
+    tool: 'ha_create_helper',
+    action: 'create, update, delete',
+    needs: ['services', 'write'],
+    attempt: () => ({ helper_type: 'input_boolean', name: 'Refused helper' }),
+    async run ({ t, call, home, server, tag, index }) {
+      const [type, options] = HELPERS[index % HELPERS.length] as typeof HELPERS[number]
+      const entityId = `${type}.matrix_${tag.replaceAll('-', '_')}`
+      const created = await call('ha_create_helper', { helper_type: type, name: `Matrix ${tag}`, options })
+      t.notOk(created.isError, created.text)
+      t.ok(home.getState(entityId), `${entityId} exists in the house`)
+      await eventually(() => server.app.services.home.entity(entityId) !== undefined, 5000, `${entityId} in the server's catalogue`)
+      const updated = await call('ha_update_helper', { entity_id: entityId, options: { icon: 'mdi:star' } })
+      t.notOk(updated.isError, updated.text)
+      t.equal(home.getState(entityId)?.attributes.icon, 'mdi:star', 'changed in the house')
+      const deleted = await call('ha_delete_helper', { entity_id: entityId })
+      t.notOk(deleted.isError, deleted.text)
+      t.notOk(home.getState(entityId), 'gone from the house')
+    }
+  },
+  {
+    tool: 'ha_manage_addon',
+    action: 'start, stop, restart',
+    needs: ['system', 'manage'],
+    option: 'allow_addon_control',
+    attempt: () => ({ action: 'start', slug: 'core_samba' }),
+    deniedBy: 'hassio.*',
+    async run ({ t, call, confirmed, home }) {
+      const addon = (slug: string): string | undefined => addonsOf(home.house).get(slug)?.state
+      const calls = home.serviceCalls.length
+      t.equal(addon('core_samba'), 'stopped')
+      const started = await call('ha_manage_addon', { action: 'start', slug: 'core_samba' })
+      t.notOk(started.isError, started.text)
+      t.equal(addon('core_samba'), 'started', 'started in the house')
+      const stopped = await confirmed('ha_manage_addon', { action: 'stop', slug: 'core_samba' })
+      t.notOk(stopped.isError, stopped.text)
+      t.equal(addon('core_samba'), 'stopped', 'stopped again, as the row found it')
+      const restarted = await call('ha_manage_addon', { action: 'restart', slug: 'core_mosquitto' })
+      t.notOk(restarted.isError, restarted.text)
+      t.match(home.serviceCalls.slice(calls), [
+        { domain: 'hassio', service: 'addon_start', service_data: { addon: 'core_samba' } },
+        { domain: 'hassio', service: 'addon_stop', service_data: { addon: 'core_samba' } },
+        { domain: 'hassio', service: 'addon_restart', service_data: { addon: 'core_mosquitto' } }
+      ])
+    }
+  },
+  {
+    tool: 'ha_manage_addon',
+    action: 'update',
+    needs: ['system', 'manage'],
+    option: 'allow_addon_control',
+    attempt: () => ({ action: 'update', slug: VSCODE }),
+    deniedBy: 'update.*',
+    async run ({ t, confirmed, home, server }) {
+      const addon = addonsOf(home.house).get(VSCODE)
+      const before = { version: addon?.version, attributes: home.getState(VSCODE_UPDATE)?.attributes as Record<string, unknown> }
+      // The demo's add-on update reports progress: the call returns once the install ends (demo/services/updates.ts).
+      const finishing = eventually(() => home.finishUpdate(VSCODE_UPDATE), 5000, 'the add-on update to start')
+      const answer = await confirmed('ha_manage_addon', { action: 'update', slug: VSCODE })
+      await finishing
+      t.notOk(answer.isError, answer.text)
+      t.equal(addon?.version, addon?.version_latest, 'the Supervisor has the new version')
+      // Back to the old version, for the next row.
+      Object.assign(addon ?? {}, { version: before.version, update_available: true })
+      home.setState(VSCODE_UPDATE, 'on', before.attributes)
+      await seen(server, VSCODE_UPDATE, attributes => attributes?.installed_version === before.attributes.installed_version)
+    }
+  },
+  {
+    tool: 'ha_manage_addon',
+    action: 'options (never: on its page)',
+    needs: ['system', 'manage'],
+    option: 'allow_addon_control',
+    attempt: () => ({ action: 'options', slug: 'core_mosquitto', options: { logins: [] } }),
+    // Refused before any write is tried, as an argument Home Assistant has no service for: no audit line.
+    audited: false,
+    async run ({ t, call, home }) {
+      const before = houseFingerprint(home)
+      const answer = await call('ha_manage_addon', { action: 'options', slug: 'core_mosquitto', options: { logins: [] } })
+      t.equal(answer.code, 'HAMCP_NOT_PERMITTED', answer.text)
+      t.equal(houseFingerprint(home), before, 'refused: nothing reached the house')
+    }
+  },
+  {
+    tool: 'ha_manage_config',
+    action: 'energy read, update',
+    needs: ['environment', 'manage'],
+    attempt: home => ({ kind: 'energy', action: 'update', config: { device_consumption: [{ stat_consumption: energySensor(home), name: 'Refused' }] } }),
+    async run ({ t, call, confirmed, home, tag }) {
+      const read = await call('ha_manage_config', { kind: 'energy', action: 'read' })
+      t.same(read.json?.energy_sources, energyPrefs(home.house).energy_sources, read.text)
+      const before = energyPrefs(home.house).device_consumption
+      const kettle = [{ stat_consumption: energySensor(home), name: `Kettle ${tag}` }]
+      const changed = await confirmed('ha_manage_config', { kind: 'energy', action: 'update', config: { device_consumption: kettle } })
+      t.notOk(changed.isError, changed.text)
+      t.same(energyPrefs(home.house).device_consumption, kettle, 'saved in the house')
+      const restored = await confirmed('ha_manage_config', { kind: 'energy', action: 'update', config: { device_consumption: before } })
+      t.notOk(restored.isError, restored.text)
+      t.same(energyPrefs(home.house).device_consumption, before)
+    }
+  }
+]
+
+const energySensor = (home: DemoHome): string => home.entityIds().find(id => id.endsWith('_smart_plug_energy')) as string
+
+/** An owner request per tool, in the panel's languages, that ha_search_tools answers with it. */
+const REQUESTS: Readonly<Record<string, string>> = {
+  ha_list_integrations: 'which integrations are failing',
+  ha_manage_integration: 'turn off the Hue bridge integration',
+  ha_list_updates: 'mises à jour disponibles',
+  ha_manage_update: 'Update installieren',
+  ha_manage_repair: 'ignore the repair about the old integration',
+  ha_create_helper: 'crear un contador',
+  ha_update_helper: 'change the maximum of the input number',
+  ha_delete_helper: 'delete the old counter helper',
+  ha_manage_addon: 'restart the mosquitto add-on',
+  ha_manage_config: 'configure the energy dashboard solar panels'
+}
+
+/** `auditName`: the name the audit gives this caller. */
+interface Caller { who: string, auditName: string, levels: Levels, client: Client }
+
+/** The tools these options let these levels call (tool_list aside): what a search may show, what a call may reach. */
+type Callable = (options: Partial<Options>, levels: Levels) => Set<string>
+
+async function callers (t: Test, server: TestServer): Promise<Caller[]> {
+  const named: Array<[string, Levels]> = [
+    ['named token at read', { '*': 'read' }],
+    ['named token at write', { '*': 'write' }],
+    ['named token at manage', { '*': 'manage' }],
+    // integrations at manage, system at read (lists, no more), helpers at write, energy's category at read
+    // while scenes at manage keep ha_manage_config callable: its energy kind is refused by level.
+    ['named token, a level per category', { '*': 'none', integrations: 'manage', system: 'read', services: 'write', scenes: 'manage', environment: 'read' }]
+  ]
+  const out: Caller[] = [{ who: 'primary token', auditName: 'primary token', levels: FULL_ACCESS, client: await connectClient(t, server) }]
+  for (const [who, levels] of named) {
+    const { token } = await server.app.services.tokens.create({ name: who, levels })
+    out.push({ who, auditName: who, levels, client: await connectClient(t, server, token) })
+  }
+  for (const level of ['manage', 'read'] as const) {
+    out.push({ who: `OAuth grant at ${level}`, auditName: `Grant at ${level}`, levels: { '*': level }, client: await connectClient(t, server, await accessToken(server.url, server.token, level)) })
+  }
+  return out
+}
+
+/** How a client that only lists reaches a tool: directly when listed, else through ha_call_tool. */
+async function reach (client: Client, listed: Set<string>, tool: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  const direct = listed.has(tool) || !listed.has('ha_call_tool')
+  try {
+    return direct ? await callTool(client, tool, args) : await callTool(client, 'ha_call_tool', { name: tool, arguments: args })
+  } catch (err) {
+    // A tool this caller may not call is no tool: the SDK rejects with JSON-RPC's invalid params and our code.
+    const { code, data } = err as { code?: number, data?: { code?: string } }
+    return { isError: true, text: String(err), json: undefined, code: code === -32602 ? data?.code : `rejected ${String(code)}` }
+  }
+}
+
+const allowedFor = (operation: Operation, levels: Levels): boolean =>
+  levelRank(levelIn(levels, operation.needs[0])) >= levelRank(operation.needs[1])
+
+async function searchFinds (t: Test, client: Client, callable: Set<string>, shouldFind: (tool: string) => boolean): Promise<void> {
+  for (const [tool, query] of Object.entries(REQUESTS)) {
+    const found = ((await callTool(client, 'ha_search_tools', { query, limit: 10 })).json?.tools ?? []).map((entry: { name: string }) => entry.name) as string[]
+    t.same(found.filter(name => !callable.has(name)), [], `"${query}" shows no tool this caller may not call`)
+    if (shouldFind(tool)) t.ok(found.includes(tool), `"${query}" finds ${tool}`)
+    else t.notOk(found.includes(tool), `"${query}" does not show ${tool}`)
+  }
+}
+
+async function refused (t: Test, home: DemoHome, call: (tool: string, args: Record<string, unknown>) => Promise<ToolAnswer>, operation: Operation, code: string, why: string): Promise<ToolAnswer> {
+  const before = houseFingerprint(home)
+  const answer = await call(operation.tool, operation.attempt(home))
+  t.equal(answer.code, code, `${operation.tool} ${operation.action}: ${why} (${answer.text.slice(0, 200)})`)
+  t.equal(houseFingerprint(home), before, `${operation.tool} ${operation.action}: nothing reached the house`)
+  return answer
+}
+
+t.test('every issue-32 operation, in every mode, for every kind of caller', async t => {
+  const home = await startHome(t)
+  const catalog = await loadToolCatalog(TOOLS_DIR)
+  const callable: Callable = (options, levels) =>
+    new Set(catalog.listFor(optionsSchema.parse({ ...options, tool_list: 'full' }), { id: 'matrix', name: 'matrix', levels }).tools.map(tool => tool.name))
+  const addonMode = { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl }
+  let rows = 0
+
+  for (const mode of ['core', 'full', 'search'] as const satisfies readonly ToolList[]) {
+    await t.test(`tool_list ${mode}`, async t => {
+      const options: Partial<Options> = { ...ALL_ON, tool_list: mode }
+      const server = await startServer(t, { home, options, env: addonMode })
+      for (const [index, caller] of (await callers(t, server)).entries()) {
+        await t.test(caller.who, async t => {
+          const listed = new Set((await caller.client.listTools()).tools.map(tool => tool.name))
+          const may = callable(options, caller.levels)
+          t.same([...listed].filter(name => !may.has(name) && name !== 'ha_search_tools' && name !== 'ha_call_tool'), [], 'lists only tools it may call')
+          const call = async (tool: string, args: Record<string, unknown>): Promise<ToolAnswer> => await reach(caller.client, listed, tool, args)
+          const row: Row = {
+            t,
+            home,
+            server,
+            tag: `${mode}-${index}`,
+            index: rows++,
+            call,
+            async confirmed (tool, args) {
+              const before = houseFingerprint(home)
+              const asked = await call(tool, args)
+              t.equal(asked.json?.confirmation_required, true, `${tool} asks first: ${asked.text.slice(0, 200)}`)
+              t.equal(houseFingerprint(home), before, 'asking reached nothing')
+              return await call(tool, { ...args, confirm_token: asked.json?.confirm_token })
+            }
+          }
+          if (mode === 'search') t.ok([...listed].filter(name => name !== 'ha_search_tools' && name !== 'ha_call_tool').length <= 3, 'search lists three tools at most beside the meta tools')
+          if (mode === 'full') t.notOk(listed.has('ha_call_tool'), 'full lists every tool it may call, so no meta tools')
+          else await searchFinds(t, caller.client, may, tool => may.has(tool))
+          for (const operation of OPERATIONS) {
+            const allowed = allowedFor(operation, caller.levels)
+            // ha_manage_config is callable while any of its kinds is; its energy kind is checked by its call.
+            if (operation.tool !== 'ha_manage_config') t.equal(may.has(operation.tool), allowed, `${operation.tool}: callable exactly when the level allows`)
+            if (mode === 'full' && allowed) t.ok(listed.has(operation.tool), `full lists ${operation.tool}`)
+            if (allowed) {
+              await t.test(`${operation.tool} ${operation.action}`, async t => {
+                const audit = server.app.services.policy.audit
+                const mark = audit.recent(1)[0]
+                await operation.run({ ...row, t })
+                const lines = audit.recent(200)
+                const fresh = mark === undefined ? lines : lines.slice(0, lines.indexOf(mark))
+                if (operation.needs[1] === 'read' || operation.audited === false) return
+                t.ok(fresh.length > 0, 'the audit has it')
+                t.same(fresh.filter(line => line.identity_name !== caller.auditName || line.tool === 'ha_call_tool'), [], 'under the caller\'s name and the tool that ran')
+              })
+            } else {
+              const code = may.has(operation.tool) ? 'HAMCP_DENIED_LEVEL' : 'HAMCP_NOT_FOUND'
+              await refused(t, home, call, operation, code, `level too low, ${code}`)
+            }
+          }
+        })
+      }
+
+      await t.test('options off: nothing is a tool, nothing is found', async t => {
+        const off: Partial<Options> = { tool_list: mode }
+        const client = await connectClient(t, await startServer(t, { home, options: off, env: addonMode }))
+        const listed = new Set((await client.listTools()).tools.map(tool => tool.name))
+        const may = callable(off, FULL_ACCESS)
+        if (listed.has('ha_search_tools')) await searchFinds(t, client, may, () => false)
+        for (const operation of OPERATIONS) {
+          await refused(t, home, async (tool, args) => await reach(client, listed, tool, args), operation, 'HAMCP_NOT_FOUND', 'its option is off')
+        }
+      })
+
+      await t.test('allow_addon_control off: the add-on operations are no tools', async t => {
+        const noAddons: Partial<Options> = { ...options, allow_addon_control: false }
+        const client = await connectClient(t, await startServer(t, { home, options: noAddons, env: addonMode }))
+        const listed = new Set((await client.listTools()).tools.map(tool => tool.name))
+        if (listed.has('ha_search_tools')) await searchFinds(t, client, callable(noAddons, FULL_ACCESS), tool => tool !== 'ha_manage_addon')
+        for (const operation of OPERATIONS.filter(op => op.option === 'allow_addon_control')) {
+          await refused(t, home, async (tool, args) => await reach(client, listed, tool, args), operation, 'HAMCP_NOT_FOUND', 'allow_addon_control is off')
+        }
+      })
+
+      await t.test('service_denylist: an operation that is a Home Assistant service is refused as the service would be', async t => {
+        const denied: Partial<Options> = { ...options, service_denylist: [...DEFAULT_SERVICE_DENYLIST, ...DENIED] }
+        const client = await connectClient(t, await startServer(t, { home, options: denied, env: addonMode }))
+        const listed = new Set((await client.listTools()).tools.map(tool => tool.name))
+        for (const operation of OPERATIONS.filter(op => op.deniedBy !== undefined)) {
+          const answer = await refused(t, home, async (tool, args) => await reach(client, listed, tool, args), operation, 'HAMCP_DENIED_SERVICE', `denied by ${String(operation.deniedBy)}`)
+          t.match(answer.text, `remove "${String(operation.deniedBy)}" from service_denylist`, 'the refusal names the entry to remove')
+        }
+      })
+    })
+  }
+})
