@@ -1,7 +1,9 @@
 import { randomUUID } from 'node:crypto'
 import { nowMs } from './clock.ts'
 import { HaError } from './errors.ts'
+import type { FormField } from './flow-schema.ts'
 import type { House } from './house.ts'
+import { newSchemaFlow, type SchemaFlowState, type StepTable } from './schema-flow.ts'
 import type { HassState } from './types.ts'
 import { epochSeconds, ulid } from './util.ts'
 
@@ -12,9 +14,6 @@ import { epochSeconds, ulid } from './util.ts'
  */
 export type EntryState = 'loaded' | 'setup_error' | 'migration_error' | 'setup_retry' | 'not_loaded' | 'failed_unload' | 'setup_in_progress'
 
-/** One field of a flow's form, as voluptuous_serialize writes it (core helpers/data_entry_flow.py). */
-export interface FormField { name: string, type: 'boolean' | 'string' | 'integer', required?: boolean, optional?: boolean, default?: unknown }
-
 export interface DemoEntry {
   entry_id: string
   domain: string
@@ -24,9 +23,13 @@ export interface DemoEntry {
   reason: string | null
   disabled_by: 'user' | null
   unique_id: string | null
-  /** The options flow's form (init step); undefined: the integration has no options flow. */
-  optionsForm?: FormField[]
+  /** The options flow's steps ("init" first); undefined: the integration has no options flow. */
+  optionsFlow?: StepTable
   options: Record<string, unknown>
+  /** Sets up the entities of an entry made in the demo (a helper's): called on every setup, after an options change. */
+  setupEntities?: (house: House, entry: DemoEntry) => void
+  /** The integration's async_remove_entry (a group unhides its members). */
+  onRemove?: (house: House, entry: DemoEntry) => void
   supports_reconfigure: boolean
   /** Why every setup of this entry fails (a ConfigEntryError's message); undefined: setups succeed. */
   failsWith?: string
@@ -34,19 +37,21 @@ export interface DemoEntry {
   modified_at: number
 }
 
-/** A flow in progress (config_entries/flow/progress), with the step it is waiting on. */
+/** A config flow in progress (config_entries/flow/progress): its steps walked by demo/schema-flow.ts. */
 export interface DemoFlow {
   flow_id: string
   handler: string
-  step_id: string
-  context: { source: string, unique_id?: string, title_placeholders: Record<string, string> }
-  /** What the step asks: a form with these fields (an empty form confirms), or an external step (a browser). */
-  step: { type: 'form', fields: FormField[] } | { type: 'external', url: string }
-  /** The entry the flow makes once its step is answered. */
-  makes: { title: string }
+  context: { source: string, unique_id?: string, title_placeholders?: Record<string, string>, show_advanced_options?: boolean }
+  state: SchemaFlowState
+  /** The entry's title from the options gathered (SchemaConfigFlowHandler.async_config_entry_title). */
+  title: (options: Record<string, unknown>) => string
+  /** What the new entry sets up (the helper's entity); undefined: nothing the demo models. */
+  setupEntities?: DemoEntry['setupEntities']
+  onRemove?: DemoEntry['onRemove']
+  optionsFlow?: StepTable
 }
 
-export interface OptionsFlow { flow_id: string, entry_id: string }
+export interface OptionsFlow { flow_id: string, entry_id: string, state: SchemaFlowState }
 
 export interface ConfigEntryStore {
   entries: Map<string, DemoEntry>
@@ -60,12 +65,15 @@ const stores = new WeakMap<House, ConfigEntryStore>()
 
 /**
  * Hue's v1 options flow (core hue/config_flow.py HueV1OptionsFlowHandler): two booleans whose
- * defaults are the entry's current options.
+ * defaults are the entry's current options, no suggested values.
  */
-const HUE_OPTIONS: FormField[] = [
+const HUE_FIELDS: FormField[] = [
   { name: 'allow_hue_groups', type: 'boolean', optional: true, default: false },
   { name: 'allow_unreachable', type: 'boolean', optional: true, default: false }
 ]
+const HUE_OPTIONS: StepTable = {
+  init: { suggest: false, schema: ctx => HUE_FIELDS.map(f => ({ ...f, default: ctx.options[f.name] ?? f.default })) }
+}
 
 function seed (house: House): ConfigEntryStore {
   const created = epochSeconds(house.home.startMs - 86_400_000 * 120)
@@ -77,7 +85,7 @@ function seed (house: House): ConfigEntryStore {
     const hue = def.domain === 'hue'
     entries.set(def.entry_id, entry({
       ...def,
-      ...(hue ? { title: 'Hue Bridge', unique_id: '001788fffe4a2b3c', optionsForm: HUE_OPTIONS, options: { allow_hue_groups: false, allow_unreachable: false }, supports_reconfigure: true } : {})
+      ...(hue ? { title: 'Hue Bridge', unique_id: '001788fffe4a2b3c', optionsFlow: HUE_OPTIONS, options: { allow_hue_groups: false, allow_unreachable: false }, supports_reconfigure: true } : {})
     }))
   }
   const id = (): string => ulid(house.home.startMs - 86_400_000 * 30, Math.random)
@@ -90,10 +98,15 @@ function seed (house: House): ConfigEntryStore {
   ]
   for (const extra of extras) entries.set(extra.entry_id, extra)
   const flows = new Map<string, DemoFlow>()
-  const flow = (f: Omit<DemoFlow, 'flow_id'>): void => { const flowId = flowIdOf(); flows.set(flowId, { flow_id: flowId, ...f }) }
-  flow({ handler: 'shelly', step_id: 'confirm_discovery', context: { source: 'zeroconf', unique_id: 'shellyplus1pm-441793a1b2c3', title_placeholders: { name: 'shellyplus1pm-441793a1b2c3' } }, step: { type: 'form', fields: [] }, makes: { title: 'Shelly Plus 1PM' } })
+  const discovered = (handler: string, stepId: string, fields: FormField[], context: DemoFlow['context'], title: string): void => {
+    const flowId = flowIdOf()
+    const state = newSchemaFlow({ [stepId]: { schema: fields } }, {}, false)
+    state.shown = { type: 'form', step_id: stepId, fields }
+    flows.set(flowId, { flow_id: flowId, handler, context, state, title: () => title })
+  }
+  discovered('shelly', 'confirm_discovery', [], { source: 'zeroconf', unique_id: 'shellyplus1pm-441793a1b2c3', title_placeholders: { name: 'shellyplus1pm-441793a1b2c3' } }, 'Shelly Plus 1PM')
   // HomeKit pairing needs the code printed on the accessory (homekit_controller/config_flow.py async_step_pair).
-  flow({ handler: 'homekit_controller', step_id: 'pair', context: { source: 'zeroconf', unique_id: '4e:21:9a:0c:3f:7d', title_placeholders: { name: 'Eve Door 20EBY9901' } }, step: { type: 'form', fields: [{ name: 'pairing_code', type: 'string', required: true }] }, makes: { title: 'Eve Door 20EBY9901' } })
+  discovered('homekit_controller', 'pair', [{ name: 'pairing_code', type: 'string', required: true }], { source: 'zeroconf', unique_id: '4e:21:9a:0c:3f:7d', title_placeholders: { name: 'Eve Door 20EBY9901' } }, 'Eve Door 20EBY9901')
   return { entries, flows, optionsFlows: new Map(), unloaded: new Map() }
 }
 
@@ -116,7 +129,7 @@ export function entryJson (entry: DemoEntry): Record<string, unknown> {
     title: entry.title,
     source: entry.source,
     state: entry.state,
-    supports_options: entry.optionsForm !== undefined,
+    supports_options: entry.optionsFlow !== undefined,
     supports_remove_device: false,
     supports_unload: true,
     supports_reconfigure: entry.supports_reconfigure,
@@ -153,11 +166,14 @@ function unload (house: House, entry: DemoEntry): void {
 }
 
 /** Setup: an entry whose setup fails (setup_error) stays failed with its reason; otherwise its states return. */
-function setup (house: House, entry: DemoEntry): void {
+export function setup (house: House, entry: DemoEntry): void {
   if (entry.failsWith !== undefined) { entry.state = 'setup_error'; entry.reason = entry.failsWith; return }
   const store = entriesOf(house)
-  for (const state of store.unloaded.get(entry.entry_id) ?? []) {
-    if (house.entities.get(state.entity_id)?.disabled_by === null) house.setState(state.entity_id, state.state, state.attributes)
+  if (entry.setupEntities !== undefined) entry.setupEntities(house, entry)
+  else {
+    for (const state of store.unloaded.get(entry.entry_id) ?? []) {
+      if (house.entities.get(state.entity_id)?.disabled_by === null) house.setState(state.entity_id, state.state, state.attributes)
+    }
   }
   store.unloaded.delete(entry.entry_id)
   entry.state = 'loaded'
@@ -203,6 +219,7 @@ export function removeEntry (house: House, entry: DemoEntry): { require_restart:
   if (entry.state === 'loaded') unload(house, entry)
   const store = entriesOf(house)
   store.entries.delete(entry.entry_id)
+  entry.onRemove?.(house, entry)
   store.unloaded.delete(entry.entry_id)
   for (const registered of [...house.entities.values()]) {
     if (registered.config_entry_id !== entry.entry_id) continue
@@ -224,23 +241,6 @@ export function addEntry (house: House, fields: Pick<DemoEntry, 'domain' | 'titl
   const entry: DemoEntry = { entry_id: ulid(nowMs(), Math.random), state: fields.source === 'ignore' ? 'not_loaded' : 'loaded', reason: null, disabled_by: null, options: {}, supports_reconfigure: false, created_at: now, modified_at: now, ...fields }
   entriesOf(house).entries.set(entry.entry_id, entry)
   house.configWrites.push(`config_entries add ${entry.domain} ${entry.source}`)
+  if (entry.state === 'loaded') entry.setupEntities?.(house, entry)
   return entry
-}
-
-/**
- * voluptuous's check of a step's user input: the first fault as core data_entry_flow.py
- * (_map_error_to_schema_errors) reports it, `{field: message}`, or undefined when the input fits.
- */
-export function formFault (fields: FormField[], input: Record<string, unknown>): Record<string, string> | undefined {
-  for (const key of Object.keys(input)) if (!fields.some(f => f.name === key)) return { [key]: 'extra keys not allowed' }
-  for (const field of fields) {
-    const value = input[field.name]
-    if (value === undefined) {
-      if (field.required === true) return { [field.name]: 'required key not provided' }
-      continue
-    }
-    const ok = field.type === 'boolean' ? typeof value === 'boolean' : field.type === 'integer' ? Number.isInteger(value) : typeof value === 'string'
-    if (!ok) return { [field.name]: `expected ${field.type === 'boolean' ? 'bool' : field.type === 'integer' ? 'int' : 'str'}` }
-  }
-  return undefined
 }

@@ -6,7 +6,7 @@ import { epochSeconds, hexId } from './util.ts'
  * Entities created and removed while the home runs (helpers, UI automations and scripts): a registry
  * entry, a static history profile, the registry event, then the state, in the order Home Assistant uses.
  */
-export function addRuntimeEntity (house: House, entityId: string, uniqueId: string, name: string, state: string, attributes: Record<string, unknown>): void {
+export function addRuntimeEntity (house: House, entityId: string, uniqueId: string, name: string, state: string, attributes: Record<string, unknown>, registry: Partial<EntityEntry> = {}): void {
   const at = epochSeconds(Date.now())
   const entry: EntityEntry = {
     entity_id: entityId,
@@ -33,7 +33,8 @@ export function addRuntimeEntity (house: House, entityId: string, uniqueId: stri
     options: {},
     capabilities: null,
     created_at: at,
-    modified_at: at
+    modified_at: at,
+    ...registry
   }
   house.entities.set(entityId, entry)
   house.home.profiles.set(entityId, { kind: 'static' })

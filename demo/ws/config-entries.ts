@@ -28,7 +28,7 @@ export const configEntryCommands: CommandTable = {
   'config_entries/flow/progress': {
     handle: ctx => [...entriesOf(ctx.rt.house).flows.values()]
       .filter(f => f.context.source !== 'user')
-      .map(f => ({ flow_id: f.flow_id, handler: f.handler, step_id: f.step_id, context: f.context }))
+      .map(f => ({ flow_id: f.flow_id, handler: f.handler, step_id: f.state.shown?.step_id, context: f.context }))
   },
   'config_entries/ignore_flow': {
     keys: { required: ['flow_id', 'title'] },
