@@ -5,11 +5,12 @@ import t from 'tap'
 import { startDemoHome } from '../index.ts'
 import { entriesOf } from '../config-entries.ts'
 
+type Test = { teardown: (fn: () => unknown) => void }
 type Rest = (method: string, path: string, body?: unknown) => Promise<{ status: number, json: any }>
 const FLOW = '/api/config/config_entries/flow'
 const OPTIONS = '/api/config/config_entries/options/flow'
 
-async function demo (t: Tap.Test): Promise<{ home: Awaited<ReturnType<typeof startDemoHome>>, rest: Rest }> {
+async function demo (t: Test): Promise<{ home: Awaited<ReturnType<typeof startDemoHome>>, rest: Rest }> {
   const home = await startDemoHome({ entities: 300 })
   t.teardown(() => home.close())
   const rest: Rest = async (method, path, body) => {
@@ -111,7 +112,7 @@ t.test('group: a light group hides its members, options change the members, dele
   const made = await create(rest, 'group', { name: 'Downstairs', entities: members, hide_members: true }, 'light')
   t.match(made.json, { type: 'create_entry', title: 'Downstairs', options: { group_type: 'light', entities: members, hide_members: true } })
   t.match(home.house.states.get('light.downstairs'), { state: 'on', attributes: { entity_id: members } })
-  t.same(members.map(id => home.house.entities.get(id).hidden_by), ['integration', 'integration'])
+  t.same(members.map(id => home.house.entities.get(id)?.hidden_by), ['integration', 'integration'])
 
   const entryId = made.json.result.entry_id as string
   const options = await rest('POST', OPTIONS, { handler: entryId, show_advanced_options: true })
@@ -122,7 +123,7 @@ t.test('group: a light group hides its members, options change the members, dele
   t.match(await rest('POST', path, { entities: ['light.downstairs'] }), { status: 400, json: { errors: { entities: /^value must not be one of/ } } }, 'a group cannot hold itself')
   await rest('POST', path, { entities: ['light.hallway_ceiling_light'], hide_members: false })
   t.match(home.house.states.get('light.downstairs'), { state: 'off', attributes: { entity_id: ['light.hallway_ceiling_light'] } })
-  t.equal(home.house.entities.get('light.hallway_ceiling_light').hidden_by, null, 'hide_members off shows the member again')
+  t.equal(home.house.entities.get('light.hallway_ceiling_light')?.hidden_by, null, 'hide_members off shows the member again')
 
   const sensors = await create(rest, 'group', { name: 'Energy sum', entities: ['sensor.grid_return', 'sensor.solar_production'], type: 'sum' }, 'sensor')
   t.match(sensors.json.options, { group_type: 'sensor', type: 'sum', hide_members: false })
@@ -132,9 +133,9 @@ t.test('group: a light group hides its members, options change the members, dele
   t.same(await rest('DELETE', `/api/config/config_entries/entry/${entryId}`), { status: 200, json: { require_restart: false } })
   t.notOk(home.house.states.has('light.downstairs'))
   const upstairs = await create(rest, 'group', { name: 'Upstairs', entities: ['light.master_bedroom_ceiling_light'], hide_members: true }, 'light')
-  t.equal(home.house.entities.get('light.master_bedroom_ceiling_light').hidden_by, 'integration')
+  t.equal(home.house.entities.get('light.master_bedroom_ceiling_light')?.hidden_by, 'integration')
   await rest('DELETE', `/api/config/config_entries/entry/${upstairs.json.result.entry_id as string}`)
-  t.equal(home.house.entities.get('light.master_bedroom_ceiling_light').hidden_by, null, 'deleting the group shows its members again')
+  t.equal(home.house.entities.get('light.master_bedroom_ceiling_light')?.hidden_by, null, 'deleting the group shows its members again')
 })
 
 t.test('utility_meter: tariffs must be unique; tariffs make a select and a sensor each', async t => {
