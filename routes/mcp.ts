@@ -5,7 +5,8 @@ import type { Services } from '../src/compose.ts'
 import { originAllowed } from '../src/hosts.ts'
 import type { RefusalCode } from '../src/errors.ts'
 import { ProtocolErrorCode, rpcError, RpcRefusal, sendRefusal } from '../src/mcp/transport/rpc-error.ts'
-import { checkBody, createMcpEndpoint, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/transport/stateless.ts'
+import { checkBody, decideEra, HEADER_MISMATCH, LEGACY_PROTOCOL_VERSIONS, modernHttpStatus, SUPPORTED_PROTOCOL_VERSIONS } from '../src/mcp/transport/era.ts'
+import { createMcpEndpoint } from '../src/mcp/transport/stateless.ts'
 import { MAX_SUBSCRIPTIONS } from '../src/sessions/subscriptions.ts'
 
 export interface McpRouteOptions {

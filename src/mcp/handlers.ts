@@ -1,8 +1,13 @@
 /**
+ * src/mcp/ is the MCP layer, in three folders: runtime/ (what a tool is and how a call runs),
+ * transport/ (how messages travel: the eras, the stateless endpoint, sessions, streams) and content/
+ * (prompts, resources, completions, instructions). This file joins them.
+ *
  * The MCP request handlers, shared by the stateless endpoint (transport/stateless.ts) and sessions
- * (transport/session.ts). Six files touch the MCP SDK (v2 line, `@modelcontextprotocol/server` and
- * `/node`): this one, transport/stateless.ts, transport/session.ts, transport/rpc-error.ts,
- * transport/stream-gate.ts (the SDK's event bus types) and runtime/confirm-rounds.ts, all in src/mcp/
+ * (transport/session.ts). Seven files touch the MCP SDK (v2 line, `@modelcontextprotocol/server` and
+ * `/node`): this one, transport/era.ts, transport/stateless.ts, transport/session.ts,
+ * transport/rpc-error.ts, transport/stream-gate.ts (the SDK's event bus types) and
+ * runtime/confirm-rounds.ts, all in src/mcp/
  * (test/packaging/sdk-files.test.ts keeps the list true). The handlers only wire cached answers:
  * tool listings and JSON Schemas are computed once at start, so nothing is rebuilt per request. The
  * caller's identity travels with each message.
@@ -11,7 +16,7 @@
  * `initialize`) and `modern` (2026-07-28: no handshake, a `_meta` envelope on every request,
  * `resultType`, cache hints, confirmations as `input_required` results).
  */
-import { ProtocolError, ProtocolErrorCode, Server, SUPPORTED_PROTOCOL_VERSIONS, type AuthInfo, type CacheHint, type ServerContext } from '@modelcontextprotocol/server'
+import { ProtocolError, ProtocolErrorCode, Server, type AuthInfo, type CacheHint, type ServerContext } from '@modelcontextprotocol/server'
 import { z } from 'zod'
 import type { Identity } from '../auth/identity.ts'
 import { isHomeAssistantError, isUserError } from '../errors.ts'
@@ -25,29 +30,7 @@ import type { LoadedTool, ToolCatalog } from './runtime/registry.ts'
 import { ResourceNotFound, type McpSurface } from './content/surface.ts'
 import { modernConfirmation, type ModernConfirmations } from './runtime/confirm-rounds.ts'
 import { withOwnerRerun } from './runtime/owner-rerun.ts'
-
-/** The 2026-07-28 revision, the one modern revision this server speaks. */
-export const MODERN_PROTOCOL_VERSION = '2026-07-28'
-/** The 2025-era revisions, negotiated by `initialize`. */
-export const LEGACY_PROTOCOL_VERSIONS: readonly string[] = SUPPORTED_PROTOCOL_VERSIONS.filter(v => v < MODERN_PROTOCOL_VERSION)
-
-export type Era = 'legacy' | 'modern'
-
-/**
- * -32002 is "resource not found" in protocol 2025-11-25; 2026-07-28 (SEP-2164) answers -32602, with
- * the URI in `data`. The SDK encodes -32602 in both eras; `legacyErrorCodes` puts the 2025 code back on
- * the way out to a 2025-era client, so those clients see exactly what they saw before.
- */
-const RESOURCE_NOT_FOUND = ProtocolErrorCode.ResourceNotFound
-
-/** Restores -32002 on a 2025-era "resource not found" answer (see RESOURCE_NOT_FOUND). */
-export function legacyErrorCodes<M> (message: M): M {
-  const error = (message as { error?: { code: number, message: string, data?: { uri?: unknown } } }).error
-  if (error?.code === ProtocolErrorCode.InvalidParams && typeof error.data?.uri === 'string' && error.message.startsWith('Resource not found')) {
-    return { ...message, error: { ...error, code: RESOURCE_NOT_FOUND } }
-  }
-  return message
-}
+import { LEGACY_PROTOCOL_VERSIONS, MODERN_PROTOCOL_VERSION, RESOURCE_NOT_FOUND, type Era } from './transport/era.ts'
 
 /**
  * How long a 2026-07-28 client may reuse a list (`ttlMs`, `cacheScope`). Every list is private: the

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import t from 'tap'
 
 const ROOT = join(import.meta.dirname, '../..')
-const SDK_FILES = ['src/mcp/handlers.ts', 'src/mcp/runtime/confirm-rounds.ts', 'src/mcp/transport/rpc-error.ts', 'src/mcp/transport/session.ts', 'src/mcp/transport/stateless.ts', 'src/mcp/transport/stream-gate.ts']
+const SDK_FILES = ['src/mcp/handlers.ts', 'src/mcp/runtime/confirm-rounds.ts', 'src/mcp/transport/era.ts', 'src/mcp/transport/rpc-error.ts', 'src/mcp/transport/session.ts', 'src/mcp/transport/stateless.ts', 'src/mcp/transport/stream-gate.ts']
 
 t.test('only the files handlers.ts names import the MCP SDK', async t => {
   const importing = ['src', 'plugins', 'routes', 'app', 'tools'].flatMap(dir =>

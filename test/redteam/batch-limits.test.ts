@@ -3,7 +3,7 @@
 // server busy for 20 s (a lone small call waited 17 s), built a 35 MB answer and took the process to
 // 344 MB of RSS under its 256 MB heap cap; the 1 MB body limit allows nearly three times that.
 import t from 'tap'
-import { MAX_BATCH } from '../../src/mcp/transport/stateless.ts'
+import { MAX_BATCH } from '../../src/mcp/transport/era.ts'
 import { rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { metaFor, MODERN } from './_modern.ts'
 

@@ -1,11 +1,14 @@
+/**
+ * The MCP content (src/mcp/content/): what the server offers beside its tools. This file describes
+ * resources, prompts and completions without the MCP SDK, as plain provider objects; home-resources.ts,
+ * home-prompts.ts and home-completions.ts serve them for the home, home-surface.ts joins them into the
+ * one surface that src/mcp/handlers.ts turns into protocol handlers, and instructions.ts is what the
+ * server tells the model on initialize.
+ */
 import type { Identity } from '../../auth/identity.ts'
 import { UserError } from '../../errors.ts'
 import type { ToolContext } from '../runtime/define-tool.ts'
 
-/**
- * Resources, prompts and completions, described without the MCP SDK. Providers are plain objects;
- * src/mcp/handlers.ts turns them into protocol handlers.
- */
 export interface ResourceInfo { uri: string, name: string, title?: string, description?: string, mimeType?: string }
 export interface ResourceTemplateInfo { uriTemplate: string, name: string, title?: string, description?: string, mimeType?: string }
 export interface ResourceContents { contents: Array<{ uri: string, mimeType?: string, text: string }>, [key: string]: unknown }

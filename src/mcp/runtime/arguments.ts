@@ -3,7 +3,7 @@ import { isRecord } from '../../shape.ts'
 
 /**
  * Tool arguments read the way models send them. The schemas advertise one portable type per field
- * (src/mcp/runtime/registry.ts), and models are sloppy with two of them: a number comes as a numeric string
+ * (src/mcp/runtime/client-schema.ts), and models are sloppy with two of them: a number comes as a numeric string
  * (`"limit": "5"`), and one id comes bare where a list is declared. Both are read as meant, once, here,
  * for every tool; anything else is refused with an error that says the form the field expects.
  */
