@@ -98,16 +98,20 @@ function seed (house: House): ConfigEntryStore {
   ]
   for (const extra of extras) entries.set(extra.entry_id, extra)
   const flows = new Map<string, DemoFlow>()
-  const discovered = (handler: string, stepId: string, fields: FormField[], context: DemoFlow['context'], title: string): void => {
-    const flowId = flowIdOf()
-    const state = newSchemaFlow({ [stepId]: { schema: fields } }, {}, false)
-    state.shown = { type: 'form', step_id: stepId, fields }
-    flows.set(flowId, { flow_id: flowId, handler, context, state, title: () => title })
-  }
+  const discovered = (handler: string, stepId: string, fields: FormField[], context: DemoFlow['context'], title: string): void => { discoveryFlow(flows, handler, stepId, fields, context, title) }
   discovered('shelly', 'confirm_discovery', [], { source: 'zeroconf', unique_id: 'shellyplus1pm-441793a1b2c3', title_placeholders: { name: 'shellyplus1pm-441793a1b2c3' } }, 'Shelly Plus 1PM')
   // HomeKit pairing needs the code printed on the accessory (homekit_controller/config_flow.py async_step_pair).
   discovered('homekit_controller', 'pair', [{ name: 'pairing_code', type: 'string', required: true }], { source: 'zeroconf', unique_id: '4e:21:9a:0c:3f:7d', title_placeholders: { name: 'Eve Door 20EBY9901' } }, 'Eve Door 20EBY9901')
   return { entries, flows, optionsFlows: new Map(), unloaded: new Map() }
+}
+
+/** A discovery waiting on one form step (an empty form only confirms); its answer adds an entry with this title. Returns the flow id. */
+export function discoveryFlow (flows: Map<string, DemoFlow>, handler: string, stepId: string, fields: FormField[], context: DemoFlow['context'], title: string): string {
+  const flowId = flowIdOf()
+  const state = newSchemaFlow({ [stepId]: { schema: fields } }, {}, false)
+  state.shown = { type: 'form', step_id: stepId, fields }
+  flows.set(flowId, { flow_id: flowId, handler, context, state, title: () => title })
+  return flowId
 }
 
 /** core util/uuid.py random_uuid_hex: 32 hex digits. */

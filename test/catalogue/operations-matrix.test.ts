@@ -3,7 +3,7 @@ import type { Test } from 'tap'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
 import { addonsOf } from '../../demo/addons.ts'
-import { addEntry, entriesOf, flowIdOf } from '../../demo/config-entries.ts'
+import { addEntry, discoveryFlow, entriesOf } from '../../demo/config-entries.ts'
 import { energyPrefs } from '../../demo/energy.ts'
 import type { DemoHome } from '../../demo/index.ts'
 import { issuesOf } from '../../demo/ws/config-commands.ts'
@@ -86,16 +86,7 @@ const entryId = (domain: string) => (home: DemoHome): string => entry(home, doma
 
 /** A discovered device waiting in a flow (a zeroconf find that needs only a yes), made for one row. */
 function discovered (home: DemoHome, tag: string): string {
-  const flowId = flowIdOf()
-  entriesOf(home.house).flows.set(flowId, {
-    flow_id: flowId,
-    handler: 'shelly',
-    step_id: 'confirm_discovery',
-    context: { source: 'zeroconf', unique_id: `shelly-${tag}`, title_placeholders: { name: `shelly-${tag}` } },
-    step: { type: 'form', fields: [] },
-    makes: { title: `Shelly ${tag}` }
-  })
-  return flowId
+  return discoveryFlow(entriesOf(home.house).flows, 'shelly', 'confirm_discovery', [], { source: 'zeroconf', unique_id: `shelly-${tag}`, title_placeholders: { name: `shelly-${tag}` } }, `Shelly ${tag}`)
 }
 
 /** Everything an operation of the table can change, to prove that a refusal changed none of it. */
