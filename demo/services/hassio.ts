@@ -49,6 +49,16 @@ export function installedAddonUpdate (house: House, entityId: string, version: u
   addon.update_available = version !== addon.version_latest
 }
 
+/**
+ * hassio/services.py async_register_host_services: `host_reboot` and `host_shutdown`, admin services with
+ * SCHEMA_NO_DATA that call the Supervisor's /host/reboot and /host/shutdown. The demo's host stays up:
+ * the call is only recorded (DemoHome.serviceCalls).
+ */
+function hostService (call: ServiceCall): void {
+  const extra = Object.keys(call.data)[0]
+  if (extra !== undefined) throw invalidFormat(`extra keys not allowed @ data['${extra}']. Got ${pyRepr(call.data[extra])}`)
+}
+
 export function hassioServices (): ServiceTable {
   const services: ServiceTable[string] = {}
   for (const key of ['addon', 'app'] as const) {
@@ -56,5 +66,7 @@ export function hassioServices (): ServiceTable {
       services[`${key}_${action}`] = svc(`${action[0]?.toUpperCase() ?? ''}${action.slice(1)} app`, `${action[0]?.toUpperCase() ?? ''}${action.slice(1)}s an app.`, { [key]: field('App', { addon: {} }, { required: true }) }, { run: addonService(key, action) })
     }
   }
+  services.host_reboot = svc('Reboot the host system', 'Reboots the host system.', {}, { run: hostService })
+  services.host_shutdown = svc('Power off the host system', 'Powers off the host system.', {}, { run: hostService })
   return { hassio: services }
 }

@@ -65,8 +65,11 @@ interface Row {
 interface Operation {
   tool: string
   action: string
-  /** The category and level a caller needs (issue 32: the operation's category, its tool's kind). */
-  needs: readonly [category: string, level: Level]
+  /**
+   * The levels a caller needs, per category (issue 32: the operation's category, its tool's kind): the
+   * tool's own first; a Home Assistant service that does a tool's work needs that tool's too (item 8).
+   */
+  needs: ReadonlyArray<readonly [category: string, level: Level]>
   /** The option that must be on (besides the kind's own, allow_write or allow_config_write). */
   option?: 'allow_addon_control'
   /** A call that would change the house: what a refused caller tries. */
@@ -114,7 +117,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_list_integrations',
     action: 'list',
-    needs: ['integrations', 'read'],
+    needs: [['integrations', 'read']],
     attempt: () => ({ domain: HUE }),
     async run ({ t, call, home }) {
       const answer = await call('ha_list_integrations', { domain: HUE })
@@ -124,7 +127,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_integration',
     action: 'reload',
-    needs: ['integrations', 'manage'],
+    needs: [['integrations', 'manage']],
     attempt: home => ({ action: 'reload', entry_id: entryId(HUE)(home) }),
     deniedBy: 'homeassistant.reload_config_entry',
     async run ({ t, call, home }) {
@@ -139,7 +142,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_integration',
     action: 'enable',
-    needs: ['integrations', 'manage'],
+    needs: [['integrations', 'manage']],
     attempt: home => ({ action: 'enable', entry_id: entryId(SPOTIFY)(home) }),
     async run ({ t, call, home }) {
       t.equal(entry(home, SPOTIFY).disabled_by, 'user')
@@ -151,7 +154,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_integration',
     action: 'disable',
-    needs: ['integrations', 'manage'],
+    needs: [['integrations', 'manage']],
     attempt: home => ({ action: 'disable', entry_id: entryId(HUE)(home) }),
     async run ({ t, confirmed, home }) {
       const answer = await confirmed('ha_manage_integration', { action: 'disable', entry_id: entryId(SPOTIFY)(home) })
@@ -162,7 +165,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_integration',
     action: 'options',
-    needs: ['integrations', 'manage'],
+    needs: [['integrations', 'manage']],
     attempt: home => ({ action: 'options', entry_id: entryId(HUE)(home), options: { allow_hue_groups: true } }),
     async run ({ t, call, home }) {
       for (const value of [true, false]) {
@@ -175,7 +178,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_integration',
     action: 'accept_discovery',
-    needs: ['integrations', 'manage'],
+    needs: [['integrations', 'manage']],
     attempt: home => ({ action: 'accept_discovery', flow_id: [...entriesOf(home.house).flows.keys()][0] }),
     async run ({ t, call, home, tag }) {
       const flowId = discovered(home, tag)
@@ -188,7 +191,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_integration',
     action: 'ignore_discovery',
-    needs: ['integrations', 'manage'],
+    needs: [['integrations', 'manage']],
     attempt: home => ({ action: 'ignore_discovery', flow_id: [...entriesOf(home.house).flows.keys()][0] }),
     async run ({ t, call, home, tag }) {
       const flowId = discovered(home, tag)
@@ -201,7 +204,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_integration',
     action: 'delete',
-    needs: ['integrations', 'manage'],
+    needs: [['integrations', 'manage']],
     attempt: home => ({ action: 'delete', entry_id: entryId('nut')(home) }),
     async run ({ t, confirmed, home, tag }) {
       const made = addEntry(home.house, { domain: 'nut', title: `UPS ${tag}`, source: 'user', unique_id: `ups-${tag}` })
@@ -213,7 +216,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_list_updates',
     action: 'list',
-    needs: ['system', 'read'],
+    needs: [['system', 'read']],
     attempt: () => ({}),
     async run ({ t, call, home }) {
       const answer = await call('ha_list_updates', {})
@@ -224,7 +227,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_update',
     action: 'skip',
-    needs: ['system', 'manage'],
+    needs: [['system', 'manage']],
     attempt: () => ({ action: 'skip', entity_id: CORE_UPDATE }),
     deniedBy: 'update.*',
     async run ({ t, call, home, server }) {
@@ -237,7 +240,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_update',
     action: 'clear_skipped',
-    needs: ['system', 'manage'],
+    needs: [['system', 'manage']],
     attempt: () => ({ action: 'clear_skipped', entity_id: CORE_UPDATE }),
     deniedBy: 'update.*',
     async run ({ t, call, home, server }) {
@@ -250,7 +253,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_update',
     action: 'install',
-    needs: ['system', 'manage'],
+    needs: [['system', 'manage']],
     attempt: () => ({ action: 'install', entity_id: CORE_UPDATE }),
     deniedBy: 'update.*',
     async run ({ t, confirmed, home, server }) {
@@ -268,7 +271,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_repair',
     action: 'ignore, unignore',
-    needs: ['system', 'manage'],
+    needs: [['system', 'manage']],
     attempt: () => ({ action: 'ignore', ...REPAIR }),
     async run ({ t, call, home }) {
       const issue = (): { ignored: boolean } | undefined => issuesOf(home.house).find(i => i.domain === REPAIR.domain && i.issue_id === REPAIR.issue_id)
@@ -282,7 +285,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_create_helper',
     action: 'create, update, delete',
-    needs: ['services', 'write'],
+    needs: [['services', 'write']],
     attempt: () => ({ helper_type: 'input_boolean', name: 'Refused helper' }),
     async run ({ t, call, home, server, tag, index }) {
       const [type, options] = HELPERS[index % HELPERS.length] as typeof HELPERS[number]
@@ -302,7 +305,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_addon',
     action: 'start, stop, restart',
-    needs: ['system', 'manage'],
+    needs: [['system', 'manage']],
     option: 'allow_addon_control',
     attempt: () => ({ action: 'start', slug: 'core_samba' }),
     deniedBy: 'hassio.*',
@@ -328,7 +331,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_addon',
     action: 'update',
-    needs: ['system', 'manage'],
+    needs: [['system', 'manage']],
     option: 'allow_addon_control',
     attempt: () => ({ action: 'update', slug: VSCODE }),
     deniedBy: 'update.*',
@@ -350,7 +353,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_addon',
     action: 'options (never: on its page)',
-    needs: ['system', 'manage'],
+    needs: [['system', 'manage']],
     option: 'allow_addon_control',
     attempt: () => ({ action: 'options', slug: 'core_mosquitto', options: { logins: [] } }),
     // Refused before any write is tried, as an argument Home Assistant has no service for: no audit line.
@@ -365,7 +368,7 @@ const OPERATIONS: Operation[] = [
   {
     tool: 'ha_manage_config',
     action: 'energy read, update',
-    needs: ['environment', 'manage'],
+    needs: [['environment', 'manage']],
     attempt: home => ({ kind: 'energy', action: 'update', config: { device_consumption: [{ stat_consumption: energySensor(home), name: 'Refused' }] } }),
     async run ({ t, call, confirmed, home, tag }) {
       const read = await call('ha_manage_config', { kind: 'energy', action: 'read' })
@@ -381,6 +384,69 @@ const OPERATIONS: Operation[] = [
     }
   }
 ]
+
+// Home Assistant services that do an operation's work, through ha_call_service (issue 32 item 8).
+const SERVICE_DOORS: Operation[] = [
+  {
+    tool: 'ha_call_service',
+    action: 'homeassistant.reload_config_entry',
+    needs: [['services', 'write'], ['integrations', 'manage']],
+    attempt: home => ({ domain: 'homeassistant', service: 'reload_config_entry', data: { entry_id: entryId(HUE)(home) } }),
+    deniedBy: 'homeassistant.reload_config_entry',
+    async run ({ t, call, home }) {
+      const id = entryId(HUE)(home)
+      const writes = home.configWrites.length
+      const answer = await call('ha_call_service', { domain: 'homeassistant', service: 'reload_config_entry', data: { entry_id: id } })
+      t.notOk(answer.isError, answer.text)
+      t.same(home.configWrites.slice(writes), [`config_entries reload ${id}`], 'reloaded in the house')
+    }
+  },
+  {
+    tool: 'ha_call_service',
+    action: 'update.skip, update.clear_skipped',
+    needs: [['services', 'write'], ['system', 'manage']],
+    attempt: () => ({ domain: 'update', service: 'skip', target: { entity_id: CORE_UPDATE } }),
+    deniedBy: 'update.*',
+    async run ({ t, call, home, server }) {
+      for (const [service, skipped] of [['skip', true], ['clear_skipped', false]] as const) {
+        const answer = await call('ha_call_service', { domain: 'update', service, target: { entity_id: CORE_UPDATE } })
+        t.notOk(answer.isError, answer.text)
+        t.equal(home.getState(CORE_UPDATE)?.attributes.skipped_version !== null, skipped, `${service} reached the house`)
+        await seen(server, CORE_UPDATE, attributes => (attributes?.skipped_version !== null) === skipped)
+      }
+    }
+  },
+  {
+    tool: 'ha_call_service',
+    action: 'hassio.addon_restart',
+    needs: [['services', 'write'], ['system', 'manage']],
+    option: 'allow_addon_control',
+    attempt: () => ({ domain: 'hassio', service: 'addon_restart', data: { addon: 'core_mosquitto' } }),
+    deniedBy: 'hassio.*',
+    async run ({ t, call, home }) {
+      const calls = home.serviceCalls.length
+      const answer = await call('ha_call_service', { domain: 'hassio', service: 'addon_restart', data: { addon: 'core_mosquitto' } })
+      t.notOk(answer.isError, answer.text)
+      t.match(home.serviceCalls.slice(calls), [{ domain: 'hassio', service: 'addon_restart', service_data: { addon: 'core_mosquitto' } }])
+    }
+  },
+  {
+    // Removing hassio.* from service_denylist for add-on control must not hand the host to a write-level token.
+    tool: 'ha_call_service',
+    action: 'hassio.host_reboot',
+    needs: [['services', 'write'], ['system', 'manage']],
+    attempt: () => ({ domain: 'hassio', service: 'host_reboot' }),
+    deniedBy: 'hassio.*',
+    async run ({ t, call, home }) {
+      const calls = home.serviceCalls.length
+      const answer = await call('ha_call_service', { domain: 'hassio', service: 'host_reboot' })
+      t.notOk(answer.isError, answer.text)
+      t.match(home.serviceCalls.slice(calls), [{ domain: 'hassio', service: 'host_reboot' }])
+    }
+  }
+]
+
+const EVERY_ROW = [...OPERATIONS, ...SERVICE_DOORS]
 
 const energySensor = (home: DemoHome): string => home.entityIds().find(id => id.endsWith('_smart_plug_energy')) as string
 
@@ -436,8 +502,8 @@ async function reach (client: Client, listed: Set<string>, tool: string, args: R
   }
 }
 
-const allowedFor = (operation: Operation, levels: Levels): boolean =>
-  levelRank(levelIn(levels, operation.needs[0])) >= levelRank(operation.needs[1])
+const holds = (levels: Levels, [category, level]: readonly [string, Level]): boolean => levelRank(levelIn(levels, category)) >= levelRank(level)
+const allowedFor = (operation: Operation, levels: Levels): boolean => operation.needs.every(need => holds(levels, need))
 
 async function searchFinds (t: Test, client: Client, callable: Set<string>, shouldFind: (tool: string) => boolean): Promise<void> {
   for (const [tool, query] of Object.entries(REQUESTS)) {
@@ -492,10 +558,10 @@ t.test('every issue-32 operation, in every mode, for every kind of caller', asyn
           if (mode === 'search') t.ok([...listed].filter(name => name !== 'ha_search_tools' && name !== 'ha_call_tool').length <= 3, 'search lists three tools at most beside the meta tools')
           if (mode === 'full') t.notOk(listed.has('ha_call_tool'), 'full lists every tool it may call, so no meta tools')
           else await searchFinds(t, caller.client, may, tool => may.has(tool))
-          for (const operation of OPERATIONS) {
+          for (const operation of EVERY_ROW) {
             const allowed = allowedFor(operation, caller.levels)
             // ha_manage_config is callable while any of its kinds is; its energy kind is checked by its call.
-            if (operation.tool !== 'ha_manage_config') t.equal(may.has(operation.tool), allowed, `${operation.tool}: callable exactly when the level allows`)
+            if (operation.tool !== 'ha_manage_config') t.equal(may.has(operation.tool), holds(caller.levels, operation.needs[0] as readonly [string, Level]), `${operation.tool}: callable exactly when the level allows`)
             if (mode === 'full' && allowed) t.ok(listed.has(operation.tool), `full lists ${operation.tool}`)
             if (allowed) {
               await t.test(`${operation.tool} ${operation.action}`, async t => {
@@ -504,7 +570,7 @@ t.test('every issue-32 operation, in every mode, for every kind of caller', asyn
                 await operation.run({ ...row, t })
                 const lines = audit.recent(200)
                 const fresh = mark === undefined ? lines : lines.slice(0, lines.indexOf(mark))
-                if (operation.needs[1] === 'read' || operation.audited === false) return
+                if (operation.needs[0]?.[1] === 'read' || operation.audited === false) return
                 t.ok(fresh.length > 0, 'the audit has it')
                 t.same(fresh.filter(line => line.identity_name !== caller.auditName || line.tool === 'ha_call_tool'), [], 'under the caller\'s name and the tool that ran')
               })
@@ -522,7 +588,7 @@ t.test('every issue-32 operation, in every mode, for every kind of caller', asyn
         const listed = new Set((await client.listTools()).tools.map(tool => tool.name))
         const may = callable(off, FULL_ACCESS)
         if (listed.has('ha_search_tools')) await searchFinds(t, client, may, () => false)
-        for (const operation of OPERATIONS) {
+        for (const operation of EVERY_ROW) {
           await refused(t, home, async (tool, args) => await reach(client, listed, tool, args), operation, 'HAMCP_NOT_FOUND', 'its option is off')
         }
       })
@@ -532,8 +598,10 @@ t.test('every issue-32 operation, in every mode, for every kind of caller', asyn
         const client = await connectClient(t, await startServer(t, { home, options: noAddons, env: addonMode }))
         const listed = new Set((await client.listTools()).tools.map(tool => tool.name))
         if (listed.has('ha_search_tools')) await searchFinds(t, client, callable(noAddons, FULL_ACCESS), tool => tool !== 'ha_manage_addon')
-        for (const operation of OPERATIONS.filter(op => op.option === 'allow_addon_control')) {
-          await refused(t, home, async (tool, args) => await reach(client, listed, tool, args), operation, 'HAMCP_NOT_FOUND', 'allow_addon_control is off')
+        for (const operation of EVERY_ROW.filter(op => op.option === 'allow_addon_control')) {
+          // ha_call_service stays a tool; the add-on services are refused by their category's option.
+          const code = operation.tool === 'ha_call_service' ? 'HAMCP_DENIED_LEVEL' : 'HAMCP_NOT_FOUND'
+          await refused(t, home, async (tool, args) => await reach(client, listed, tool, args), operation, code, 'allow_addon_control is off')
         }
       })
 
@@ -541,7 +609,7 @@ t.test('every issue-32 operation, in every mode, for every kind of caller', asyn
         const denied: Partial<Options> = { ...options, service_denylist: [...DEFAULT_SERVICE_DENYLIST, ...DENIED] }
         const client = await connectClient(t, await startServer(t, { home, options: denied, env: addonMode }))
         const listed = new Set((await client.listTools()).tools.map(tool => tool.name))
-        for (const operation of OPERATIONS.filter(op => op.deniedBy !== undefined)) {
+        for (const operation of EVERY_ROW.filter(op => op.deniedBy !== undefined)) {
           const answer = await refused(t, home, async (tool, args) => await reach(client, listed, tool, args), operation, 'HAMCP_DENIED_SERVICE', `denied by ${String(operation.deniedBy)}`)
           t.match(answer.text, `remove "${String(operation.deniedBy)}" from service_denylist`, 'the refusal names the entry to remove')
         }

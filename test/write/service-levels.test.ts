@@ -1,6 +1,8 @@
 import t from 'tap'
 import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 import { entriesOf } from '../../demo/config-entries.ts'
+import { serviceRefusal } from '../../src/mcp/runtime/categories.ts'
+import { optionsSchema } from '../../src/options.ts'
 
 /**
  * Issue 32 item 8: a Home Assistant service that does what a category's tool does needs that category's
@@ -36,4 +38,19 @@ t.test('homeassistant.reload_config_entry through ha_call_service needs integrat
   t.same(home.serviceCalls, [])
   const other = await callTool(await connectClient(t, noConfig), 'ha_call_service', { domain: 'homeassistant', service: 'update_entity', target: { entity_id: 'sun.sun' } })
   t.not(other.code, 'HAMCP_DENIED_LEVEL', 'other services are untouched')
+})
+
+t.test('removing hassio.* from service_denylist for add-on control hands no token at write the host, a backup or a restore', async t => {
+  // The host's power is driven through the demo in test/catalogue/operations-matrix.test.ts; the demo has no
+  // backup or restore services, so these are held at the rule itself.
+  const options = optionsSchema.parse({ allow_write: true, allow_config_write: true, allow_addon_control: true, service_denylist: [] })
+  const writer = { id: 'w', name: 'writer', levels: { '*': 'write' } } as const
+  const system = { id: 'm', name: 'system manager', levels: { services: 'write', system: 'manage' } } as const
+  const services = ['hassio.host_reboot', 'hassio.host_shutdown', 'hassio.backup_full', 'hassio.backup_partial', 'hassio.restore_full', 'hassio.restore_partial', 'hassio.mount_reload', 'backup.create', 'backup.create_automatic']
+  for (const service of services) {
+    t.match(serviceRefusal(service, writer, options), { message: `${service} needs the system category at manage; this token has it at write.` }, service)
+    t.equal(serviceRefusal(service, system, options), undefined, `${service}: system at manage may`)
+  }
+  const noConfig = optionsSchema.parse({ allow_write: true, service_denylist: [] })
+  t.match(serviceRefusal('hassio.restore_full', system, noConfig), { message: /needs the allow_config_write option/ }, 'and allow_config_write, as the backup tool does')
 })

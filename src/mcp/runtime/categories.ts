@@ -30,7 +30,16 @@ export const SERVICE_CATEGORIES: Readonly<Record<string, { category: string, kin
   // ha_manage_update's operations (issue 32 item 8).
   'update.install': { category: 'system', kind: 'manage' },
   'update.skip': { category: 'system', kind: 'manage' },
-  'update.clear_skipped': { category: 'system', kind: 'manage' }
+  'update.clear_skipped': { category: 'system', kind: 'manage' },
+  // Backups are ha_manage_config kind backup's (system): backup/services.py `create` and `create_automatic`,
+  // hassio/services.py `backup_full` and `backup_partial`.
+  'backup.create': { category: 'system', kind: 'manage' },
+  'backup.create_automatic': { category: 'system', kind: 'manage' },
+  // hassio/services.py's other admin services (the host's power, backups, restores, network storage) are
+  // no tool's, yet an owner removes hassio.* from service_denylist for add-on control: they stay at the
+  // system category's manage level, never within reach of a token with services at write.
+  ...Object.fromEntries(['host_reboot', 'host_shutdown', 'backup_full', 'backup_partial', 'restore_full', 'restore_partial', 'mount_reload']
+    .map(service => [`hassio.${service}`, { category: 'system', kind: 'manage' }]))
 }
 
 /** Why this caller may not call this service through ha_call_service, or undefined when it may. */
