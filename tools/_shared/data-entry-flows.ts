@@ -20,6 +20,10 @@ export interface FlowStep {
   url?: string
   title?: string
   result?: unknown
+  /** A menu's choices: a list of step ids, or step ids with their labels. */
+  menu_options?: string[] | Record<string, string>
+  /** Whether a form is the flow's last (schema flows say so when their next step is fixed; null: unknown). */
+  last_step?: boolean | null
 }
 
 export interface FormField { name: string, type: string, required: boolean, current?: unknown, choices?: unknown, secret?: boolean }
@@ -81,9 +85,16 @@ export function formFields (step: FlowStep): FormField[] {
     const type = typeof raw.type === 'string' ? raw.type : isRecord(raw.selector) ? Object.keys(raw.selector)[0] ?? 'value' : 'value'
     const selector = isRecord(raw.selector) ? raw.selector : {}
     const password = isRecord(selector.text) && selector.text.type === 'password'
-    fields.push({ name: raw.name, type, required: raw.required === true, ...(current === undefined ? {} : { current }), ...(raw.options !== undefined ? { choices: raw.options } : {}), ...(password || SECRET_NAME.test(raw.name) ? { secret: true } : {}) })
+    const choices = raw.options ?? selectChoices(selector)
+    fields.push({ name: raw.name, type, required: raw.required === true, ...(current === undefined ? {} : { current }), ...(choices !== undefined ? { choices } : {}), ...(password || SECRET_NAME.test(raw.name) ? { secret: true } : {}) })
   }
   return fields
+}
+
+/** A select selector's values (its options are strings or `{value, label}`), so the model sees what it may pick. */
+function selectChoices (selector: Record<string, unknown>): unknown[] | undefined {
+  const options = isRecord(selector.select) ? selector.select.options : undefined
+  return Array.isArray(options) ? options.map(option => isRecord(option) ? option.value : option) : undefined
 }
 
 /** The form's current values, by field name. */
@@ -106,4 +117,101 @@ export function ownerStep (step: FlowStep, what: string, missing: string[] = [])
   if (step.type === 'menu') return new UserError('HAMCP_NOT_SUPPORTED', `${what} asks to pick from a menu (step ${step.step_id ?? ''}), which the add-on does not walk.`, `The owner finishes it in ${where}.`)
   if (step.type === 'form' && missing.length > 0) return new UserError('HAMCP_NOT_SUPPORTED', `${what} asks for ${missing.join(', ')} (step ${step.step_id ?? ''}).`, `Give ${missing.join(', ')} in options if the owner told you (a code printed on the device, a password), or the owner finishes it in ${where}.`)
   return undefined
+}
+
+/** A form's fields as a refusal names them, so the model can fix its call: name, type, required, choices. */
+export const fieldList = (fields: FormField[]): Array<Pick<FormField, 'name' | 'type' | 'required' | 'choices'>> =>
+  fields.map(({ name, type, required, choices }) => ({ name, type, required, ...(choices === undefined ? {} : { choices }) }))
+
+/**
+ * A step's validation errors (`{field: key}`, `base` for the form as a whole) as an argument error that
+ * names the field, Home Assistant's error key and the form's fields.
+ */
+export function formRefusal (what: string, errors: Record<string, string>, step: FlowStep, fields: FormField[]): UserError {
+  const named = Object.entries(errors).map(([field, key]) => `${field}: ${key}`).join('; ')
+  return new UserError(
+    'HAMCP_INVALID_ARGUMENT',
+    `Home Assistant refused ${what}: ${named} (step ${step.step_id ?? ''}).`,
+    `Fix the named field ("base": the values together) and call again. Fields: ${fields.map(f => `${f.name}${f.required ? '*' : ''} (${f.type})`).join(', ')}.`,
+    { errors, step: step.step_id ?? '', fields: fieldList(fields) }
+  )
+}
+
+/** A menu's choices as step ids, whichever of HA's two shapes it has. */
+export const menuOptions = (step: FlowStep): string[] =>
+  Array.isArray(step.menu_options) ? step.menu_options.map(String) : isRecord(step.menu_options) ? Object.keys(step.menu_options) : []
+
+/** One form a walk met: its step id and fields. */
+export interface FormSeen { step: string, fields: FormField[] }
+
+/** How a walk answers the steps of one flow. */
+export interface FlowAnswers {
+  /** What the flow is about, in messages: "the new threshold helper", "the options of Hue Bridge". */
+  what: string
+  /** A menu's choice among `options` (a helper's sub-type); undefined refuses the call, naming them. */
+  menu?: (options: string[], step: FlowStep) => string | undefined
+  /** The input for a form, from its fields. */
+  form: (fields: FormField[], step: FlowStep) => Record<string, unknown>
+  /** Stop before submitting this form (a dry run stops before the step that may create); the flow is then aborted. */
+  stopAt?: (step: FlowStep, fields: FormField[]) => boolean
+}
+
+export interface WalkEnd {
+  /** The step the walk ended on: create_entry, abort, or the form it stopped at. */
+  step: FlowStep
+  forms: FormSeen[]
+}
+
+/** A flow has a handful of steps; more means a loop the walk will not follow. */
+const MAX_STEPS = 10
+
+/**
+ * The one walker of Home Assistant's data entry flows (config and options flows alike, core
+ * data_entry_flow.py FlowManager.async_configure): a menu is answered with `{next_step_id}`, a form
+ * with its input; a form shown again with `errors`, or a 400 `{errors}` (voluptuous, InvalidData),
+ * becomes an argument error naming the field and the form. Ends on create_entry or abort; any other
+ * step (a browser page, progress) is the owner's to finish. A flow that does not end in create_entry
+ * or abort is aborted, so nothing is left open in Home Assistant.
+ */
+export async function walkFlow (ctx: Ctx, path: (flowId: string) => string, first: FlowStep, answers: FlowAnswers): Promise<WalkEnd> {
+  const forms: FormSeen[] = []
+  let step = first
+  let finished = false
+  try {
+    for (let n = 0; n < MAX_STEPS; n++) {
+      if (step.type === 'create_entry' || step.type === 'abort') { finished = true; return { step, forms } }
+      if (step.type === 'menu') {
+        const options = menuOptions(step)
+        const choice = answers.menu?.(options, step)
+        if (choice === undefined || !options.includes(choice)) {
+          throw new UserError('HAMCP_INVALID_ARGUMENT', `${answers.what} asks which kind (step ${step.step_id ?? ''})${choice === undefined ? '' : `; "${choice}" is not one`}: ${options.join(', ')}.`, 'Pass the kind as options.type.', { step: step.step_id ?? '', choices: options })
+        }
+        step = await flowRequest(ctx, 'POST', path(step.flow_id), { next_step_id: choice })
+        continue
+      }
+      if (step.type !== 'form') throw ownerStep(step, answers.what) ?? new UserError('HAMCP_NOT_SUPPORTED', `${answers.what} went on to a step the add-on does not walk (${step.type}).`, 'The owner finishes it in Settings > Devices & services.')
+      const fields = formFields(step)
+      if (step.errors && Object.keys(step.errors).length > 0) throw formRefusal(answers.what, step.errors, step, fields)
+      forms.push({ step: step.step_id ?? '', fields })
+      if (answers.stopAt?.(step, fields) === true) return { step, forms }
+      try {
+        step = await flowRequest(ctx, 'POST', path(step.flow_id), answers.form(fields, step))
+      } catch (err) {
+        const errors = (err as UserError).details?.errors
+        if (isRecord(errors)) throw formRefusal(answers.what, errors as Record<string, string>, step, fields)
+        throw err
+      }
+    }
+    throw new UserError('HAMCP_NOT_SUPPORTED', `${answers.what} asked more than ${MAX_STEPS} steps; the add-on stops there.`, 'The owner finishes it in Settings > Devices & services.')
+  } finally {
+    if (!finished) await abortFlow(ctx, path(step.flow_id))
+  }
+}
+
+/** The values an entry's options flow shows now (its first form), the flow closed again. */
+export async function readOptionValues (ctx: Ctx, entryId: string, advanced: boolean): Promise<{ step: FlowStep, fields: FormField[], values: Record<string, unknown> }> {
+  const step = await flowRequest(ctx, 'POST', optionsFlowPath(), { handler: entryId, show_advanced_options: advanced })
+  await abortFlow(ctx, optionsFlowPath(step.flow_id))
+  const fields = formFields(step)
+  return { step, fields, values: currentValues(fields) }
 }

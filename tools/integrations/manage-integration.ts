@@ -6,7 +6,7 @@ import type { UndoPlan } from '../../src/policy/undo.ts'
 import { freeFormArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { configEntries, discoveryFlows, flowName, IGNORED, requireConfigEntry, type ConfigEntry } from '../_shared/config-entries.ts'
-import { abortFlow, configFlowPath, currentValues, flowRequest, formFields, optionsFlowPath, ownerStep, factValue, shownFields, shownValue, type FlowStep } from '../_shared/data-entry-flows.ts'
+import { abortFlow, configFlowPath, currentValues, flowRequest, formFields, optionsFlowPath, ownerStep, factValue, readOptionValues, shownFields, shownValue, walkFlow, type FlowStep } from '../_shared/data-entry-flows.ts'
 import { entryReach, needs, reachText, runIntegrationWrite } from './_write.ts'
 
 const ACTIONS = ['reload', 'enable', 'disable', 'delete', 'options', 'accept_discovery', 'ignore_discovery'] as const
@@ -132,7 +132,7 @@ async function options (ctx: ToolCallContext, args: Args): Promise<Record<string
       dryRun: args.dry_run,
       confirmToken: args.confirm_token,
       report: { ...form, changes: diff },
-      execute: async () => { submitted = true; return await finishOptions(ctx, path, after, entry.title) },
+      execute: async () => { submitted = true; return await finishOptions(ctx, step, after, entry.title) },
       undo: result => result === undefined ? undefined : optionsUndo(ctx, entry, reach.entities, fields, Object.fromEntries(changed.map(key => [key, before[key]])), Object.fromEntries(changed.map(key => [key, after[key]]))),
       done: () => ({ entry_id: entry.entry_id, title: entry.title, changes: diff })
     })
@@ -141,27 +141,12 @@ async function options (ctx: ToolCallContext, args: Args): Promise<Record<string
   }
 }
 
-/** Submits the form; a form shown again carries the flow's own validation errors, the caller's to fix. */
-async function finishOptions (ctx: ToolCallContext, path: string, values: Record<string, unknown>, title: string): Promise<FlowStep> {
-  let result: FlowStep
-  try {
-    result = await flowRequest(ctx, 'POST', path, values)
-  } catch (err) {
-    // A refused step leaves the flow open in Home Assistant (data_entry_flow.py InvalidData): close it.
-    await abortFlow(ctx, path)
-    throw err
-  }
-  if (result.type === 'create_entry') return result
-  await abortFlow(ctx, path)
-  if (result.type === 'form' && result.errors) throw new UserError('HAMCP_INVALID_ARGUMENT', `Home Assistant refused the options of ${title}: ${Object.entries(result.errors).map(([k, v]) => `${k}: ${v}`).join('; ')}.`, 'Fix those fields and call again.', { errors: result.errors })
-  throw ownerStep(result, `the options of ${title}`) ?? new UserError('HAMCP_NOT_SUPPORTED', `The options flow of ${title} went on to a step the add-on does not walk (${result.type}${result.reason ? `: ${result.reason}` : ''}).`, 'The owner finishes it in Settings > Devices & services > Configure.')
-}
-
-/** Reads the options an options flow shows now, then closes it. */
-async function readOptions (ctx: ToolCallContext, entryId: string): Promise<Record<string, unknown>> {
-  const step = await flowRequest(ctx, 'POST', optionsFlowPath(), { handler: entryId, show_advanced_options: false })
-  await abortFlow(ctx, optionsFlowPath(step.flow_id))
-  return currentValues(formFields(step))
+/** Submits the options form (and any form after it) through the one flow walker; the flow's own validation errors are the caller's to fix. */
+async function finishOptions (ctx: ToolCallContext, step: FlowStep, values: Record<string, unknown>, title: string): Promise<FlowStep> {
+  const what = `the options of ${title}`
+  const end = await walkFlow(ctx, optionsFlowPath, step, { what, form: fields => Object.fromEntries(fields.filter(f => f.name in values).map(f => [f.name, values[f.name]])) })
+  if (end.step.type === 'create_entry') return end.step
+  throw new UserError('HAMCP_INVALID_ARGUMENT', `Home Assistant ended ${what} without saving them${end.step.reason ? `: ${end.step.reason}` : ''}.`, 'The owner can look at them in Settings > Devices & services > Configure.', { reason: end.step.reason ?? '' })
 }
 
 function optionsUndo (ctx: ToolCallContext, entry: ConfigEntry, entities: string[], fields: Parameters<typeof shownValue>[0], before: Record<string, unknown>, after: Record<string, unknown>): UndoPlan {
@@ -173,10 +158,10 @@ function optionsUndo (ctx: ToolCallContext, entry: ConfigEntry, entities: string
     entities,
     services: ['config_entries.options'],
     wrote: facts(after),
-    current: async () => facts(await readOptions(ctx, entry.entry_id)),
+    current: async () => facts((await readOptionValues(ctx, entry.entry_id, false)).values),
     run: async () => {
       const step = await flowRequest(ctx, 'POST', optionsFlowPath(), { handler: entry.entry_id, show_advanced_options: false })
-      await finishOptions(ctx, optionsFlowPath(step.flow_id), { ...currentValues(formFields(step)), ...before }, entry.title)
+      await finishOptions(ctx, step, { ...currentValues(formFields(step)), ...before }, entry.title)
       return { entry_id: entry.entry_id, options: Object.fromEntries(Object.entries(before).map(([k, v]) => [k, shownValue(fields, k, v)])) }
     }
   }
