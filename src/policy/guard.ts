@@ -117,7 +117,7 @@ function ruleRefusal (plan: Plan, entities: string[], indirect: string[], option
 }
 
 /** Whether any entity list applies to this caller: the options' or its named token's own. */
-function entityListsActive (options: Pick<Options, 'entity_allowlist' | 'entity_denylist'>, identity: Identity): boolean {
+export function entityListsActive (options: Pick<Options, 'entity_allowlist' | 'entity_denylist'>, identity: Identity): boolean {
   return [options.entity_allowlist, options.entity_denylist, identity.entityAllowlist ?? [], identity.entityDenylist ?? []].some(list => list.length > 0)
 }
 

@@ -30,6 +30,8 @@ export interface ConfigWrite {
   execute: () => Promise<Record<string, unknown>>
   /** How ha_undo reverses it, from the write's answer; without it the change is not undoable. */
   revert?: (result: Record<string, unknown>) => Revert | undefined
+  /** What a dry run answers once every rule passed, when the tool has more to show than the preview (a flow's form). */
+  dryRunAnswer?: () => Promise<Record<string, unknown>>
 }
 
 function changedMeanwhile (subject: string): UserError {
@@ -58,6 +60,7 @@ export async function runConfigWrite (ctx: ToolContext, write: ConfigWrite): Pro
     }
   })
   if (outcome.status === 'dry_run') {
+    if (write.dryRunAnswer) return { dry_run: true, preview: write.preview, ...await write.dryRunAnswer() }
     return { dry_run: true, valid: true, preview: write.preview, notes: ['Home Assistant accepted the config; the real call needs a confirmation.'] }
   }
   return formatOutcome(outcome, result => result as Record<string, unknown>)

@@ -1,9 +1,10 @@
 import { UserError } from '../../src/errors.ts'
-import { requireDomain, requireEntity } from '../../src/home/entities.ts'
+import { domainOf, requireDomain, requireEntity } from '../../src/home/entities.ts'
 import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { configFact, editedSinceWrite, type Revert } from '../../src/policy/undo.ts'
 import { configHash, toYaml } from '../_shared/config-yaml.ts'
 import { unifiedDiff } from '../_shared/line-diff.ts'
+import { FLOW_HELPER_TYPES, flowHelperOf, type FlowHelper } from './_flow-helpers.ts'
 
 /**
  * Helper types whose storage collections Home Assistant exposes as `<type>/list|create|update|delete`
@@ -11,6 +12,15 @@ import { unifiedDiff } from '../_shared/line-diff.ts'
  */
 export const HELPER_TYPES = ['input_boolean', 'input_number', 'input_select', 'input_text', 'input_datetime', 'input_button', 'counter', 'timer', 'schedule'] as const
 export type HelperType = typeof HELPER_TYPES[number]
+
+/** A helper by entity id: a storage helper (its type and id) or a config-flow helper (its entry), or a refusal naming why not. */
+export async function helperOf (ctx: ToolContext, entityId: string): Promise<{ storage: { type: HelperType, id: string } } | { flow: FlowHelper }> {
+  if ((HELPER_TYPES as readonly string[]).includes(domainOf(entityId))) return { storage: await storageHelper(ctx, entityId) }
+  requireEntity(ctx.home, entityId)
+  const flow = await flowHelperOf(ctx, entityId)
+  if (flow === undefined) throw new UserError('HAMCP_WRONG_DOMAIN', `${entityId} is not a helper.`, `Helpers: ${HELPER_TYPES.join(', ')} entities, and the entities of ${FLOW_HELPER_TYPES.join(', ')} helpers.`)
+  return { flow }
+}
 
 /** A UI-managed helper by entity id: its type and storage id, or a refusal naming why not. */
 export async function storageHelper (ctx: ToolContext, entityId: string): Promise<{ type: HelperType, id: string }> {

@@ -3,7 +3,8 @@ import { freeFormArg } from '../_shared/args.ts'
 import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { nameArg } from '../../src/policy/input-checks.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { fieldsOf, HELPER_TYPES, helperRefusal, helperRevert } from './_helpers.ts'
+import { createFlowHelper, FLOW_HELPER_TYPES, isFlowHelperType } from './_flow-helpers.ts'
+import { fieldsOf, HELPER_TYPES, helperRefusal, helperRevert, type HelperType } from './_helpers.ts'
 
 export default defineTool({
   name: 'ha_create_helper',
@@ -21,29 +22,31 @@ export default defineTool({
   },
   hints: { destructiveHint: false },
   input: z.object({
-    helper_type: z.enum(HELPER_TYPES).describe('Type.'),
+    helper_type: z.enum([...HELPER_TYPES, ...FLOW_HELPER_TYPES]).describe('Type.'),
     name: nameArg(100).describe('Name.'),
     options: freeFormArg().optional().describe('Type options, e.g. {"min":0,"max":9}.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),
   async handler (ctx, args) {
+    if (isFlowHelperType(args.helper_type)) return await createFlowHelper(ctx, { ...args, helper_type: args.helper_type })
+    const helperType = args.helper_type as HelperType
     // `type` and `id` would collide with the command's own fields.
     const { type: _type, id: _id, ...options } = args.options ?? {}
     const payload = { ...options, name: args.name }
     const outcome = await guardedWrite(ctx, {
       kind: 'command',
       tool: ctx.tool,
-      domain: args.helper_type,
+      domain: helperType,
       service: 'create',
       data: payload,
       dryRun: args.dry_run,
       confirmToken: args.confirm_token,
-      execute: async () => await ctx.ha.command({ ...payload, type: `${args.helper_type}/create` }).catch(err => helperRefusal(err, args.helper_type)),
+      execute: async () => await ctx.ha.command({ ...payload, type: `${helperType}/create` }).catch(err => helperRefusal(err, helperType)),
       revert: result => {
         const item = result as Record<string, unknown> | undefined
         if (typeof item?.id !== 'string') return undefined
-        return helperRevert(ctx, { entityId: `${args.helper_type}.${item.id}`, type: args.helper_type, id: item.id, written: fieldsOf(item) })
+        return helperRevert(ctx, { entityId: `${helperType}.${item.id}`, type: helperType, id: item.id, written: fieldsOf(item) })
       }
     })
     return formatOutcome(outcome, result => ({ helper: result }))

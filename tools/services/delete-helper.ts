@@ -2,7 +2,8 @@ import { z } from 'zod'
 import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { fieldsOf, helperRevert, storageHelper, storedHelper } from './_helpers.ts'
+import { deleteFlowHelper } from './_flow-helpers.ts'
+import { fieldsOf, helperOf, helperRevert, storedHelper } from './_helpers.ts'
 
 export default defineTool({
   name: 'ha_delete_helper',
@@ -24,7 +25,9 @@ export default defineTool({
     confirm_token: confirmTokenArg()
   }),
   async handler (ctx, args) {
-    const { type, id: uniqueId } = await storageHelper(ctx, args.entity_id)
+    const helper = await helperOf(ctx, args.entity_id)
+    if ('flow' in helper) return await deleteFlowHelper(ctx, helper.flow, args)
+    const { type, id: uniqueId } = helper.storage
     const stored = await storedHelper(ctx, type, uniqueId)
     const outcome = await guardedWrite(ctx, {
       kind: 'command',

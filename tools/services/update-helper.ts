@@ -5,7 +5,8 @@ import { entityIdArg, freeFormArg } from '../_shared/args.ts'
 import { canonicalJson, toYaml } from '../_shared/config-yaml.ts'
 import { unifiedDiff } from '../_shared/line-diff.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { fieldsOf, helperRefusal, helperRevert, storageHelper, storedHelper } from './_helpers.ts'
+import { updateFlowHelper } from './_flow-helpers.ts'
+import { fieldsOf, helperOf, helperRefusal, helperRevert, storedHelper } from './_helpers.ts'
 
 export default defineTool({
   name: 'ha_update_helper',
@@ -29,7 +30,9 @@ export default defineTool({
     confirm_token: confirmTokenArg()
   }),
   async handler (ctx, args) {
-    const { type, id } = await storageHelper(ctx, args.entity_id)
+    const helper = await helperOf(ctx, args.entity_id)
+    if ('flow' in helper) return await updateFlowHelper(ctx, helper.flow, args.options ?? {}, args)
+    const { type, id } = helper.storage
     const stored = await storedHelper(ctx, type, id)
     if (stored === undefined) throw new UserError('HAMCP_NOT_FOUND', `Home Assistant stores no ${type} with id ${id}.`, 'ha_list_entities lists the helpers.')
     const previous = fieldsOf(stored)

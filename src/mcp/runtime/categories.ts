@@ -42,16 +42,26 @@ export const SERVICE_CATEGORIES: Readonly<Record<string, { category: string, kin
     .map(service => [`hassio.${service}`, { category: 'system', kind: 'manage' }]))
 }
 
+/**
+ * Config-flow helpers (template, group, utility_meter...) are config entries: creating, changing or
+ * deleting one through the helper tools needs what ha_manage_integration needs for the same entry.
+ */
+export const CONFIG_ENTRY_OWNER = { category: 'integrations', kind: 'manage' } as const satisfies { category: string, kind: ToolKind }
+
 /** Why this caller may not call this service through ha_call_service, or undefined when it may. */
 export function serviceRefusal (service: string, identity: Identity, options: Options): { message: string, hint: string } | undefined {
   const owner = SERVICE_CATEGORIES[service]
-  if (owner === undefined) return undefined
+  return owner === undefined ? undefined : operationRefusal(service, owner, identity, options)
+}
+
+/** Why this caller may not do `what`, an operation owned by a category at a kind's level (and an option), or undefined when it may. */
+export function operationRefusal (what: string, owner: { category: string, kind: ToolKind, option?: keyof Options }, identity: Identity, options: Options): { message: string, hint: string } | undefined {
   const needed = levelNeeded(owner.kind)
   const off = [...(scopeEnabled(owner.kind, options) ? [] : [SCOPE_OPTION[owner.kind]]), ...(owner.option === undefined || options[owner.option] === true ? [] : [owner.option])]
   if (off.length > 0) {
-    return { message: `${service} belongs to the ${owner.category} category, which needs the ${off.join(' and ')} option${off.length > 1 ? 's' : ''}; ${off.length > 1 ? 'they are' : 'it is'} off.`, hint: `The add-on owner turns on ${off.join(' and ')} to allow it.` }
+    return { message: `${what} belongs to the ${owner.category} category, which needs the ${off.join(' and ')} option${off.length > 1 ? 's' : ''}; ${off.length > 1 ? 'they are' : 'it is'} off.`, hint: `The add-on owner turns on ${off.join(' and ')} to allow it.` }
   }
   const has = levelIn(identity.levels, owner.category)
   if (levelRank(has) >= levelRank(needed)) return undefined
-  return { message: `${service} needs the ${owner.category} category at ${needed}; this token has it at ${has}.`, hint: 'The owner sets a named token\'s level per category on the Tokens tab of the add-on\'s panel.' }
+  return { message: `${what} needs the ${owner.category} category at ${needed}; this token has it at ${has}.`, hint: 'The owner sets a named token\'s level per category on the Tokens tab of the add-on\'s panel.' }
 }
