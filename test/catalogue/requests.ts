@@ -277,5 +277,16 @@ export const REQUESTS: ReadonlyArray<readonly [request: string, tool: string]> =
   ['installer les mises à jour', 'ha_manage_update'],
   ['restart the mosquitto add-on', 'ha_manage_addon'],
   ['Addon neu starten', 'ha_manage_addon'],
-  ['detener el complemento', 'ha_manage_addon']
+  ['detener el complemento', 'ha_manage_addon'],
+  // Helpers set up by a config flow (template, group, utility_meter...).
+  ['create a utility meter for the dishwasher', 'ha_create_helper'],
+  ['make a template sensor for the average temperature', 'ha_create_helper'],
+  ['group the living room lights into one light', 'ha_create_helper'],
+  ['Schwellenwert-Sensor anlegen', 'ha_create_helper'],
+  ['Verbrauchszähler für die Waschmaschine erstellen', 'ha_create_helper'],
+  ['créer un capteur de seuil', 'ha_create_helper'],
+  ['crear un sensor de plantilla', 'ha_create_helper'],
+  ['maak een verbruiksmeter aan', 'ha_create_helper'],
+  ['add the hallway lamp to the light group', 'ha_update_helper'],
+  ['delete the template sensor', 'ha_delete_helper']
 ]

@@ -9,22 +9,22 @@ import { fieldsOf, HELPER_TYPES, helperRefusal, helperRevert, type HelperType } 
 export default defineTool({
   name: 'ha_create_helper',
   title: 'Create a helper',
-  description: 'Create a UI helper.',
+  description: 'Create a UI helper. Config-flow types: dry_run shows their form.',
   kind: 'write',
   category: 'services',
   everyday: false,
   keywords: {
-    en: 'new helper add create input boolean toggle number slider text select dropdown counter timer schedule button datetime virtual switch',
-    de: 'neuer helfer erstellen anlegen hinzufügen eingabe schalter zahl schieberegler text auswahl zähler timer zeitplan taste datum virtuell',
-    fr: 'nouvel assistant entrée créer ajouter interrupteur booléen nombre curseur texte liste déroulante compteur minuteur planning bouton virtuel',
-    es: 'nuevo ayudante crear añadir entrada interruptor booleano número deslizador texto selección contador temporizador horario botón virtual',
-    nl: 'nieuwe helper hulp maken aanmaken toevoegen invoer schakelaar getal schuifregelaar tekst keuzelijst teller timer schema knop virtueel'
+    en: 'new helper add create input boolean toggle number slider text select dropdown counter timer schedule button datetime virtual switch template sensor group utility meter consumption derivative rate min max average threshold limit integral statistics trend random filter smoothing time of day tod switch as light history stats',
+    de: 'neuer helfer erstellen anlegen hinzufügen eingabe schalter zahl schieberegler text auswahl zähler timer zeitplan taste datum virtuell template vorlage sensor gruppe verbrauchszähler ableitung durchschnitt schwellenwert schwellenwertsensor grenzwert integral statistik trend zufall filter tageszeit verlaufsstatistik',
+    fr: 'nouvel assistant entrée créer ajouter interrupteur booléen nombre curseur texte liste déroulante compteur minuteur planning bouton virtuel template modèle capteur groupe compteur énergie dérivée moyenne seuil intégrale statistiques tendance aléatoire filtre moment de la journée',
+    es: 'nuevo ayudante crear añadir entrada interruptor booleano número deslizador texto selección contador temporizador horario botón virtual plantilla sensor grupo contador de consumo derivada media umbral integral estadísticas tendencia aleatorio filtro hora del día',
+    nl: 'nieuwe helper hulp maken aanmaken toevoegen invoer schakelaar getal schuifregelaar tekst keuzelijst teller timer schema knop virtueel template sjabloon sensor groep verbruiksmeter afgeleide gemiddelde drempelwaarde integraal statistieken trend willekeurig filter tijd van de dag'
   },
   hints: { destructiveHint: false },
   input: z.object({
     helper_type: z.enum([...HELPER_TYPES, ...FLOW_HELPER_TYPES]).describe('Type.'),
     name: nameArg(100).describe('Name.'),
-    options: freeFormArg().optional().describe('Type options, e.g. {"min":0,"max":9}.'),
+    options: freeFormArg().optional().describe('Fields, e.g. {"min":0,"max":9}; "type" picks a template, group or random kind.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -13,11 +13,11 @@ export default defineTool({
   category: 'services',
   everyday: false,
   keywords: {
-    en: 'delete remove erase helper input boolean counter timer',
-    de: 'helfer löschen entfernen',
-    fr: 'supprimer effacer retirer assistant entrée',
-    es: 'eliminar borrar quitar ayudante',
-    nl: 'helper hulp verwijderen wissen'
+    en: 'delete remove erase helper input boolean counter timer template group utility meter threshold',
+    de: 'helfer löschen entfernen vorlage gruppe verbrauchszähler schwellenwert',
+    fr: 'supprimer effacer retirer assistant entrée modèle groupe seuil',
+    es: 'eliminar borrar quitar ayudante plantilla grupo umbral',
+    nl: 'helper hulp verwijderen wissen sjabloon groep verbruiksmeter drempelwaarde'
   },
   input: z.object({
     entity_id: entityIdArg('e.g. input_boolean.guest_mode'),

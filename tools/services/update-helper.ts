@@ -16,11 +16,11 @@ export default defineTool({
   category: 'services',
   everyday: false,
   keywords: {
-    en: 'edit change modify update helper input boolean number slider min max options counter timer duration select choices',
-    de: 'helfer bearbeiten ändern anpassen eingabe zahl minimum maximum optionen zähler timer dauer auswahl',
-    fr: 'modifier changer assistant entrée nombre minimum maximum options compteur minuteur durée choix',
-    es: 'editar cambiar modificar ayudante entrada número mínimo máximo opciones contador temporizador duración',
-    nl: 'helper bewerken wijzigen aanpassen invoer getal minimum maximum opties teller timer duur keuzes'
+    en: 'edit change modify update helper input boolean number slider min max options counter timer duration select choices template group add remove members light group utility meter threshold statistics',
+    de: 'helfer bearbeiten ändern anpassen eingabe zahl minimum maximum optionen zähler timer dauer auswahl vorlage gruppe verbrauchszähler schwellenwert',
+    fr: 'modifier changer assistant entrée nombre minimum maximum options compteur minuteur durée choix modèle groupe seuil',
+    es: 'editar cambiar modificar ayudante entrada número mínimo máximo opciones contador temporizador duración plantilla grupo umbral',
+    nl: 'helper bewerken wijzigen aanpassen invoer getal minimum maximum opties teller timer duur keuzes sjabloon groep verbruiksmeter drempelwaarde'
   },
   hints: { destructiveHint: false },
   input: z.object({
