@@ -15,7 +15,7 @@ Object {
       "destructiveHint": false,
       "openWorldHint": false,
     },
-    "description": "Create a UI helper.",
+    "description": "Create a UI helper. Config-flow types: dry_run shows their form.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
@@ -36,6 +36,20 @@ Object {
             "counter",
             "timer",
             "schedule",
+            "template",
+            "group",
+            "utility_meter",
+            "derivative",
+            "min_max",
+            "threshold",
+            "integration",
+            "statistics",
+            "trend",
+            "random",
+            "filter",
+            "tod",
+            "switch_as_x",
+            "history_stats",
           ],
           "type": "string",
         },
@@ -44,7 +58,7 @@ Object {
         },
         "options": Object {
           "additionalProperties": true,
-          "description": "Type options, e.g. {\\"min\\":0,\\"max\\":9}.",
+          "description": "Fields, e.g. {\\"min\\":0,\\"max\\":9}; \\"type\\" picks a template, group or random kind.",
           "type": "object",
         },
       },
