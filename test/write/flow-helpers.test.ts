@@ -1,0 +1,192 @@
+// ha_create_helper, ha_update_helper and ha_delete_helper on the helpers Home Assistant sets up through
+// a config flow (template, group, utility_meter, threshold...), through the demo's flows, which follow
+// core's helpers/schema_config_entry_flow.py and each helper's config_flow.py.
+import t from 'tap'
+import { entriesOf } from '../../demo/config-entries.ts'
+import { callTool, connectClient, eventually, startHome, startServer, type ToolAnswer, type ToolCaller } from '../helper.ts'
+
+const OPTIONS = { allow_write: true, allow_config_write: true }
+const entryOf = (home: { house: any }, domain: string): any => [...entriesOf(home.house).entries.values()].filter(e => e.domain === domain).at(-1)
+const openFlows = (home: { house: any }): number => entriesOf(home.house).flows.size + entriesOf(home.house).optionsFlows.size
+
+/** A config change is always confirmed: the first call asks, the second (with the token) writes. */
+async function confirmed (client: ToolCaller, tool: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  const asked = await callTool(client, tool, args)
+  if (asked.isError === true || asked.json?.confirm_token === undefined) return asked
+  return await callTool(client, tool, { ...args, confirm_token: asked.json.confirm_token })
+}
+
+/** Each config-flow helper the tests walk: how to create it, the entity it makes, an option to change. */
+const CASES = [
+  { type: 'threshold', name: 'Frost warning', options: { entity_id: 'sensor.outside_temperature', lower: 2, hysteresis: 0.5 }, entity: 'binary_sensor.frost_warning', change: { lower: 0 } },
+  { type: 'utility_meter', name: 'Dishwasher energy', options: { source: 'sensor.grid_consumption', cycle: 'monthly' }, entity: 'sensor.dishwasher_energy', change: { source: 'sensor.solar_production' } },
+  { type: 'template', name: 'Double temperature', options: { type: 'sensor', state: '{{ states("sensor.outside_temperature") | float * 2 }}', unit_of_measurement: '°C' }, entity: 'sensor.double_temperature', change: { unit_of_measurement: 'K' } },
+  { type: 'group', name: 'Kitchen lights', options: { type: 'light', entities: ['light.kuche_ceiling_light', 'light.kuche_ceiling_light_2'] }, entity: 'light.kitchen_lights', change: { entities: ['light.kuche_ceiling_light'] } }
+] as const
+
+t.test('each config-flow helper is created (its entity appears), changed, deleted and undone', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: OPTIONS })
+  const client = await connectClient(t, server)
+  const undo = async (): Promise<ToolAnswer> => await confirmed(client, 'ha_undo', {})
+
+  for (const c of CASES) {
+    t.test(c.type, async t => {
+      const created = await confirmed(client, 'ha_create_helper', { helper_type: c.type, name: c.name, options: c.options })
+      t.notOk(created.isError, created.text)
+      t.match(created.json, { success: true, entities: [c.entity] })
+      t.ok(home.getState(c.entity), `${c.entity} is in the house`)
+      const entry = entryOf(home, c.type)
+      t.equal(entry.title, c.name)
+      t.equal(openFlows(home), 0, 'no flow left open')
+      await eventually(() => server.app.services.home.entity(c.entity) !== undefined, 5000, 'helper entity in the catalogue')
+
+      const dry = await callTool(client, 'ha_update_helper', { entity_id: c.entity, options: c.change, dry_run: true })
+      t.notOk(dry.isError, dry.text)
+      t.ok(dry.json.fields.some((f: any) => f.name === Object.keys(c.change)[0]), 'the dry run shows the options form')
+      const [key, value] = Object.entries(c.change)[0] as [string, unknown]
+      t.same(dry.json.changes[key].after, value)
+      const before = entry.options[key]
+      t.same(dry.json.changes[key].before, before ?? null, 'before is the current value')
+      t.same(entry.options[key], before, 'a dry run changes nothing')
+
+      const changed = await confirmed(client, 'ha_update_helper', { entity_id: c.entity, options: c.change })
+      t.notOk(changed.isError, changed.text)
+      t.same(entryOf(home, c.type).options[key], value, 'the entry holds the new option')
+      await undo()
+      t.same(entryOf(home, c.type).options[key], before, 'undo put the option back')
+
+      const deleted = await confirmed(client, 'ha_delete_helper', { entity_id: c.entity })
+      t.notOk(deleted.isError, deleted.text)
+      t.notOk(home.getState(c.entity), 'the entity is gone with its entry')
+      t.notOk(entriesOf(home.house).entries.has(entry.entry_id))
+      t.equal(openFlows(home), 0)
+    })
+  }
+})
+
+t.test('undo of a create deletes the entry; undo of a delete creates it again, or says why it cannot', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: OPTIONS })
+  const client = await connectClient(t, server)
+  const created = await confirmed(client, 'ha_create_helper', { helper_type: 'threshold', name: 'Cold garden', options: { entity_id: 'sensor.outside_temperature', upper: 5 } })
+  t.notOk(created.isError, created.text)
+  t.equal(created.json.undo_available, true)
+  const undone = await confirmed(client, 'ha_undo', {})
+  t.notOk(undone.isError, undone.text)
+  t.notOk(home.getState('binary_sensor.cold_garden'), 'undo deleted the created helper')
+  t.notOk(entryOf(home, 'threshold'))
+
+  await confirmed(client, 'ha_create_helper', { helper_type: 'threshold', name: 'Warm garden', options: { entity_id: 'sensor.outside_temperature', lower: 25, hysteresis: 1 } })
+  await eventually(() => server.app.services.home.entity('binary_sensor.warm_garden') !== undefined, 5000, 'threshold in the catalogue')
+  const deleted = await confirmed(client, 'ha_delete_helper', { entity_id: 'binary_sensor.warm_garden' })
+  t.notOk(deleted.isError, deleted.text)
+  t.notOk(home.getState('binary_sensor.warm_garden'))
+  const back = await confirmed(client, 'ha_undo', {})
+  t.notOk(back.isError, back.text)
+  t.ok(home.getState('binary_sensor.warm_garden'), 'created again')
+  t.match(entryOf(home, 'threshold').options, { name: 'Warm garden', entity_id: 'sensor.outside_temperature', lower: 25, hysteresis: 1 }, 'with the options it had')
+
+  // A utility meter's cycle is set at creation only: its options flow shows the source alone.
+  await confirmed(client, 'ha_create_helper', { helper_type: 'utility_meter', name: 'Gas meter', options: { source: 'sensor.gas_consumption', cycle: 'daily' } })
+  await eventually(() => server.app.services.home.entity('sensor.gas_meter') !== undefined, 5000, 'meter in the catalogue')
+  await confirmed(client, 'ha_delete_helper', { entity_id: 'sensor.gas_meter' })
+  const cannot = await confirmed(client, 'ha_undo', {})
+  t.equal(cannot.code, 'HAMCP_NOT_SUPPORTED', cannot.text)
+  t.match(cannot.text, /cycle/)
+  t.notOk(home.getState('sensor.gas_meter'), 'nothing half-made')
+  t.equal(openFlows(home), 0, 'the config flow undo opened is aborted')
+})
+
+t.test('the flow\'s own validation comes back as an argument error naming the field and the form', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: OPTIONS })
+  const client = await connectClient(t, server)
+  const entries = entriesOf(home.house).entries.size
+
+  const noLimit = await confirmed(client, 'ha_create_helper', { helper_type: 'threshold', name: 'No limit', options: { entity_id: 'sensor.outside_temperature' } })
+  t.equal(noLimit.code, 'HAMCP_INVALID_ARGUMENT', noLimit.text)
+  t.match(noLimit.text, /base: need_lower_upper/, 'the schema flow\'s error key')
+  t.match(noLimit.text, /lower \(number\).*upper \(number\)/, 'the form\'s fields')
+
+  const missing = await confirmed(client, 'ha_create_helper', { helper_type: 'utility_meter', name: 'No source', options: { cycle: 'daily' } })
+  t.equal(missing.code, 'HAMCP_INVALID_ARGUMENT', missing.text)
+  t.match(missing.text, /source/)
+
+  const unknown = await confirmed(client, 'ha_create_helper', { helper_type: 'threshold', name: 'Typo', options: { entity_id: 'sensor.outside_temperature', lowr: 3 } })
+  t.equal(unknown.code, 'HAMCP_INVALID_ARGUMENT', unknown.text)
+  t.match(unknown.text, /no field lowr/)
+  t.match(unknown.text, /lower/)
+
+  const noKind = await confirmed(client, 'ha_create_helper', { helper_type: 'template', name: 'What kind', options: { state: '{{ 1 }}' } })
+  t.equal(noKind.code, 'HAMCP_INVALID_ARGUMENT', noKind.text)
+  t.match(noKind.text, /sensor/, 'the kinds it offers')
+  t.match(noKind.text, /options\.type/)
+
+  t.equal(entriesOf(home.house).entries.size, entries, 'nothing was created')
+  t.equal(openFlows(home), 0, 'every flow it opened is aborted')
+})
+
+t.test('a dry run opens the flow, shows its forms, and leaves nothing behind', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: OPTIONS })
+  const client = await connectClient(t, server)
+  const entries = entriesOf(home.house).entries.size
+  const dry = await callTool(client, 'ha_create_helper', { helper_type: 'template', name: 'Preview', options: { type: 'sensor' }, dry_run: true })
+  t.notOk(dry.isError, dry.text)
+  t.equal(dry.json.dry_run, true)
+  t.ok(dry.json.forms[0].fields.some((f: any) => f.name === 'state' && f.required), 'the template sensor form and its required state')
+  t.match(dry.json.missing, ['state'])
+  t.equal(entriesOf(home.house).entries.size, entries)
+  t.equal(openFlows(home), 0)
+})
+
+t.test('refusals reach nothing: option off, level, service_denylist, entity lists, templates, actions inside', async t => {
+  const home = await startHome(t)
+  const entries = entriesOf(home.house).entries.size
+  const unchanged = (t: any, what: string): void => {
+    t.equal(entriesOf(home.house).entries.size, entries, `${what}: no entry`)
+    t.equal(openFlows(home), 0, `${what}: no flow opened`)
+  }
+  const threshold = { helper_type: 'threshold', name: 'Frost', options: { entity_id: 'sensor.outside_temperature', lower: 1 } }
+
+  const writeOnly = await startServer(t, { home, options: { allow_write: true } })
+  const writer = await connectClient(t, writeOnly)
+  const off = await confirmed(writer, 'ha_create_helper', threshold)
+  t.equal(off.code, 'HAMCP_DENIED_LEVEL', off.text)
+  t.match(off.text, /allow_config_write/)
+  unchanged(t, 'allow_config_write off')
+  const storage = await callTool(writer, 'ha_create_helper', { helper_type: 'input_boolean', name: 'Still fine' })
+  t.notOk(storage.isError, 'storage helpers need only allow_write, as before')
+
+  const open = await startServer(t, { home, options: { ...OPTIONS, tool_list: 'full' } })
+  const { token } = await open.app.services.tokens.create({ name: 'helpers write', levels: { '*': 'manage', integrations: 'write' } })
+  const named = await connectClient(t, open, token)
+  const level = await confirmed(named, 'ha_create_helper', threshold)
+  t.equal(level.code, 'HAMCP_DENIED_LEVEL', level.text)
+  t.match(level.text, /integrations category at manage; this token has it at write/)
+  unchanged(t, 'integrations at write')
+
+  const denying = await startServer(t, { home, options: { ...OPTIONS, service_denylist: ['threshold.create', 'lock.unlock'], entity_denylist: ['sensor.gas_consumption', 'lock.*'] } })
+  const client = await connectClient(t, denying)
+  const denied = await confirmed(client, 'ha_create_helper', threshold)
+  t.equal(denied.code, 'HAMCP_DENIED_SERVICE', denied.text)
+  t.match(denied.text, /threshold\.create/)
+  unchanged(t, 'service_denylist')
+
+  const deniedSource = await confirmed(client, 'ha_create_helper', { helper_type: 'utility_meter', name: 'Gas', options: { source: 'sensor.gas_consumption', cycle: 'daily' } })
+  t.equal(deniedSource.code, 'HAMCP_DENIED_ENTITY', deniedSource.text)
+  unchanged(t, 'a denied source sensor')
+
+  const template = await confirmed(client, 'ha_create_helper', { helper_type: 'template', name: 'Lock mirror', options: { type: 'sensor', state: '{{ states("lock.front_door") }}' } })
+  t.equal(template.code, 'HAMCP_DENIED_TARGET', template.text)
+  unchanged(t, 'a template while entity lists are set')
+
+  const noLists = await startServer(t, { home, options: { ...OPTIONS, service_denylist: ['lock.unlock'] } })
+  const plain = await connectClient(t, noLists)
+  const action = await confirmed(plain, 'ha_create_helper', { helper_type: 'template', name: 'Door opener', options: { type: 'switch', turn_on: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }], turn_off: [] } })
+  t.equal(action.code, 'HAMCP_DENIED_SERVICE', action.text)
+  t.match(action.text, /lock\.unlock/)
+  unchanged(t, 'an action inside on the denylist')
+  t.same(home.serviceCalls, [], 'no refusal reached the house')
+})
