@@ -48,6 +48,19 @@ const menu = { type: 'menu', flow_id: 'f1', step_id: 'user', menu_options: ['bin
 const sensorForm = { type: 'form', flow_id: 'f1', step_id: 'sensor', last_step: true, errors: null, data_schema: [{ name: 'name', required: true, selector: { text: {} } }, { name: 'state', required: true, selector: { template: {} } }, { name: 'state_class', optional: true, selector: { select: { options: [{ value: 'measurement', label: 'Measurement' }, 'total'] } } }] }
 const path = (id: string): string => `/api/config/config_entries/flow/${id}`
 
+t.test('a form\'s current value is its suggested value when set, else its default; a null suggestion is no value (the frontend\'s rule)', async t => {
+  const fields = formFields({
+    type: 'form',
+    flow_id: 'f',
+    data_schema: [
+      { name: 'hysteresis', required: true, default: 0, description: { suggested_value: 0.5 } },
+      { name: 'upper', optional: true, description: { suggested_value: null } },
+      { name: 'lower', optional: true, default: 2, description: { suggested_value: null } }
+    ]
+  })
+  t.same(fields.map(f => [f.name, f.current]), [['hysteresis', 0.5], ['upper', undefined], ['lower', 2]])
+})
+
 t.test('walkFlow: a menu answered with next_step_id, the form with its input, create_entry ends it', async t => {
   const { ctx, sent } = fakeFlows([{ status: 200, json: sensorForm }, { status: 200, json: { type: 'create_entry', flow_id: 'f1', result: { entry_id: 'e1' } } }])
   const end = await walkFlow(ctx, path, menu, { what: 'the new template helper', menu: () => 'sensor', form: () => ({ name: 'Power', state: '{{ 1 }}' }) })

@@ -7,7 +7,8 @@ import { callTool, connectClient, eventually, startHome, startServer, type ToolA
 
 const OPTIONS = { allow_write: true, allow_config_write: true }
 const entryOf = (home: { house: any }, domain: string): any => [...entriesOf(home.house).entries.values()].filter(e => e.domain === domain).at(-1)
-const openFlows = (home: { house: any }): number => entriesOf(home.house).flows.size + entriesOf(home.house).optionsFlows.size
+/** Flows a user started (the demo's discoveries wait there from the start) and options flows. */
+const openFlows = (home: { house: any }): number => [...entriesOf(home.house).flows.values()].filter((f: any) => f.context?.source === 'user').length + entriesOf(home.house).optionsFlows.size
 
 /** A config change is always confirmed: the first call asks, the second (with the token) writes. */
 async function confirmed (client: ToolCaller, tool: string, args: Record<string, unknown>): Promise<ToolAnswer> {

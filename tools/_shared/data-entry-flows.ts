@@ -81,7 +81,10 @@ export function formFields (step: FlowStep): FormField[] {
   for (const raw of step.data_schema ?? []) {
     if (!isRecord(raw) || typeof raw.name !== 'string') continue
     const description = isRecord(raw.description) ? raw.description : {}
-    const current = raw.default !== undefined ? raw.default : description.suggested_value
+    // As the frontend fills a form (src/components/ha-form/compute-initial-ha-form-data.ts): a suggested
+    // value that is set wins over the default; a null one is an unset optional field, never sent back.
+    const suggested = description.suggested_value
+    const current = suggested !== undefined && suggested !== null ? suggested : raw.default
     const type = typeof raw.type === 'string' ? raw.type : isRecord(raw.selector) ? Object.keys(raw.selector)[0] ?? 'value' : 'value'
     const selector = isRecord(raw.selector) ? raw.selector : {}
     const password = isRecord(selector.text) && selector.text.type === 'password'
