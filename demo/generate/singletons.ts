@@ -46,14 +46,17 @@ export function addSingletons (b: HomeBuilder): void {
     supported_features: 3
   }), null, { objectId: 'home', platform: 'met' })
 
-  b.addEntity(spec('input_boolean', 'Guest mode', 'off', { editable: true, icon: 'mdi:account-multiple' }, { profile: { kind: 'toggle', states: ['off', 'on'], meanMinutes: 2000 } }), null, { objectId: 'guest_mode', platform: 'input_boolean' })
-  b.addEntity(spec('input_boolean', 'Vacances', 'off', { editable: true }), null, { objectId: 'vacances', platform: 'input_boolean', aliases: ['Holiday mode'] })
-  b.addEntity(spec('input_number', 'Target temperature', '21.0', { initial: null, editable: true, min: 15, max: 25, step: 0.5, mode: 'slider', unit_of_measurement: '°C' }), null, { objectId: 'target_temperature', platform: 'input_number', areaId: 'living_room' })
-  b.addEntity(spec('input_select', 'House mode', 'Home', { options: ['Home', 'Away', 'Night', 'Vacation'], editable: true }), null, { objectId: 'house_mode', platform: 'input_select' })
-  b.addEntity(spec('input_text', 'Welcome message', 'Willkommen zu Hause!', { editable: true, min: 0, max: 100, pattern: null, mode: 'text' }), null, { objectId: 'welcome_message', platform: 'input_text' })
-  b.addEntity(spec('input_datetime', 'Alarm time', '07:00:00', { has_date: false, has_time: true, editable: true, hour: 7, minute: 0, second: 0, timestamp: 25200 }), null, { objectId: 'alarm_time', platform: 'input_datetime' })
-  b.addEntity(spec('counter', 'Coffee cups', '3', { initial: 0, step: 1, minimum: 0, maximum: null, editable: true }), null, { objectId: 'coffee_cups', platform: 'counter', areaId: 'kuche' })
-  b.addEntity(spec('timer', 'Laundry', 'idle', { duration: '1:30:00', editable: true, restore: false }), null, { objectId: 'laundry', platform: 'timer', areaId: 'laundry' })
+  // Helpers made in Home Assistant's UI: a storage collection entity's unique_id is its item's id
+  // (core input_number/__init__.py InputNumber.unique_id, and the same in each helper), which the
+  // {type}/update and {type}/delete commands take (demo/ws/helpers.ts).
+  b.addEntity(spec('input_boolean', 'Guest mode', 'off', { editable: true, icon: 'mdi:account-multiple' }, { profile: { kind: 'toggle', states: ['off', 'on'], meanMinutes: 2000 } }), null, { objectId: 'guest_mode', platform: 'input_boolean', uniqueId: 'guest_mode' })
+  b.addEntity(spec('input_boolean', 'Vacances', 'off', { editable: true }), null, { objectId: 'vacances', platform: 'input_boolean', uniqueId: 'vacances', aliases: ['Holiday mode'] })
+  b.addEntity(spec('input_number', 'Target temperature', '21.0', { initial: null, editable: true, min: 15, max: 25, step: 0.5, mode: 'slider', unit_of_measurement: '°C' }), null, { objectId: 'target_temperature', platform: 'input_number', uniqueId: 'target_temperature', areaId: 'living_room' })
+  b.addEntity(spec('input_select', 'House mode', 'Home', { options: ['Home', 'Away', 'Night', 'Vacation'], editable: true }), null, { objectId: 'house_mode', platform: 'input_select', uniqueId: 'house_mode' })
+  b.addEntity(spec('input_text', 'Welcome message', 'Willkommen zu Hause!', { editable: true, min: 0, max: 100, pattern: null, mode: 'text' }), null, { objectId: 'welcome_message', platform: 'input_text', uniqueId: 'welcome_message' })
+  b.addEntity(spec('input_datetime', 'Alarm time', '07:00:00', { has_date: false, has_time: true, editable: true, hour: 7, minute: 0, second: 0, timestamp: 25200 }), null, { objectId: 'alarm_time', platform: 'input_datetime', uniqueId: 'alarm_time' })
+  b.addEntity(spec('counter', 'Coffee cups', '3', { initial: 0, step: 1, minimum: 0, maximum: null, editable: true }), null, { objectId: 'coffee_cups', platform: 'counter', uniqueId: 'coffee_cups', areaId: 'kuche' })
+  b.addEntity(spec('timer', 'Laundry', 'idle', { duration: '1:30:00', editable: true, restore: false }), null, { objectId: 'laundry', platform: 'timer', uniqueId: 'laundry', areaId: 'laundry' })
 
   b.addEntity(spec('todo', 'Shopping List', '3', { supported_features: 15 }), null, { objectId: 'shopping_list', platform: 'shopping_list' })
   b.addEntity(spec('todo', 'Chores', '2', { supported_features: 127 }), null, { objectId: 'chores', platform: 'local_todo' })

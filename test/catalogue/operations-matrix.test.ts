@@ -303,6 +303,19 @@ const OPERATIONS: Operation[] = [
     }
   },
   {
+    tool: 'ha_update_helper',
+    action: 'a helper the owner made in Home Assistant',
+    needs: [['services', 'write']],
+    attempt: () => ({ entity_id: 'counter.coffee_cups', options: { step: 5 } }),
+    async run ({ t, call, home }) {
+      for (const step of [2, 1]) {
+        const answer = await call('ha_update_helper', { entity_id: 'counter.coffee_cups', options: { step } })
+        t.notOk(answer.isError, answer.text)
+        t.equal(home.getState('counter.coffee_cups')?.attributes.step, step, `step ${step} in the house`)
+      }
+    }
+  },
+  {
     tool: 'ha_manage_addon',
     action: 'start, stop, restart',
     needs: [['system', 'manage']],
