@@ -41,7 +41,7 @@ export function catalogSizes (catalog: ToolCatalog): CatalogSizes {
     search: bytes({ ...EVERY_OPTION, tool_list: 'search' }).size,
     full: full.size,
     fullTools: full.count,
-    fullPerTool: Math.round(full.size / full.count)
+    fullPerTool: Math.ceil(full.size / full.count)
   }
 }
 

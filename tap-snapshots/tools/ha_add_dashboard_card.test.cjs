@@ -11,15 +11,12 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
-    "description": "Append a card to a view of a storage dashboard; the user confirms a diff.",
+    "description": "Appends to a view of a storage dashboard; the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
         "card": Object {
           "additionalProperties": true,
-          "description": "Card config, e.g. {\\"type\\":\\"tile\\",\\"entity\\":\\"light.kitchen\\"}.",
+          "description": "e.g. {\\"type\\":\\"tile\\",\\"entity\\":\\"light.kitchen\\"}",
           "type": "object",
         },
         "confirm_token": Object {
@@ -35,7 +32,7 @@ Object {
         },
         "view": Object {
           "default": 0,
-          "description": "View index, path or title.",
+          "description": "Index, path or title.",
           "minimum": 0,
           "type": "integer",
         },

@@ -13,9 +13,8 @@ Object {
   "listing": Object {
     "annotations": Object {
       "destructiveHint": false,
-      "openWorldHint": false,
     },
-    "description": "Speak on an assist satellite or media player (TTS), 3/min per target; no target lists targets.",
+    "description": "TTS on an assist satellite or media player, 3/min per target; no target: lists targets.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {

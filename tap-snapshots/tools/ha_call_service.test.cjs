@@ -11,10 +11,7 @@ Object {
   "everyday": true,
   "kind": "write",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": true,
-    },
-    "description": "Call any service, e.g. light.turn_on; policy-checked, audited; sensitive domains ask for a confirm_token.",
+    "description": "Call any service, e.g. light.turn_on; sensitive domains ask for a confirm_token.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
@@ -22,26 +19,22 @@ Object {
         },
         "data": Object {
           "additionalProperties": true,
-          "description": "Service data, e.g. {\\"brightness_pct\\":50}.",
+          "description": "e.g. {\\"brightness_pct\\":50}",
           "type": "object",
         },
         "domain": Object {
-          "description": "e.g. light",
           "type": "string",
         },
         "dry_run": Object {
           "type": "boolean",
         },
         "return_response": Object {
-          "description": "Include response data.",
           "type": "boolean",
         },
         "service": Object {
-          "description": "e.g. turn_on",
           "type": "string",
         },
         "target": Object {
-          "description": "Entity, device, area, floor or label ids to act on.",
           "properties": Object {
             "area_id": Object {
               "items": Object {

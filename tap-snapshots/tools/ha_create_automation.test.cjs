@@ -11,10 +11,7 @@ Object {
   "everyday": true,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
-    "description": "New automation (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.",
+    "description": "HA's automation schema as JSON; HA validates it, then the user confirms its YAML.",
     "inputSchema": Object {
       "properties": Object {
         "actions": Object {
@@ -26,7 +23,6 @@ Object {
           "type": "array",
         },
         "alias": Object {
-          "description": "Display name.",
           "type": "string",
         },
         "conditions": Object {
@@ -46,12 +42,11 @@ Object {
           "type": "boolean",
         },
         "max_exceeded": Object {
-          "description": "Log level past max runs, e.g. silent.",
+          "description": "e.g. silent",
           "type": "string",
         },
         "mode": Object {
           "default": "single",
-          "description": "Run mode.",
           "enum": Array [
             "single",
             "restart",

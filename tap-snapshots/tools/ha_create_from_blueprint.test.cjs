@@ -11,14 +11,10 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
-    "description": "Automation or script from a blueprint (ha_list_blueprints); inputs checked, then the user confirms its YAML.",
+    "description": "Automation or script from a blueprint (ha_list_blueprints); the user confirms its YAML.",
     "inputSchema": Object {
       "properties": Object {
         "alias": Object {
-          "description": "Display name.",
           "type": "string",
         },
         "blueprint_path": Object {
@@ -45,7 +41,6 @@ Object {
         "inputs": Object {
           "additionalProperties": true,
           "default": Object {},
-          "description": "Inputs by name.",
           "type": "object",
         },
       },

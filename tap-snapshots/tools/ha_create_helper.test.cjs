@@ -13,7 +13,6 @@ Object {
   "listing": Object {
     "annotations": Object {
       "destructiveHint": false,
-      "openWorldHint": false,
     },
     "description": "Create a UI helper. Config-flow types: dry_run shows their form.",
     "inputSchema": Object {

@@ -11,14 +11,10 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
-    "description": "New script.<slug of alias> (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.",
+    "description": "script.<slug of alias>, HA's script schema as JSON; HA validates it, then the user confirms its YAML.",
     "inputSchema": Object {
       "properties": Object {
         "alias": Object {
-          "description": "Display name.",
           "type": "string",
         },
         "confirm_token": Object {
@@ -31,12 +27,11 @@ Object {
           "type": "boolean",
         },
         "max_exceeded": Object {
-          "description": "Log level past max runs, e.g. silent.",
+          "description": "e.g. silent",
           "type": "string",
         },
         "mode": Object {
           "default": "single",
-          "description": "Run mode.",
           "enum": Array [
             "single",
             "restart",
@@ -46,7 +41,6 @@ Object {
           "type": "string",
         },
         "sequence": Object {
-          "description": "Actions.",
           "items": Object {
             "additionalProperties": true,
             "type": "object",

@@ -11,10 +11,7 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
-    "description": "Delete a UI automation once the user confirms its YAML; returns it as deleted_yaml for undo.",
+    "description": "UI automations only; the user confirms its YAML, returned as deleted_yaml for undo.",
     "inputSchema": Object {
       "properties": Object {
         "confirm_token": Object {
@@ -24,7 +21,6 @@ Object {
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "e.g. automation.wake_up",
           "type": "string",
         },
       },

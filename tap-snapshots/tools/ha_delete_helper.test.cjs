@@ -11,9 +11,6 @@ Object {
   "everyday": false,
   "kind": "write",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Delete a UI-created helper.",
     "inputSchema": Object {
       "properties": Object {

@@ -12,10 +12,9 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "What caused a state change: a person, automation, script, schedule, entity or integration (4 context hops).",
+    "description": "Who or what caused a state change: person, automation, script, schedule, entity or integration.",
     "inputSchema": Object {
       "properties": Object {
         "at": Object {
@@ -23,7 +22,6 @@ Object {
           "type": "string",
         },
         "entity_id": Object {
-          "description": "Entity id, e.g. light.kitchen.",
           "type": "string",
         },
       },

@@ -12,14 +12,12 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "One automation: state, last_triggered, mode, source and config.",
+    "description": "State, last_triggered, mode, source and config.",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "e.g. automation.wake_up",
           "type": "string",
         },
       },

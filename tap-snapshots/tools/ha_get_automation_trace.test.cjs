@@ -12,10 +12,9 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Recent runs of an automation or script, or one run's steps (variables left out).",
+    "description": "Recent runs, or one run's steps (variables left out).",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {

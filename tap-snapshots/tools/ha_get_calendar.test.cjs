@@ -12,19 +12,16 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Calendar events in a window, max 100; all calendars merged without entity_id.",
+    "description": "Events in a window, max 100; no entity_id: all calendars merged.",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "e.g. calendar.family",
           "type": "string",
         },
         "hours": Object {
           "default": 24,
-          "description": "Window width in hours.",
           "maximum": 720,
           "minimum": 1,
           "type": "integer",

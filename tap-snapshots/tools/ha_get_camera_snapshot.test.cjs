@@ -12,14 +12,12 @@ Object {
   "kind": "camera",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Still image of a camera (max 4 MB); audited.",
+    "description": "Still image, max 4 MB; audited.",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "Camera entity.",
           "type": "string",
         },
       },

@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Energy dashboard totals: grid, solar, battery, gas, water, top 10 devices.",

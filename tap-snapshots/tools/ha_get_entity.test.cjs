@@ -12,14 +12,12 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "One entity in full: state, attributes, area, floor, labels, aliases, device, category, hidden.",
+    "description": "State, attributes, area, floor, labels, aliases, device, category, hidden.",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "Entity id, e.g. light.kitchen.",
           "type": "string",
         },
       },

@@ -12,19 +12,16 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Weather forecast, 48 hourly or 14 daily points; no entity_id: the only weather entity, else a list.",
+    "description": "48 hourly or 14 daily points; no entity_id: the only weather entity, else a list.",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "e.g. weather.home",
           "type": "string",
         },
         "type": Object {
           "default": "daily",
-          "description": "Granularity.",
           "enum": Array [
             "daily",
             "hourly",

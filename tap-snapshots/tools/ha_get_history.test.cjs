@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "State changes with a summary; first point = state at window start; 250 points shared, downsampled.",
@@ -23,7 +22,6 @@ Object {
           "type": "string",
         },
         "entity_id": Object {
-          "description": "Entity ids.",
           "items": Object {
             "type": "string",
           },

@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Logbook (changes, automation runs, who did it) of an entity, area, floor or home; the newest, paged.",
@@ -27,7 +26,6 @@ Object {
           "type": "string",
         },
         "entity_id": Object {
-          "description": "One entity.",
           "type": "string",
         },
         "floor": Object {

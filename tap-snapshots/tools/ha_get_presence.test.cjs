@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "People and trackers by zone name (never coordinates), zone occupancy, recent zone changes.",

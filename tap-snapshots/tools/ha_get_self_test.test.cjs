@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Probes WebSocket, REST, live map and Supervisor, timed; works while Home Assistant is down.",

@@ -12,10 +12,9 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Long-term statistics (mean/min/max or sum/change) up to a year back; better than history for long windows.",
+    "description": "Mean/min/max or sum/change per period, up to a year back; better than history for long windows.",
     "inputSchema": Object {
       "properties": Object {
         "end": Object {

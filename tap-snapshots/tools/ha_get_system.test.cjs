@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "One section of system info; error_log is newest first.",

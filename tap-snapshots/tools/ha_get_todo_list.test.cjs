@@ -12,18 +12,15 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Items of a to-do list (max 100); no entity_id: the lists with open counts.",
     "inputSchema": Object {
       "properties": Object {
         "entity_id": Object {
-          "description": "e.g. todo.shopping_list",
           "type": "string",
         },
         "status": Object {
-          "description": "Only this status.",
           "enum": Array [
             "needs_action",
             "completed",

@@ -12,25 +12,22 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Automations: enabled, last_triggered, source ui/yaml; paged.",
     "inputSchema": Object {
       "properties": Object {
         "include_config": Object {
-          "description": "Attach UI configs.",
+          "description": "Attach UI configs (then 5 a page, max 10).",
           "type": "boolean",
         },
         "limit": Object {
-          "description": "Page size (default 100; with include_config 5, max 10).",
           "maximum": 200,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },

@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Installed blueprints with their inputs (required, default, selector).",
@@ -28,14 +27,12 @@ Object {
         },
         "limit": Object {
           "default": 20,
-          "description": "Page size.",
           "maximum": 50,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },

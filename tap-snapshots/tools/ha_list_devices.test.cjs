@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Enabled devices: manufacturer, model, area (a child's is its parent's), entity count; paged.",
@@ -24,14 +23,12 @@ Object {
         },
         "limit": Object {
           "default": 50,
-          "description": "Page size.",
           "maximum": 200,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },

@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Entities matching every given filter, paged; no filter gives counts by domain and area.",
@@ -23,7 +22,6 @@ Object {
           "type": "string",
         },
         "domain": Object {
-          "description": "e.g. light",
           "type": "string",
         },
         "floor": Object {
@@ -36,14 +34,12 @@ Object {
         },
         "limit": Object {
           "default": 50,
-          "description": "Page size.",
           "maximum": 200,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },

@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Floors with level, areas and entity count.",

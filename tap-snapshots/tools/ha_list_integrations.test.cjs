@@ -12,14 +12,12 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Config entries: state, setup error, disabled, options, device and entity counts; discovered and ignored ones.",
     "inputSchema": Object {
       "properties": Object {
         "domain": Object {
-          "description": "e.g. hue",
           "type": "string",
         },
         "include_discovered": Object {
@@ -28,14 +26,12 @@ Object {
         },
         "limit": Object {
           "default": 50,
-          "description": "Page size.",
           "maximum": 200,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },

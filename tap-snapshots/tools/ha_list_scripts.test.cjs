@@ -12,7 +12,6 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "Scripts: running, mode, last_triggered; paged.",
@@ -20,14 +19,12 @@ Object {
       "properties": Object {
         "limit": Object {
           "default": 100,
-          "description": "Page size.",
           "maximum": 200,
           "minimum": 1,
           "type": "integer",
         },
         "offset": Object {
           "default": 0,
-          "description": "From next_offset.",
           "minimum": 0,
           "type": "integer",
         },

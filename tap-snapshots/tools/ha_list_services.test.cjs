@@ -12,14 +12,12 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
     "description": "No args: domains with counts; domain: its services and fields; search: matches across domains (30 max).",
     "inputSchema": Object {
       "properties": Object {
         "domain": Object {
-          "description": "e.g. light",
           "type": "string",
         },
         "search": Object {

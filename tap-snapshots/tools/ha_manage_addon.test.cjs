@@ -11,9 +11,6 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Start, stop, restart or update an add-on through Home Assistant's services; stop and update ask for confirmation.",
     "inputSchema": Object {
       "properties": Object {

@@ -11,9 +11,6 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Edit scenes, events, dashboard views/cards (paths: ha_list_dashboards), energy settings; make backups.",
     "inputSchema": Object {
       "properties": Object {

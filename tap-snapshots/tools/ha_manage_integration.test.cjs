@@ -11,14 +11,10 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Reload, enable, disable, delete an integration, change its options; accept or ignore a discovery.",
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
-          "description": "What to do.",
           "enum": Array [
             "reload",
             "enable",

@@ -11,10 +11,7 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
-    "description": "Create, update or delete an area, floor, label, category or zone; a delete says what uses it.",
+    "description": "Create, update (by id) or delete (by id) an area (floor_id), floor (level), label (color), category (scope, e.g. script) or zone (radius in m, passive); a delete says what uses it.",
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
@@ -26,14 +23,13 @@ Object {
           "type": "string",
         },
         "aliases": Object {
-          "description": "Other names.",
           "items": Object {
             "type": "string",
           },
           "type": "array",
         },
         "color": Object {
-          "description": "Label, e.g. red",
+          "description": "e.g. red",
           "nullable": true,
           "type": "string",
         },
@@ -44,7 +40,6 @@ Object {
           "type": "boolean",
         },
         "floor_id": Object {
-          "description": "Area.",
           "nullable": true,
           "type": "string",
         },
@@ -54,11 +49,9 @@ Object {
           "type": "string",
         },
         "id": Object {
-          "description": "Update/delete.",
           "type": "string",
         },
         "kind": Object {
-          "description": "Registry.",
           "enum": Array [
             "area",
             "floor",
@@ -102,16 +95,13 @@ Object {
           "type": "string",
         },
         "passive": Object {
-          "description": "Zone.",
           "type": "boolean",
         },
         "radius": Object {
-          "description": "Zone, m.",
           "minimum": 1,
           "type": "integer",
         },
         "scope": Object {
-          "description": "Category, e.g. script",
           "type": "string",
         },
       },

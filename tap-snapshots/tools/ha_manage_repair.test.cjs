@@ -11,14 +11,10 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Ignore or unignore a repair issue (ha_get_health lists them).",
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
-          "description": "What to do.",
           "enum": Array [
             "ignore",
             "unignore",
@@ -26,7 +22,6 @@ Object {
           "type": "string",
         },
         "domain": Object {
-          "description": "e.g. zha",
           "type": "string",
         },
         "dry_run": Object {

@@ -11,9 +11,6 @@ Object {
   "everyday": true,
   "kind": "write",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Change one item of a to-do list.",
     "inputSchema": Object {
       "properties": Object {
@@ -34,7 +31,6 @@ Object {
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "todo.* entity id.",
           "type": "string",
         },
         "item": Object {

@@ -11,14 +11,10 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Install (confirmed, optional backup), skip or un-skip an update; a later call reports install progress.",
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
-          "description": "What to do.",
           "enum": Array [
             "install",
             "skip",
@@ -27,7 +23,6 @@ Object {
           "type": "string",
         },
         "backup": Object {
-          "description": "Back up first.",
           "type": "boolean",
         },
         "confirm_token": Object {
@@ -41,7 +36,6 @@ Object {
           "type": "string",
         },
         "version": Object {
-          "description": "Install this version.",
           "type": "string",
         },
       },

@@ -12,14 +12,12 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Render a Jinja template in Home Assistant; output cut at 5000 characters.",
+    "description": "Jinja, rendered by Home Assistant; output cut at 5000 characters.",
     "inputSchema": Object {
       "properties": Object {
         "template": Object {
-          "description": "Jinja template.",
           "maxLength": 5000,
           "type": "string",
         },

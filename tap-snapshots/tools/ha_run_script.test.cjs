@@ -11,9 +11,6 @@ Object {
   "everyday": true,
   "kind": "write",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Start a script.",
     "inputSchema": Object {
       "properties": Object {
@@ -24,12 +21,10 @@ Object {
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "script.* entity id.",
           "type": "string",
         },
         "variables": Object {
           "additionalProperties": true,
-          "description": "Script variables.",
           "type": "object",
         },
       },

@@ -12,21 +12,19 @@ Object {
   "kind": "read",
   "listing": Object {
     "annotations": Object {
-      "openWorldHint": false,
       "readOnlyHint": true,
     },
-    "description": "Start here: entities whose id, name, aliases, area, floor or labels match every word (accents ignored).",
+    "description": "Start here: entities whose id, name, aliases, area, floor or labels match every word.",
     "inputSchema": Object {
       "properties": Object {
         "limit": Object {
           "default": 20,
-          "description": "Page size.",
           "maximum": 50,
           "minimum": 1,
           "type": "integer",
         },
         "query": Object {
-          "description": "Words, e.g. \\"kitchen light\\" or \\"étage temperature\\".",
+          "description": "Words, e.g. \\"kitchen light\\".",
           "type": "string",
         },
       },

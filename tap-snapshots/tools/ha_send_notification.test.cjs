@@ -13,7 +13,6 @@ Object {
   "listing": Object {
     "annotations": Object {
       "destructiveHint": false,
-      "openWorldHint": false,
     },
     "description": "Send a notification, 6/min per target; no target lists targets.",
     "inputSchema": Object {

@@ -14,7 +14,6 @@ Object {
     "annotations": Object {
       "destructiveHint": false,
       "idempotentHint": true,
-      "openWorldHint": false,
     },
     "description": "Enable or disable an automation.",
     "inputSchema": Object {
@@ -26,11 +25,9 @@ Object {
           "type": "boolean",
         },
         "enabled": Object {
-          "description": "true enables it.",
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "automation.* entity id.",
           "type": "string",
         },
       },

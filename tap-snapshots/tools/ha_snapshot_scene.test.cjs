@@ -13,7 +13,6 @@ Object {
   "listing": Object {
     "annotations": Object {
       "destructiveHint": false,
-      "openWorldHint": false,
     },
     "description": "Save entities' current states as scene.<name> until the next restart.",
     "inputSchema": Object {
@@ -25,7 +24,6 @@ Object {
           "type": "boolean",
         },
         "entities": Object {
-          "description": "Entity ids.",
           "items": Object {
             "type": "string",
           },
@@ -34,7 +32,6 @@ Object {
           "type": "array",
         },
         "name": Object {
-          "description": "Scene name.",
           "type": "string",
         },
       },

@@ -11,9 +11,6 @@ Object {
   "everyday": true,
   "kind": "write",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Run an automation's actions now.",
     "inputSchema": Object {
       "properties": Object {
@@ -24,17 +21,14 @@ Object {
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "automation.* entity id.",
           "type": "string",
         },
         "skip_condition": Object {
           "default": true,
-          "description": "Skip its conditions.",
           "type": "boolean",
         },
         "variables": Object {
           "additionalProperties": true,
-          "description": "Run variables.",
           "type": "object",
         },
       },

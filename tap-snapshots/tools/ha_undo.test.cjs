@@ -11,9 +11,6 @@ Object {
   "everyday": true,
   "kind": "write",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Revert your last write: states a service call changed, or a scene, event, dashboard or registry edit.",
     "inputSchema": Object {
       "properties": Object {

@@ -11,9 +11,6 @@ Object {
   "everyday": true,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Edit a UI automation: given fields replace, null removes; HA validates, the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
@@ -26,7 +23,6 @@ Object {
           "type": "array",
         },
         "alias": Object {
-          "description": "Display name.",
           "type": "string",
         },
         "conditions": Object {
@@ -47,11 +43,9 @@ Object {
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "e.g. automation.wake_up",
           "type": "string",
         },
         "initial_state": Object {
-          "description": "Enabled at startup.",
           "nullable": true,
           "type": "boolean",
         },
@@ -61,12 +55,11 @@ Object {
           "type": "object",
         },
         "max_exceeded": Object {
-          "description": "Log level past max runs, e.g. silent.",
+          "description": "e.g. silent",
           "nullable": true,
           "type": "string",
         },
         "mode": Object {
-          "description": "Run mode (default single).",
           "enum": Array [
             "single",
             "restart",
@@ -77,7 +70,7 @@ Object {
         },
         "trace": Object {
           "additionalProperties": true,
-          "description": "e.g. {\\"stored_traces\\":5}, max 100.",
+          "description": "e.g. {\\"stored_traces\\":5}",
           "nullable": true,
           "type": "object",
         },

@@ -11,14 +11,10 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Change a device's name, area, labels or disabled.",
     "inputSchema": Object {
       "properties": Object {
         "area_id": Object {
-          "description": "Area.",
           "nullable": true,
           "type": "string",
         },
@@ -26,11 +22,9 @@ Object {
           "type": "string",
         },
         "device_id": Object {
-          "description": "From ha_list_devices.",
           "type": "string",
         },
         "disabled": Object {
-          "description": "Disable.",
           "type": "boolean",
         },
         "dry_run": Object {

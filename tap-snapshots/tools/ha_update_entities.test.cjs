@@ -11,10 +11,7 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
-    "description": "Settings of one or many entities, one confirmation and undo; labels: +x adds, -x removes; a rename reports what uses the old id.",
+    "description": "Settings of one or many entities, one confirmation and undo; null resets name, icon, area (to the device's); labels: +x adds, -x removes; a rename reports what uses the old id.",
     "inputSchema": Object {
       "properties": Object {
         "aliases": Object {
@@ -25,7 +22,6 @@ Object {
           "type": "array",
         },
         "area_id": Object {
-          "description": "null: device's.",
           "nullable": true,
           "type": "string",
         },
@@ -33,7 +29,6 @@ Object {
           "type": "string",
         },
         "disabled": Object {
-          "description": "Disable.",
           "type": "boolean",
         },
         "dry_run": Object {
@@ -51,23 +46,19 @@ Object {
           "type": "boolean",
         },
         "hidden": Object {
-          "description": "Hide.",
           "type": "boolean",
         },
         "icon": Object {
-          "description": "mdi:x",
           "nullable": true,
           "type": "string",
         },
         "labels": Object {
-          "description": "Label ids.",
           "items": Object {
             "type": "string",
           },
           "type": "array",
         },
         "name": Object {
-          "description": "null: default.",
           "nullable": true,
           "type": "string",
         },

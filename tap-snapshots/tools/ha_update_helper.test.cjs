@@ -13,7 +13,6 @@ Object {
   "listing": Object {
     "annotations": Object {
       "destructiveHint": false,
-      "openWorldHint": false,
     },
     "description": "Change a UI helper's options (dry run: stored ones).",
     "inputSchema": Object {

@@ -11,14 +11,10 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Edit a UI script: given fields replace, null removes; HA validates, the user confirms a diff.",
     "inputSchema": Object {
       "properties": Object {
         "alias": Object {
-          "description": "Display name.",
           "type": "string",
         },
         "confirm_token": Object {
@@ -32,7 +28,6 @@ Object {
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "e.g. script.bedtime",
           "type": "string",
         },
         "inputs": Object {
@@ -41,12 +36,11 @@ Object {
           "type": "object",
         },
         "max_exceeded": Object {
-          "description": "Log level past max runs, e.g. silent.",
+          "description": "e.g. silent",
           "nullable": true,
           "type": "string",
         },
         "mode": Object {
-          "description": "Run mode (default single).",
           "enum": Array [
             "single",
             "restart",
@@ -56,7 +50,6 @@ Object {
           "type": "string",
         },
         "sequence": Object {
-          "description": "Actions.",
           "items": Object {
             "additionalProperties": true,
             "type": "object",
@@ -66,7 +59,7 @@ Object {
         },
         "trace": Object {
           "additionalProperties": true,
-          "description": "e.g. {\\"stored_traces\\":5}, max 100.",
+          "description": "e.g. {\\"stored_traces\\":5}",
           "nullable": true,
           "type": "object",
         },

@@ -13,16 +13,16 @@ export const offsetArg = () =>
  * Ids are read as Home Assistant's `cv.entity_id` reads them: any case, lower-cased before the
  * pattern, so `Light.Kitchen` finds `light.kitchen`. Every id argument goes through one of these.
  */
-export const entityIdArg = (description = 'Entity id, e.g. light.kitchen.') =>
+export const entityIdArg = (description = 'Entity id.') =>
   z.string().trim().toLowerCase().min(3).max(255).regex(ENTITY_ID, 'must look like domain.object_id, e.g. light.kitchen').describe(description)
 
 /** An entity id of one domain, with the domain in the schema so the model sees it. */
 export const domainEntityArg = (domain: string, example?: string) =>
-  z.string().trim().toLowerCase().regex(domainEntityPattern(domain), `must be a ${domain}.* entity id${example ? `, e.g. ${example}` : ''}`).describe(`${domain}.* entity id.`)
+  z.string().trim().toLowerCase().regex(domainEntityPattern(domain), `must be a ${domain}.* entity id${example ? `, e.g. ${example}` : ''}`).describe('Entity id.')
 
 /** A domain (`light`) or a service name (`turn_on`), lower-cased as Home Assistant's `cv.service` does. */
 export const slugArg = (what: string, example: string) =>
-  z.string().trim().toLowerCase().regex(SLUG, `a ${what} such as ${example}`).describe(`e.g. ${example}`)
+  z.string().trim().toLowerCase().regex(SLUG, `a ${what} such as ${example}`).describe(`${what}.`)
 
 /**
  * A free-form object (service data, variables, blueprint inputs): any JSON, but bounded in depth and size

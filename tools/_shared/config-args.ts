@@ -8,11 +8,11 @@ import { nameArg } from '../../src/policy/input-checks.ts'
  */
 const record = () => freeFormArg()
 
-export const aliasArg = () => nameArg(200).describe('Display name.')
+export const aliasArg = () => nameArg(200).describe('Alias.')
 
 export const descriptionArg = () => z.string()
 
-export const modeArg = () => z.enum(['single', 'restart', 'queued', 'parallel']).describe('Run mode (default single).')
+export const modeArg = () => z.enum(['single', 'restart', 'queued', 'parallel']).describe('Mode.')
 
 /**
  * Triggers, actions, sequence: Home Assistant validates every item, so the schema stays small. The

@@ -11,7 +11,7 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
  * each, since the flows are the same but for the kind. Each tool's own file names it and, for an
  * update, gives the blocks that kind has.
  */
-interface ConfigToolNames extends Pick<ToolDefinition, 'name' | 'title' | 'description' | 'category' | 'everyday' | 'keywords'> { kind: ConfigKind, example: string }
+interface ConfigToolNames extends Pick<ToolDefinition, 'name' | 'title' | 'description' | 'category' | 'everyday' | 'keywords'> { kind: ConfigKind }
 
 /** A manage tool on one automation or script: its entity id, the given fields, and the guard's two arguments. */
 function configTool (tool: ConfigToolNames, fields: z.ZodRawShape, handler: ToolDefinition['handler']): ToolDefinition {
@@ -23,7 +23,7 @@ function configTool (tool: ConfigToolNames, fields: z.ZodRawShape, handler: Tool
     category: tool.category,
     everyday: tool.everyday,
     keywords: tool.keywords,
-    input: z.object({ entity_id: entityIdArg(`e.g. ${tool.example}`), ...fields, dry_run: dryRunArg(), confirm_token: confirmTokenArg() }),
+    input: z.object({ entity_id: entityIdArg('Entity id.'), ...fields, dry_run: dryRunArg(), confirm_token: confirmTokenArg() }),
     handler
   })
 }
@@ -41,9 +41,9 @@ export function updateConfigTool (tool: ConfigToolNames, blocks: z.ZodRawShape, 
     mode: modeArg().optional(),
     ...blocks,
     variables: variablesArg().nullable().optional().describe('Variables.'),
-    max_exceeded: maxExceededArg().nullable().optional().describe('Log level past max runs, e.g. silent.'),
+    max_exceeded: maxExceededArg().nullable().optional().describe('e.g. silent'),
     ...extra,
-    trace: traceArg().nullable().optional().describe('e.g. {"stored_traces":5}, max 100.'),
+    trace: traceArg().nullable().optional().describe('e.g. {"stored_traces":5}'),
     inputs: blueprintInputsArg().optional()
   }, async (ctx, args) => {
     const { entity_id: entityId, inputs, dry_run: dryRun, confirm_token: confirmToken, ...changes } = args as GuardedArgs & { inputs?: Record<string, unknown> }

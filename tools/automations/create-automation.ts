@@ -8,7 +8,7 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_create_automation',
   title: 'Create automation',
-  description: 'New automation (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.',
+  description: 'HA\'s automation schema as JSON; HA validates it, then the user confirms its YAML.',
   kind: 'manage',
   category: 'automations',
   everyday: true,
@@ -22,12 +22,12 @@ export default defineTool({
   input: z.object({
     alias: aliasArg(),
     description: descriptionArg().optional().describe('Description.'),
-    mode: modeArg().default('single').describe('Run mode.'),
+    mode: modeArg().default('single').describe('Mode.'),
     triggers: blocksArg().min(1).describe('Triggers.'),
     conditions: conditionsArg().optional().describe('Conditions.'),
     actions: blocksArg().min(1).describe('Actions.'),
     variables: variablesArg().optional().describe('Variables.'),
-    max_exceeded: maxExceededArg().optional().describe('Log level past max runs, e.g. silent.'),
+    max_exceeded: maxExceededArg().optional().describe('e.g. silent'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

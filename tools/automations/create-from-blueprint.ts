@@ -38,7 +38,7 @@ function inputEntities (ctx: ToolContext, inputs: Record<string, unknown>): stri
 export default defineTool({
   name: 'ha_create_from_blueprint',
   title: 'Create from blueprint',
-  description: 'Automation or script from a blueprint (ha_list_blueprints); inputs checked, then the user confirms its YAML.',
+  description: 'Automation or script from a blueprint (ha_list_blueprints); the user confirms its YAML.',
   kind: 'manage',
   category: 'automations',
   everyday: false,
@@ -53,7 +53,7 @@ export default defineTool({
     blueprint_path: z.string().trim().min(1).max(255).describe('e.g. homeassistant/motion_light.yaml'),
     alias: aliasArg(),
     description: descriptionArg().optional().describe('Description.'),
-    inputs: freeFormArg().default({}).describe('Inputs by name.'),
+    inputs: freeFormArg().default({}).describe('Inputs.'),
     domain: z.enum(['automation', 'script']).default('automation').describe('Domain.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()

@@ -9,7 +9,7 @@ import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 export default defineTool({
   name: 'ha_create_script',
   title: 'Create script',
-  description: 'New script.<slug of alias> (HA YAML schema as JSON); HA validates it, then the user confirms its YAML.',
+  description: 'script.<slug of alias>, HA\'s script schema as JSON; HA validates it, then the user confirms its YAML.',
   kind: 'manage',
   category: 'automations',
   everyday: false,
@@ -23,10 +23,10 @@ export default defineTool({
   input: z.object({
     alias: aliasArg(),
     description: descriptionArg().optional().describe('Description.'),
-    mode: modeArg().default('single').describe('Run mode.'),
-    sequence: blocksArg().min(1).describe('Actions.'),
+    mode: modeArg().default('single').describe('Mode.'),
+    sequence: blocksArg().min(1).describe('Sequence.'),
     variables: variablesArg().optional().describe('Variables.'),
-    max_exceeded: maxExceededArg().optional().describe('Log level past max runs, e.g. silent.'),
+    max_exceeded: maxExceededArg().optional().describe('e.g. silent'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -3,7 +3,7 @@ import { deleteConfigTool } from './_config-tools.ts'
 export default deleteConfigTool({
   name: 'ha_delete_automation',
   title: 'Delete automation',
-  description: 'Delete a UI automation once the user confirms its YAML; returns it as deleted_yaml for undo.',
+  description: 'UI automations only; the user confirms its YAML, returned as deleted_yaml for undo.',
   kind: 'automation',
   category: 'automations',
   everyday: false,
@@ -13,6 +13,5 @@ export default deleteConfigTool({
     fr: 'supprimer effacer retirer automatisation règle',
     es: 'eliminar borrar quitar automatización regla',
     nl: 'automatisering verwijderen wissen regel weghalen'
-  },
-  example: 'automation.wake_up'
+  }
 })

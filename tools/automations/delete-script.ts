@@ -3,7 +3,7 @@ import { deleteConfigTool } from './_config-tools.ts'
 export default deleteConfigTool({
   name: 'ha_delete_script',
   title: 'Delete script',
-  description: 'Delete a UI script once the user confirms its YAML; returns it as deleted_yaml for undo.',
+  description: 'UI scripts only; the user confirms its YAML, returned as deleted_yaml for undo.',
   kind: 'script',
   category: 'automations',
   everyday: false,
@@ -13,6 +13,5 @@ export default deleteConfigTool({
     fr: 'supprimer effacer retirer script',
     es: 'eliminar borrar quitar script guion',
     nl: 'script verwijderen wissen'
-  },
-  example: 'script.bedtime'
+  }
 })

@@ -32,7 +32,7 @@ function shapeStep (home: HomeView, path: string, step: Raw): Record<string, unk
 export default defineTool({
   name: 'ha_get_automation_trace',
   title: 'Get automation or script traces',
-  description: 'Recent runs of an automation or script, or one run\'s steps (variables left out).',
+  description: 'Recent runs, or one run\'s steps (variables left out).',
   kind: 'read',
   category: 'automations',
   everyday: true,

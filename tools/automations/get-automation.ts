@@ -6,7 +6,7 @@ import { hideEntities, lastTriggered, requireItem } from './_config.ts'
 export default defineTool({
   name: 'ha_get_automation',
   title: 'Get automation',
-  description: 'One automation: state, last_triggered, mode, source and config.',
+  description: 'State, last_triggered, mode, source and config.',
   kind: 'read',
   category: 'automations',
   everyday: true,
@@ -17,7 +17,7 @@ export default defineTool({
     es: 'mostrar automatización detalles configuración yaml qué hace disparadores condiciones acciones',
     nl: 'automatisering tonen details configuratie yaml wat doet triggers voorwaarden acties'
   },
-  input: z.object({ entity_id: entityIdArg('e.g. automation.wake_up') }),
+  input: z.object({ entity_id: entityIdArg('Entity id.') }),
   async handler ({ home, ha }, { entity_id: entityId }) {
     const row = requireItem(home, 'automation', entityId)
     const attributes = home.state(entityId)?.attributes ?? {}

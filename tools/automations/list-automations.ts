@@ -24,9 +24,9 @@ export default defineTool({
     nl: 'automatiseringen alle lijst regels routines welke ingeschakeld uitgeschakeld'
   },
   input: z.object({
-    limit: z.number().int().min(1).max(200).optional().describe('Page size (default 100; with include_config 5, max 10).'),
+    limit: z.number().int().min(1).max(200).optional().describe('Page size (default 100).'),
     offset: offsetArg(),
-    include_config: z.boolean().default(false).describe('Attach UI configs.')
+    include_config: z.boolean().default(false).describe('Attach UI configs (then 5 a page, max 10).')
   }),
   async handler ({ home, ha }, args) {
     const rows = home.entities().filter(row => row.domain === 'automation')

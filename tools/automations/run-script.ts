@@ -20,7 +20,7 @@ export default defineTool({
   },
   input: z.object({
     entity_id: domainEntityArg('script'),
-    variables: freeFormArg().optional().describe('Script variables.'),
+    variables: freeFormArg().optional().describe('Variables.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

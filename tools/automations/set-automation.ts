@@ -20,7 +20,7 @@ export default defineTool({
   hints: { idempotentHint: true, destructiveHint: false },
   input: z.object({
     entity_id: domainEntityArg('automation'),
-    enabled: z.boolean().describe('true enables it.'),
+    enabled: z.boolean().describe('Enabled.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

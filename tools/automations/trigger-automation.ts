@@ -20,8 +20,8 @@ export default defineTool({
   },
   input: z.object({
     entity_id: domainEntityArg('automation'),
-    skip_condition: z.boolean().default(true).describe('Skip its conditions.'),
-    variables: freeFormArg().optional().describe('Run variables.'),
+    skip_condition: z.boolean().default(true).describe('Skip condition.'),
+    variables: freeFormArg().optional().describe('Variables.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

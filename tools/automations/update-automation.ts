@@ -15,12 +15,11 @@ export default updateConfigTool({
     fr: 'modifier changer mettre à jour automatisation corriger ajuster heure condition',
     es: 'editar cambiar modificar actualizar automatización corregir ajustar hora condición',
     nl: 'automatisering bewerken wijzigen aanpassen bijwerken corrigeren tijd voorwaarde'
-  },
-  example: 'automation.wake_up'
+  }
 }, {
   triggers: blocksArg().min(1).optional().describe('Triggers.'),
   conditions: conditionsArg().optional().describe('Conditions.'),
   actions: blocksArg().min(1).optional().describe('Actions.')
 }, {
-  initial_state: z.boolean().nullable().optional().describe('Enabled at startup.')
+  initial_state: z.boolean().nullable().optional().describe('Initial state.')
 })

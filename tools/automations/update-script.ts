@@ -14,8 +14,7 @@ export default updateConfigTool({
     fr: 'modifier changer mettre à jour script corriger étapes',
     es: 'editar cambiar modificar actualizar script guion pasos',
     nl: 'script bewerken wijzigen aanpassen bijwerken stappen'
-  },
-  example: 'script.bedtime'
+  }
 }, {
-  sequence: blocksArg().min(1).optional().describe('Actions.')
+  sequence: blocksArg().min(1).optional().describe('Sequence.')
 })

@@ -34,7 +34,7 @@ async function eventsOf (ha: HomeAssistant, entityId: string, start: Date, end: 
 export default defineTool({
   name: 'ha_get_calendar',
   title: 'Get calendar events',
-  description: 'Calendar events in a window, max 100; all calendars merged without entity_id.',
+  description: 'Events in a window, max 100; no entity_id: all calendars merged.',
   kind: 'read',
   category: 'calendar',
   everyday: true,
@@ -46,8 +46,8 @@ export default defineTool({
     nl: 'agenda kalender afspraken evenementen vergaderingen vandaag morgen deze week'
   },
   input: z.object({
-    entity_id: domainEntityArg('calendar', 'calendar.family').optional().describe('e.g. calendar.family'),
-    hours: z.number().int().min(1).max(720).default(24).describe('Window width in hours.'),
+    entity_id: domainEntityArg('calendar', 'calendar.family').optional().describe('Entity id.'),
+    hours: z.number().int().min(1).max(720).default(24).describe('Hours.'),
     start: z.string().trim().optional().describe('ISO start (default now).')
   }),
   async handler ({ ha, home, clock }, args) {

@@ -23,8 +23,8 @@ export default defineTool({
     nl: 'takenlijst todo boodschappenlijst boodschappen taken wat staat op de lijst'
   },
   input: z.object({
-    entity_id: domainEntityArg('todo', 'todo.shopping_list').optional().describe('e.g. todo.shopping_list'),
-    status: z.enum(['needs_action', 'completed']).optional().describe('Only this status.')
+    entity_id: domainEntityArg('todo', 'todo.shopping_list').optional().describe('Entity id.'),
+    status: z.enum(['needs_action', 'completed']).optional().describe('Status.')
   }),
   async handler ({ ha, home }, args) {
     if (args.entity_id === undefined) {

@@ -10,7 +10,7 @@ export const SNAPSHOT_MAX_BYTES = 4_000_000
 export default defineTool({
   name: 'ha_get_camera_snapshot',
   title: 'Get camera snapshot',
-  description: 'Still image of a camera (max 4 MB); audited.',
+  description: 'Still image, max 4 MB; audited.',
   kind: 'camera',
   category: 'camera',
   everyday: true,
@@ -22,7 +22,7 @@ export default defineTool({
     nl: 'camera foto afbeelding beeld momentopname kijken zien voordeur deurbel bewaking'
   },
   input: z.object({
-    entity_id: domainEntityArg('camera', 'camera.front_door').describe('Camera entity.')
+    entity_id: domainEntityArg('camera', 'camera.front_door').describe('Entity id.')
   }),
   async handler ({ ha, home, identity, services, tool }, { entity_id: entityId }) {
     const row = requireDomainEntity(home, entityId, 'camera', 'Use ha_list_entities with domain camera to find cameras.')

@@ -9,7 +9,7 @@ const OUTPUT_READ_BYTES = 4 * OUTPUT_MAX_CHARS
 export default defineTool({
   name: 'ha_render_template',
   title: 'Render template',
-  description: 'Render a Jinja template in Home Assistant; output cut at 5000 characters.',
+  description: 'Jinja, rendered by Home Assistant; output cut at 5000 characters.',
   kind: 'read',
   // A template can read a camera's rotating access_token and rewrite it (| upper, | reverse) past the
   // answer's token scrub: rendering one is reading the cameras' credentials, so it is filed with them.
@@ -25,7 +25,7 @@ export default defineTool({
   // A template can read any entity, so it would bypass filter_reads: the tool does not exist then.
   enabled: options => !options.filter_reads,
   input: z.object({
-    template: z.string().min(1).max(5000).describe('Jinja template.')
+    template: z.string().min(1).max(5000).describe('Template.')
   }),
   async handler ({ ha }, { template }) {
     // Only the start of the output is read: a template over every state renders megabytes.

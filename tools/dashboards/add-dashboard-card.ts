@@ -45,7 +45,7 @@ function withCard (view: Record_, card: Record_): Record_ {
 export default defineTool({
   name: 'ha_add_dashboard_card',
   title: 'Add dashboard card',
-  description: 'Append a card to a view of a storage dashboard; the user confirms a diff.',
+  description: 'Appends to a view of a storage dashboard; the user confirms a diff.',
   kind: 'manage',
   category: 'dashboards',
   everyday: false,
@@ -58,8 +58,8 @@ export default defineTool({
   },
   input: z.object({
     dashboard: z.string().trim().min(1).max(100).default(OVERVIEW).describe('url_path (lovelace = Overview).'),
-    view: z.union([z.number().int().min(0), z.string().trim().min(1).max(100)]).default(0).describe('View index, path or title.'),
-    card: freeFormArg().refine(card => typeof card.type === 'string' && card.type !== '', 'a card needs a type, e.g. entities').describe('Card config, e.g. {"type":"tile","entity":"light.kitchen"}.'),
+    view: z.union([z.number().int().min(0), z.string().trim().min(1).max(100)]).default(0).describe('Index, path or title.'),
+    card: freeFormArg().refine(card => typeof card.type === 'string' && card.type !== '', 'a card needs a type, e.g. entities').describe('e.g. {"type":"tile","entity":"light.kitchen"}'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

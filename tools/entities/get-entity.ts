@@ -7,7 +7,7 @@ import { requireEntity } from '../../src/home/entities.ts'
 export default defineTool({
   name: 'ha_get_entity',
   title: 'Get entity',
-  description: 'One entity in full: state, attributes, area, floor, labels, aliases, device, category, hidden.',
+  description: 'State, attributes, area, floor, labels, aliases, device, category, hidden.',
   kind: 'read',
   category: 'entities',
   everyday: true,

@@ -6,7 +6,7 @@ import { compactRow } from '../_shared/entities.ts'
 export default defineTool({
   name: 'ha_search_entities',
   title: 'Search entities',
-  description: 'Start here: entities whose id, name, aliases, area, floor or labels match every word (accents ignored).',
+  description: 'Start here: entities whose id, name, aliases, area, floor or labels match every word.',
   kind: 'read',
   category: 'entities',
   everyday: true,
@@ -19,7 +19,7 @@ export default defineTool({
     nl: 'vinden zoeken opzoeken welke entiteit genaamd heet lamp licht sensor apparaat'
   },
   input: z.object({
-    query: z.string().trim().min(1).max(200).describe('Words, e.g. "kitchen light" or "étage temperature".'),
+    query: z.string().trim().min(1).max(200).describe('Words, e.g. "kitchen light".'),
     limit: limitArg(50, 20)
   }),
   async handler ({ home }, { query, limit }) {

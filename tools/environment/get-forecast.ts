@@ -11,7 +11,7 @@ const UNIT_KEYS = ['temperature_unit', 'precipitation_unit', 'wind_speed_unit', 
 export default defineTool({
   name: 'ha_get_forecast',
   title: 'Get weather forecast',
-  description: 'Weather forecast, 48 hourly or 14 daily points; no entity_id: the only weather entity, else a list.',
+  description: '48 hourly or 14 daily points; no entity_id: the only weather entity, else a list.',
   kind: 'read',
   category: 'environment',
   everyday: true,
@@ -23,8 +23,8 @@ export default defineTool({
     nl: 'weer weersverwachting voorspelling regen morgen temperatuur buiten zonnig sneeuw wind paraplu regenen regent sneeuwen warm koud'
   },
   input: z.object({
-    entity_id: domainEntityArg('weather', 'weather.home').optional().describe('e.g. weather.home'),
-    type: z.enum(['daily', 'hourly', 'twice_daily']).default('daily').describe('Granularity.')
+    entity_id: domainEntityArg('weather', 'weather.home').optional().describe('Entity id.'),
+    type: z.enum(['daily', 'hourly', 'twice_daily']).default('daily').describe('Type.')
   }),
   async handler ({ ha, home }, args) {
     let entityId = args.entity_id

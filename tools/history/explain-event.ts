@@ -82,7 +82,7 @@ function summary (entityName: string, state: string | undefined, chain: Hop[]): 
 export default defineTool({
   name: 'ha_explain_event',
   title: 'Explain a state change',
-  description: 'What caused a state change: a person, automation, script, schedule, entity or integration (4 context hops).',
+  description: 'Who or what caused a state change: person, automation, script, schedule, entity or integration.',
   kind: 'read',
   category: 'history',
   everyday: true,

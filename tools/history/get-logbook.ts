@@ -49,7 +49,7 @@ export default defineTool({
     nl: 'logboek activiteit gebeurtenissen wat is er gebeurd wie deed recent vandaag'
   },
   input: z.object({
-    entity_id: entityIdArg().optional().describe('One entity.'),
+    entity_id: entityIdArg().optional().describe('Entity id.'),
     area: z.string().trim().min(1).optional().describe('Area id or name (first 60 entities).'),
     floor: z.string().trim().min(1).optional().describe('Floor id or name (first 60 entities).'),
     ...windowShape(LIMITS)

@@ -29,7 +29,7 @@ function round (value: unknown): unknown {
 export default defineTool({
   name: 'ha_get_statistics',
   title: 'Get long-term statistics',
-  description: 'Long-term statistics (mean/min/max or sum/change) up to a year back; better than history for long windows.',
+  description: 'Mean/min/max or sum/change per period, up to a year back; better than history for long windows.',
   kind: 'read',
   category: 'history',
   everyday: false,

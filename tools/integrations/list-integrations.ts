@@ -50,7 +50,7 @@ export default defineTool({
   // The integrations category is the owner's Settings page: listed with the tool that manages it.
   enabled: options => options.allow_config_write,
   input: z.object({
-    domain: z.string().trim().toLowerCase().max(64).optional().describe('e.g. hue'),
+    domain: z.string().trim().toLowerCase().max(64).optional().describe('Domain.'),
     query: z.string().trim().max(100).optional().describe('Words of the title.'),
     state: z.enum(STATES).optional().describe('failing: setup error or retry.'),
     include_discovered: z.boolean().default(false).describe('Add discovered and ignored.'),

@@ -218,7 +218,7 @@ export default defineTool({
     nl: 'integratie herladen herstarten uitschakelen inschakelen verwijderen opties configureren ontdekking accepteren negeren bridge'
   },
   input: z.object({
-    action: z.enum(ACTIONS).describe('What to do.'),
+    action: z.enum(ACTIONS).describe('Action.'),
     entry_id: idArg('From ha_list_integrations.'),
     flow_id: idArg('A discovery\'s flow_id.'),
     options: freeFormArg().optional().describe('Fields to set (options, a discovery\'s form).'),

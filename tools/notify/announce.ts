@@ -8,7 +8,7 @@ import { clip } from '../../src/shape.ts'
 export default defineTool({
   name: 'ha_announce',
   title: 'Announce a message',
-  description: 'Speak on an assist satellite or media player (TTS), 3/min per target; no target lists targets.',
+  description: 'TTS on an assist satellite or media player, 3/min per target; no target: lists targets.',
   kind: 'write',
   category: 'notify',
   everyday: true,

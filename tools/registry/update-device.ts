@@ -23,12 +23,12 @@ export default defineTool({
     nl: 'apparaat hernoemen apparaat verplaatsen kamer toewijzen ruimte uitschakelen'
   },
   input: z.object({
-    device_id: z.string().trim().min(1).max(255).describe('From ha_list_devices.'),
+    device_id: z.string().trim().min(1).max(255).describe('Device id.'),
     name: z.string().trim().max(255).superRefine(nameIssue(255)).nullable().optional().describe('null: default.'),
-    area_id: z.string().trim().max(255).nullable().optional().describe('Area.'),
+    area_id: z.string().trim().max(255).nullable().optional().describe('Area id.'),
     follow: z.boolean().default(true).describe('Entities follow the area.'),
     labels: stringsArg().optional().describe('Label ids; +x adds, -x removes.'),
-    disabled: z.boolean().optional().describe('Disable.'),
+    disabled: z.boolean().optional().describe('Disabled.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -22,8 +22,8 @@ export default defineTool({
   },
   hints: { destructiveHint: false },
   input: z.object({
-    name: nameArg(100).describe('Scene name.'),
-    entities: z.array(z.string().trim().toLowerCase()).min(1).max(50).describe('Entity ids.'),
+    name: nameArg(100).describe('Name.'),
+    entities: z.array(z.string().trim().toLowerCase()).min(1).max(50).describe('Entities.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -20,7 +20,7 @@ const ids = () => z.union([idString(), z.array(z.string()).max(MAX_IDS)]).option
 export default defineTool({
   name: 'ha_call_service',
   title: 'Call a service',
-  description: 'Call any service, e.g. light.turn_on; policy-checked, audited; sensitive domains ask for a confirm_token.',
+  description: 'Call any service, e.g. light.turn_on; sensitive domains ask for a confirm_token.',
   kind: 'write',
   category: 'services',
   everyday: true,
@@ -32,7 +32,6 @@ export default defineTool({
     es: 'encender apagar prender activar desactivar alternar ajustar atenuar brillo color abrir cerrar bloquear desbloquear iniciar detener volumen termostato temperatura calefacción persiana luz lámpara controlar acción enciende apaga cierra abre sube baja pon',
     nl: 'aanzetten uitzetten inschakelen uitschakelen schakelen dimmen helderheid kleur openen sluiten vergrendelen ontgrendelen starten stoppen volume thermostaat temperatuur verwarming rolluik luik lamp licht bedienen actie zet aan uit op slot doen slot doe zet open sluit omhoog omlaag'
   },
-  hints: { openWorldHint: true },
   input: z.object({
     domain: slugArg('domain', 'light'),
     service: slugArg('service', 'turn_on'),
@@ -42,11 +41,11 @@ export default defineTool({
       area_id: ids(),
       floor_id: ids(),
       label_id: ids()
-    }).optional().describe('Entity, device, area, floor or label ids to act on.'),
-    data: freeFormArg().optional().describe('Service data, e.g. {"brightness_pct":50}.'),
+    }).optional().describe('Target.'),
+    data: freeFormArg().optional().describe('e.g. {"brightness_pct":50}'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg(),
-    return_response: z.boolean().default(false).describe('Include response data.')
+    return_response: z.boolean().default(false).describe('Return response.')
   }),
   async handler (ctx, args) {
     const refusal = serviceRefusal(`${args.domain}.${args.service}`, ctx.identity, ctx.options)

@@ -26,7 +26,7 @@ export default defineTool({
     nl: 'reparatie probleem negeren verbergen waarschuwing opnieuw tonen reparaties'
   },
   input: z.object({
-    action: z.enum(['ignore', 'unignore']).describe('What to do.'),
+    action: z.enum(['ignore', 'unignore']).describe('Action.'),
     domain: slugArg('domain', 'zha'),
     issue_id: z.string().trim().min(1).max(255).describe('Issue id.'),
     dry_run: dryRunArg()

@@ -28,10 +28,10 @@ export default defineTool({
     nl: 'update installeren bijwerken overslaan nieuwe versie firmware updates installeren back-up'
   },
   input: z.object({
-    action: z.enum(['install', 'skip', 'clear_skipped']).describe('What to do.'),
+    action: z.enum(['install', 'skip', 'clear_skipped']).describe('Action.'),
     entity_id: entityIdArg('update.* entity id.'),
-    version: z.string().trim().min(1).max(100).optional().describe('Install this version.'),
-    backup: z.boolean().optional().describe('Back up first.'),
+    version: z.string().trim().min(1).max(100).optional().describe('Version.'),
+    backup: z.boolean().optional().describe('Backup.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -61,11 +61,13 @@ function letters (text: string): string {
   return text.toLowerCase().replace(/[^\p{L}\p{N}]/gu, '')
 }
 
-/** A field description that only repeats the field's name tells the model nothing it does not already read. */
+/** A field description that only repeats the field's name (or its plural) tells the model nothing it does not already read. */
 function withoutEcho (name: string, schema: unknown): unknown {
   if (schema === null || typeof schema !== 'object' || Array.isArray(schema)) return schema
   const { description, ...rest } = schema as Record<string, unknown>
-  return typeof description === 'string' && letters(description) === letters(name) ? rest : schema
+  if (typeof description !== 'string') return schema
+  const [said, field] = [letters(description), letters(name)]
+  return said === field || said === `${field}s` || `${said}s` === field ? rest : schema
 }
 
 /**

@@ -108,8 +108,10 @@ export function annotationsFor (tool: Pick<ToolDefinition, 'title' | 'kind' | 'h
     readOnlyHint: readOnly,
     destructiveHint: !readOnly,
     idempotentHint: readOnly,
-    // Every tool talks to one closed world: the user's own home.
-    openWorldHint: false,
+    // Open, the spec's default and mcp-ha's hint: Home Assistant acts through integrations on devices,
+    // cloud services and people, and what a tool reads (calendar events, notification and log text,
+    // names) comes from them, so a client that guards against text from outside should guard here.
+    openWorldHint: true,
     ...tool.hints
   }
 }

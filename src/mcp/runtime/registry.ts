@@ -35,14 +35,16 @@ export interface LoadedTool {
   /** JSON Schema of the input, computed once. */
   inputSchema: Record<string, unknown>
   /** The tools/list entry, computed once. */
-  listing: { name: string, title: string, description: string, inputSchema: Record<string, unknown>, annotations: Partial<ToolAnnotations> }
+  listing: { name: string, title: string, description: string, inputSchema: Record<string, unknown>, annotations?: Partial<ToolAnnotations> }
 }
 
 /** The write arguments every write tool shares; the server instructions and each confirmation answer explain them. */
 const STANDARD_ARGS = ['dry_run', 'confirm_token']
+/** The paging pair every list tool shares, explained once in the server instructions: bounds and default say the rest. */
+const PAGING_ARGS = ['limit', 'offset']
 
-/** Lists the shared write arguments by type alone: said once in the instructions, not in every tool. */
-function bareStandardArgs (schema: Record<string, unknown>): Record<string, unknown> {
+/** Lists the arguments many tools share without their text: said once in the instructions, not in every tool. */
+function bareSharedArgs (schema: Record<string, unknown>): Record<string, unknown> {
   const properties = schema.properties as Record<string, Record<string, unknown>> | undefined
   if (!properties) return schema
   const bare = { ...properties }
@@ -50,24 +52,32 @@ function bareStandardArgs (schema: Record<string, unknown>): Record<string, unkn
     const property = bare[name]
     if (property && typeof property.type === 'string') bare[name] = { type: property.type }
   }
+  for (const name of PAGING_ARGS) {
+    const property = bare[name]
+    if (property) {
+      const { description: _, ...rest } = property
+      bare[name] = rest
+    }
+  }
   return { ...schema, properties: bare }
 }
 
 /**
  * Hints as sent: only where they differ from the spec's defaults (readOnlyHint false, destructiveHint
- * true, idempotentHint false, openWorldHint true), which carries the same meaning in fewer bytes.
- * Read tools always say readOnlyHint true; every tool says its openWorldHint. The definitions keep
- * every hint explicit (annotationsFor); only the wire form is compact.
+ * true, idempotentHint false, openWorldHint true), which carries the same meaning in fewer bytes; a
+ * tool whose hints are all the defaults (a destructive write) sends none, as an empty object would say.
+ * Read tools always say readOnlyHint true. The definitions keep every hint explicit (annotationsFor);
+ * only the wire form is compact.
  */
-function listedAnnotations (annotations: ToolAnnotations): Partial<ToolAnnotations> {
+function listedAnnotations (annotations: ToolAnnotations): { annotations?: Partial<ToolAnnotations> } {
   const listed: Partial<ToolAnnotations> = {}
   if (annotations.readOnlyHint) listed.readOnlyHint = true
   else {
     if (!annotations.destructiveHint) listed.destructiveHint = false
     if (annotations.idempotentHint) listed.idempotentHint = true
   }
-  listed.openWorldHint = annotations.openWorldHint
-  return listed
+  if (!annotations.openWorldHint) listed.openWorldHint = false
+  return Object.keys(listed).length > 0 ? { annotations: listed } : {}
 }
 
 /** The tool modules under `dir`, in load order: what the registry imports and what the build bundles as entries. */
@@ -128,7 +138,7 @@ export function checkDefinition (tool: ToolDefinition, where: string): LoadedToo
     // The title is the SDK's top-level field (Home Assistant's client shows it since 2026.10, a search
     // result needs it); annotations.title would say it twice. tools/list is paid by the model in every
     // conversation: test/catalog.test.ts holds each tool_list mode to its byte budget.
-    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema: bareStandardArgs(compactSchema(inputSchema) as Record<string, unknown>), annotations: listedAnnotations(annotations) }
+    listing: { name: tool.name, title: tool.title, description: tool.description, inputSchema: bareSharedArgs(compactSchema(inputSchema) as Record<string, unknown>), ...listedAnnotations(annotations) }
   }
 }
 
@@ -194,7 +204,7 @@ export class ToolCatalog {
       const listed = shown.length < callable.length ? [...shown, ...this.meta].sort((a, b) => a.definition.name.localeCompare(b.definition.name)) : shown
       // ha_call_tool can do what the tools it may run do: read-only when every one of them is.
       const readOnly = callable.every(t => t.annotations.readOnlyHint)
-      const entry = (t: LoadedTool): Listing => t.definition.name === CALL_TOOL && readOnly ? { ...t.listing, annotations: { readOnlyHint: true, openWorldHint: false } } : listingFor(t, identity)
+      const entry = (t: LoadedTool): Listing => t.definition.name === CALL_TOOL && readOnly ? { ...t.listing, annotations: { readOnlyHint: true } } : listingFor(t, identity)
       listing = { tools: listed.map(entry), names: new Set(listed.map(t => t.definition.name)) }
       byScopes.set(key, listing)
     }
