@@ -27,21 +27,26 @@ export interface CatalogSizes {
   full: number
   fullTools: number
   fullPerTool: number
+  /** Each tool's bytes in full mode, largest first: where a trim pays. */
+  largest: Array<{ name: string, bytes: number }>
 }
 
 export function catalogSizes (catalog: ToolCatalog): CatalogSizes {
+  const listed = (options: Partial<Options>) => catalog.listFor(optionsSchema.parse(options), PRIMARY).tools
   const bytes = (options: Partial<Options>): { size: number, count: number } => {
-    const tools = catalog.listFor(optionsSchema.parse(options), PRIMARY).tools
+    const tools = listed(options)
     return { size: Buffer.byteLength(JSON.stringify(tools)), count: tools.length }
   }
   const full = bytes({ ...EVERY_OPTION, tool_list: 'full' })
+  const largest = listed({ ...EVERY_OPTION, tool_list: 'full' }).map(tool => ({ name: tool.name, bytes: Buffer.byteLength(JSON.stringify(tool)) })).sort((a, b) => b.bytes - a.bytes)
   return {
     coreDefault: bytes({}).size,
     coreAll: bytes(EVERY_OPTION).size,
     search: bytes({ ...EVERY_OPTION, tool_list: 'search' }).size,
     full: full.size,
     fullTools: full.count,
-    fullPerTool: Math.ceil(full.size / full.count)
+    fullPerTool: Math.ceil(full.size / full.count),
+    largest
   }
 }
 

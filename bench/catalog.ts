@@ -4,7 +4,8 @@ import { REQUESTS } from '../test/catalogue/requests.ts'
 import { BUDGETS, catalogSizes, searchHitRate } from './catalog-sizes.ts'
 
 // `npm run bench:catalog`: the tools/list sizes of each tool_list mode against their budgets, and
-// ha_search_tools' top-3 hit rate on the request set of test/catalogue/requests.ts. Exit 1 when over.
+// ha_search_tools' top-3 hit rate on the request set of test/catalogue/requests.ts, and the 15 largest
+// tools in full mode. Exit 1 when over.
 const catalog = await loadToolCatalog(TOOLS_DIR)
 const sizes = catalogSizes(catalog)
 const rows: Array<[string, number, number]> = [
@@ -18,6 +19,7 @@ for (const [label, value, budget] of rows) {
   over ||= value > budget
   console.log(`${label.padEnd(62)} ${String(value).padStart(6)}  budget ${budget}${value > budget ? '  OVER' : ''}`)
 }
+console.log(`largest in full: ${sizes.largest.slice(0, 15).map(tool => `${tool.name} ${tool.bytes}`).join(', ')}`)
 const rate = searchHitRate(catalog, REQUESTS)
 const percent = (100 * rate.hits / rate.total).toFixed(1)
 console.log(`${'ha_search_tools top-3 hit rate'.padEnd(62)} ${percent.padStart(5)}%  (${rate.hits}/${rate.total}; budget 95%)`)
