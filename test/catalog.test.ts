@@ -274,7 +274,7 @@ t.test('the catalogue', async t => {
       // A plural of the field's name is an echo too.
       entity_id: { type: 'array', items: { type: 'string' } },
       limit: { default: 20, type: 'integer', minimum: 1, maximum: 50 },
-      offset: { default: 0, type: 'integer', minimum: 0 },
+      offset: { type: 'integer', minimum: 0 },
       dry_run: { type: 'boolean' },
       confirm_token: { type: 'string' }
     })

@@ -28,7 +28,7 @@ Object {
           "type": "string",
         },
         "message": Object {
-          "description": "Text, max 500 chars.",
+          "description": "Max 500 chars.",
           "type": "string",
         },
         "target": Object {

@@ -42,7 +42,6 @@ Object {
           "type": "boolean",
         },
         "max_exceeded": Object {
-          "description": "e.g. silent",
           "type": "string",
         },
         "mode": Object {

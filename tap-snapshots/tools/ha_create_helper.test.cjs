@@ -24,7 +24,6 @@ Object {
           "type": "boolean",
         },
         "helper_type": Object {
-          "description": "Type.",
           "enum": Array [
             "input_boolean",
             "input_number",

@@ -27,7 +27,6 @@ Object {
           "type": "boolean",
         },
         "max_exceeded": Object {
-          "description": "e.g. silent",
           "type": "string",
         },
         "mode": Object {

@@ -31,7 +31,6 @@ Object {
           "type": "integer",
         },
         "offset": Object {
-          "default": 0,
           "minimum": 0,
           "type": "integer",
         },

@@ -24,7 +24,6 @@ Object {
           "type": "integer",
         },
         "offset": Object {
-          "default": 0,
           "minimum": 0,
           "type": "integer",
         },

@@ -15,7 +15,6 @@ Object {
     "inputSchema": Object {
       "properties": Object {
         "action": Object {
-          "description": "update installs the newest version",
           "enum": Array [
             "start",
             "stop",
@@ -33,11 +32,10 @@ Object {
         },
         "options": Object {
           "additionalProperties": true,
-          "description": "options: not supported, see the answer",
           "type": "object",
         },
         "slug": Object {
-          "description": "From ha_get_addons, e.g. core_mosquitto",
+          "description": "e.g. core_mosquitto",
           "type": "string",
         },
       },

@@ -33,11 +33,9 @@ Object {
           "type": "boolean",
         },
         "entry_id": Object {
-          "description": "From ha_list_integrations.",
           "type": "string",
         },
         "flow_id": Object {
-          "description": "A discovery's flow_id.",
           "type": "string",
         },
         "options": Object {

@@ -44,7 +44,6 @@ Object {
           "type": "string",
         },
         "icon": Object {
-          "description": "e.g. mdi:sofa",
           "nullable": true,
           "type": "string",
         },

@@ -32,7 +32,6 @@ Object {
           "type": "boolean",
         },
         "entity_id": Object {
-          "description": "update.* entity id.",
           "type": "string",
         },
         "version": Object {

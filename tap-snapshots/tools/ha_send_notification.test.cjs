@@ -29,7 +29,7 @@ Object {
           "type": "boolean",
         },
         "message": Object {
-          "description": "Text, max 1000 chars.",
+          "description": "Max 1000 chars.",
           "type": "string",
         },
         "target": Object {

@@ -51,11 +51,10 @@ Object {
         },
         "inputs": Object {
           "additionalProperties": true,
-          "description": "Blueprint inputs (null removes one).",
+          "description": "Blueprint inputs.",
           "type": "object",
         },
         "max_exceeded": Object {
-          "description": "e.g. silent",
           "nullable": true,
           "type": "string",
         },

@@ -15,7 +15,6 @@ Object {
     "inputSchema": Object {
       "properties": Object {
         "aliases": Object {
-          "description": "Assist names.",
           "items": Object {
             "type": "string",
           },

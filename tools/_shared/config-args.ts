@@ -41,4 +41,4 @@ export const traceArg = () => record().refine(
   'trace is {"stored_traces": n} with n from 1 to 100'
 )
 
-export const blueprintInputsArg = () => record().describe('Blueprint inputs (null removes one).')
+export const blueprintInputsArg = () => record().describe('Blueprint inputs.')

@@ -41,7 +41,7 @@ export function updateConfigTool (tool: ConfigToolNames, blocks: z.ZodRawShape, 
     mode: modeArg().optional(),
     ...blocks,
     variables: variablesArg().nullable().optional().describe('Variables.'),
-    max_exceeded: maxExceededArg().nullable().optional().describe('e.g. silent'),
+    max_exceeded: maxExceededArg().nullable().optional().describe('Max exceeded.'),
     ...extra,
     trace: traceArg().nullable().optional().describe('e.g. {"stored_traces":5}'),
     inputs: blueprintInputsArg().optional()

@@ -27,7 +27,7 @@ export default defineTool({
     conditions: conditionsArg().optional().describe('Conditions.'),
     actions: blocksArg().min(1).describe('Actions.'),
     variables: variablesArg().optional().describe('Variables.'),
-    max_exceeded: maxExceededArg().optional().describe('e.g. silent'),
+    max_exceeded: maxExceededArg().optional().describe('Max exceeded.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -26,7 +26,7 @@ export default defineTool({
     mode: modeArg().default('single').describe('Mode.'),
     sequence: blocksArg().min(1).describe('Sequence.'),
     variables: variablesArg().optional().describe('Variables.'),
-    max_exceeded: maxExceededArg().optional().describe('e.g. silent'),
+    max_exceeded: maxExceededArg().optional().describe('Max exceeded.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

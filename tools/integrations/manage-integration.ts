@@ -13,7 +13,7 @@ const ACTIONS = ['reload', 'enable', 'disable', 'delete', 'options', 'accept_dis
 
 interface Args { entry_id?: string | undefined, flow_id?: string | undefined, options?: Record<string, unknown> | undefined, dry_run: boolean, confirm_token?: string | undefined }
 
-const idArg = (example: string) => z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'an id as ha_list_integrations gives it').optional().describe(example)
+const idArg = (description: string) => z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'an id as ha_list_integrations gives it').optional().describe(description)
 
 /** An entry the action can work on: not an ignored discovery (those are only listed). */
 async function activeEntry (ctx: ToolCallContext, args: Args, action: string): Promise<ConfigEntry> {
@@ -219,8 +219,8 @@ export default defineTool({
   },
   input: z.object({
     action: z.enum(ACTIONS).describe('Action.'),
-    entry_id: idArg('From ha_list_integrations.'),
-    flow_id: idArg('A discovery\'s flow_id.'),
+    entry_id: idArg('Entry id.'),
+    flow_id: idArg('Flow id.'),
     options: freeFormArg().optional().describe('Fields to set (options, a discovery\'s form).'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()

@@ -21,7 +21,7 @@ export default defineTool({
   },
   hints: { destructiveHint: false },
   input: z.object({
-    message: z.string().optional().describe('Text, max 500 chars.'),
+    message: z.string().optional().describe('Max 500 chars.'),
     target: z.string().trim().toLowerCase().optional().describe('assist_satellite.* or media_player.* id.'),
     engine: z.string().trim().optional().describe('tts.* engine for media players.'),
     dry_run: dryRunArg(),

@@ -30,7 +30,7 @@ export default defineTool({
   },
   hints: { destructiveHint: false },
   input: z.object({
-    message: z.string().optional().describe('Text, max 1000 chars.'),
+    message: z.string().optional().describe('Max 1000 chars.'),
     target: z.string().trim().toLowerCase().optional().describe('notify.* entity or notify service.'),
     title: z.string().superRefine(nameIssue()).optional().describe('Title.'),
     data: freeFormArg().optional().describe('Platform data (notify services).'),

@@ -118,7 +118,7 @@ export default defineTool({
     action: z.enum(['create', 'update', 'delete']).describe('Action.'),
     id: z.string().trim().min(1).max(255).optional().describe('Id.'),
     name: nameArg(255).optional().describe('Name.'),
-    icon: z.string().trim().max(100).nullable().optional().describe('e.g. mdi:sofa'),
+    icon: z.string().trim().max(100).nullable().optional().describe('Icon.'),
     aliases: stringsArg().optional().describe('Aliases.'),
     floor_id: z.string().trim().max(255).nullable().optional().describe('Floor id.'),
     level: z.number().int().min(-100).max(200).nullable().optional().describe('Level.'),

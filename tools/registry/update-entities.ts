@@ -50,7 +50,7 @@ export default defineTool({
     icon: z.string().trim().max(100).nullable().optional().describe('Icon.'),
     area_id: z.string().trim().max(255).nullable().optional().describe('Area id.'),
     labels: stringsArg().optional().describe('Labels.'),
-    aliases: stringsArg().optional().describe('Assist names.'),
+    aliases: stringsArg().optional().describe('Aliases.'),
     hidden: z.boolean().optional().describe('Hidden.'),
     disabled: z.boolean().optional().describe('Disabled.'),
     exposed: z.boolean().optional().describe('To Assist.'),

@@ -22,7 +22,7 @@ export default defineTool({
   },
   hints: { destructiveHint: false },
   input: z.object({
-    helper_type: z.enum([...HELPER_TYPES, ...FLOW_HELPER_TYPES]).describe('Type.'),
+    helper_type: z.enum([...HELPER_TYPES, ...FLOW_HELPER_TYPES]).describe('Helper type.'),
     name: nameArg(100).describe('Name.'),
     options: freeFormArg().optional().describe('Fields, e.g. {"min":0,"max":9}; "type" picks a template, group or random kind.'),
     dry_run: dryRunArg(),

@@ -31,9 +31,9 @@ export default defineTool({
   },
   enabled: options => options.allow_addon_control,
   input: z.object({
-    action: z.enum(['start', 'stop', 'restart', 'update', 'options']).describe('update installs the newest version'),
-    slug: z.string().trim().regex(ADDON_SLUG, 'lowercase letters, digits, _ and - only').max(64).describe('From ha_get_addons, e.g. core_mosquitto'),
-    options: freeFormArg().optional().describe('options: not supported, see the answer'),
+    action: z.enum(['start', 'stop', 'restart', 'update', 'options']).describe('Action.'),
+    slug: z.string().trim().regex(ADDON_SLUG, 'lowercase letters, digits, _ and - only').max(64).describe('e.g. core_mosquitto'),
+    options: freeFormArg().optional().describe('Options.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),

@@ -29,7 +29,7 @@ export default defineTool({
   },
   input: z.object({
     action: z.enum(['install', 'skip', 'clear_skipped']).describe('Action.'),
-    entity_id: entityIdArg('update.* entity id.'),
+    entity_id: entityIdArg(),
     version: z.string().trim().min(1).max(100).optional().describe('Version.'),
     backup: z.boolean().optional().describe('Backup.'),
     dry_run: dryRunArg(),

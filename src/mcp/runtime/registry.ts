@@ -40,7 +40,7 @@ export interface LoadedTool {
 
 /** The write arguments every write tool shares; the server instructions and each confirmation answer explain them. */
 const STANDARD_ARGS = ['dry_run', 'confirm_token']
-/** The paging pair every list tool shares, explained once in the server instructions: bounds and default say the rest. */
+/** The paging pair every list tool shares, explained once in the server instructions: bounds and the page size's default say the rest. */
 const PAGING_ARGS = ['limit', 'offset']
 
 /** Lists the arguments many tools share without their text: said once in the instructions, not in every tool. */
@@ -56,6 +56,8 @@ function bareSharedArgs (schema: Record<string, unknown>): Record<string, unknow
     const property = bare[name]
     if (property) {
       const { description: _, ...rest } = property
+      // Paging starts at offset 0 wherever next_offset does not say otherwise.
+      if (name === 'offset' && rest.default === 0) delete rest.default
       bare[name] = rest
     }
   }
