@@ -17,6 +17,7 @@ const notFound = (r: RestRequest, what: 'entry' | 'flow' | 'handler'): void => {
 
 /** A shown step as FlowResult JSON (FlowHandler.async_show_form / async_show_menu, then _prepare_result_json). */
 function stepJson (flowId: string, handler: string, outcome: Exclude<StepOutcome, { type: 'create_entry' } | { type: 'invalid' }>): Record<string, unknown> {
+  if (outcome.type === 'abort') return { type: 'abort', flow_id: flowId, handler, reason: outcome.reason, description_placeholders: null }
   if (outcome.type === 'menu') return { type: 'menu', flow_id: flowId, handler, step_id: outcome.step_id, data_schema: menuSchema(outcome.menu_options), menu_options: outcome.menu_options, description_placeholders: null }
   return { type: 'form', flow_id: flowId, handler, step_id: outcome.step_id, data_schema: outcome.data_schema, errors: outcome.errors, description_placeholders: null, last_step: outcome.last_step, preview: outcome.preview }
 }
@@ -73,7 +74,7 @@ export const configEntryRoutes: Route[] = [
       const helper = helperFlowOf(body.handler)
       if (helper === undefined) { notFound(r, 'handler'); return }
       const flowId = flowIdOf()
-      const state = newSchemaFlow(helper.config, {}, body.showAdvanced)
+      const state = newSchemaFlow(helper.config, {}, body.showAdvanced, { domain: body.handler })
       const flow: DemoFlow = { flow_id: flowId, handler: body.handler, context: { source: 'user', show_advanced_options: body.showAdvanced }, state, title: helper.title, setupEntities: helper.setupEntities, onRemove: helper.onRemove, ...(helper.options === undefined ? {} : { optionsFlow: helper.options }) }
       entriesOf(r.rt.house).flows.set(flowId, flow)
       answerFlow(r, flow, startStep(r.rt.house, state, 'user'))
@@ -118,7 +119,7 @@ export const configEntryRoutes: Route[] = [
       const entry = store.entries.get(body.handler)
       if (entry?.optionsFlow === undefined) { notFound(r, 'handler'); return }
       const flowId = flowIdOf()
-      const flow = { flow_id: flowId, entry_id: entry.entry_id, state: newSchemaFlow(entry.optionsFlow, entry.options, body.showAdvanced, entry.entry_id) }
+      const flow = { flow_id: flowId, entry_id: entry.entry_id, state: newSchemaFlow(entry.optionsFlow, entry.options, body.showAdvanced, { entryId: entry.entry_id, domain: entry.domain }) }
       store.optionsFlows.set(flowId, flow)
       answerOptionsFlow(r, flow, startStep(r.rt.house, flow.state, 'init'))
     }
@@ -159,11 +160,12 @@ export const configEntryRoutes: Route[] = [
  */
 function answerFlow (r: RestRequest, flow: DemoFlow, outcome: StepOutcome): void {
   if (outcome.type === 'invalid') { sendJson(r.res, 400, { errors: outcome.errors }); return }
+  if (outcome.type === 'abort') entriesOf(r.rt.house).flows.delete(flow.flow_id)
   if (outcome.type !== 'create_entry') { sendJson(r.res, 200, stepJson(flow.flow_id, flow.handler, outcome)); return }
   entriesOf(r.rt.house).flows.delete(flow.flow_id)
   const entry = addEntry(r.rt.house, {
     domain: flow.handler,
-    title: flow.title(outcome.options),
+    title: flow.title(outcome.options, r.rt.house),
     source: flow.context.source,
     unique_id: flow.context.unique_id ?? null,
     options: outcome.options,
@@ -177,6 +179,7 @@ function answerFlow (r: RestRequest, flow: DemoFlow, outcome: StepOutcome): void
 /** An options flow's step answered; on create_entry the options are saved and the entry reloads (its update listener). */
 function answerOptionsFlow (r: RestRequest, flow: { flow_id: string, entry_id: string, state: SchemaFlowState }, outcome: StepOutcome): void {
   if (outcome.type === 'invalid') { sendJson(r.res, 400, { errors: outcome.errors }); return }
+  if (outcome.type === 'abort') entriesOf(r.rt.house).optionsFlows.delete(flow.flow_id)
   if (outcome.type !== 'create_entry') { sendJson(r.res, 200, stepJson(flow.flow_id, flow.entry_id, outcome)); return }
   const store = entriesOf(r.rt.house)
   store.optionsFlows.delete(flow.flow_id)

@@ -44,7 +44,7 @@ export interface DemoFlow {
   context: { source: string, unique_id?: string, title_placeholders?: Record<string, string>, show_advanced_options?: boolean }
   state: SchemaFlowState
   /** The entry's title from the options gathered (SchemaConfigFlowHandler.async_config_entry_title). */
-  title: (options: Record<string, unknown>) => string
+  title: (options: Record<string, unknown>, house: House) => string
   /** What the new entry sets up (the helper's entity); undefined: nothing the demo models. */
   setupEntities?: DemoEntry['setupEntities']
   onRemove?: DemoEntry['onRemove']

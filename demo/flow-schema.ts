@@ -25,7 +25,14 @@ export interface FormField {
   default?: unknown
   /** description {"advanced": True}: shown (and required) only with show_advanced_options. */
   advanced?: boolean
+  /** The least an `integer` field takes (cv.positive_int: vol.Range(min=0), serialized as valueMin). */
+  valueMin?: number
 }
+
+/** vol.Required(name) with a selector. */
+export const req = (name: string, selector: FormField['selector'], extra: Partial<FormField> = {}): FormField => ({ name, selector, required: true, ...extra })
+/** vol.Optional(name) with a selector. */
+export const opt = (name: string, selector: FormField['selector'], extra: Partial<FormField> = {}): FormField => ({ name, selector, optional: true, ...extra })
 
 /** voluptuous.Invalid's messages per field, as InvalidData.schema_errors carries them. */
 export type FieldErrors = Record<string, string>
@@ -43,7 +50,9 @@ export const sel = {
   action: (): Selector => ({ action: {} }),
   duration: (config: Record<string, unknown> = {}): Selector => ({ duration: config }),
   time: (): Selector => ({ time: {} }),
-  device: (): Selector => ({ device: { multiple: false } })
+  device: (config: Record<string, unknown> = {}): Selector => ({ device: { multiple: false, ...config } }),
+  attribute: (entityId: unknown): Selector => ({ attribute: { entity_id: entityId } }),
+  state: (config: Record<string, unknown>): Selector => ({ state: { multiple: false, ...config } })
 }
 
 /** Fields as voluptuous_serialize writes them, with `suggested_value`s (data_entry_flow.py add_suggested_values_to_schema). */
@@ -53,7 +62,7 @@ export function serializeFields (fields: FormField[], suggested: Record<string, 
     if (f.advanced === true && !showAdvanced) continue
     const value: Record<string, unknown> = f.section !== undefined
       ? { type: 'expandable', schema: serializeFields(f.section.fields, isRecord(suggested[f.name]) ? suggested[f.name] as Record<string, unknown> : {}, showAdvanced), expanded: !f.section.collapsed }
-      : f.selector !== undefined ? { selector: f.selector } : { type: f.type ?? 'string' }
+      : f.selector !== undefined ? { selector: f.selector } : { type: f.type ?? 'string', ...(f.valueMin === undefined ? {} : { valueMin: f.valueMin }) }
     value.name = f.name
     if (f.section === undefined && suggested[f.name] !== undefined) value.description = { suggested_value: suggested[f.name] }
     else if (f.advanced === true) value.description = { advanced: true }
@@ -108,7 +117,9 @@ function checkValue (field: FormField, value: unknown): Checked {
     }
   }
   const ok = field.type === 'boolean' ? typeof value === 'boolean' : field.type === 'integer' ? Number.isInteger(value) : typeof value === 'string'
-  return ok ? { value } : { error: `expected ${field.type === 'boolean' ? 'bool' : field.type === 'integer' ? 'int' : 'str'}` }
+  if (!ok) return { error: `expected ${field.type === 'boolean' ? 'bool' : field.type === 'integer' ? 'int' : 'str'}` }
+  if (field.valueMin !== undefined && (value as number) < field.valueMin) return { error: `value must be at least ${field.valueMin}` }
+  return { value }
 }
 
 class Invalid extends Error {}
@@ -160,6 +171,7 @@ const SELECTORS: Record<string, (value: unknown, config: Record<string, unknown>
     const domains = config.domain === undefined ? [] : ([] as unknown[]).concat(config.domain)
     const domain = id.split('.')[0] as string
     if (ENTITY_ID.test(id) && domains.length > 0 && !domains.includes(domain)) throw new Invalid(`Entity ${id} belongs to domain ${domain}, expected ${pyList(domains)}`)
+    if (Array.isArray(config.include_entities) && !config.include_entities.includes(id)) throw new Invalid(`value must be one of ${pyList([...config.include_entities].sort())}`)
     if (Array.isArray(config.exclude_entities) && config.exclude_entities.includes(id)) throw new Invalid(`value must not be one of ${pyList([...config.exclude_entities].sort())}`)
     return id
   }),
@@ -188,7 +200,9 @@ const SELECTORS: Record<string, (value: unknown, config: Record<string, unknown>
     if (typeof value !== 'string' || !/^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(value)) throw new Invalid(`Invalid time specified: ${String(value)}`)
     return value
   },
-  device: (value, config) => each(config, value, cvString)
+  device: (value, config) => each(config, value, cvString),
+  attribute: value => cvString(value),
+  state: (value, config) => each(config, value, cvString)
 }
 
 /** vol.Coerce(bool): Python's truth of the value (the boolean selector takes anything). */

@@ -1,144 +1,21 @@
-import type { DemoEntry } from './config-entries.ts'
-import { sel, type FormField } from './flow-schema.ts'
+import { opt, req, sel, type FormField } from './flow-schema.ts'
+import { abortEntriesMatch, hideEntities, NAME, nameOf, numberBox, oneEntity, withName, type HelperFlow, type Options } from './helper-flow-kit.ts'
+import { group, random, template } from './helper-flows-menu.ts'
 import { setUpEntities, type HelperEntity } from './helper-entities.ts'
-import { groupState, templateState, thresholdState, utilityMeterState } from './helper-platforms.ts'
+import { derivativeState, filterState, historyStatsState, integrationState, minMaxState, statisticsState, switchAsXState, thresholdState, todState, trendState, utilityMeterState } from './helper-platforms.ts'
 import type { House } from './house.ts'
-import { SchemaFlowError, type StepContext, type StepTable } from './schema-flow.ts'
+import { SchemaFlowError, type StepContext } from './schema-flow.ts'
 
 /**
  * The config and options flows of Home Assistant's helper integrations, one row per integration:
  * each step's fields with core's names, required flags, defaults and selectors, the flow's own
  * validation, the entry's title, and the entities the entry sets up. Each row cites the
- * homeassistant/components/<domain>/config_flow.py it follows; demo/schema-flow.ts walks the steps
- * as helpers/schema_config_entry_flow.py does.
+ * homeassistant/components/<domain>/config_flow.py it follows; the rows whose flow starts with a
+ * menu (template, group, random) are in demo/helper-flows-menu.ts; demo/schema-flow.ts walks the
+ * steps as helpers/schema_config_entry_flow.py does.
  */
-export interface HelperFlow {
-  config: StepTable
-  options?: StepTable
-  title: (options: Record<string, unknown>) => string
-  setupEntities: (house: House, entry: DemoEntry) => void
-  onRemove?: (house: House, entry: DemoEntry) => void
-}
 
-type Options = Record<string, unknown>
-
-const req = (name: string, selector: FormField['selector'], extra: Partial<FormField> = {}): FormField => ({ name, selector, required: true, ...extra })
-const opt = (name: string, selector: FormField['selector'], extra: Partial<FormField> = {}): FormField => ({ name, selector, optional: true, ...extra })
-const NAME = req('name', sel.text())
-const nameOf = (options: Options): string => String(options.name ?? '')
-const numberBox = sel.number({ mode: 'box', step: 'any' })
-
-/** A single entity named after the entry's name, of one domain, its state from the options. */
-const oneEntity = (platform: string, domainOf: (o: Options) => string, compute: (house: House, o: Options) => ReturnType<HelperEntity['compute']>) =>
-  (house: House, entry: DemoEntry): void => {
-    setUpEntities(house, entry, platform, [{ domain: domainOf(entry.options), name: entry.title, compute: h => compute(h, entry.options) }])
-  }
-
-/** Fields of one step shown in both flows: the config flow's adds `name` first. */
-const withName = (fields: FormField[]): FormField[] => [NAME, ...fields]
-
-/** An options flow whose first step moves to the step named by an option (template_type, group_type). */
-const byType = (key: string, steps: Record<string, FormField[] | ((ctx: StepContext) => FormField[])>, validate?: (type: string) => (input: Options) => Options): StepTable => ({
-  init: { next: (options: Options) => String(options[key]) },
-  ...Object.fromEntries(Object.entries(steps).map(([type, schema]) => [type, { schema, preview: key === 'template_type' ? 'template' : 'group', ...(validate === undefined ? {} : { validate: validate(type) }) }]))
-})
-
-// template/config_flow.py (generate_schema, TEMPLATE_TYPES, validate_user_input adds template_type).
-const TEMPLATE_TYPES = ['alarm_control_panel', 'binary_sensor', 'button', 'cover', 'event', 'fan', 'image', 'light', 'lock', 'number', 'select', 'sensor', 'switch', 'update', 'vacuum', 'weather']
-const BINARY_SENSOR_CLASSES = ['battery', 'battery_charging', 'carbon_monoxide', 'cold', 'connectivity', 'door', 'garage_door', 'gas', 'heat', 'light', 'lock', 'moisture', 'motion', 'moving', 'occupancy', 'opening', 'plug', 'power', 'presence', 'problem', 'running', 'safety', 'smoke', 'sound', 'tamper', 'update', 'vibration', 'window']
-const SENSOR_CLASSES = ['absolute_humidity', 'apparent_power', 'aqi', 'area', 'atmospheric_pressure', 'battery', 'blood_glucose_concentration', 'carbon_dioxide', 'carbon_monoxide', 'conductivity', 'current', 'data_rate', 'data_size', 'date', 'distance', 'duration', 'energy', 'energy_distance', 'energy_storage', 'frequency', 'gas', 'humidity', 'illuminance', 'irradiance', 'moisture', 'monetary', 'nitrogen_dioxide', 'nitrogen_monoxide', 'nitrous_oxide', 'ozone', 'ph', 'pm1', 'pm10', 'pm25', 'power', 'power_factor', 'precipitation', 'precipitation_intensity', 'pressure', 'reactive_energy', 'reactive_power', 'signal_strength', 'sound_pressure', 'speed', 'sulphur_dioxide', 'temperature', 'timestamp', 'volatile_organic_compounds', 'volatile_organic_compounds_parts', 'voltage', 'volume', 'volume_flow_rate', 'volume_storage', 'water', 'weight', 'wind_direction', 'wind_speed']
-/** Core lists every unit of every sensor device class; the field takes any text (custom_value), so a sample stands for them. */
-const SENSOR_UNITS = ['%', '\u00b0C', '\u00b0F', 'K', 'W', 'kW', 'Wh', 'kWh', 'V', 'A', 'Hz', 'lx', 'hPa', 'Pa', 'bar', 'ppm', '\u00b5g/m\u00b3', 'm\u00b3', 'L', 'km/h', 'm/s', 'mm', 'cm', 'm', 'km', 'g', 'kg', 's', 'min', 'h', 'd', 'dB', 'dBm', 'MB', 'GB', 'Mbit/s', 'mm/h', '\u00b0']
-const classes = (options: string[], translationKey: string): FormField['selector'] => sel.select(options, { mode: 'dropdown', translation_key: translationKey, sort: true })
-const STATE = req('state', sel.template())
-
-function templateFields (type: string, flow: 'config' | 'options'): FormField[] {
-  const config = flow === 'config'
-  const deviceClass = (list: string[], key: string): FormField[] => config ? [opt('device_class', classes(list, key))] : []
-  const byPlatform: Record<string, FormField[]> = {
-    alarm_control_panel: [opt('value_template', sel.template()), ...['disarm', 'arm_away', 'arm_custom_bypass', 'arm_home', 'arm_night', 'arm_vacation', 'trigger'].map(a => opt(a, sel.action())), opt('code_arm_required', sel.boolean(), { default: true }), opt('code_format', sel.select(['no_code', 'number', 'text'], { mode: 'dropdown', translation_key: 'alarm_control_panel_code_format' }), { default: 'number' })],
-    binary_sensor: [STATE, ...deviceClass(BINARY_SENSOR_CLASSES, 'binary_sensor_device_class'), opt('auto_off', sel.text()), opt('delay_off', sel.text()), opt('delay_on', sel.text())],
-    button: [opt('press', sel.action()), ...deviceClass(['identify', 'restart', 'update'], 'button_device_class')],
-    cover: [STATE, opt('open_cover', sel.action()), opt('close_cover', sel.action()), opt('stop_cover', sel.action()), opt('position', sel.template()), opt('set_cover_position', sel.action()), ...deviceClass(['awning', 'blind', 'curtain', 'damper', 'door', 'garage', 'gate', 'shade', 'shutter', 'window'], 'cover_device_class')],
-    event: [req('event_type', sel.template()), req('event_types', sel.template()), ...deviceClass(['doorbell', 'button', 'motion'], 'event_device_class')],
-    fan: [STATE, req('turn_on', sel.action()), req('turn_off', sel.action()), opt('percentage', sel.template()), opt('set_percentage', sel.action()), opt('speed_count', sel.number({ min: 1, max: 100, step: 1, mode: 'box' }))],
-    image: [req('url', sel.template()), opt('verify_ssl', sel.boolean(), { default: true })],
-    light: [STATE, req('turn_on', sel.action()), req('turn_off', sel.action()), opt('level', sel.template()), opt('set_level', sel.action()), opt('hs', sel.template()), opt('set_hs', sel.action()), opt('temperature', sel.template()), opt('set_temperature', sel.action())],
-    lock: [STATE, req('lock', sel.action()), req('unlock', sel.action()), opt('code_format', sel.template()), opt('open', sel.action())],
-    number: [STATE, req('min', sel.number({ mode: 'box' }), { default: 0.0 }), req('max', sel.number({ mode: 'box' }), { default: 100.0 }), req('step', sel.number({ mode: 'box' }), { default: 1.0 }), opt('unit_of_measurement', sel.text({ type: 'text', multiline: false })), req('set_value', sel.action())],
-    select: [STATE, req('options', sel.template()), opt('select_option', sel.action())],
-    sensor: [STATE, opt('unit_of_measurement', sel.select(SENSOR_UNITS, { mode: 'dropdown', translation_key: 'sensor_unit_of_measurement', custom_value: true, sort: true })), opt('device_class', classes(SENSOR_CLASSES, 'sensor_device_class')), opt('state_class', classes(['measurement', 'measurement_angle', 'total', 'total_increasing'], 'sensor_state_class'))],
-    switch: [opt('value_template', sel.template()), opt('turn_on', sel.action()), opt('turn_off', sel.action())],
-    update: [...['installed_version', 'latest_version'].map(k => opt(k, sel.template())), opt('install', sel.action()), ...['in_progress', 'release_summary', 'release_url', 'title', 'update_percentage'].map(k => opt(k, sel.template())), opt('backup', sel.boolean()), opt('specific_version', sel.boolean()), ...deviceClass(['firmware'], 'update_device_class')],
-    vacuum: [STATE, req('start', sel.action()), opt('fan_speed', sel.template()), opt('fan_speeds', sel.select([], { multiple: true, custom_value: true, mode: 'dropdown' })), ...['set_fan_speed', 'stop', 'pause', 'return_to_base', 'clean_spot', 'locate'].map(a => opt(a, sel.action()))],
-    weather: [req('condition', sel.template()), req('humidity', sel.template()), req('temperature', sel.template()), opt('temperature_unit', sel.select(['\u00b0C', '\u00b0F', 'K'], { mode: 'dropdown', sort: true })), opt('forecast_daily', sel.template()), opt('forecast_hourly', sel.template())]
-  }
-  const fields = [...(byPlatform[type] ?? []), opt('device_id', sel.device()), opt('advanced_options', undefined, { section: { fields: [opt('availability', sel.template())], collapsed: true } })]
-  return config ? withName(fields) : fields
-}
-
-const setTemplateType = (type: string) => (input: Options): Options => ({ template_type: type, ...input })
-
-const template: HelperFlow = {
-  config: {
-    user: { menu: TEMPLATE_TYPES },
-    ...Object.fromEntries(TEMPLATE_TYPES.map(type => [type, { schema: templateFields(type, 'config'), validate: setTemplateType(type), ...(type === 'button' ? {} : { preview: 'template' }) }]))
-  },
-  options: byType('template_type', Object.fromEntries(TEMPLATE_TYPES.map(type => [type, templateFields(type, 'options')])), setTemplateType),
-  title: nameOf,
-  setupEntities: oneEntity('template', o => String(o.template_type), (house, o) => templateState(house, String(o.template_type), o))
-}
-
-// group/config_flow.py (GROUP_TYPES, basic_group_config_schema, the options schemas without own entities).
-const GROUP_TYPES = ['binary_sensor', 'button', 'cover', 'event', 'fan', 'light', 'lock', 'media_player', 'notify', 'sensor', 'siren', 'switch']
-const STATISTICS = ['last', 'max', 'mean', 'median', 'min', 'product', 'range', 'stdev', 'sum']
-const memberDomains = (type: string): string | string[] => type === 'sensor' ? ['sensor', 'number', 'input_number'] : type
-const HIDE_MEMBERS = req('hide_members', sel.boolean(), { default: false })
-
-function groupConfigFields (type: string): FormField[] {
-  const fields = [NAME, req('entities', sel.entity(memberDomains(type), true)), HIDE_MEMBERS]
-  if (type === 'binary_sensor') fields.push(req('all', sel.boolean(), { default: false }))
-  if (type === 'sensor') fields.push(req('type', sel.select(STATISTICS, { translation_key: 'type' })))
-  return fields
-}
-
-/** entity_selector_without_own_entities: the options form cannot add the group to itself. */
-const groupOptionsFields = (type: string) => (ctx: StepContext): FormField[] => {
-  const own = [...ctx.house.entities.values()].filter(e => e.config_entry_id === ctx.entryId).map(e => e.entity_id)
-  const fields = [req('entities', sel.entity(memberDomains(type), true, { exclude_entities: own })), HIDE_MEMBERS]
-  if (type === 'binary_sensor') fields.push(req('all', sel.boolean(), { default: false }))
-  if (type === 'light' || type === 'switch') fields.push(req('all', sel.boolean(), { default: false, advanced: true }))
-  if (type === 'sensor') fields.push(opt('ignore_non_numeric', sel.boolean(), { default: false }), req('type', sel.select(STATISTICS, { translation_key: 'type' })))
-  return fields
-}
-
-/** GroupConfigFlowHandler.async_config_flow_finished / async_options_flow_finished / async_remove_entry: members hidden by the integration, or shown again. */
-function hideMembers (house: House, members: unknown, hide: boolean): void {
-  for (const id of Array.isArray(members) ? members : []) {
-    const member = typeof id === 'string' ? house.entities.get(id) : undefined
-    if (member === undefined || (member.hidden_by !== null && member.hidden_by !== 'integration')) continue
-    const hiddenBy = hide ? 'integration' : null
-    if (member.hidden_by === hiddenBy) continue
-    member.hidden_by = hiddenBy
-    house.fire('entity_registry_updated', { action: 'update', entity_id: member.entity_id, changes: { hidden_by: hide ? null : 'integration' } })
-  }
-}
-
-const setGroupType = (type: string) => (input: Options): Options => ({ group_type: type, ...input })
-
-const group: HelperFlow = {
-  config: {
-    user: { menu: GROUP_TYPES },
-    ...Object.fromEntries(GROUP_TYPES.map(type => [type, { schema: groupConfigFields(type), validate: setGroupType(type), preview: 'group' }]))
-  },
-  options: byType('group_type', Object.fromEntries(GROUP_TYPES.filter(t => t !== 'siren').map(type => [type, groupOptionsFields(type)]))),
-  title: nameOf,
-  setupEntities: (house, entry) => {
-    hideMembers(house, entry.options.entities, entry.options.hide_members === true)
-    oneEntity('group', o => String(o.group_type), (h, o) => groupState(h, String(o.group_type), o))(house, entry)
-  },
-  onRemove: (house, entry) => { if (entry.options.hide_members === true) hideMembers(house, entry.options.entities, false) }
-}
+export type { HelperFlow } from './helper-flow-kit.ts'
 
 // utility_meter/config_flow.py (METER_TYPES, _validate_config: tariffs must be unique).
 const METER_TYPES = ['none', 'quarter-hourly', 'hourly', 'daily', 'weekly', 'monthly', 'bimonthly', 'quarterly', 'yearly']
@@ -201,11 +78,245 @@ const threshold: HelperFlow = {
   setupEntities: oneEntity('threshold', () => 'binary_sensor', thresholdState)
 }
 
+// derivative/config_flow.py (UNIT_PREFIXES, TIME_UNITS; the options are the config minus name and source).
+const TIME_UNITS = ['s', 'min', 'h', 'd']
+const prefixes = (values: string[], labels: string[]): Array<{ value: string, label: string }> => values.map((value, i) => ({ value, label: `${value} (${labels[i] as string})` }))
+const DERIVATIVE_OPTIONS: FormField[] = [
+  req('round', sel.number({ min: 0, max: 6, mode: 'box', unit_of_measurement: 'decimals' }), { default: 2 }),
+  req('time_window', sel.duration()),
+  opt('unit_prefix', sel.select(prefixes(['n', '\u00b5', 'm', 'k', 'M', 'G', 'T', 'P'], ['nano', 'micro', 'milli', 'kilo', 'mega', 'giga', 'tera', 'peta']))),
+  req('unit_time', sel.select(TIME_UNITS, { translation_key: 'time_unit' }), { default: 'h' })
+]
+const NUMERIC_SOURCES = ['counter', 'input_number', 'sensor']
+
+const derivative: HelperFlow = {
+  config: { user: { schema: [NAME, req('source', sel.entity(NUMERIC_SOURCES)), ...DERIVATIVE_OPTIONS] } },
+  options: { init: { schema: DERIVATIVE_OPTIONS } },
+  title: nameOf,
+  setupEntities: oneEntity('derivative', () => 'sensor', derivativeState)
+}
+
+// min_max/config_flow.py (_STATISTIC_MEASURES; the title is the name, or "" without one).
+const MIN_MAX_TYPES = [['min', 'Minimum'], ['max', 'Maximum'], ['mean', 'Arithmetic mean'], ['median', 'Median'], ['last', 'Most recently updated'], ['range', 'Statistical range'], ['sum', 'Sum']].map(([value, label]) => ({ value: value as string, label: label as string }))
+const MIN_MAX_OPTIONS: FormField[] = [
+  req('entity_ids', sel.entity(['sensor', 'number', 'input_number'], true)),
+  req('type', sel.select(MIN_MAX_TYPES)),
+  req('round_digits', sel.number({ min: 0, max: 6, mode: 'box' }), { default: 2 })
+]
+
+const minMax: HelperFlow = {
+  config: { user: { schema: withName(MIN_MAX_OPTIONS) } },
+  options: { init: { schema: MIN_MAX_OPTIONS } },
+  title: nameOf,
+  setupEntities: oneEntity('min_max', () => 'sensor', minMaxState)
+}
+
+// integration/config_flow.py (_get_options_dict; the options flow offers only sources with the current source's unit,
+// entity_selector_compatible). max_sub_interval is the released field (a duration, no negative).
+const INTEGRATION_SOURCES = ['counter', 'input_number', 'sensor']
+const integrationFields = (ctx: StepContext): FormField[] => {
+  const current = typeof ctx.options.source === 'string' ? ctx.house.states.get(ctx.options.source)?.attributes.unit_of_measurement : undefined
+  const compatible = [...ctx.house.states.values()].filter(s => INTEGRATION_SOURCES.includes(s.entity_id.split('.')[0] as string) && s.attributes.unit_of_measurement === current).map(s => s.entity_id)
+  return [
+    req('source', ctx.entryId === undefined ? sel.entity(INTEGRATION_SOURCES) : sel.entity(undefined, false, { include_entities: compatible })),
+    req('method', sel.select(['trapezoidal', 'left', 'right'], { translation_key: 'method' }), { default: 'trapezoidal' }),
+    opt('round', sel.number({ min: 0, max: 6, mode: 'box' })),
+    opt('max_sub_interval', sel.duration({ allow_negative: false }))
+  ]
+}
+
+const integration: HelperFlow = {
+  config: {
+    user: {
+      schema: ctx => [
+        NAME,
+        opt('unit_prefix', sel.select(prefixes(['k', 'M', 'G', 'T'], ['kilo', 'mega', 'giga', 'tera']), { mode: 'dropdown' })),
+        req('unit_time', sel.select(TIME_UNITS, { mode: 'dropdown', translation_key: 'unit_time' }), { default: 'h' }),
+        ...integrationFields(ctx)
+      ]
+    }
+  },
+  options: { init: { schema: integrationFields } },
+  title: nameOf,
+  setupEntities: oneEntity('integration', () => 'sensor', integrationState)
+}
+
+// statistics/config_flow.py (three steps: source, characteristic by source kind, then the sampling options;
+// validate_options, _async_abort_entries_match) and sensor.py (STATS_NUMERIC_SUPPORT, STATS_BINARY_SUPPORT).
+const STATS_NUMERIC = ['average_linear', 'average_step', 'average_timeless', 'change', 'change_sample', 'change_second', 'count', 'datetime_newest', 'datetime_oldest', 'datetime_value_max', 'datetime_value_min', 'distance_95_percent_of_values', 'distance_99_percent_of_values', 'distance_absolute', 'mean', 'mean_circular', 'median', 'noisiness', 'percentile', 'standard_deviation', 'sum', 'sum_differences', 'sum_differences_nonnegative', 'total', 'value_max', 'value_min', 'variance']
+const STATS_BINARY = ['average_step', 'average_timeless', 'count', 'count_off', 'count_on', 'datetime_newest', 'datetime_oldest', 'mean']
+const STATISTICS_OPTIONS: FormField[] = [
+  opt('sampling_size', sel.number({ min: 0, step: 1, mode: 'box' })),
+  opt('max_age', sel.duration({ enable_day: false, allow_negative: false })),
+  opt('keep_last_sample', sel.boolean(), { default: false }),
+  opt('percentile', sel.number({ min: 1, max: 99, step: 1, mode: 'box' }), { default: 50 }),
+  opt('precision', sel.number({ min: 0, step: 1, mode: 'box' }), { default: 2 })
+]
+const statisticsOptions = (input: Options, ctx: StepContext): Options => {
+  if (input.sampling_size === undefined && input.max_age === undefined) throw new SchemaFlowError('missing_max_age_or_sampling_size')
+  if (input.keep_last_sample === true && input.max_age === undefined) throw new SchemaFlowError('missing_keep_last_sample')
+  abortEntriesMatch(ctx, { ...ctx.options, ...input })
+  return input
+}
+
+const statistics: HelperFlow = {
+  config: {
+    user: { schema: [req('name', sel.text(), { default: 'Statistical characteristic' }), req('entity_id', sel.entity(['binary_sensor', 'sensor']))], next: 'state_characteristic' },
+    state_characteristic: {
+      schema: ctx => [req('state_characteristic', sel.select(String(ctx.options.entity_id).startsWith('binary_sensor.') ? STATS_BINARY : STATS_NUMERIC, { translation_key: 'state_characteristic', sort: true, mode: 'dropdown' }))],
+      next: 'options'
+    },
+    options: { schema: STATISTICS_OPTIONS, validate: statisticsOptions, preview: 'statistics' }
+  },
+  options: { init: { schema: STATISTICS_OPTIONS, validate: statisticsOptions, preview: 'statistics' } },
+  title: nameOf,
+  setupEntities: oneEntity('statistics', () => 'sensor', statisticsState)
+}
+
+// trend/config_flow.py (a second step with the source shown read-only; the options flow adds the sampling fields).
+const trendBase = (ctx: StepContext): FormField[] => [
+  opt('entity_id', sel.entity(undefined, false, { read_only: true })),
+  opt('attribute', sel.attribute(ctx.options.entity_id)),
+  opt('invert', sel.boolean(), { default: false })
+]
+
+const trend: HelperFlow = {
+  config: {
+    user: { schema: [NAME, req('entity_id', sel.entity('sensor'))], next: 'settings' },
+    settings: { schema: trendBase }
+  },
+  options: {
+    init: {
+      schema: ctx => [
+        ...trendBase(ctx),
+        opt('max_samples', sel.number({ min: 2, mode: 'box' }), { default: 2 }),
+        opt('min_samples', sel.number({ min: 2, mode: 'box' }), { default: 2 }),
+        opt('min_gradient', sel.number({ step: 'any', mode: 'box' }), { default: 0.0 }),
+        opt('sample_duration', sel.number({ min: 0, mode: 'box', unit_of_measurement: 's' }), { default: 0 })
+      ]
+    }
+  },
+  title: nameOf,
+  setupEntities: oneEntity('trend', () => 'binary_sensor', trendState)
+}
+
+// filter/config_flow.py (FILTERS, get_options_schema per filter, validate_options: integers, _async_abort_entries_match) and const.py.
+const FILTERS = ['lowpass', 'outlier', 'range', 'throttle', 'time_simple_moving_average', 'time_throttle']
+const count = (min = 0): FormField['selector'] => sel.number({ min, step: 1, mode: 'box' })
+const filterFields = (ctx: StepContext): FormField[] => {
+  const window = (): FormField => opt('window_size', count(), { default: 1 })
+  const timeWindow = (): FormField => req('window_size', sel.duration({ enable_day: false, allow_negative: false }))
+  const byFilter: Record<string, FormField[]> = {
+    outlier: [window(), opt('radius', count(), { default: 2.0 })],
+    lowpass: [window(), opt('time_constant', count(), { default: 10 })],
+    range: [opt('lower_bound', count()), opt('upper_bound', count())],
+    time_simple_moving_average: [opt('type', sel.select(['last'], { mode: 'dropdown', translation_key: 'type' }), { default: 'last' }), timeWindow()],
+    throttle: [window()],
+    time_throttle: [timeWindow()]
+  }
+  return [...(byFilter[String(ctx.options.filter)] ?? []), opt('precision', count(), { default: 2 })]
+}
+const filterOptions = (input: Options, ctx: StepContext): Options => {
+  const out = { ...input }
+  for (const key of ['time_constant', 'precision']) if (typeof out[key] === 'number') out[key] = Math.trunc(out[key])
+  if (typeof out.window_size === 'number') out.window_size = Math.trunc(out.window_size)
+  abortEntriesMatch(ctx, { ...ctx.options, ...out })
+  return out
+}
+
+const filter: HelperFlow = {
+  config: {
+    user: { schema: [req('name', sel.text(), { default: 'Filtered sensor' }), req('entity_id', sel.entity(['sensor'])), req('filter', sel.select(FILTERS, { mode: 'dropdown', translation_key: 'filter' }))], next: 'options' },
+    options: { schema: filterFields, validate: filterOptions }
+  },
+  options: { init: { schema: filterFields, validate: filterOptions } },
+  title: nameOf,
+  setupEntities: oneEntity('filter', () => 'sensor', filterState)
+}
+
+// tod/config_flow.py (after and before times; the options flow takes both again).
+const TOD_OPTIONS: FormField[] = [req('after_time', sel.time()), req('before_time', sel.time())]
+
+const tod: HelperFlow = {
+  config: { user: { schema: withName(TOD_OPTIONS) } },
+  options: { init: { schema: TOD_OPTIONS } },
+  title: nameOf,
+  setupEntities: oneEntity('tod', () => 'binary_sensor', todState)
+}
+
+/** schema_config_entry_flow.py wrapped_entity_config_entry_title: the registry name, the original name, the state's name, the object id. */
+function wrappedEntityTitle (house: House, entityId: string): string {
+  const registered = house.entities.get(entityId)
+  const objectId = entityId.split('.')[1] ?? entityId
+  if (registered !== undefined) return registered.name ?? registered.original_name ?? objectId
+  const name = house.states.get(entityId)?.attributes.friendly_name
+  return typeof name === 'string' ? name : objectId
+}
+
+// switch_as_x/config_flow.py (the title is the wrapped switch's name, which the flow hides; the options flow
+// takes only invert) and __init__.py (async_remove_entry shows the switch again).
+const switchAsX: HelperFlow = {
+  config: {
+    user: {
+      schema: [
+        req('entity_id', sel.entity('switch')),
+        opt('invert', sel.boolean(), { default: false }),
+        req('target_domain', sel.select(['cover', 'fan', 'light', 'lock', 'siren', 'valve'], { translation_key: 'target_domain' }))
+      ]
+    }
+  },
+  options: { init: { schema: [req('invert', sel.boolean())] } },
+  title: (options, house) => wrappedEntityTitle(house, String(options.entity_id)),
+  setupEntities: (house, entry) => {
+    hideEntities(house, entry.options.entity_id, true)
+    oneEntity('switch_as_x', o => String(o.target_domain), switchAsXState)(house, entry)
+  },
+  onRemove: (house, entry) => { hideEntities(house, entry.options.entity_id, false) }
+}
+
+// history_stats/config_flow.py (three steps: source and type, the states to count, the period; exactly two of
+// start, end and duration, validate_options, _async_abort_entries_match) and const.py.
+const historyStatsFields = (ctx: StepContext): FormField[] => [
+  opt('entity_id', sel.entity(undefined, false, { read_only: true })),
+  opt('state', sel.state({ multiple: true, entity_id: ctx.options.entity_id, read_only: true })),
+  opt('type', sel.select(['time', 'ratio', 'count'], { mode: 'dropdown', translation_key: 'type', read_only: true })),
+  opt('start', sel.template()),
+  opt('end', sel.template()),
+  opt('duration', sel.duration({ enable_day: true, allow_negative: false })),
+  ...(ctx.options.type === 'ratio' ? [] : [req('state_class', sel.select(['measurement', 'total_increasing'], { translation_key: 'state_class', mode: 'dropdown' }), { default: 'measurement' })])
+]
+const historyStatsOptions = (input: Options, ctx: StepContext): Options => {
+  if (['start', 'end', 'duration'].filter(key => key in input).length !== 2) throw new SchemaFlowError('only_two_keys_allowed')
+  abortEntriesMatch(ctx, { ...ctx.options, ...input })
+  return input
+}
+
+const historyStats: HelperFlow = {
+  config: {
+    user: { schema: [req('name', sel.text(), { default: 'unnamed statistics' }), req('entity_id', sel.entity()), req('type', sel.select(['time', 'ratio', 'count'], { mode: 'dropdown', translation_key: 'type' }), { default: 'time' })], next: 'state' },
+    state: { schema: ctx => [opt('entity_id', sel.entity(undefined, false, { read_only: true })), req('state', sel.state({ multiple: true, entity_id: ctx.options.entity_id }))], next: 'options' },
+    options: { schema: historyStatsFields, validate: historyStatsOptions, preview: 'history_stats' }
+  },
+  options: { init: { schema: historyStatsFields, validate: historyStatsOptions, preview: 'history_stats' } },
+  title: nameOf,
+  setupEntities: oneEntity('history_stats', () => 'sensor', historyStatsState)
+}
+
 export const HELPER_FLOWS: Record<string, HelperFlow> = {
   template,
   group,
+  random,
   utility_meter: utilityMeter,
-  threshold
+  threshold,
+  derivative,
+  min_max: minMax,
+  integration,
+  statistics,
+  trend,
+  filter,
+  tod,
+  switch_as_x: switchAsX,
+  history_stats: historyStats
 }
 
 export const helperFlowOf = (handler: string): HelperFlow | undefined => Object.hasOwn(HELPER_FLOWS, handler) ? HELPER_FLOWS[handler] : undefined

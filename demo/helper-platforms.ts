@@ -128,3 +128,108 @@ export function utilityMeterState (house: House, o: Options, tariff?: string): H
     }
   }
 }
+
+const unitOf = (house: House, entityId: unknown): string | undefined => {
+  const unit = typeof entityId === 'string' ? house.states.get(entityId)?.attributes.unit_of_measurement : undefined
+  return typeof unit === 'string' ? unit : undefined
+}
+const rounded = (value: number, digits: unknown): string => value.toFixed(typeof digits === 'number' ? Math.max(0, Math.min(6, Math.trunc(digits))) : 2)
+
+/** random/binary_sensor.py and sensor.py: a coin toss, or an integer between minimum and maximum. */
+export function randomState (type: string, o: Options): HelperState {
+  if (type === 'binary_sensor') return { state: Math.random() < 0.5 ? 'on' : 'off', attributes: setKeys(o, ['device_class']) }
+  const min = typeof o.minimum === 'number' ? o.minimum : 0
+  const max = typeof o.maximum === 'number' ? o.maximum : 20
+  return { state: String(min + Math.floor(Math.random() * (max - min + 1))), attributes: { minimum: min, maximum: max, ...setKeys(o, ['unit_of_measurement', 'device_class']) } }
+}
+
+/** derivative/sensor.py: starts at 0 (rounded), in the source's unit per time unit with the prefix. */
+export function derivativeState (house: House, o: Options): HelperState {
+  const unit = unitOf(house, o.source)
+  return { state: rounded(0, o.round), attributes: { source: o.source, ...(unit === undefined ? {} : { unit_of_measurement: `${String(o.unit_prefix ?? '')}${unit}/${String(o.unit_time)}` }) } }
+}
+
+/** integration/sensor.py: unknown until the source changes twice; the unit is prefix + source unit + time unit (W and h make Wh). */
+export function integrationState (house: House, o: Options): HelperState {
+  const unit = unitOf(house, o.source)
+  const time = String(o.unit_time ?? 'h')
+  const integral = unit === undefined ? undefined : unit.endsWith(`/${time}`) ? unit.slice(0, -time.length - 1) : `${unit}${time}`
+  return { state: 'unknown', attributes: { source: o.source, state_class: 'total', ...(integral === undefined ? {} : { unit_of_measurement: `${String(o.unit_prefix ?? '')}${integral}` }) } }
+}
+
+/** min_max/sensor.py: the statistic over the numeric members, rounded; the entity behind min, max and last named. */
+export function minMaxState (house: House, o: Options): HelperState {
+  const members = ids(o.entity_ids).map(id => ({ id, value: numberOf(house, id) })).filter((m): m is { id: string, value: number } => m.value !== undefined)
+  const unit = ids(o.entity_ids).map(id => unitOf(house, id)).find(u => u !== undefined)
+  const attributes: Record<string, unknown> = unit === undefined ? {} : { unit_of_measurement: unit }
+  if (members.length === 0) return { state: 'unknown', attributes }
+  const sorted = [...members].sort((a, b) => a.value - b.value)
+  const lowest = sorted[0] as { id: string, value: number }
+  const highest = sorted[sorted.length - 1] as { id: string, value: number }
+  const last = members[members.length - 1] as { id: string, value: number }
+  const sum = members.reduce((a, m) => a + m.value, 0)
+  const middle = sorted.length % 2 === 1 ? (sorted[(sorted.length - 1) / 2] as { value: number }).value : ((sorted[sorted.length / 2 - 1] as { value: number }).value + (sorted[sorted.length / 2] as { value: number }).value) / 2
+  const byType: Record<string, () => number> = { min: () => lowest.value, max: () => highest.value, mean: () => sum / members.length, median: () => middle, last: () => last.value, range: () => highest.value - lowest.value, sum: () => sum }
+  if (o.type === 'min') attributes.min_entity_id = lowest.id
+  if (o.type === 'max') attributes.max_entity_id = highest.id
+  if (o.type === 'last') attributes.last_entity_id = last.id
+  const value = byType[String(o.type)]?.()
+  return { state: value === undefined ? 'unknown' : rounded(value, o.round_digits), attributes }
+}
+
+/** statistics/sensor.py: one sample so far, the source's current value (a count of 1, the value for a mean or an extreme). */
+export function statisticsState (house: House, o: Options): HelperState {
+  const source = typeof o.entity_id === 'string' ? house.states.get(o.entity_id)?.state : undefined
+  const binary = String(o.entity_id).startsWith('binary_sensor.')
+  const value = numberOf(house, o.entity_id)
+  const valid = binary ? source === 'on' || source === 'off' : value !== undefined
+  const attributes: Record<string, unknown> = { age_coverage_ratio: null, buffer_usage_ratio: 0, source_value_valid: valid }
+  const characteristic = String(o.state_characteristic)
+  if (!valid) return { state: 'unknown', attributes }
+  if (characteristic === 'count') return { state: '1', attributes }
+  if (binary) return { state: characteristic === 'count_on' ? String(source === 'on' ? 1 : 0) : characteristic === 'count_off' ? String(source === 'off' ? 1 : 0) : 'unknown', attributes }
+  const unit = unitOf(house, o.entity_id)
+  if (unit !== undefined) attributes.unit_of_measurement = unit
+  const same = ['mean', 'median', 'value_max', 'value_min', 'average_step', 'average_timeless', 'average_linear', 'total', 'sum', 'percentile', 'mean_circular']
+  if (same.includes(characteristic)) return { state: rounded(value as number, o.precision), attributes }
+  return { state: 'unknown', attributes }
+}
+
+/** trend/binary_sensor.py: unknown until it has min_samples samples. */
+export function trendState (_house: House, o: Options): HelperState {
+  return { state: 'unknown', attributes: { entity_id: o.entity_id, gradient: null, invert: o.invert === true, min_gradient: o.min_gradient ?? 0, sample_count: 0, sample_duration: o.sample_duration ?? 0 } }
+}
+
+/** filter/sensor.py: the first sample passes every filter, rounded to the precision. */
+export function filterState (house: House, o: Options): HelperState {
+  const value = numberOf(house, o.entity_id)
+  const unit = unitOf(house, o.entity_id)
+  return { state: value === undefined ? 'unknown' : rounded(value, o.precision), attributes: unit === undefined ? {} : { unit_of_measurement: unit } }
+}
+
+/** tod/binary_sensor.py: on between after and before in the home's time zone (Europe/Amsterdam), across midnight when before < after. */
+export function todState (_house: House, o: Options): HelperState {
+  const clock = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/Amsterdam', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' }).format(new Date(nowMs()))
+  const norm = (t: unknown): string => { const text = String(t).padStart(5, '0'); return text.length === 5 ? `${text}:00` : text.padStart(8, '0') }
+  const after = norm(o.after_time)
+  const before = norm(o.before_time)
+  const on = after <= before ? clock >= after && clock < before : clock >= after || clock < before
+  return { state: on ? 'on' : 'off', attributes: { after: o.after_time, before: o.before_time } }
+}
+
+/** switch_as_x/<domain>.py: the wrapped switch's state as the target domain reads it (on: open, on; a lock is unlocked when on, as lock.py says), inverted with invert. */
+export function switchAsXState (house: House, o: Options): HelperState {
+  const raw = typeof o.entity_id === 'string' ? house.states.get(o.entity_id)?.state : undefined
+  if (raw !== 'on' && raw !== 'off') return { state: raw === undefined ? 'unavailable' : raw, attributes: {} }
+  const on = (raw === 'on') !== (o.invert === true)
+  const states: Record<string, [string, string]> = { cover: ['open', 'closed'], valve: ['open', 'closed'], lock: ['unlocked', 'locked'], fan: ['on', 'off'], light: ['on', 'off'], siren: ['on', 'off'] }
+  const [yes, no] = states[String(o.target_domain)] ?? ['on', 'off']
+  return { state: on ? yes : no, attributes: {} }
+}
+
+/** history_stats/sensor.py: time in hours, a ratio in %, or a count of the matching periods (0 before the first refresh). */
+export function historyStatsState (_house: House, o: Options): HelperState {
+  const type = String(o.type)
+  const unit = type === 'ratio' ? { unit_of_measurement: '%' } : type === 'time' ? { unit_of_measurement: 'h' } : {}
+  return { state: type === 'count' ? '0' : '0.0', attributes: { ...unit, ...(type === 'ratio' ? {} : { state_class: o.state_class }) } }
+}

@@ -13,12 +13,17 @@ import type { House } from './house.ts'
 /** A validate_user_input refusal: its message is the error key the form shows as `errors.base`. */
 export class SchemaFlowError extends Error {}
 
+/** data_entry_flow.AbortFlow: the flow ends with `{type: 'abort', reason}` (its message). */
+export class AbortFlow extends Error {}
+
 export interface StepContext {
   house: House
   /** The options gathered so far (an options flow starts from the entry's). */
   options: Record<string, unknown>
   /** The entry an options flow edits. */
   entryId?: string
+  /** The integration the flow belongs to. */
+  domain?: string
 }
 
 export interface FormStep {
@@ -47,6 +52,7 @@ export interface SchemaFlowState {
   options: Record<string, unknown>
   showAdvanced: boolean
   entryId?: string
+  domain?: string
   shown?: Shown
 }
 
@@ -55,10 +61,11 @@ export type StepOutcome =
   | { type: 'form', step_id: string, data_schema: Array<Record<string, unknown>>, errors: Record<string, string> | null, last_step: boolean | null, preview: string | null }
   | { type: 'menu', step_id: string, menu_options: string[] }
   | { type: 'create_entry', options: Record<string, unknown> }
+  | { type: 'abort', reason: string }
   | { type: 'invalid', errors: FieldErrors }
 
-export function newSchemaFlow (steps: StepTable, options: Record<string, unknown>, showAdvanced: boolean, entryId?: string): SchemaFlowState {
-  return { steps, options: structuredClone(options), showAdvanced, ...(entryId === undefined ? {} : { entryId }) }
+export function newSchemaFlow (steps: StepTable, options: Record<string, unknown>, showAdvanced: boolean, where: { entryId?: string, domain?: string } = {}): SchemaFlowState {
+  return { steps, options: structuredClone(options), showAdvanced, ...where }
 }
 
 /** async_init: the first step, with no input. */
@@ -88,7 +95,7 @@ export function answerStep (house: House, flow: SchemaFlowState, input: Record<s
 /** The menu's form as voluptuous_serialize writes vol.In: a select of (value, label) pairs. */
 export const menuSchema = (options: string[]): Array<Record<string, unknown>> => [{ type: 'select', options: options.map(o => [o, o]), name: 'next_step_id' }]
 
-const ctxOf = (house: House, flow: SchemaFlowState): StepContext => ({ house, options: flow.options, ...(flow.entryId === undefined ? {} : { entryId: flow.entryId }) })
+const ctxOf = (house: House, flow: SchemaFlowState): StepContext => ({ house, options: flow.options, ...(flow.entryId === undefined ? {} : { entryId: flow.entryId }), ...(flow.domain === undefined ? {} : { domain: flow.domain }) })
 
 function fieldsOf (house: House, flow: SchemaFlowState, step: FormStep): FormField[] | undefined {
   return typeof step.schema === 'function' ? step.schema(ctxOf(house, flow)) : step.schema
@@ -108,6 +115,7 @@ function runStep (house: House, flow: SchemaFlowState, stepId: string, input: Re
   if (accepted !== undefined && step.validate !== undefined) {
     try { accepted = step.validate(accepted, ctxOf(house, flow)) } catch (err) {
       if (err instanceof SchemaFlowError) return show(house, flow, stepId, err, accepted)
+      if (err instanceof AbortFlow) return { type: 'abort', reason: err.message }
       throw err
     }
   }
@@ -143,7 +151,8 @@ function show (house: House, flow: SchemaFlowState, stepId: string, error?: Sche
   }
   const fields = fieldsOf(house, flow, step)
   if (fields === undefined) return nextOrFinish(house, flow, step)
-  const suggested = step.suggest === false ? { ...input } : { ...flow.options, ...input }
+  const suggested = step.suggest === false ? {} : { ...flow.options }
+  if (input !== undefined) mergeOptions(suggested, input, fields, flow.showAdvanced)
   flow.shown = { type: 'form', step_id: stepId, fields }
   return {
     type: 'form',
