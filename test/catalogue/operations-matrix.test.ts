@@ -48,6 +48,14 @@ const HELPERS: ReadonlyArray<readonly [type: string, options: Record<string, unk
   ['schedule', { monday: [{ from: '06:00:00', to: '07:00:00' }] }]
 ]
 
+/** Config-flow helper types, one per row in turn: what creates one, the domain of its entity, an option to change. */
+const FLOW_HELPERS: ReadonlyArray<{ type: string, options: Record<string, unknown>, domain: string, change: Record<string, unknown> }> = [
+  { type: 'threshold', options: { entity_id: 'sensor.outside_temperature', lower: 2, hysteresis: 0.5 }, domain: 'binary_sensor', change: { lower: 0 } },
+  { type: 'utility_meter', options: { source: 'sensor.grid_consumption', cycle: 'monthly' }, domain: 'sensor', change: { source: 'sensor.solar_production' } },
+  { type: 'template', options: { type: 'sensor', state: '{{ 21 }}', unit_of_measurement: '°C' }, domain: 'sensor', change: { unit_of_measurement: 'K' } },
+  { type: 'group', options: { type: 'light', entities: ['light.kuche_ceiling_light', 'light.kuche_ceiling_light_2'] }, domain: 'light', change: { entities: ['light.kuche_ceiling_light'] } }
+]
+
 interface Row {
   /** What the caller reaches it with. */
   readonly call: (tool: string, args: Record<string, unknown>) => Promise<ToolAnswer>
@@ -300,6 +308,33 @@ const OPERATIONS: Operation[] = [
       const deleted = await call('ha_delete_helper', { entity_id: entityId })
       t.notOk(deleted.isError, deleted.text)
       t.notOk(home.getState(entityId), 'gone from the house')
+    }
+  },
+  {
+    // A config-flow helper is a config entry: integrations at manage and allow_config_write besides the tools' own.
+    tool: 'ha_create_helper',
+    action: 'config-flow helper: create, update, delete',
+    needs: [['services', 'write'], ['integrations', 'manage']],
+    attempt: () => ({ helper_type: 'threshold', name: 'Refused frost', options: { entity_id: 'sensor.outside_temperature', lower: 2 } }),
+    async run ({ t, confirmed, home, server, tag, index }) {
+      const helper = FLOW_HELPERS[index % FLOW_HELPERS.length] as typeof FLOW_HELPERS[number]
+      const name = `Matrix flow ${tag}`
+      const entityId = `${helper.domain}.matrix_flow_${tag.replaceAll('-', '_')}`
+      const entry = (): { entry_id: string, options: Record<string, unknown> } | undefined =>
+        [...entriesOf(home.house).entries.values()].find(e => e.domain === helper.type && e.title === name)
+      const created = await confirmed('ha_create_helper', { helper_type: helper.type, name, options: helper.options })
+      t.notOk(created.isError, created.text)
+      t.ok(entry(), `a ${helper.type} entry in the house`)
+      t.ok(home.getState(entityId), `${entityId} in the house`)
+      await eventually(() => server.app.services.home.entity(entityId) !== undefined, 5000, `${entityId} in the server's catalogue`)
+      const updated = await confirmed('ha_update_helper', { entity_id: entityId, options: helper.change })
+      t.notOk(updated.isError, updated.text)
+      t.match(entry()?.options, helper.change, 'the entry holds the new option')
+      const id = entry()?.entry_id
+      const deleted = await confirmed('ha_delete_helper', { entity_id: entityId })
+      t.notOk(deleted.isError, deleted.text)
+      t.notOk(id !== undefined && entriesOf(home.house).entries.has(id), 'the entry is gone')
+      t.notOk(home.getState(entityId), 'and its entity')
     }
   },
   {
