@@ -613,6 +613,13 @@ t.test('every issue-32 operation, in every mode, for every kind of caller', asyn
             if (mode === 'full' && allowed) t.ok(listed.has(operation.tool), `full lists ${operation.tool}`)
             if (allowed) {
               await t.test(`${operation.tool} ${operation.action}`, async t => {
+                if (caller.who === 'primary token' && operation.needs[0]?.[1] !== 'read' && operation.audited !== false) {
+                  // The same path for every caller: the dry run is held once per mode.
+                  const before = houseFingerprint(home)
+                  const dry = await call(operation.tool, { ...operation.attempt(home), dry_run: true })
+                  t.match(dry, { isError: false, json: { dry_run: true } }, `a dry run: ${dry.text.slice(0, 200)}`)
+                  t.equal(houseFingerprint(home), before, 'a dry run reaches nothing')
+                }
                 const audit = server.app.services.policy.audit
                 const mark = audit.recent(1)[0]
                 await operation.run({ ...row, t })
