@@ -145,6 +145,8 @@ export async function createFlowHelper (ctx: ToolCallContext, args: CreateArgs &
   const values = args.options ?? {}
   refuseUncheckableTemplates(ctx, values)
   const asked = { helper_type: args.helper_type, name: args.name, options: values }
+  // What the entry looked like once made: undo deletes it only while it still does.
+  let made = ''
   return await runConfigWrite(ctx, {
     tool: ctx.tool,
     domain: args.helper_type,
@@ -168,19 +170,19 @@ export async function createFlowHelper (ctx: ToolCallContext, args: CreateArgs &
       const result = isRecord(walk.end.result) ? walk.end.result : {}
       const entryId = String(result.entry_id ?? '')
       const entry = await entryNow(ctx, entryId)
+      made = entryHash(entry) ?? ''
       return {
         entry_id: entryId,
         title: entry?.title ?? walk.end.title,
         entities: await entryEntities(ctx, entryId),
         ...(walk.ignored.length > 0 ? { ignored: walk.ignored } : {}),
-        ...(walk.named ? {} : { note: `A ${args.helper_type} helper takes its name from what it wraps; rename it with ha_update_entity.` }),
-        hash: entryHash(entry) ?? ''
+        ...(walk.named ? {} : { note: `A ${args.helper_type} helper takes its name from what it wraps; rename it with ha_update_entities.` })
       }
     },
     revert: result => {
       const entryId = String(result.entry_id ?? '')
       if (entryId === '') return undefined
-      return entryRevert(ctx, { entryId, label: `${args.helper_type} helper ${String(result.title)}`, entities: (result.entities as string[] | undefined) ?? [], wroteHash: String(result.hash) })
+      return entryRevert(ctx, { entryId, label: `${args.helper_type} helper ${String(result.title)}`, entities: (result.entities as string[] | undefined) ?? [], wroteHash: made })
     }
   })
 }
@@ -236,12 +238,13 @@ export async function updateFlowHelper (ctx: ToolCallContext, helper: FlowHelper
     refuseUncheckableTemplates(ctx, changes)
     const unknown = Object.keys(changes).filter(key => !fields.some(f => f.name === key))
     if (unknown.length > 0 && step.last_step !== false) {
-      throw new UserError('HAMCP_INVALID_ARGUMENT', `${entityId} (a ${helper.type} helper) has no option ${unknown.join(', ')}.`, `Its options: ${fields.map(f => f.name).join(', ')}${fields.some(f => f.name === 'name') ? '' : '; rename it with ha_update_entity'}.`, { unknown, fields: fieldList(fields) })
+      throw new UserError('HAMCP_INVALID_ARGUMENT', `${entityId} (a ${helper.type} helper) has no option ${unknown.join(', ')}.`, `Its options: ${fields.map(f => f.name).join(', ')}${fields.some(f => f.name === 'name') ? '' : '; rename it with ha_update_entities'}.`, { unknown, fields: fieldList(fields) })
     }
     if (changed.length === 0) throw new UserError('HAMCP_INVALID_ARGUMENT', `Nothing to change: the given options already match ${entityId}.`)
     const previous = Object.fromEntries(changed.map(key => [key, before[key] ?? null]))
     const next = Object.fromEntries(changed.map(key => [key, changes[key]]))
     const baseHash = entryHash(entry) ?? ''
+    let left = ''
     return await runConfigWrite(ctx, {
       tool: ctx.tool,
       domain: helper.type,
@@ -258,9 +261,10 @@ export async function updateFlowHelper (ctx: ToolCallContext, helper: FlowHelper
       execute: async () => {
         submitted = true
         await submitOptions(ctx, step, after, `the options of ${entityId}`)
-        return { entity_id: entityId, entry_id: entry.entry_id, previous, hash: entryHash(await entryNow(ctx, entry.entry_id)) ?? '' }
+        left = entryHash(await entryNow(ctx, entry.entry_id)) ?? ''
+        return { entity_id: entityId, entry_id: entry.entry_id, previous }
       },
-      revert: result => optionsRevert(ctx, helper, previous, String(result.hash))
+      revert: () => optionsRevert(ctx, helper, previous, left)
     })
   } finally {
     if (!submitted) await flowRequest(ctx, 'DELETE', optionsFlowPath(step.flow_id)).catch(() => undefined)
