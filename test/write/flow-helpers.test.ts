@@ -62,6 +62,16 @@ t.test('each config-flow helper is created (its entity appears), changed, delete
       t.notOk(home.getState(c.entity), 'the entity is gone with its entry')
       t.notOk(entriesOf(home.house).entries.has(entry.entry_id))
       t.equal(openFlows(home), 0)
+
+      const back = await undo()
+      if (c.type === 'utility_meter') {
+        t.equal(back.code, 'HAMCP_NOT_SUPPORTED', 'its cycle was set at creation only')
+      } else {
+        t.notOk(back.isError, back.text)
+        t.ok(home.getState(c.entity), 'undo created it again')
+        t.same(entryOf(home, c.type).options[key], before, 'with the options it had')
+      }
+      t.equal(openFlows(home), 0)
     })
   }
 })
