@@ -30,6 +30,17 @@ const flowSchema = z.looseObject({
 })
 export type DiscoveryFlow = z.infer<typeof flowSchema>
 
+/**
+ * Helpers Home Assistant sets up through a config flow (each core components/<type>/config_flow.py, a
+ * SchemaConfigFlowHandler of helpers/schema_config_entry_flow.py): one config entry whose options hold
+ * the helper's fields, changed through its options flow, removed with the entry. The helper tools own
+ * them: they check the entities and actions a helper's options name.
+ */
+export const FLOW_HELPER_TYPES = ['template', 'group', 'utility_meter', 'derivative', 'min_max', 'threshold', 'integration', 'statistics', 'trend', 'random', 'filter', 'tod', 'switch_as_x', 'history_stats'] as const
+export type FlowHelperType = typeof FLOW_HELPER_TYPES[number]
+
+export const isFlowHelperType = (type: string): type is FlowHelperType => (FLOW_HELPER_TYPES as readonly string[]).includes(type)
+
 /** config/config_entries.py ERROR_STATES, as the frontend's src/data/config_entries.ts lists them. */
 export const ERROR_STATES = ['setup_error', 'migration_error', 'setup_retry']
 

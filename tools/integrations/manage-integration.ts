@@ -5,7 +5,7 @@ import { stableJson } from '../../src/policy/confirm.ts'
 import type { UndoPlan } from '../../src/policy/undo.ts'
 import { freeFormArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { configEntries, discoveryFlows, flowName, IGNORED, requireConfigEntry, type ConfigEntry } from '../_shared/config-entries.ts'
+import { configEntries, discoveryFlows, flowName, IGNORED, isFlowHelperType, requireConfigEntry, type ConfigEntry } from '../_shared/config-entries.ts'
 import { abortFlow, configFlowPath, currentValues, flowRequest, formFields, optionsFlowPath, ownerStep, factValue, readOptionValues, shownFields, shownValue, walkFlow, type FlowStep } from '../_shared/data-entry-flows.ts'
 import { entryReach, needs, reachText, runIntegrationWrite } from './_write.ts'
 
@@ -68,8 +68,19 @@ async function setDisabled (ctx: ToolCallContext, args: Args, disable: boolean):
 
 const isRestart = (result: unknown): boolean => typeof result === 'object' && result !== null && (result as { require_restart?: unknown }).require_restart === true
 
+/**
+ * A helper's options name entities and actions (a template switch's turn_on) that the helper tools
+ * check and the options walk here does not: its options and its delete go through those tools, under
+ * their names in service_denylist (`template.update`, `template.delete`).
+ */
+function helperTool (entry: ConfigEntry, tool: 'ha_update_helper' | 'ha_delete_helper'): void {
+  if (!isFlowHelperType(entry.domain)) return
+  throw new UserError('HAMCP_NOT_SUPPORTED', `${entry.title} is a ${entry.domain} helper: ${tool} ${tool === 'ha_update_helper' ? 'changes its options' : 'deletes it'}, checking the entities and actions it names.`, `Call ${tool} with the entity_id of one of its entities (ha_list_integrations shows its entity count; ha_search_entities finds them).`)
+}
+
 async function remove (ctx: ToolCallContext, args: Args): Promise<Record<string, unknown>> {
   const entry = await requireConfigEntry(ctx, needs(args.entry_id, 'entry_id', 'delete'))
+  helperTool(entry, 'ha_delete_helper')
   const reach = await entryReach(ctx, entry)
   return await runIntegrationWrite(ctx, {
     action: 'delete',
@@ -106,6 +117,7 @@ async function reload (ctx: ToolCallContext, args: Args): Promise<Record<string,
 
 async function options (ctx: ToolCallContext, args: Args): Promise<Record<string, unknown>> {
   const entry = await activeEntry(ctx, args, 'options')
+  helperTool(entry, 'ha_update_helper')
   if (!entry.supports_options) throw new UserError('HAMCP_NOT_SUPPORTED', `${entry.title} (${entry.domain}) has no options.`)
   const step = await flowRequest(ctx, 'POST', optionsFlowPath(), { handler: entry.entry_id, show_advanced_options: false })
   const path = optionsFlowPath(step.flow_id)

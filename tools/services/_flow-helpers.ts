@@ -6,7 +6,7 @@ import { isTemplate } from '../../src/policy/config-calls.ts'
 import { entityListsActive } from '../../src/policy/guard.ts'
 import { configFact, editedSinceWrite, type Revert } from '../../src/policy/undo.ts'
 import { isRecord } from '../../src/shape.ts'
-import { configEntries, type ConfigEntry } from '../_shared/config-entries.ts'
+import { configEntries, isFlowHelperType, type ConfigEntry, type FlowHelperType } from '../_shared/config-entries.ts'
 import { runConfigWrite } from '../_shared/config-write.ts'
 import { configHash, toYaml } from '../_shared/config-yaml.ts'
 import {
@@ -14,16 +14,6 @@ import {
   walkFlow, type FlowAnswers, type FlowStep, type FormField, type FormSeen
 } from '../_shared/data-entry-flows.ts'
 import { unifiedDiff } from '../_shared/line-diff.ts'
-
-/**
- * Helpers Home Assistant sets up through a config flow (each core components/<type>/config_flow.py, a
- * SchemaConfigFlowHandler of helpers/schema_config_entry_flow.py): one config entry whose options hold
- * the helper's fields, changed through its options flow, removed with the entry.
- */
-export const FLOW_HELPER_TYPES = ['template', 'group', 'utility_meter', 'derivative', 'min_max', 'threshold', 'integration', 'statistics', 'trend', 'random', 'filter', 'tod', 'switch_as_x', 'history_stats'] as const
-export type FlowHelperType = typeof FLOW_HELPER_TYPES[number]
-
-export const isFlowHelperType = (type: string): type is FlowHelperType => (FLOW_HELPER_TYPES as readonly string[]).includes(type)
 
 interface Guard { dry_run: boolean, confirm_token?: string | undefined }
 

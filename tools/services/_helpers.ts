@@ -4,7 +4,8 @@ import type { ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { configFact, editedSinceWrite, type Revert } from '../../src/policy/undo.ts'
 import { configHash, toYaml } from '../_shared/config-yaml.ts'
 import { unifiedDiff } from '../_shared/line-diff.ts'
-import { FLOW_HELPER_TYPES, flowHelperOf, type FlowHelper } from './_flow-helpers.ts'
+import { FLOW_HELPER_TYPES } from '../_shared/config-entries.ts'
+import { flowHelperOf, type FlowHelper } from './_flow-helpers.ts'
 
 /**
  * Helper types whose storage collections Home Assistant exposes as `<type>/list|create|update|delete`

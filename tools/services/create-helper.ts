@@ -3,7 +3,8 @@ import { freeFormArg } from '../_shared/args.ts'
 import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { nameArg } from '../../src/policy/input-checks.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { createFlowHelper, FLOW_HELPER_TYPES, isFlowHelperType } from './_flow-helpers.ts'
+import { FLOW_HELPER_TYPES, isFlowHelperType } from '../_shared/config-entries.ts'
+import { createFlowHelper } from './_flow-helpers.ts'
 import { fieldsOf, HELPER_TYPES, helperRefusal, helperRevert, type HelperType } from './_helpers.ts'
 
 export default defineTool({
