@@ -67,7 +67,14 @@ t.test('with enable_sessions on', async t => {
   t.test('GET with the id opens the session\'s event stream', async t => {
     const id = await openRawSession(server.url, server.token)
     const stop = new AbortController()
-    const stream = await sendRaw(server.url, 'GET', server.token, id, stop.signal)
+    // The stream's headers go out at once: a client waits for them before it counts itself listening
+    // (the SDK's transport would send them with its first keep-alive, 15 s later).
+    const headersIn = await Promise.race([
+      sendRaw(server.url, 'GET', server.token, id, stop.signal),
+      new Promise<'no headers'>(resolve => { setTimeout(() => { resolve('no headers') }, 5000).unref() })
+    ])
+    if (headersIn === 'no headers') { stop.abort(); t.fail('no headers within 5 s'); return }
+    const stream = headersIn
     t.equal(stream.status, 200)
     t.match(stream.headers.get('content-type'), /text\/event-stream/)
     t.ok(server.app.services.sessions.registry.listening(id), 'the session knows its client listens')

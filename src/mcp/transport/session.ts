@@ -23,6 +23,20 @@ const CONFIRM_SCHEMA = {
   },
   required: ['confirm']
 }
+/** An SSE comment, which clients skip. */
+const OPENED = new TextEncoder().encode(': open\n\n')
+
+/**
+ * A session's GET stream starts with a comment, so its headers leave at once: Node sends a response's
+ * head with its first byte, and the SDK's first byte is its keep-alive, 15 s later, all that time a
+ * client waits for the headers before it counts itself listening.
+ */
+function openedAtOnce (response: Response): Response {
+  if (response.body === null || !(response.headers.get('content-type') ?? '').startsWith('text/event-stream')) return response
+  const body = response.body.pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ start: controller => { controller.enqueue(OPENED) } }))
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers })
+}
+
 /** A human may take a while to answer; as long as a confirm token would live. */
 const CONFIRM_TIMEOUT_MS = 5 * 60_000
 
@@ -90,7 +104,12 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
   // An error gets our code in data.code, whoever raised it (the SDK's own checks have none).
   transport.send = async (message, options) => { await send('error' in message ? withRefusalCode(legacyErrorCodes(message)) : message, options) }
   // The transport's own HTTP refusals (406, 409, a second initialize...) are JSON bodies without our code: coded on the way out.
-  const serve = toNodeHandler({ fetch: async (request, extra) => await withRefusalCodes(await transport.handleRequest(request, extra)) })
+  const serve = toNodeHandler({
+    fetch: async (request, extra) => {
+      const response = await withRefusalCodes(await transport.handleRequest(request, extra))
+      return request.method === 'GET' ? openedAtOnce(response) : response
+    }
+  })
   server.onclose = hooks.onClosed
   await server.connect(transport)
   // The open GET stream's gate: notifications meant for it wait there, one per resource, while it is backed up.
