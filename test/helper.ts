@@ -72,11 +72,32 @@ export async function startServer (t: Test, opts: ServerOptions): Promise<TestSe
   return { app, url: `http://127.0.0.1:${port}`, token: TEST_TOKEN, dataDir, logs, home: opts.home }
 }
 
-/** The SDK's own client over real HTTP. */
-export async function connectClient (t: Test, server: { url: string }, token: string = TEST_TOKEN): Promise<Client> {
+/**
+ * A `fetch` answered by the app in-process through Fastify's `inject`: no socket, no port. The SDK
+ * client's transport takes it as its `fetch` option. A response is whole when it returns, so a stream
+ * that stays open (a session's GET) never answers: tests of open streams use the socket.
+ */
+export function injectFetch (app: FastifyInstance): typeof fetch {
+  return async (input, init) => {
+    const request = new Request(input, init)
+    const url = new URL(request.url)
+    const payload = request.body === null ? undefined : Buffer.from(await request.arrayBuffer())
+    const reply = await app.inject({ method: request.method as 'GET', url: url.pathname + url.search, headers: Object.fromEntries(request.headers), payload })
+    const headers = new Headers()
+    for (const [name, value] of Object.entries(reply.headers)) {
+      for (const one of [value ?? []].flat()) headers.append(name, String(one))
+    }
+    const empty = [101, 204, 205, 304].includes(reply.statusCode)
+    return new Response(empty ? null : reply.rawPayload, { status: reply.statusCode, headers })
+  }
+}
+
+/** The SDK's own client: over real HTTP, or with `inject` in-process through {@link injectFetch}. */
+export async function connectClient (t: Test, server: { url: string, app?: FastifyInstance }, token: string = TEST_TOKEN, opts: { inject?: boolean } = {}): Promise<Client> {
   const client = new Client({ name: 'test-client', version: '1.0.0' })
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
-    requestInit: { headers: { authorization: `Bearer ${token}` } }
+    requestInit: { headers: { authorization: `Bearer ${token}` } },
+    ...(opts.inject === true && server.app ? { fetch: injectFetch(server.app) } : {})
   })
   await client.connect(transport)
   t.teardown(() => client.close())
