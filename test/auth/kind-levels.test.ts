@@ -3,6 +3,7 @@ import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
+import { listen, modern } from '../modern.ts'
 
 /** Every kind of a multi-kind tool is gated by its own category (issue 15 item 2). */
 
@@ -54,4 +55,45 @@ t.test('dashboards, scenes and calendar at read: ha_manage_config cannot save a 
   const reader = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: UI, payload: { name: 'reader', levels: { '*': 'read' } } })
   const readClient = await connectClient(t, server, reader.json().token)
   t.notOk((await readClient.listTools()).tools.some(tool => tool.name === 'ha_manage_config'))
+})
+
+// A token's category levels and the resources: a token granted nothing is shown no tool, so it must
+// not read or stream the home through resources/read and subscriptions/listen either.
+t.test('red team: a token granted nothing reads nothing through resources', async t => {
+  t.test('a token with no level in any category', async t => {
+    const home = await startHome(t)
+    const server = await startServer(t, { home })
+    await server.app.services.home.ready()
+    const { token } = await server.app.services.tokens.create({ name: 'nothing', levels: { '*': 'none' } })
+    const lock = home.entityIds().find(id => id.startsWith('lock.')) as string
+    const tools = await modern(server.url, token, 'tools/list')
+    t.same(tools.body.result?.tools, [], 'is shown no tool')
+    const read = await modern(server.url, token, 'resources/read', { uri: `ha://entity/${lock}` })
+    const stream = await listen(server.url, token, 'nothing-1', [`ha://entity/${lock}`])
+    t.teardown(() => { stream.close() })
+    await stream.until(() => stream.seen.length >= 1, 'the first message')
+    // Finding of the red-team pass: resources/read and subscriptions/listen ignored the token's levels.
+    t.notOk(read.body.result?.contents, `no lock state for a token granted nothing: ${JSON.stringify(read.body).slice(0, 160)}`)
+    t.equal(read.body.error?.data?.code, 'HAMCP_DENIED_LEVEL', 'resources/read says why')
+    t.not(stream.seen[0]?.method, 'notifications/subscriptions/acknowledged', 'no stream for it either')
+    t.equal(stream.seen[0]?.error?.data?.code, 'HAMCP_DENIED_LEVEL', 'the listen refusal says why')
+    const listed = await modern(server.url, token, 'resources/list')
+    t.same(listed.body.result?.resources, [], 'resources/list shows none')
+    const completed = await modern(server.url, token, 'completion/complete', { ref: { type: 'ref/resource', uri: 'ha://entity/{entity_id}' }, argument: { name: 'entity_id', value: 'lock' } })
+    t.same(completed.body.result?.completion?.values, [], 'completions name no entity')
+  })
+
+  t.test('a token with entities at read and the rest at none', async t => {
+    const home = await startHome(t)
+    const server = await startServer(t, { home })
+    await server.app.services.home.ready()
+    const { token } = await server.app.services.tokens.create({ name: 'entities only', levels: { '*': 'none', entities: 'read' } })
+    const lock = home.entityIds().find(id => id.startsWith('lock.')) as string
+    const read = await modern(server.url, token, 'resources/read', { uri: `ha://entity/${lock}` })
+    t.ok(read.body.result?.contents, 'reads the entity resource')
+    const config = await modern(server.url, token, 'resources/read', { uri: 'ha://config' })
+    t.equal(config.body.error?.data?.code, 'HAMCP_DENIED_LEVEL', 'not the system configuration')
+    const listed = await modern(server.url, token, 'resources/list')
+    t.same((listed.body.result?.resources as Array<{ uri: string }>).map(resource => resource.uri), ['ha://areas'], 'resources/list shows what it may read')
+  })
 })

@@ -7,7 +7,7 @@ import type { Test } from 'tap'
 import { eventually, fakeClock, rpc, startHome, startServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { codeFor, exchange, postForm } from '../oauth/_oauth.ts'
-import { eventStream, listen, metaFor, MODERN, type ListenStream } from '../redteam/_modern.ts'
+import { eventStream, listen, metaFor, MODERN, type ListenStream } from '../modern.ts'
 import { answerOf, auth, openRawSession, sendRaw } from '../sessions/_raw.ts'
 import { ACCESS_TTL_MS } from '../../src/oauth/authorization-server.ts'
 

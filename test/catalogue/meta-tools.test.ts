@@ -7,7 +7,7 @@ import { optionsSchema, type Options, type ToolList } from '../../src/options.ts
 import { callTool, connectClient, startHome, startServer, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { authorizeUrl, exchange, openConsent, pkce, postForm, register, type SignIn } from '../oauth/_oauth.ts'
-import { modern } from '../redteam/_modern.ts'
+import { modern } from '../modern.ts'
 
 /**
  * The tool catalogue through the SDK client against the demo home (issue 32 items 1, 9, 11):

@@ -3,27 +3,9 @@
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import t, { type Test } from 'tap'
 import { connectClient, rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
+import { metaFor, modern, MODERN } from '../modern.ts'
 
-const MODERN = '2026-07-28'
-const META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'raw-test', version: '1.0.0' }
-}
 const auth = { authorization: `Bearer ${TEST_TOKEN}` }
-
-/** A 2026-07-28 request over raw HTTP, with the headers that revision requires unless overridden. */
-async function modern (url: string, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<{ status: number, body: any }> {
-  const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined
-  const res = await rpc(url, { jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: META } }, {
-    ...auth,
-    'mcp-protocol-version': MODERN,
-    'mcp-method': method,
-    ...(name !== undefined ? { 'mcp-name': name } : {}),
-    ...headers
-  })
-  return { status: res.status, body: await res.json() }
-}
 
 async function v2Client (t: Test, url: string, mode: 'auto' | { pin: string }): Promise<Client> {
   const client = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode } })
@@ -37,7 +19,7 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
   const server = await startServer(t, { home })
 
   t.test('server/discover names 2026-07-28 and carries resultType and cache hints', async t => {
-    const { status, body } = await modern(server.url, 'server/discover')
+    const { status, body } = await modern(server.url, TEST_TOKEN, 'server/discover')
     t.equal(status, 200)
     t.same(body.result.supportedVersions, [MODERN])
     t.equal(body.result.resultType, 'complete')
@@ -47,46 +29,46 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
   })
 
   t.test('tools/list: resultType, a private cache hint (the list depends on the token), a stable order', async t => {
-    const first = await modern(server.url, 'tools/list')
+    const first = await modern(server.url, TEST_TOKEN, 'tools/list')
     t.equal(first.status, 200)
     t.equal(first.body.result.resultType, 'complete')
     t.equal(first.body.result.cacheScope, 'private')
     t.ok(first.body.result.ttlMs > 0)
     const names = first.body.result.tools.map((tool: { name: string }) => tool.name)
     t.ok(names.includes('ha_search_entities'))
-    const again = await modern(server.url, 'tools/list')
+    const again = await modern(server.url, TEST_TOKEN, 'tools/list')
     t.same(again.body.result.tools.map((tool: { name: string }) => tool.name), names, 'same order every time')
   })
 
   t.test('tools/call answers with resultType complete', async t => {
-    const { status, body } = await modern(server.url, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'kitchen' } })
+    const { status, body } = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'kitchen' } })
     t.equal(status, 200)
     t.equal(body.result.resultType, 'complete')
     t.notOk(body.result.isError)
   })
 
   t.test('Mcp-Method and Mcp-Name must match the body', async t => {
-    const wrongMethod = await modern(server.url, 'tools/list', {}, { 'mcp-method': 'prompts/list' })
+    const wrongMethod = await modern(server.url, TEST_TOKEN, 'tools/list', {}, metaFor(), { 'mcp-method': 'prompts/list' })
     t.equal(wrongMethod.status, 400)
     t.equal(wrongMethod.body.error.code, -32020)
-    t.equal(wrongMethod.body.id, 7, 'the error echoes the request id')
+    t.equal(wrongMethod.body.id, 1, 'the error echoes the request id')
 
-    const noMethod = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: META } }, { ...auth, 'mcp-protocol-version': MODERN })
+    const noMethod = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: metaFor() } }, { ...auth, 'mcp-protocol-version': MODERN })
     t.equal(noMethod.status, 400)
     t.equal((await noMethod.json() as any).error.code, -32020)
 
-    const wrongName = await modern(server.url, 'tools/call', { name: 'ha_search_entities', arguments: {} }, { 'mcp-name': 'ha_call_service' })
+    const wrongName = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: {} }, metaFor(), { 'mcp-name': 'ha_call_service' })
     t.equal(wrongName.status, 400)
     t.equal(wrongName.body.error.code, -32020)
 
     const encoded = `=?base64?${Buffer.from('ha_search_entities').toString('base64')}?=`
-    const base64 = await modern(server.url, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'x' } }, { 'mcp-name': encoded })
+    const base64 = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'x' } }, metaFor(), { 'mcp-name': encoded })
     t.equal(base64.status, 200, 'a base64-encoded Mcp-Name is decoded')
 
-    const badBase64 = await modern(server.url, 'tools/call', { name: 'ha_search_entities', arguments: {} }, { 'mcp-name': '=?base64?***?=' })
+    const badBase64 = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: {} }, metaFor(), { 'mcp-name': '=?base64?***?=' })
     t.equal(badBase64.status, 400)
 
-    const versionMismatch = await modern(server.url, 'tools/list', {}, { 'mcp-protocol-version': '2025-11-25' })
+    const versionMismatch = await modern(server.url, TEST_TOKEN, 'tools/list', {}, metaFor(), { 'mcp-protocol-version': '2025-11-25' })
     t.equal(versionMismatch.status, 400)
     t.equal(versionMismatch.body.error.code, -32020)
   })
@@ -99,7 +81,7 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
 
   t.test('an unknown resource is -32602 in 2026-07-28 and still -32002 for 2025 clients', async t => {
     const uri = 'ha://entity/light.does_not_exist'
-    const now = await modern(server.url, 'resources/read', { uri })
+    const now = await modern(server.url, TEST_TOKEN, 'resources/read', { uri })
     t.equal(now.body.error.code, -32602)
     t.equal(now.body.error.data.uri, uri)
     const before = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }, auth)
@@ -126,7 +108,7 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
       method: 'POST',
       signal: aborted.signal,
       headers: { ...auth, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'subscriptions/listen' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [entityUri, areaUri] }, _meta: META } })
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'listen-1', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: [entityUri, areaUri] }, _meta: metaFor() } })
     })
     t.equal(res.status, 200)
     t.match(res.headers.get('content-type'), /text\/event-stream/)
@@ -163,7 +145,7 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
   })
 
   t.test('the 2025 subscribe methods are not 2026-07-28 methods: 404', async t => {
-    const { status, body } = await modern(server.url, 'resources/subscribe', { uri: 'ha://entity/light.x' })
+    const { status, body } = await modern(server.url, TEST_TOKEN, 'resources/subscribe', { uri: 'ha://entity/light.x' })
     t.equal(status, 404)
     t.equal(body.error.code, -32601)
   })
@@ -186,5 +168,62 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
     t.ok(tools.some(tool => tool.name === 'ha_search_entities'))
     const result = await client.callTool({ name: 'ha_search_entities', arguments: { query: 'kitchen' } })
     t.notOk(result.isError)
+  })
+})
+
+// What server/discover and the 2026-07-28 list caching hints tell whom, and the Mcp-Name header as
+// a gateway would read it (src/mcp/transport/stateless.ts, src/mcp/handlers.ts).
+t.test('red team: server/discover, list caching hints and Mcp-Name', async t => {
+  t.test('discover, caching hints and Mcp-Name under attack', async t => {
+    const home = await startHome(t)
+    const server = await startServer(t, { home, options: { allow_write: true, filter_reads: true, entity_denylist: ['lock.*'] } })
+    const { token: reader } = await server.app.services.tokens.create({ name: 'reader', scopes: ['read'] })
+
+    t.test('server/discover says the same to every token and names no entity, token or option', async t => {
+      const asOwner = await modern(server.url, TEST_TOKEN, 'server/discover')
+      const asReader = await modern(server.url, reader, 'server/discover')
+      t.equal(asOwner.status, 200)
+      t.same(asReader.body.result, asOwner.body.result, 'one answer for every token')
+      const text = JSON.stringify(asOwner.body)
+      for (const secret of [TEST_TOKEN, reader, home.token]) t.notOk(text.includes(secret), 'no token')
+      t.notOk(home.entityIds().some(id => text.includes(id)), 'no entity id, hidden or not')
+      t.notMatch(text, /entity_denylist|lock\.\*|allow_write/, 'no option')
+      const unauthenticated = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: metaFor() } }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' })
+      t.equal(unauthenticated.status, 401, 'and nothing without a token')
+    })
+
+    t.test('tools/list depends on the token and every list says cacheScope private', async t => {
+      const owner = await modern(server.url, TEST_TOKEN, 'tools/list')
+      const read = await modern(server.url, reader, 'tools/list')
+      const names = (answer: { body: any }): string[] => answer.body.result.tools.map((tool: { name: string }) => tool.name)
+      t.ok(names(owner).includes('ha_call_service'))
+      t.notOk(names(read).includes('ha_call_service'), 'a read token is not shown a write tool')
+      for (const method of ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']) {
+        for (const token of [TEST_TOKEN, reader]) {
+          const answer = await modern(server.url, token, method)
+          t.equal(answer.body.result?.cacheScope, 'private', `${method} is private`)
+        }
+      }
+    })
+
+    t.test('Mcp-Name must name exactly the body\'s tool: case, padding, encoding or a second header do not pass', async t => {
+      const params = { name: 'ha_call_service', arguments: { domain: 'light', service: 'turn_on', target: { entity_id: 'light.x' }, dry_run: true }, _meta: metaFor() }
+      const send = async (headers: Record<string, string> | Array<[string, string]>): Promise<number> => {
+        const res = await fetch(`${server.url}/mcp`, {
+          method: 'POST',
+          headers: [['authorization', `Bearer ${TEST_TOKEN}`], ['content-type', 'application/json'], ['accept', 'application/json'], ['mcp-protocol-version', MODERN], ['mcp-method', 'tools/call'], ...(Array.isArray(headers) ? headers : Object.entries(headers))],
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params })
+        })
+        await res.text()
+        return res.status
+      }
+      const encoded = (text: string): string => `=?base64?${Buffer.from(text).toString('base64')}?=`
+      t.equal(await send({ 'mcp-name': 'ha_search_entities' }), 400, 'another tool')
+      t.equal(await send({ 'mcp-name': 'HA_CALL_SERVICE' }), 400, 'another case')
+      t.equal(await send({ 'mcp-name': encoded('ha_call_service ') }), 400, 'padding inside the encoding')
+      t.equal(await send({ 'mcp-name': encoded('ha_search_entities') }), 400, 'another tool, encoded')
+      t.equal(await send([['mcp-name', 'ha_search_entities'], ['mcp-name', 'ha_call_service']]), 400, 'two headers')
+      t.equal(await send({ 'mcp-name': encoded('ha_call_service') }), 200, 'the same tool, encoded, passes')
+    })
   })
 })

@@ -7,15 +7,10 @@ import t, { type Test } from 'tap'
 import { HOME_ASSISTANT_ERROR_CODES, HTTP_REFUSAL_CODES, INTERNAL_ERROR_CODE, PANEL_REFUSAL_CODES, USER_ERROR_CODES } from '../../src/errors.ts'
 import { createHomeSurface } from '../../src/mcp/content/home-surface.ts'
 import { rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
+import { modern } from '../modern.ts'
 import { answerOf, INITIALIZE, openRawSession } from '../sessions/_raw.ts'
 
 const DOCUMENTED = new Set([...Object.keys(USER_ERROR_CODES), ...Object.keys(HTTP_REFUSAL_CODES), ...Object.keys(PANEL_REFUSAL_CODES), ...Object.keys(HOME_ASSISTANT_ERROR_CODES), INTERNAL_ERROR_CODE])
-const MODERN = '2026-07-28'
-const META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientCapabilities': {},
-  'io.modelcontextprotocol/clientInfo': { name: 'protocol-errors-test', version: '1.0.0' }
-}
 const auth = { authorization: `Bearer ${TEST_TOKEN}` }
 
 interface Case {
@@ -90,13 +85,6 @@ t.test('stateless, 2025 era', async t => {
 t.test('stateless, 2026-07-28', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home })
-  const modern = async (method: string, params: Record<string, unknown> = {}): Promise<{ status: number, body: any }> => {
-    const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined
-    const res = await rpc(server.url, { jsonrpc: '2.0', id: 7, method, params: { ...params, _meta: META } }, {
-      ...auth, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name !== undefined ? { 'mcp-name': name } : {})
-    })
-    return { status: res.status, body: await res.json() }
-  }
   for (const c of [...COMMON.map(c => c.rpcCode === -32601 ? { ...c, status: 404 } : c),
     { what: 'an unknown resource (-32602 with the uri)', method: 'resources/read', params: { uri: 'ha://nope/x' }, rpcCode: -32602, code: 'HAMCP_NOT_FOUND' },
     { what: 'initialize, which 2026-07-28 does not have', method: 'initialize', params: {}, rpcCode: -32601, code: 'HAMCP_METHOD_NOT_FOUND', status: 404 },
@@ -104,16 +92,16 @@ t.test('stateless, 2026-07-28', async t => {
     { what: 'subscriptions/listen without a filter', method: 'subscriptions/listen', params: { notifications: 5 }, rpcCode: -32602, code: 'HAMCP_INVALID_ARGUMENT' }
   ] as Case[]) {
     t.test(c.what, async t => {
-      const { status, body } = await modern(c.method, c.params as Record<string, unknown>)
+      const { status, body } = await modern(server.url, TEST_TOKEN, c.method, c.params as Record<string, unknown>)
       t.equal(status, c.status ?? 200)
       coded(t, body.error, c)
     })
   }
   t.test('the uri stays in the data of an unknown resource', async t => {
-    t.equal((await modern('resources/read', { uri: 'ha://nope/x' })).body.error.data.uri, 'ha://nope/x')
+    t.equal((await modern(server.url, TEST_TOKEN, 'resources/read', { uri: 'ha://nope/x' })).body.error.data.uri, 'ha://nope/x')
   })
   t.test('a tool\'s argument errors stay isError results', async t => {
-    const { body } = await modern('tools/call', { name: 'ha_get_entity', arguments: { entity_id: 5 } })
+    const { body } = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_get_entity', arguments: { entity_id: 5 } })
     t.equal(body.result.isError, true)
     t.equal(body.result.structuredContent.error.code, 'HAMCP_INVALID_ARGUMENT')
   })

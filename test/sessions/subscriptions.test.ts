@@ -3,9 +3,11 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { DemoHome } from '../../demo/index.ts'
-import { connectClient, eventually, fakeClock, rpc, startHome, startServer, type FakeClock, type TestServer } from '../helper.ts'
-import { stalledStream } from '../redteam/_stalled.ts'
+import { connectClient, eventually, fakeClock, type FakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { stalledStream } from './_stalled.ts'
 import { answerOf, auth, openRawSession } from './_raw.ts'
+import { startIngress } from '../ingress/_ingress.ts'
+import { listen, metaFor, MODERN, type ListenStream } from '../modern.ts'
 
 interface Received { uri: string, at: number }
 
@@ -165,4 +167,161 @@ t.test('a session stream whose reader does not read holds one update per resourc
   t.ok((stalled.response()?.writableLength ?? 0) < 256 * 1024, 'what waited for it stayed small')
   const tools = answerOf(await (await rpc(server.url, { jsonrpc: '2.0', id: 99, method: 'tools/list' }, auth(server.token, session))).text())
   t.ok(Array.isArray(tools.result?.tools), 'the session itself goes on: its client may open a new stream')
+})
+
+// Attacks on 2026-07-28 subscriptions/listen (src/mcp/transport/stateless.ts, routes/mcp.ts): hidden entities
+// must never signal, one token must not hold every stream nor the memory, and a token that stops
+// working must stop streaming.
+t.test('red team: subscriptions/listen streams', async t => {
+  t.test('subscriptions/listen under attack', async t => {
+    const home = await startHome(t)
+    const server = await startServer(t, { home, options: { filter_reads: true, entity_denylist: ['lock.*'] } })
+    await server.app.services.home.ready()
+    const rows = server.app.services.home.ha.states
+    const lock = home.entityIds().find(id => id.startsWith('lock.'))
+    const visible = server.app.services.home.entities().find(row => row.domain === 'light' && row.area_id !== null)
+    if (!lock || !visible) throw new Error('the demo home lacks a lock or a light in an area')
+    const lockArea = server.app.services.home.catalog.all().find(row => row.entity_id === lock)?.area_id
+    const open: ListenStream[] = []
+    t.teardown(() => { for (const stream of open) stream.close() })
+    const opened = async (token: string, id: string, uris: unknown[]): Promise<ListenStream> => {
+      const stream = await listen(server.url, token, id, uris)
+      open.push(stream)
+      await stream.until(() => stream.seen.length >= 1, `the first message of ${id}`)
+      return stream
+    }
+    const flip = (id: string): void => { home.setState(id, rows.get(id)?.state === 'on' ? 'off' : 'on') }
+
+    t.test('a hidden entity (filter_reads) never signals, by its own URI nor through its area', async t => {
+      const uris = [`ha://entity/${lock}`, ...(lockArea ? [`ha://area/${lockArea}`] : []), `ha://entity/${visible.entity_id}`]
+      const stream = await opened(TEST_TOKEN, 'hidden-1', uris)
+      home.setState(lock, rows.get(lock)?.state === 'locked' ? 'unlocked' : 'locked')
+      home.setState(lock, 'jammed')
+      flip(visible.entity_id)
+      await stream.until(() => stream.updates().includes(`ha://entity/${visible.entity_id}`), 'the visible light\'s update')
+      t.notOk(stream.updates().includes(`ha://entity/${lock}`), 'nothing for the hidden lock')
+      if (lockArea && lockArea !== visible.area_id) t.notOk(stream.updates().includes(`ha://area/${lockArea}`), 'nor for its area')
+      stream.close()
+    })
+
+    t.test('a listen naming more resources than a session may subscribe (50) is refused before any stream', async t => {
+      // 120 000 URIs in one body held ~14 MB of heap per stream; 64 streams of them passed the 256 MB heap.
+      const many = Array.from({ length: 51 }, (_, i) => `ha://entity/sensor.s${i}`)
+      const refused = await opened(TEST_TOKEN, 'many-1', many)
+      t.equal(refused.seen[0]?.error?.code, -32602, JSON.stringify(refused.seen[0]).slice(0, 300))
+      t.equal(refused.seen[0]?.id, 'many-1')
+      const fifty = await opened(TEST_TOKEN, 'fifty-1', many.slice(0, 50))
+      t.equal(fifty.seen[0].method, 'notifications/subscriptions/acknowledged', 'fifty are served')
+      fifty.close()
+      // A stream keeps its request body as long as it lives: extra fields cannot make that 4 MB either.
+      const padded = await listen(server.url, TEST_TOKEN, 'padded-1', [`ha://entity/${visible.entity_id}`], { padding: 'x'.repeat(100_000) })
+      t.equal(padded.status, 413)
+      t.equal(padded.seen[0]?.error?.code, -32600, JSON.stringify(padded.seen[0]).slice(0, 300))
+      const junk = await opened(TEST_TOKEN, 'junk-1', [{ uri: 'x'.repeat(1000) }])
+      t.not(junk.seen[0]?.method, 'notifications/subscriptions/acknowledged', 'a URI that is not a string is not acknowledged')
+    })
+
+    t.test('a 64 KB request id is refused, never kept: on a listen stream nor on any other request', async t => {
+      // Every notification of a stream carries its id: eight streams with 64 KB ids on busy entities took
+      // RSS from 96 to 429 MB in 15 s.
+      const long = 'i'.repeat(64 * 1024 - 400)
+      const refused = await listen(server.url, TEST_TOKEN, long, [`ha://entity/${visible.entity_id}`])
+      t.equal(refused.status, 400)
+      t.equal(refused.seen[0]?.error?.code, -32600, JSON.stringify(refused.seen[0]).slice(0, 300))
+      t.equal(refused.seen[0]?.error?.data?.code, 'HAMCP_INVALID_REQUEST')
+      t.equal(refused.seen[0]?.id, null, 'the id is not echoed back')
+      const call = await rpc(server.url, { jsonrpc: '2.0', id: long, method: 'tools/list' }, { authorization: `Bearer ${TEST_TOKEN}` })
+      t.equal(call.status, 400, 'a 2025-era request too')
+      const fine = await opened(TEST_TOKEN, 'i'.repeat(256), [`ha://entity/${visible.entity_id}`])
+      t.equal(fine.seen[0]?.method, 'notifications/subscriptions/acknowledged', 'an id of 256 characters is served')
+      fine.close()
+    })
+
+    t.test('one token cannot hold every listen stream of the server', async t => {
+      const { token: tablet } = await server.app.services.tokens.create({ name: 'greedy tablet', scopes: ['read'] })
+      const mine: ListenStream[] = []
+      for (let i = 0; i < 12; i++) mine.push(await opened(tablet, `greedy-${i}`, [`ha://entity/${visible.entity_id}`]))
+      const served = mine.filter(stream => stream.seen[0]?.method === 'notifications/subscriptions/acknowledged')
+      const refusals = mine.filter(stream => stream.seen[0]?.error !== undefined)
+      t.ok(refusals.length > 0, `a token past its share is refused (${served.length} open)`)
+      t.equal(refusals[0]?.seen[0]?.error?.code, -32603, JSON.stringify(refusals[0]?.seen[0]))
+      const owner = await opened(TEST_TOKEN, 'owner-1', [`ha://entity/${visible.entity_id}`])
+      t.equal(owner.seen[0].method, 'notifications/subscriptions/acknowledged', 'another token still gets a stream')
+      for (const stream of [...mine, owner]) stream.close()
+      // Closed streams give their places back.
+      await eventually(async () => {
+        const again = await opened(tablet, `greedy-again-${Date.now()}`, [`ha://entity/${visible.entity_id}`])
+        const ok = again.seen[0]?.error === undefined
+        again.close()
+        return ok
+      }, 5000, 'a place for the tablet again')
+      t.pass('the tablet gets a stream once its others closed')
+    })
+  })
+
+  t.test('a revoked token stops streaming', async t => {
+    const home = await startHome(t)
+    const server = await startServer(t, { home })
+    await server.app.services.home.ready()
+    const ingress = await startIngress(t, server)
+    const made = await ingress.inject({ method: 'POST', url: '/api/tokens', headers: { 'x-ha-mcp-ui': '1', 'content-type': 'application/json' }, payload: { name: 'tablet', scopes: ['read'] } })
+    t.equal(made.statusCode, 201, made.body)
+    const light = server.app.services.home.entities().find(row => row.domain === 'light')
+    if (!light) throw new Error('no light in the demo home')
+    const stream = await listen(server.url, made.json().token as string, 'revoked-1', [`ha://entity/${light.entity_id}`])
+    t.teardown(() => { stream.close() })
+    await stream.until(() => stream.seen.length >= 1, 'the acknowledgement')
+    t.equal((await ingress.inject({ method: 'DELETE', url: `/api/tokens/${made.json().entry.id as string}`, headers: { 'x-ha-mcp-ui': '1' } })).statusCode, 200)
+    home.setState(light.entity_id, 'on')
+    home.setState(light.entity_id, 'off')
+    let streamed = false
+    try {
+      await stream.until(() => stream.updates().length > 0, 'an update after the revocation', 1500)
+      streamed = true
+    } catch {}
+    t.comment(`streamed after the revocation: ${streamed}`)
+    // Finding of the red-team pass: the stream went on after the revocation (sessions closed, listens not).
+    t.notOk(streamed, 'no update reaches a revoked token: its listen stream ended with it')
+    await stream.ended()
+    t.pass('the server ended the revoked token\'s stream')
+  })
+
+  t.test('a listen stream whose reader does not read holds one update per URI, and is closed once stalled', async t => {
+    // Eight streams whose readers never read, on 50 busy entities: the SDK queued every update for them.
+    const home = await startHome(t)
+    const clock = fakeClock()
+    const server = await startServer(t, { home, app: { sessions: { now: clock.now, schedule: clock.schedule } } })
+    await server.app.services.home.ready()
+    const rows = server.app.services.home.ha.states
+    const busy = server.app.services.home.entities().filter(row => row.domain === 'sensor' || row.domain === 'light').slice(0, 50).map(row => row.entity_id)
+    const uris = busy.map(id => `ha://entity/${id}`)
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 'stalled', method: 'subscriptions/listen', params: { notifications: { resourceSubscriptions: uris }, _meta: metaFor() } })
+    const stalled = await stalledStream(server, [
+      'POST /mcp HTTP/1.1', `authorization: Bearer ${server.token}`, 'content-type: application/json',
+      'accept: application/json, text/event-stream', `mcp-protocol-version: ${MODERN}`, 'mcp-method: subscriptions/listen'
+    ], body, 'notifications/subscriptions/acknowledged')
+    t.teardown(() => { stalled.socket.destroy() })
+    t.ok(stalled.response(), 'the stream\'s response was seen')
+    const reading = await listen(server.url, TEST_TOKEN, 'reading', uris.slice(0, 1))
+    t.teardown(() => { reading.close() })
+    await reading.until(() => reading.seen.length >= 1, 'the reading stream\'s acknowledgement')
+    const state = { closed: false }
+    stalled.ended.then(() => { state.closed = true }).catch(() => {})
+    let held = 0
+    let round = 0
+    for (; round < 30 && !state.closed; round++) {
+      for (const id of busy) home.setState(id, `v${round}`)
+      await eventually(() => busy.every(id => rows.get(id)?.state === `v${round}`), 5000, `round ${round} to reach the add-on`)
+      held = Math.max(held, stalled.response()?.writableLength ?? 0)
+      // Each URI is signalled at most once a second: every round signals all 50; the stalled minute passes in three.
+      clock.advance(20_000)
+      await new Promise(resolve => setImmediate(resolve))
+    }
+    await Promise.race([stalled.ended, new Promise(resolve => { setTimeout(resolve, 3000) })])
+    t.ok(state.closed, `the server closed the stream that did not read (after ${round} rounds of 50 updates)`)
+    t.ok(held < 256 * 1024, `what waited for it in the process stayed small (${held} bytes)`)
+    home.setState(busy[0] as string, 'after')
+    await reading.until(() => reading.updates().length > 0, 'an update on the stream that reads')
+    t.pass('a stream that reads is untouched')
+  })
 })

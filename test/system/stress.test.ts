@@ -16,7 +16,7 @@ import { BUDGET } from '../../bench/budget.ts'
 import { memoryMb, resetPeak, START_SCRIPT } from '../../bench/process-figures.ts'
 import { TokenStore } from '../../src/auth/tokens.ts'
 import { callTool, connectClient, eventually, rpc, startHome, tempDataDir } from '../helper.ts'
-import { metaFor, MODERN, modern } from '../redteam/_modern.ts'
+import { metaFor, MODERN, modern } from '../modern.ts'
 import { portFrom, ROOT, startProcess } from './process-helper.ts'
 
 t.setTimeout(6 * 60_000)

@@ -1,6 +1,6 @@
-// Raw 2026-07-28 requests for the red-team tests: one call with the headers that revision requires,
+// Raw 2026-07-28 requests, the one helper for that protocol revision: one call with the headers that revision requires,
 // and a subscriptions/listen stream read frame by frame.
-import { rpc } from '../helper.ts'
+import { rpc } from './helper.ts'
 
 export const MODERN = '2026-07-28'
 
@@ -8,15 +8,18 @@ export function metaFor (capabilities: Record<string, unknown> = {}): Record<str
   return {
     'io.modelcontextprotocol/protocolVersion': MODERN,
     'io.modelcontextprotocol/clientCapabilities': capabilities,
-    'io.modelcontextprotocol/clientInfo': { name: 'redteam', version: '1' }
+    'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1' }
   }
 }
 
-/** One 2026-07-28 request; `name` goes into Mcp-Name for the methods that carry one. */
-export async function modern (url: string, token: string, method: string, params: Record<string, unknown> = {}, meta = metaFor()): Promise<{ status: number, body: any }> {
+/**
+ * One 2026-07-28 request with the headers that revision requires (`name` goes into Mcp-Name for the
+ * methods that carry one); `headers` add to them or override them.
+ */
+export async function modern (url: string, token: string, method: string, params: Record<string, unknown> = {}, meta = metaFor(), headers: Record<string, string> = {}): Promise<{ status: number, body: any }> {
   const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined
   const res = await rpc(url, { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }, {
-    authorization: `Bearer ${token}`, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name !== undefined ? { 'mcp-name': name } : {})
+    authorization: `Bearer ${token}`, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name !== undefined ? { 'mcp-name': name } : {}), ...headers
   })
   const text = await res.text()
   let body: any
