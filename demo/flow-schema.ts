@@ -34,8 +34,14 @@ export const req = (name: string, selector: FormField['selector'], extra: Partia
 /** vol.Optional(name) with a selector. */
 export const opt = (name: string, selector: FormField['selector'], extra: Partial<FormField> = {}): FormField => ({ name, selector, optional: true, ...extra })
 
-/** voluptuous.Invalid's messages per field, as InvalidData.schema_errors carries them. */
-export type FieldErrors = Record<string, string>
+/**
+ * InvalidData.schema_errors (data_entry_flow.py _map_error_to_schema_errors): a field's message under
+ * its name; an error whose path is not a field of the form (an extra key) or is nested (inside a
+ * section) goes, with its path, into the list under `base`.
+ */
+export type FieldErrors = Record<string, string | string[]>
+
+const pathOf = (path: string[]): string => `data${path.map(p => `['${p}']`).join('')}`
 
 // Selector builders with the defaults their CONFIG_SCHEMA adds (helpers/selector.py).
 export const sel = {
@@ -80,9 +86,11 @@ export function serializeFields (fields: FormField[], suggested: Record<string, 
  */
 export function validateForm (fields: FormField[], input: Record<string, unknown>, showAdvanced = false): { values: Record<string, unknown> } | { errors: FieldErrors } {
   const errors: FieldErrors = {}
+  const base: string[] = []
+  const unplaced = (message: string, path: string[]): void => { base.push(`${message} @ ${pathOf(path)}`); errors.base = base }
   const values: Record<string, unknown> = {}
   const shown = fields.filter(f => f.advanced !== true || showAdvanced)
-  for (const key of Object.keys(input)) if (!shown.some(f => f.name === key)) errors[key] = 'extra keys not allowed'
+  for (const key of Object.keys(input)) if (!shown.some(f => f.name === key)) unplaced('extra keys not allowed', [key])
   for (const field of fields) {
     const value = field.advanced === true && !showAdvanced ? undefined : input[field.name]
     if (value === undefined) {
@@ -91,23 +99,32 @@ export function validateForm (fields: FormField[], input: Record<string, unknown
       continue
     }
     const checked = checkValue(field, value)
-    if ('error' in checked) errors[field.name] = checked.error
+    if ('nested' in checked) for (const [message, path] of checked.nested) unplaced(message, [field.name, ...path])
+    else if ('error' in checked) errors[field.name] = checked.error
     else values[field.name] = checked.value
   }
   return Object.keys(errors).length > 0 ? { errors } : { values }
 }
 
-type Checked = { value: unknown } | { error: string }
+type Checked = { value: unknown } | { error: string } | { nested: Array<[string, string[]]> }
 
 function checkValue (field: FormField, value: unknown): Checked {
   if (field.section !== undefined) {
     if (!isRecord(value)) return { error: 'expected a dictionary' }
-    const inner = validateForm(field.section.fields, value, true)
-    if ('errors' in inner) {
-      const [key, message] = Object.entries(inner.errors)[0] as [string, string]
-      return { error: `${message} @ data['${key}']` }
+    const nested: Array<[string, string[]]> = []
+    for (const key of Object.keys(value)) if (!field.section.fields.some(f => f.name === key)) nested.push(['extra keys not allowed', [key]])
+    const values: Record<string, unknown> = {}
+    for (const inner of field.section.fields) {
+      if (value[inner.name] === undefined) {
+        if (inner.default !== undefined) values[inner.name] = inner.default
+        else if (inner.required === true) nested.push(['required key not provided', [inner.name]])
+        continue
+      }
+      const checked = checkValue(inner, value[inner.name])
+      if ('error' in checked) nested.push([checked.error, [inner.name]])
+      else if ('value' in checked) values[inner.name] = checked.value
     }
-    return { value: inner.values }
+    return nested.length > 0 ? { nested } : { value: values }
   }
   if (field.selector !== undefined) {
     const [kind, config] = Object.entries(field.selector)[0] as [string, Record<string, unknown>]

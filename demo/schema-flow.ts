@@ -80,7 +80,7 @@ export function answerStep (house: House, flow: SchemaFlowState, input: Record<s
   if (shown.type === 'menu') {
     // async_show_menu's data_schema: vol.Schema({"next_step_id": vol.In(menu_options)}).
     const extra = Object.keys(input).find(key => key !== 'next_step_id')
-    if (extra !== undefined) return { type: 'invalid', errors: { [extra]: 'extra keys not allowed' } }
+    if (extra !== undefined) return { type: 'invalid', errors: { base: [`extra keys not allowed @ data['${extra}']`] } }
     if (input.next_step_id === undefined) return runStep(house, flow, shown.step_id, undefined)
     if (typeof input.next_step_id !== 'string' || !shown.menu_options.includes(input.next_step_id)) {
       return { type: 'invalid', errors: { next_step_id: `value must be one of [${[...shown.menu_options].sort().map(o => `'${o}'`).join(', ')}]` } }

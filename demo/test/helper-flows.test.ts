@@ -42,6 +42,7 @@ t.test('flows: unknown handler and flow ids, a menu, an abort', async t => {
   t.same(menu.json.data_schema, [{ type: 'select', options: menu.json.menu_options.map((o: string) => [o, o]), name: 'next_step_id' }])
   const path = `${FLOW}/${menu.json.flow_id as string}`
   t.match(await rest('POST', path, { next_step_id: 'garden' }), { status: 400, json: { errors: { next_step_id: /^value must be one of \['binary_sensor', 'button'/ } } })
+  t.same(await rest('POST', path, { next_step_id: 'light', name: 'x' }), { status: 400, json: { errors: { base: ["extra keys not allowed @ data['name']"] } } })
   const light = await rest('POST', path, { next_step_id: 'light' })
   t.match(light.json, { type: 'form', step_id: 'light', errors: null, last_step: true, preview: 'group' })
   t.same(light.json.data_schema.map((f: any) => [f.name, f.required === true, f.default, Object.keys(f.selector)[0]]), [['name', true, undefined, 'text'], ['entities', true, undefined, 'entity'], ['hide_members', true, false, 'boolean']])
@@ -63,7 +64,8 @@ t.test('template: a sensor from the menu, its state rendered, syntax refused, op
 
   t.match(await rest('POST', path, { name: 'Feels like', state: '{{ states("sensor.outside_temperature") | float - }}' }), { status: 400, json: { errors: { state: /^invalid template \(TemplateSyntaxError: / } } })
   t.same(await rest('POST', path, { state: '{{ 1 }}' }), { status: 400, json: { errors: { name: 'required key not provided' } } })
-  t.same(await rest('POST', path, { name: 'Feels like', state: '{{ 1 }}', colour: 'red' }), { status: 400, json: { errors: { colour: 'extra keys not allowed' } } })
+  t.same(await rest('POST', path, { name: 'Feels like', state: '{{ 1 }}', colour: 'red' }), { status: 400, json: { errors: { base: ["extra keys not allowed @ data['colour']"] } } })
+  t.same(await rest('POST', path, { name: 'Feels like', state: '{{ 1 }}', advanced_options: { availability: '{{ 1 + }}' } }), { status: 400, json: { errors: { base: ["invalid template (TemplateSyntaxError: unexpected end of template) @ data['advanced_options']['availability']"] } } }, 'an error inside a section is listed under base with its path')
 
   const made = await rest('POST', path, { name: 'Feels like', state: '{{ states("sensor.outside_temperature") | float - 2 }}', unit_of_measurement: '\u00b0C', device_class: 'temperature' })
   t.match(made.json, { type: 'create_entry', handler: 'template', title: 'Feels like', options: { template_type: 'sensor', name: 'Feels like', unit_of_measurement: '\u00b0C' }, result: { domain: 'template', title: 'Feels like', state: 'loaded', supports_options: true, source: 'user' } })
