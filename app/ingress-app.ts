@@ -1,9 +1,10 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify'
 import closingPlugin from '../plugins/closing.ts'
-import ingressRoutes, { type IngressServices } from '../routes/ingress.ts'
+import ingressRoutes from '../routes/ingress.ts'
 import requestLimitsPlugin from '../plugins/request-limits.ts'
 import type { Services } from '../src/compose.ts'
 import { refusalBody } from '../src/errors.ts'
+import type { IngressServices } from '../src/ingress/panel.ts'
 import type { AppLogger } from '../src/logger.ts'
 
 export interface IngressAppOptions {

@@ -1,16 +1,7 @@
 import type { FastifyError } from 'fastify'
-import { CodedError, type RefusalCode } from '../src/errors.ts'
+import { HttpRefusal, type HomeAssistantErrorCode, type RefusalCode } from '../src/errors.ts'
 
-export interface Refusal { status: number, code: RefusalCode, message: string }
-
-/** A refusal a hook throws on the routes that answer coded bodies (a request limit's 429): written as `refusalBody`. */
-export class HttpRefusal extends CodedError<RefusalCode> {
-  declare readonly status: number
-
-  constructor (status: number, code: RefusalCode, message: string) {
-    super(code, message, { status })
-  }
-}
+export interface Refusal { status: number, code: RefusalCode | HomeAssistantErrorCode, message: string }
 
 /**
  * Fastify's own refusals of a request (its body too large, of a type no parser reads, not valid JSON)

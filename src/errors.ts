@@ -166,6 +166,18 @@ export function refusalBody<C extends RefusalCode | HomeAssistantErrorCode> (sta
   return { error: STATUS_CODES[status] ?? 'Error', code, message }
 }
 
+/**
+ * A refusal outside JSON-RPC, answered `refusalBody(status, code, message)`: thrown by a request-limit
+ * hook or by the panel's API (src/ingress/panel.ts), written by the route's error handler.
+ */
+export class HttpRefusal extends CodedError<RefusalCode | HomeAssistantErrorCode> {
+  declare readonly status: number
+
+  constructor (status: number, code: RefusalCode | HomeAssistantErrorCode, message: string) {
+    super(code, message, { status })
+  }
+}
+
 /** An error the caller can fix by changing the call: `new UserError('HAMCP_ENTITY_NOT_FOUND', message, hint?)`. */
 export class UserError extends CodedError<UserErrorCode> {
   readonly hint: string | undefined

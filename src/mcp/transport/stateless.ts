@@ -13,7 +13,7 @@
  * it to 2026-07-28 the way the SDK's entry does; everything it sends goes through our routing.
  *
  * The transport (src/mcp/transport/) owns how MCP messages travel and knows no tool: the era rules
- * (era.ts), this endpoint, the sessions' server (session.ts), the bounded notification streams
+ * (era.ts), what the /mcp route admits (admission.ts), this endpoint, the sessions' server (session.ts), the bounded notification streams
  * (stream-gate.ts) and the JSON-RPC errors (rpc-error.ts). What a message asks for is answered by
  * the handlers (src/mcp/handlers.ts).
  */
