@@ -48,13 +48,24 @@ const HELPERS: ReadonlyArray<readonly [type: string, options: Record<string, unk
   ['schedule', { monday: [{ from: '06:00:00', to: '07:00:00' }] }]
 ]
 
-/** Config-flow helper types, one per row in turn: what creates one, the domain of its entity, an option to change. */
-const FLOW_HELPERS: ReadonlyArray<{ type: string, options: Record<string, unknown>, domain: string, change: Record<string, unknown> }> = [
-  { type: 'threshold', options: { entity_id: 'sensor.outside_temperature', lower: 2, hysteresis: 0.5 }, domain: 'binary_sensor', change: { lower: 0 } },
-  { type: 'utility_meter', options: { source: 'sensor.grid_consumption', cycle: 'monthly' }, domain: 'sensor', change: { source: 'sensor.solar_production' } },
-  { type: 'template', options: { type: 'sensor', state: '{{ 21 }}', unit_of_measurement: '°C' }, domain: 'sensor', change: { unit_of_measurement: 'K' } },
-  { type: 'group', options: { type: 'light', entities: ['light.kuche_ceiling_light', 'light.kuche_ceiling_light_2'] }, domain: 'light', change: { entities: ['light.kuche_ceiling_light'] } }
+/** The 14 config-flow helper types, two per row in turn: what creates one and an option to change. */
+const FLOW_HELPERS: ReadonlyArray<{ type: string, options: Record<string, unknown>, change: Record<string, unknown> }> = [
+  { type: 'threshold', options: { entity_id: 'sensor.outside_temperature', lower: 2, hysteresis: 0.5 }, change: { lower: 0 } },
+  { type: 'utility_meter', options: { source: 'sensor.grid_consumption', cycle: 'monthly' }, change: { source: 'sensor.solar_production' } },
+  { type: 'template', options: { type: 'sensor', state: '{{ 21 }}', unit_of_measurement: '°C' }, change: { unit_of_measurement: 'K' } },
+  { type: 'group', options: { type: 'light', entities: ['light.kuche_ceiling_light', 'light.kuche_ceiling_light_2'] }, change: { entities: ['light.kuche_ceiling_light'] } },
+  { type: 'min_max', options: { entity_ids: ['sensor.kuche_smart_plug_power', 'sensor.living_room_smart_plug_power'], type: 'max' }, change: { type: 'sum' } },
+  { type: 'derivative', options: { source: 'sensor.outside_temperature', time_window: { minutes: 5 }, unit_time: 'min' }, change: { round: 1 } },
+  { type: 'integration', options: { source: 'sensor.kuche_smart_plug_power', unit_prefix: 'k' }, change: { method: 'left' } },
+  { type: 'statistics', options: { entity_id: 'sensor.outside_temperature', state_characteristic: 'mean', max_age: { hours: 24 } }, change: { sampling_size: 20 } },
+  { type: 'trend', options: { entity_id: 'sensor.outside_temperature', invert: true }, change: { max_samples: 3 } },
+  { type: 'random', options: { type: 'sensor', minimum: 1, maximum: 6 }, change: { maximum: 8 } },
+  { type: 'filter', options: { entity_id: 'sensor.outside_temperature', filter: 'time_throttle', window_size: { minutes: 1 }, precision: 1 }, change: { precision: 2 } },
+  { type: 'tod', options: { after_time: '22:00:00', before_time: '06:00:00' }, change: { after_time: '23:00:00' } },
+  { type: 'switch_as_x', options: { entity_id: 'switch.irrigation', target_domain: 'light' }, change: { invert: true } },
+  { type: 'history_stats', options: { entity_id: 'switch.irrigation', state: ['on'], type: 'time', start: '{{ today_at() }}', end: '{{ now() }}' }, change: { state: ['off'] } }
 ]
+let flowHelperRuns = 0
 
 interface Row {
   /** What the caller reaches it with. */
@@ -313,28 +324,30 @@ const OPERATIONS: Operation[] = [
   {
     // A config-flow helper is a config entry: integrations at manage and allow_config_write besides the tools' own.
     tool: 'ha_create_helper',
-    action: 'config-flow helper: create, update, delete',
+    action: 'config-flow helpers: create, update, delete',
     needs: [['services', 'write'], ['integrations', 'manage']],
     attempt: () => ({ helper_type: 'threshold', name: 'Refused frost', options: { entity_id: 'sensor.outside_temperature', lower: 2 } }),
-    async run ({ t, confirmed, home, server, tag, index }) {
-      const helper = FLOW_HELPERS[index % FLOW_HELPERS.length] as typeof FLOW_HELPERS[number]
-      const name = `Matrix flow ${tag}`
-      const entityId = `${helper.domain}.matrix_flow_${tag.replaceAll('-', '_')}`
-      const entry = (): { entry_id: string, options: Record<string, unknown> } | undefined =>
-        [...entriesOf(home.house).entries.values()].find(e => e.domain === helper.type && e.title === name)
-      const created = await confirmed('ha_create_helper', { helper_type: helper.type, name, options: helper.options })
-      t.notOk(created.isError, created.text)
-      t.ok(entry(), `a ${helper.type} entry in the house`)
-      t.ok(home.getState(entityId), `${entityId} in the house`)
-      await eventually(() => server.app.services.home.entity(entityId) !== undefined, 5000, `${entityId} in the server's catalogue`)
-      const updated = await confirmed('ha_update_helper', { entity_id: entityId, options: helper.change })
-      t.notOk(updated.isError, updated.text)
-      t.match(entry()?.options, helper.change, 'the entry holds the new option')
-      const id = entry()?.entry_id
-      const deleted = await confirmed('ha_delete_helper', { entity_id: entityId })
-      t.notOk(deleted.isError, deleted.text)
-      t.notOk(id !== undefined && entriesOf(home.house).entries.has(id), 'the entry is gone')
-      t.notOk(home.getState(entityId), 'and its entity')
+    async run ({ t, confirmed, home, server, tag }) {
+      for (const part of ['a', 'b']) {
+        const helper = FLOW_HELPERS[flowHelperRuns++ % FLOW_HELPERS.length] as typeof FLOW_HELPERS[number]
+        const name = `Matrix flow ${tag}${part}`
+        const created = await confirmed('ha_create_helper', { helper_type: helper.type, name, options: helper.options })
+        t.notOk(created.isError, `${helper.type}: ${created.text}`)
+        if (created.isError) continue
+        const entryId = String(created.json?.entry_id)
+        const entry = (): { domain: string, options: Record<string, unknown> } | undefined => entriesOf(home.house).entries.get(entryId)
+        const entityId = String(created.json?.entities?.[0])
+        t.equal(entry()?.domain, helper.type, `a ${helper.type} entry in the house`)
+        t.ok(home.getState(entityId), `${entityId} in the house`)
+        await eventually(() => server.app.services.home.entity(entityId) !== undefined, 5000, `${entityId} in the server's catalogue`)
+        const updated = await confirmed('ha_update_helper', { entity_id: entityId, options: helper.change })
+        t.notOk(updated.isError, `${helper.type}: ${updated.text}`)
+        t.match(entry()?.options, helper.change, `${helper.type}: the entry holds the new option`)
+        const deleted = await confirmed('ha_delete_helper', { entity_id: entityId })
+        t.notOk(deleted.isError, `${helper.type}: ${deleted.text}`)
+        t.notOk(entry(), 'the entry is gone')
+        t.notOk(home.getState(entityId), 'and its entity')
+      }
     }
   },
   {
