@@ -46,8 +46,9 @@ const pathOf = (path: string[]): string => `data${path.map(p => `['${p}']`).join
 // Selector builders with the defaults their CONFIG_SCHEMA adds (helpers/selector.py).
 export const sel = {
   text: (config: Record<string, unknown> = {}): Selector => ({ text: { multiline: false, multiple: false, ...config } }),
+  // The entity filter's domain is kept as a list (vol.All(cv.ensure_list, [str])).
   entity: (domain?: string | string[], multiple = false, extra: Record<string, unknown> = {}): Selector =>
-    ({ entity: { ...(domain === undefined ? {} : { domain }), multiple, reorder: false, ...extra } }),
+    ({ entity: { ...(domain === undefined ? {} : { domain: ([] as string[]).concat(domain) }), multiple, ...extra } }),
   number: (config: Record<string, unknown> = {}): Selector => ({ number: { step: 1, mode: 'slider', ...config } }),
   boolean: (): Selector => ({ boolean: {} }),
   select: (options: Array<string | { value: string, label: string }>, config: Record<string, unknown> = {}): Selector =>
@@ -147,11 +148,10 @@ export const pyList = (items: unknown[]): string => `[${items.map(i => `'${Strin
 /** vol.Coerce(float) keeps a float: Python writes 3 as 3.0. */
 const pyFloat = (n: number): string => Number.isInteger(n) ? `${n}.0` : String(n)
 
-/** cv.string: numbers become text, lists and dicts are refused. */
-function cvString (value: unknown): string {
-  if (value === null) throw new Invalid('string value is None')
-  if (typeof value === 'object') throw new Invalid('value should be a string')
-  return String(value)
+/** vol.Schema(str), what the text, device, attribute and state selectors check: a string, nothing else. */
+function str (value: unknown): string {
+  if (typeof value !== 'string') throw new Invalid('expected str')
+  return value
 }
 
 function each (config: Record<string, unknown>, value: unknown, one: (v: unknown) => unknown): unknown {
@@ -162,7 +162,7 @@ function each (config: Record<string, unknown>, value: unknown, one: (v: unknown
 
 /** Each selector's __call__ (helpers/selector.py): the value it keeps, or voluptuous.Invalid. */
 const SELECTORS: Record<string, (value: unknown, config: Record<string, unknown>) => unknown> = {
-  text: (value, config) => each(config, value, cvString),
+  text: (value, config) => each(config, value, str),
   boolean: value => pythonTruth(value),
   template: value => {
     // cv.template, then Template.ensure_valid: a syntax error is "invalid template (TemplateSyntaxError: ...)".
@@ -183,7 +183,7 @@ const SELECTORS: Record<string, (value: unknown, config: Record<string, unknown>
     return number
   },
   entity: (value, config) => each(config, value, v => {
-    const id = cvString(v)
+    const id = typeof v === 'string' ? v : String(v)
     if (!ENTITY_ID.test(id) && !/^[0-9a-f]{32}$/.test(id)) throw new Invalid(`Entity ${id} is neither a valid entity ID nor a valid UUID`)
     const domains = config.domain === undefined ? [] : ([] as unknown[]).concat(config.domain)
     const domain = id.split('.')[0] as string
@@ -193,10 +193,11 @@ const SELECTORS: Record<string, (value: unknown, config: Record<string, unknown>
     return id
   }),
   select: (value, config) => each(config, value, v => {
-    if (config.custom_value === true) return cvString(v)
+    const text = str(v)
+    if (config.custom_value === true) return text
     const allowed = (config.options as Array<string | { value: string }>).map(o => typeof o === 'string' ? o : o.value)
-    if (typeof v !== 'string' || !allowed.includes(v)) throw new Invalid(`value must be one of ${pyList([...allowed].sort())}`)
-    return v
+    if (!allowed.includes(text)) throw new Invalid(`value must be one of ${pyList([...allowed].sort())}`)
+    return text
   }),
   action: value => {
     if (!isRecord(value) && !(Array.isArray(value) && value.every(isRecord))) throw new Invalid('expected a dictionary')
@@ -217,9 +218,9 @@ const SELECTORS: Record<string, (value: unknown, config: Record<string, unknown>
     if (typeof value !== 'string' || !/^([01]?\d|2[0-3]):[0-5]\d(:[0-5]\d)?$/.test(value)) throw new Invalid(`Invalid time specified: ${String(value)}`)
     return value
   },
-  device: (value, config) => each(config, value, cvString),
-  attribute: value => cvString(value),
-  state: (value, config) => each(config, value, cvString)
+  device: (value, config) => each(config, value, str),
+  attribute: value => str(value),
+  state: (value, config) => each(config, value, str)
 }
 
 /** vol.Coerce(bool): Python's truth of the value (the boolean selector takes anything). */

@@ -46,7 +46,7 @@ t.test('flows: unknown handler and flow ids, a menu, an abort', async t => {
   const light = await rest('POST', path, { next_step_id: 'light' })
   t.match(light.json, { type: 'form', step_id: 'light', errors: null, last_step: true, preview: 'group' })
   t.same(light.json.data_schema.map((f: any) => [f.name, f.required === true, f.default, Object.keys(f.selector)[0]]), [['name', true, undefined, 'text'], ['entities', true, undefined, 'entity'], ['hide_members', true, false, 'boolean']])
-  t.match(light.json.data_schema[1].selector.entity, { domain: 'light', multiple: true })
+  t.same(light.json.data_schema[1].selector, { entity: { domain: ['light'], multiple: true } }, 'the domain filter is kept as a list (helpers/selector.py ENTITY_FILTER_SELECTOR_CONFIG_SCHEMA)')
   t.match((await rest('GET', path)).json, { type: 'form', step_id: 'light' }, 'reading the flow shows the same step')
   t.same(await rest('DELETE', path), { status: 200, json: { message: 'Flow aborted' } })
   t.same(await rest('POST', path, { name: 'x', entities: [] }), { status: 404, json: { message: 'Invalid flow specified' } }, 'an aborted flow is gone')
@@ -64,6 +64,7 @@ t.test('template: a sensor from the menu, its state rendered, syntax refused, op
 
   t.match(await rest('POST', path, { name: 'Feels like', state: '{{ states("sensor.outside_temperature") | float - }}' }), { status: 400, json: { errors: { state: /^invalid template \(TemplateSyntaxError: / } } })
   t.same(await rest('POST', path, { state: '{{ 1 }}' }), { status: 400, json: { errors: { name: 'required key not provided' } } })
+  t.same(await rest('POST', path, { name: 42, state: '{{ 1 }}' }), { status: 400, json: { errors: { name: 'expected str' } } }, 'a text selector takes a string only (vol.Schema(str))')
   t.same(await rest('POST', path, { name: 'Feels like', state: '{{ 1 }}', colour: 'red' }), { status: 400, json: { errors: { base: ["extra keys not allowed @ data['colour']"] } } })
   t.same(await rest('POST', path, { name: 'Feels like', state: '{{ 1 }}', advanced_options: { availability: '{{ 1 + }}' } }), { status: 400, json: { errors: { base: ["invalid template (TemplateSyntaxError: unexpected end of template) @ data['advanced_options']['availability']"] } } }, 'an error inside a section is listed under base with its path')
 
