@@ -94,6 +94,19 @@ t.test('src/ touches Fastify only where docs/architecture.md says; tools/ never'
   for (const file of FASTIFY_IN_SRC) t.ok(architecture.includes(`\`${file.slice('src/'.length)}\``), `docs/architecture.md names ${file}`)
 })
 
+/** Inside src/mcp/, lowest first: the tool runtime < the content (prompts, resources) < handlers.ts and the transport. */
+const MCP_LAYERS: Record<string, string[]> = {
+  'src/mcp/runtime/': ['src/mcp/content/', 'src/mcp/transport/', 'src/mcp/handlers.ts'],
+  'src/mcp/content/': ['src/mcp/transport/', 'src/mcp/handlers.ts']
+}
+
+t.test('inside src/mcp/, the runtime and the content never reach the protocol layer above them', async t => {
+  const offending = [...inSrc].flatMap(([file, targets]) => Object.entries(MCP_LAYERS)
+    .filter(([folder]) => file.startsWith(folder))
+    .flatMap(([, above]) => targets.filter(to => above.some(up => to.startsWith(up))).map(to => `${file} -> ${to}`)))
+  t.same(offending, [])
+})
+
 // A tool folder's `_*.ts` files are its own: another folder shares code through tools/_shared/.
 t.test('no tool reaches another tool folder\'s files', async t => {
   const offending = [...graph].filter(([file]) => file.startsWith('tools/')).flatMap(([file, targets]) => targets
