@@ -1,5 +1,5 @@
 import pTimeout from 'p-timeout'
-import { timersOf, type Clock } from '../../clock.ts'
+import { timersOf } from '../../clock.ts'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../../errors.ts'
 import { isEntityId } from '../../home/entities.ts'
 import { fitText, fitToCap, isRecord, RESPONSE_CAP_BYTES } from '../../shape.ts'
@@ -58,13 +58,6 @@ export function errorResult (code: ToolErrorData['code'], fullMessage: string, h
  */
 export const READ_BUDGET_MS = 8_000
 
-const OVER_BUDGET = Symbol('over budget')
-
-/** `work`'s outcome, or OVER_BUDGET once `budgetMs` have passed on `clock` without one. */
-async function withinBudget<T> (work: Promise<T>, budgetMs: number, clock: Clock): Promise<T | typeof OVER_BUDGET> {
-  return await pTimeout<T | typeof OVER_BUDGET>(work, { milliseconds: budgetMs, fallback: () => OVER_BUDGET, customTimers: timersOf(clock) })
-}
-
 /** The entity ids a call's arguments name (any case), which its error message may echo back. */
 function sentIds (rawArgs: unknown): Set<string> {
   const sent = new Set<string>()
@@ -121,22 +114,20 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
     result = errorResult('HAMCP_DENIED_LEVEL', beyondLevel, 'The owner sets a named token\'s level per category on the Tokens tab of the add-on\'s panel.')
   } else {
     try {
-      const run = async (): Promise<unknown> => {
+      const answer = async (): Promise<ToolCallResult> => {
         if (tool.definition.needsHomeAssistant !== false) await ctx.home.ready()
-        return await tool.definition.handler({ ...ctx, tool: name }, parsed.data)
-      }
-      const running = run()
-      const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
-      const value = bounded ? await withinBudget(running, readBudgetMs, ctx.clock) : await running
-      if (value === OVER_BUDGET) {
-        ctx.log.warning({ tool: name, budgetMs: readBudgetMs }, 'tool call over its time budget; answered with a timeout')
-        result = errorResult('HAMCP_HA_TIMEOUT', `${name} did not finish within ${readBudgetMs / 1000} s (Home Assistant's own MCP client gives up at 10 s).`, 'Ask for less: a shorter time window, one entity or area, a smaller limit.')
-      } else if (isRaw(value)) {
+        const value = await tool.definition.handler({ ...ctx, tool: name }, parsed.data)
+        if (!isRaw(value)) return jsonResult(value, ctx)
         const { raw: _raw, ...rest } = value
-        result = { ...rest, content: value.content.map(c => c.type === 'text' ? { type: 'text', text: ctx.home.scrub(c.text) } : c) }
-      } else {
-        result = jsonResult(value, ctx)
+        return { ...rest, content: value.content.map(c => c.type === 'text' ? { type: 'text', text: ctx.home.scrub(c.text) } : c) }
       }
+      const overBudget = (): ToolCallResult => {
+        ctx.log.warning({ tool: name, budgetMs: readBudgetMs }, 'tool call over its time budget; answered with a timeout')
+        return errorResult('HAMCP_HA_TIMEOUT', `${name} did not finish within ${readBudgetMs / 1000} s (Home Assistant's own MCP client gives up at 10 s).`, 'Ask for less: a shorter time window, one entity or area, a smaller limit.')
+      }
+      const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
+      // The budget's timer runs on the injected clock; past it the call is answered and its work left to finish unheard.
+      result = bounded ? await pTimeout(answer(), { milliseconds: readBudgetMs, fallback: overBudget, customTimers: timersOf(ctx.clock) }) : await answer()
     } catch (err) {
       if (isUserError(err)) {
         result = errorResult(err.code, scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs), err.details && JSON.parse(scrubError(ctx, JSON.stringify(err.details), rawArgs)) as Record<string, unknown>)
