@@ -2,7 +2,7 @@ import type { HomeAssistant } from '../ha/index.ts'
 import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { HassState } from '../ha/schemas.ts'
 import { SearchIndex } from './search.ts'
-import { COMPACT, domainOf, type EntityRow } from './entities.ts'
+import { domainOf, type EntityRow } from './entities.ts'
 import { fold } from './text.ts'
 import { intern } from '../intern.ts'
 
@@ -155,9 +155,7 @@ export class EntityCatalog {
       hidden: Boolean(entry?.hidden_by),
       entity_category: entry?.entity_category ?? null,
       haystack: fold(parts.filter(Boolean).join('\n')),
-      foldedName: fold(name),
-      // Set once when first listed; present from the start, so every row has the same shape.
-      [COMPACT]: undefined
+      foldedName: fold(name)
     }
   }
 }

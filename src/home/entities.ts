@@ -36,9 +36,6 @@ export function domainOf (entityId: string): string {
   return dot === -1 ? entityId : entityId.slice(0, dot)
 }
 
-/** Where a row keeps its compact list form. */
-export const COMPACT = Symbol('compact row')
-
 /** What tools need to know about one entity, joined from its state and the registries. */
 export interface EntityRow {
   entity_id: string
@@ -60,11 +57,6 @@ export interface EntityRow {
   haystack: string
   /** Folded name, for ranking. */
   foldedName: string
-  /**
-   * The row's compact list form, made the first time it is listed (tools/_shared/entities.ts); under
-   * a symbol, so no JSON or key listing of a row ever shows it.
-   */
-  [COMPACT]?: Readonly<Record<string, string>>
 }
 
 /** What the require functions look an id up in: the HomeView, which answers only for visible entities. */

@@ -1,19 +1,13 @@
 import { UserError } from '../../src/errors.ts'
-import { COMPACT, type EntityRow } from '../../src/home/entities.ts'
+import type { EntityRow } from '../../src/home/entities.ts'
 import { fold } from '../../src/home/text.ts'
 import type { HomeView } from '../../src/home/view.ts'
 
-/** Compact row used by every entity list: small on purpose; made once per row and kept on it, frozen. */
-export function compactRow (row: EntityRow): Readonly<Record<string, string>> {
-  let compact = row[COMPACT]
-  if (compact === undefined) {
-    const out: Record<string, string> = { entity_id: row.entity_id, name: row.name, state: row.state }
-    if (row.area) out.area = row.area
-    // A row is replaced, never changed, when its entity changes: its compact form stays true.
-    compact = Object.freeze(out)
-    row[COMPACT] = compact
-  }
-  return compact
+/** The compact row of every entity list: small on purpose. */
+export function compactRow (row: EntityRow): Record<string, string> {
+  const out: Record<string, string> = { entity_id: row.entity_id, name: row.name, state: row.state }
+  if (row.area) out.area = row.area
+  return out
 }
 
 /** Visible entities matching every word of `query`, best first. */
