@@ -12,6 +12,7 @@ import { Revocations } from './auth/revocations.ts'
 import { TokenStore, type TokenSource } from './auth/tokens.ts'
 import type { Config } from './config.ts'
 import { HomeAssistant, type HomeAssistantOptions } from './ha/index.ts'
+import { InternTable } from './intern.ts'
 import { EntityCatalog } from './home/catalog.ts'
 import { HomeView } from './home/view.ts'
 import { Visibility } from './home/visibility.ts'
@@ -94,6 +95,8 @@ export function createServices (deps: ServiceDeps): Services {
   // Real time unless a test brings its clock; everything below keeps time on this one.
   const clock = deps.clock ?? realClock
   const { now } = clock
+  // One table of the texts many entities repeat, shared by the states, the registries and the catalogue.
+  const texts = new InternTable()
   const ha = new HomeAssistant({
     mode: homeAssistant.mode,
     baseUrl: homeAssistant.baseUrl,
@@ -102,7 +105,8 @@ export function createServices (deps: ServiceDeps): Services {
     supervisorToken: supervisor.token,
     log: log.child({ component: 'ha' }),
     connection: deps.homeAssistant?.connection,
-    clock
+    clock,
+    texts
   })
   const home = new HomeView(ha, new EntityCatalog(ha), new Visibility(options), { now: deps.policy?.now ?? now })
   // An access token's expiry is the OAuth server's time: a stream it opened ends on that same clock.

@@ -6,6 +6,7 @@ import { entitiesMessageProblem } from './schemas.ts'
 import { StateStore, type EntitiesMessage } from './state-store.ts'
 import { realClock, timersOf, type Clock } from '../clock.ts'
 import { HaNotConnectedError } from '../errors.ts'
+import { InternTable } from '../intern.ts'
 import { NOT_ADMIN_EFFECT } from './rights.ts'
 
 import type { AppLogger } from '../logger.ts'
@@ -21,6 +22,8 @@ export interface HomeAssistantOptions {
   registryTtlMs?: number
   /** Real time unless a test brings its own (src/clock.ts). */
   clock?: Clock
+  /** The app's table of repeated texts (src/intern.ts); a table of its own when not given. */
+  texts?: InternTable
 }
 
 export interface HomeAssistantStatus {
@@ -42,7 +45,9 @@ export interface HomeAssistantStatus {
  * Supervisor clients. Created once; shared by every request.
  */
 export class HomeAssistant {
-  readonly states = new StateStore()
+  readonly states: StateStore
+  /** The repeated texts of states and registries, kept once; the entity catalogue keeps its own in it too. */
+  readonly texts: InternTable
   readonly registries: Registries
   readonly rest: HttpClient
   readonly supervisor: SupervisorClient
@@ -61,6 +66,8 @@ export class HomeAssistant {
     this.mode = options.mode
     this.#log = options.log
     this.#clock = options.clock ?? realClock
+    this.texts = options.texts ?? new InternTable()
+    this.states = new StateStore(this.texts)
     this.connection = new HaConnection({
       baseUrl: options.baseUrl,
       token: options.token,
@@ -77,7 +84,7 @@ export class HomeAssistant {
         for (const listener of this.#connectionListeners) listener(false)
       }
     })
-    this.registries = new Registries(message => this.command(message), options.log, { ttlMs: options.registryTtlMs, now: this.#clock.now })
+    this.registries = new Registries(message => this.command(message), options.log, { ttlMs: options.registryTtlMs, now: this.#clock.now, texts: this.texts })
     this.rest = new HttpClient({ baseUrl: options.mode === 'none' ? '' : options.baseUrl, token: options.token, log: options.log })
     this.supervisor = new SupervisorClient(new HttpClient({ baseUrl: options.supervisorUrl, token: options.supervisorToken, log: options.log }))
 

@@ -1,5 +1,5 @@
 import { realClock } from '../clock.ts'
-import { internFields } from '../intern.ts'
+import { InternTable } from '../intern.ts'
 import {
   areaSchema, deviceSchema, entityEntrySchema, floorSchema, labelSchema, parseList,
   type AreaEntry, type DeviceEntry, type EntityEntry, type FloorEntry, type LabelEntry
@@ -105,6 +105,8 @@ export class Registries {
   #log: Warn
   #ttlMs: number
   #now: () => number
+  /** Where the repeated texts of registry entries are kept once (src/intern.ts). */
+  #texts: InternTable
   #lists = new Map<RegistryKind, { items: unknown[], fetchedAt: number }>()
   #inflight = new Map<RegistryKind, Promise<unknown[]>>()
   #snapshot: RegistrySnapshot | undefined
@@ -114,13 +116,14 @@ export class Registries {
   /** Entity ids changed since the entity list was read, to read again one by one (entity_registry_updated). */
   #entityChanges = new Set<string>()
 
-  constructor (command: Command, log: Warn, options: { ttlMs?: number, now?: () => number } = {}) {
+  constructor (command: Command, log: Warn, options: { ttlMs?: number, now?: () => number, texts?: InternTable } = {}) {
     this.#command = command
     this.#log = log
     // A safety net only (the `<kind>_registry_updated` events and reconnects invalidate): on a big
     // home a refresh is seconds of CPU and the add-on's memory peak (every registry read whole), so rare.
     this.#ttlMs = options.ttlMs ?? 600_000
     this.#now = options.now ?? realClock.now
+    this.#texts = options.texts ?? new InternTable()
   }
 
   /** Called on `<kind>_registry_updated`: the next read fetches that registry again. */
@@ -233,7 +236,7 @@ export class Registries {
     const { type, schema } = SOURCES[kind]
     const raw = await this.#command({ type })
     const { items, dropped } = parseList(schema, raw, type)
-    for (const item of items) internFields(item as object)
+    for (const item of items) this.#texts.internFields(item as object)
     if (dropped > 0) this.#log.warning({ registry: kind, dropped }, 'ignored malformed registry entries')
     if (kind === 'entity') await this.#addAliases(items as EntityEntry[])
     this.#lists.set(kind, { items, fetchedAt: this.#now() })
@@ -255,7 +258,7 @@ export class Registries {
       }
       const parsed = entityEntrySchema.safeParse(raw)
       if (!parsed.success) return undefined
-      fresh.set(entityId, internFields(parsed.data))
+      fresh.set(entityId, this.#texts.internFields(parsed.data))
     }
     const patched: EntityEntry[] = []
     for (const entry of items) {

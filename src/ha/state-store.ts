@@ -1,5 +1,5 @@
 import type { HassState } from './schemas.ts'
-import { intern, internFields } from '../intern.ts'
+import { InternTable } from '../intern.ts'
 
 /** One entity in subscribe_entities' compressed form. */
 interface CompressedState {
@@ -41,12 +41,12 @@ function contextFrom (c: CompressedState['c'], previous?: HassState['context']):
   }
 }
 
-function expand (entityId: string, compressed: CompressedState): HassState {
+function expand (entityId: string, compressed: CompressedState, texts: InternTable): HassState {
   const lastChanged = isoFromSeconds(compressed.lc ?? 0)
   return {
     entity_id: entityId,
-    state: intern(String(compressed.s)),
-    attributes: compressed.a === undefined ? {} : internFields(compressed.a),
+    state: texts.intern(String(compressed.s)),
+    attributes: compressed.a === undefined ? {} : texts.internFields(compressed.a),
     last_changed: lastChanged,
     last_updated: compressed.lu !== undefined ? isoFromSeconds(compressed.lu) : lastChanged,
     context: contextFrom(compressed.c)
@@ -59,10 +59,16 @@ function expand (entityId: string, compressed: CompressedState): HassState {
  */
 export class StateStore {
   #states = new Map<string, HassState>()
+  /** Where the repeated texts of states and attributes are kept once (src/intern.ts). */
+  readonly #texts: InternTable
   #listeners = new Set<StateListener>()
   #ready = false
   /** Bumped on every change; cheap cache key for anything derived from the whole map. */
   version = 0
+
+  constructor (texts: InternTable = new InternTable()) {
+    this.#texts = texts
+  }
 
   get ready (): boolean { return this.#ready }
   get size (): number { return this.#states.size }
@@ -96,7 +102,7 @@ export class StateStore {
   apply (message: EntitiesMessage): void {
     if (message.a) {
       if (!this.#ready) this.#replace(message.a)
-      else for (const [id, compressed] of Object.entries(message.a)) this.#set(id, expand(id, compressed))
+      else for (const [id, compressed] of Object.entries(message.a)) this.#set(id, expand(id, compressed, this.#texts))
     }
     if (message.c) {
       for (const [id, diff] of Object.entries(message.c)) {
@@ -113,7 +119,7 @@ export class StateStore {
     const seen = new Set<string>()
     for (const [id, compressed] of Object.entries(snapshot)) {
       seen.add(id)
-      const next = expand(id, compressed)
+      const next = expand(id, compressed, this.#texts)
       const previous = this.#states.get(id)
       if (!previous || previous.last_updated !== next.last_updated || previous.state !== next.state) this.#set(id, next)
       else this.#states.set(id, next)
@@ -127,7 +133,7 @@ export class StateStore {
 
   #patch (previous: HassState, diff: CompressedDiff): HassState {
     const plus = diff['+'] ?? {}
-    const attributes = { ...previous.attributes, ...(plus.a === undefined ? {} : internFields(plus.a)) }
+    const attributes = { ...previous.attributes, ...(plus.a === undefined ? {} : this.#texts.internFields(plus.a)) }
     for (const key of diff['-']?.a ?? []) delete attributes[key]
     let lastChanged = previous.last_changed
     let lastUpdated = previous.last_updated
@@ -139,7 +145,7 @@ export class StateStore {
     }
     return {
       entity_id: previous.entity_id,
-      state: plus.s !== undefined ? intern(String(plus.s)) : previous.state,
+      state: plus.s !== undefined ? this.#texts.intern(String(plus.s)) : previous.state,
       attributes,
       last_changed: lastChanged,
       last_updated: lastUpdated,

@@ -4,7 +4,6 @@ import type { HassState } from '../ha/schemas.ts'
 import { SearchIndex } from './search.ts'
 import { domainOf, type EntityRow } from './entities.ts'
 import { fold } from './text.ts'
-import { intern } from '../intern.ts'
 
 const MAX_CACHED_DOMAINS = 64
 
@@ -141,7 +140,7 @@ export class EntityCatalog {
     ]
     return {
       entity_id: entityId,
-      domain: intern(domainOf(entityId)),
+      domain: this.#ha.texts.intern(domainOf(entityId)),
       name,
       state: state.state,
       area_id: areaId,
