@@ -63,8 +63,7 @@ export function extraHeavyReads (ids: string[]): Array<[string, string, Args]> {
     ['ha_get_logbook one light (7 d)', 'ha_get_logbook', { entity_id: lights[0] ?? 'light.missing', hours: 168 }],
     ['ha_get_history 5 lights (7 d)', 'ha_get_history', { entity_id: lights.slice(0, 5), hours: 168 }],
     ['ha_get_statistics 10 sensors, hour (1 y)', 'ha_get_statistics', { statistic_id: ids.filter(id => /^sensor\..*(temperature|power|energy)/.test(id)).slice(0, 10), period: 'hour', hours: 8760 }],
-    ['ha_render_template all attributes', 'ha_render_template', { template: '{% for s in states %}{{ s.entity_id }} {{ s.attributes }};{% endfor %}' }],
-    ['ha_list_entities everything', 'ha_list_entities', { limit: 1000 }]
+    ['ha_render_template all attributes', 'ha_render_template', { template: '{% for s in states %}{{ s.entity_id }} {{ s.attributes }};{% endfor %}' }]
   ]
 }
 

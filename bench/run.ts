@@ -95,8 +95,9 @@ async function freePort (): Promise<number> {
 
 async function startServer (home: DemoHome, port: number): Promise<ChildProcess> {
   const dataDir = mkdtempSync(join(tmpdir(), 'ha-mcp-bench-'))
-  // Every tool listed, so the heavy reads cover them all; writes are called with dry_run where they take it.
-  writeFileSync(join(dataDir, 'options.json'), values.options ? readFileSync(values.options) : JSON.stringify({ allow_write: true, allow_config_write: true, allow_camera: true }))
+  // Every tool listed (tool_list full, every allow_ option), so the heavy reads call each one; writes
+  // are called with dry_run where they take it, and the ones that must be confirmed only ask.
+  writeFileSync(join(dataDir, 'options.json'), values.options ? readFileSync(values.options) : JSON.stringify({ allow_write: true, allow_config_write: true, allow_camera: true, allow_addon_control: true, tool_list: 'full' }))
   // BENCH_PROFILE=dir writes a V8 CPU profile of the server there, to see where a call's time goes.
   const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
   // The production build, as the image runs it (tsx would add its compiler to the memory figures).
