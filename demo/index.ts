@@ -18,6 +18,7 @@ import { commands } from './ws/index.ts'
 import { registryWrites } from './ws/registry-writes.ts'
 import { tapPhoneAction } from './users.ts'
 import { finishUpdate } from './services/updates.ts'
+import { coreConfigOf } from './core-config.ts'
 
 export type { HassState, HassContext, HassEvent, ServiceCallRecord } from './types.ts'
 
@@ -72,6 +73,8 @@ export interface DemoHome {
   addonOptions(): Record<string, unknown>
   setAddonOptions(options: Record<string, unknown>): void
   restart(): Promise<void>
+  /** what Home Assistant's configuration check finds next (null: nothing), as if the YAML had these errors */
+  setConfigCheck(errors: string | null, warnings?: string | null): void
   close(): Promise<void>
   /** discovery messages posted to the Supervisor (POST /discovery), oldest first */
   discoveries: Array<Record<string, unknown>>
@@ -185,6 +188,17 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
     }
   }
 
+  // homeassistant.restart (demo/core-config.ts): Core stops (its connections close, the proxy answers 502), then starts.
+  const restart = async (): Promise<void> => {
+    faults.wsDown = true
+    dropConnections()
+    house.fire('homeassistant_stop', {})
+    await new Promise(resolve => setTimeout(resolve, 50))
+    faults.wsDown = false
+    house.fire('homeassistant_start', {})
+  }
+  coreConfigOf(house).restart = () => { restart().catch(() => {}) }
+
   return {
     url: base,
     supervisorUrl: base,
@@ -210,14 +224,8 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
     },
     addonOptions: () => ({ ...rt.addonOptions }),
     setAddonOptions: next => { rt.addonOptions = { ...next } },
-    restart: async () => {
-      faults.wsDown = true
-      dropConnections()
-      house.fire('homeassistant_stop', {})
-      await new Promise(resolve => setTimeout(resolve, 50))
-      faults.wsDown = false
-      house.fire('homeassistant_start', {})
-    },
+    restart,
+    setConfigCheck: (errors, warnings = null) => { Object.assign(coreConfigOf(house), { errors, warnings }) },
     close: async () => {
       dropConnections()
       wss.close()
@@ -237,5 +245,6 @@ async function loadExtraRoutes (): Promise<Route[]> {
   const { configRoutes } = await import('./config-rest.ts')
   const { sceneConfigRoutes } = await import('./scene-config.ts')
   const { configEntryRoutes } = await import('./config-entries-rest.ts')
-  return [...configRoutes, ...sceneConfigRoutes, ...configEntryRoutes]
+  const { coreConfigRoutes } = await import('./core-config.ts')
+  return [...configRoutes, ...sceneConfigRoutes, ...configEntryRoutes, ...coreConfigRoutes]
 }

@@ -53,8 +53,12 @@ export class HomeAssistantError extends CodedError<HomeAssistantErrorCode> {
 
 /** `detail` is appended to the sentence as is: `': no address configured'`, `' (connection refused)'`. */
 export class HaNotConnectedError extends HomeAssistantError {
-  constructor (detail = '', cause?: unknown) {
+  /** The command was sent and the connection closed before its answer: what a restart of Home Assistant does to its own call. */
+  readonly lostDuringCommand: boolean
+
+  constructor (detail = '', cause?: unknown, options: { lostDuringCommand?: boolean } = {}) {
     super('HAMCP_HA_NOT_CONNECTED', `Home Assistant is not connected${detail}`, { status: 503, cause })
+    this.lostDuringCommand = options.lostDuringCommand === true
   }
 }
 
@@ -103,6 +107,7 @@ export const USER_ERROR_CODES = {
   HAMCP_NOT_SUPPORTED: 'This home or this item cannot do that: defined in YAML, not an add-on, no engine or integration for it.',
   HAMCP_NOT_PERMITTED: 'Home Assistant or the Supervisor does not give the add-on this right: the Supervisor role the add-on declares (docs/security.md), or in development mode a token that is not an administrator\'s.',
   HAMCP_CONFIG_REJECTED: 'Home Assistant rejected the configuration the call sent; nothing was written.',
+  HAMCP_CONFIG_INVALID: 'Home Assistant\'s configuration check found errors in its YAML files, so the restart or reload was not sent (details: errors).',
   HAMCP_CONFLICT: 'What a preview showed changed in Home Assistant before the confirmation, or what ha_undo would overwrite changed since the write; nothing was written (details: changes, and a fresh preview and confirm_token).',
   HAMCP_PARTIAL_WRITE: 'Home Assistant refused a step of a change made of several; the steps before it were applied and ha_undo reverts them.',
   HAMCP_DENIED_SERVICE: 'The service is refused by the service_denylist option.',

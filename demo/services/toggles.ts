@@ -1,4 +1,5 @@
 import { entriesOf, reloadEntry } from '../config-entries.ts'
+import { checkConfigService, reloadAllService, restartService } from '../core-config.ts'
 import { HaError, invalidFormat } from '../errors.ts'
 import type { HassState } from '../types.ts'
 import { field, svc, type ServiceCall, type ServiceDef, type ServiceTable } from './registry.ts'
@@ -141,9 +142,10 @@ export function toggleServices (tables: () => ServiceTable): ServiceTable {
       update_entity: svc('Update entity', 'Forces one or more entities to update their data.', {}, { targetDomains: [] }),
       // components/homeassistant/__init__.py async_handle_reload_config_entry: entry_id, or the entries of the targets.
       reload_config_entry: svc('Reload config entry', 'Reloads the given config entry.', { entry_id: field('Config entry ID', { config_entry: {} }) }, { targetDomains: [], run: reloadConfigEntry }),
-      reload_all: svc('Reload all', 'Reloads all YAML configuration that can be reloaded without restarting.', {}),
-      check_config: svc('Check configuration', 'Checks the Home Assistant YAML configuration files for errors.', {}),
-      restart: svc('Restart', 'Restarts Home Assistant.', {}),
+      // demo/core-config.ts: each runs the configuration check first, as core does.
+      reload_all: svc('Reload all', 'Reloads all YAML configuration that can be reloaded without restarting.', {}, { run: reloadAllService(tables) }),
+      check_config: svc('Check configuration', 'Checks the Home Assistant YAML configuration files for errors.', {}, { run: checkConfigService }),
+      restart: svc('Restart', 'Restarts Home Assistant.', {}, { run: restartService }),
       stop: svc('Stop', 'Stops Home Assistant.', {})
     }
   }

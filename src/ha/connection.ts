@@ -136,7 +136,7 @@ export class HaConnection {
   #translate (err: unknown, type: string): Error {
     if (err instanceof Error) return err
     const raw = err as { code?: unknown, message?: unknown, error?: { code?: unknown, message?: unknown } }
-    if (raw?.error?.code === 3 || raw?.code === 3) return new HaNotConnectedError(': the connection was lost during the command')
+    if (raw?.error?.code === 3 || raw?.code === 3) return new HaNotConnectedError(': the connection was lost during the command', undefined, { lostDuringCommand: true })
     const code = String(raw?.code ?? raw?.error?.code ?? 'unknown_error')
     const text = String(raw?.message ?? raw?.error?.message ?? 'no message')
     return new HaCommandFailedError(type, text, code, err)

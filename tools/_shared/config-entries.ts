@@ -68,6 +68,13 @@ export async function requireConfigEntry (ctx: Pick<ToolContext, 'ha'>, entryId:
   return entry
 }
 
+/** An entry an action can work on: not an ignored discovery (those are only listed). */
+export async function usableEntry (ctx: Pick<ToolContext, 'ha'>, entryId: string): Promise<ConfigEntry> {
+  const entry = await requireConfigEntry(ctx, entryId)
+  if (entry.source === IGNORED) throw new UserError('HAMCP_NOT_SUPPORTED', `${entry.entry_id} is an ignored discovery, not a set-up integration.`, 'Home Assistant offers it again once the owner removes the ignore in Settings > Devices & services > Ignored.')
+  return entry
+}
+
 /** A flow's name as the frontend shows it: its title placeholder `name`, else its integration. */
 export function flowName (flow: DiscoveryFlow): string {
   const name = isRecord(flow.context.title_placeholders) ? flow.context.title_placeholders.name : undefined

@@ -3,7 +3,7 @@ import type { ToolCallContext } from '../../src/mcp/runtime/define-tool.ts'
 import type { UndoPlan } from '../../src/policy/undo.ts'
 import { formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { relatedConfigs } from '../_shared/related.ts'
-import type { ConfigEntry } from '../_shared/config-entries.ts'
+import { configEntries, usableEntry, type ConfigEntry } from '../_shared/config-entries.ts'
 
 /**
  * What an integration's entry takes with it: every device and entity registered to it (hidden ones
@@ -79,4 +79,26 @@ export async function runIntegrationWrite (ctx: ToolCallContext, write: Integrat
 export function needs (value: string | undefined, what: string, action: string): string {
   if (value === undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `${action} needs ${what}.`, 'ha_list_integrations gives entry_id (and flow_id with include_discovered).')
   return value
+}
+
+/**
+ * Reloads one config entry (ha_manage_integration reload, ha_restart reload with entry_id). It is Home
+ * Assistant's own service, so service_denylist and confirm_domains read it exactly as for ha_call_service.
+ */
+export async function reloadEntry (ctx: ToolCallContext, entryId: string, args: { dry_run: boolean, confirm_token?: string | undefined }): Promise<Record<string, unknown>> {
+  const entry = await usableEntry(ctx, entryId)
+  if (entry.disabled_by !== null) throw new UserError('HAMCP_INVALID_ARGUMENT', `${entry.title} is disabled: a reload does not start it.`, 'Use ha_manage_integration action enable.')
+  const outcome = await guardedWrite(ctx, {
+    kind: 'service',
+    tool: ctx.tool,
+    domain: 'homeassistant',
+    service: 'reload_config_entry',
+    data: { entry_id: entry.entry_id },
+    undoable: false,
+    dryRun: args.dry_run,
+    confirmToken: args.confirm_token
+  })
+  if (outcome.status !== 'done') return formatOutcome(outcome)
+  const now = (await configEntries(ctx)).find(e => e.entry_id === entry.entry_id)
+  return { success: true, entry_id: entry.entry_id, title: entry.title, state: now?.state, ...(now?.reason ? { reason: now.reason } : {}) }
 }

@@ -4,10 +4,10 @@ import { defineTool, type ToolCallContext } from '../../src/mcp/runtime/define-t
 import { stableJson } from '../../src/policy/confirm.ts'
 import type { UndoPlan } from '../../src/policy/undo.ts'
 import { freeFormArg } from '../_shared/args.ts'
-import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { configEntries, discoveryFlows, flowName, IGNORED, isFlowHelperType, requireConfigEntry, type ConfigEntry } from '../_shared/config-entries.ts'
+import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
+import { configEntries, discoveryFlows, flowName, isFlowHelperType, requireConfigEntry, usableEntry, type ConfigEntry } from '../_shared/config-entries.ts'
 import { abortFlow, configFlowPath, currentValues, flowRequest, formFields, optionsFlowPath, ownerStep, factValue, readOptionValues, shownFields, shownValue, walkFlow, type FlowStep } from '../_shared/data-entry-flows.ts'
-import { entryReach, needs, reachText, runIntegrationWrite } from './_write.ts'
+import { entryReach, needs, reachText, reloadEntry, runIntegrationWrite } from './_write.ts'
 
 const ACTIONS = ['reload', 'enable', 'disable', 'delete', 'options', 'accept_discovery', 'ignore_discovery'] as const
 
@@ -15,11 +15,8 @@ interface Args { entry_id?: string | undefined, flow_id?: string | undefined, op
 
 const idArg = (description: string) => z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9_-]+$/, 'an id as ha_list_integrations gives it').optional().describe(description)
 
-/** An entry the action can work on: not an ignored discovery (those are only listed). */
 async function activeEntry (ctx: ToolCallContext, args: Args, action: string): Promise<ConfigEntry> {
-  const entry = await requireConfigEntry(ctx, needs(args.entry_id, 'entry_id', action))
-  if (entry.source === IGNORED) throw new UserError('HAMCP_NOT_SUPPORTED', `${entry.entry_id} is an ignored discovery, not a set-up integration.`, 'Home Assistant offers it again once the owner removes the ignore in Settings > Devices & services > Ignored.')
-  return entry
+  return await usableEntry(ctx, needs(args.entry_id, 'entry_id', action))
 }
 
 /** Reads an entry's disabled_by now: what an enable or disable left, for ha_undo to compare. */
@@ -94,25 +91,6 @@ async function remove (ctx: ToolCallContext, args: Args): Promise<Record<string,
     execute: async () => await flowRequest(ctx, 'DELETE', `/api/config/config_entries/entry/${entry.entry_id}`),
     done: result => ({ entry_id: entry.entry_id, deleted: entry.title, ...(isRestart(result) ? { require_restart: true } : {}), undo: 'none: set it up again in Home Assistant' })
   })
-}
-
-/** Reload is Home Assistant's own service, so service_denylist and confirm_domains read it exactly as for ha_call_service. */
-async function reload (ctx: ToolCallContext, args: Args): Promise<Record<string, unknown>> {
-  const entry = await activeEntry(ctx, args, 'reload')
-  if (entry.disabled_by !== null) throw new UserError('HAMCP_INVALID_ARGUMENT', `${entry.title} is disabled: a reload does not start it.`, 'Use action enable.')
-  const outcome = await guardedWrite(ctx, {
-    kind: 'service',
-    tool: ctx.tool,
-    domain: 'homeassistant',
-    service: 'reload_config_entry',
-    data: { entry_id: entry.entry_id },
-    undoable: false,
-    dryRun: args.dry_run,
-    confirmToken: args.confirm_token
-  })
-  if (outcome.status !== 'done') return formatOutcome(outcome)
-  const now = (await configEntries(ctx)).find(e => e.entry_id === entry.entry_id)
-  return { success: true, entry_id: entry.entry_id, title: entry.title, state: now?.state, ...(now?.reason ? { reason: now.reason } : {}) }
 }
 
 async function options (ctx: ToolCallContext, args: Args): Promise<Record<string, unknown>> {
@@ -239,7 +217,7 @@ export default defineTool({
   }),
   async handler (ctx, args) {
     switch (args.action) {
-      case 'reload': return await reload(ctx, args)
+      case 'reload': return await reloadEntry(ctx, needs(args.entry_id, 'entry_id', 'reload'), args)
       case 'enable': return await setDisabled(ctx, args, false)
       case 'disable': return await setDisabled(ctx, args, true)
       case 'delete': return await remove(ctx, args)

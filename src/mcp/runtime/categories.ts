@@ -39,7 +39,19 @@ export const SERVICE_CATEGORIES: Readonly<Record<string, { category: string, kin
   // no tool's, yet an owner removes hassio.* from service_denylist for add-on control: they stay at the
   // system category's manage level, never within reach of a token with services at write.
   ...Object.fromEntries(['host_reboot', 'host_shutdown', 'backup_full', 'backup_partial', 'restore_full', 'restore_partial', 'mount_reload']
-    .map(service => [`hassio.${service}`, { category: 'system', kind: 'manage' }]))
+    .map(service => [`hassio.${service}`, { category: 'system', kind: 'manage' }])),
+  // ha_restart's operations (issue 32 items 4 and 8); every `<domain>.reload` too (serviceOwner).
+  'homeassistant.restart': { category: 'system', kind: 'manage' },
+  'homeassistant.reload_all': { category: 'system', kind: 'manage' },
+  'homeassistant.check_config': { category: 'system', kind: 'manage' }
+}
+
+/** What ha_restart's `reload` does: a domain's YAML reload (helpers/reload.py registers it as `reload`). */
+const DOMAIN_RELOAD = { category: 'system', kind: 'manage' } as const
+
+/** The category, level and option that own a service called through ha_call_service, if a tool owns it. */
+export function serviceOwner (service: string): { category: string, kind: ToolKind, option?: keyof Options } | undefined {
+  return SERVICE_CATEGORIES[service] ?? (service.endsWith('.reload') ? DOMAIN_RELOAD : undefined)
 }
 
 /**
@@ -50,7 +62,7 @@ export const CONFIG_ENTRY_OWNER = { category: 'integrations', kind: 'manage' } a
 
 /** Why this caller may not call this service through ha_call_service, or undefined when it may. */
 export function serviceRefusal (service: string, identity: Identity, options: Options): { message: string, hint: string } | undefined {
-  const owner = SERVICE_CATEGORIES[service]
+  const owner = serviceOwner(service)
   return owner === undefined ? undefined : operationRefusal(service, owner, identity, options)
 }
 
