@@ -43,7 +43,7 @@ export function checkConfigService (call: ServiceCall): void {
  * homeassistant.restart: after the check, the stop handler is awaited inside the service call, so Core
  * goes down before it answers (under the Supervisor, hassio asks the Supervisor to restart Core, which
  * stops its container): the caller's connection closes with the call unanswered, refused until Core is
- * up again. The frontend counts that lost connection as success (src/state/connection-mixin.ts,
+ * up again. That lost connection is success to the frontend (its src/state/connection-mixin.ts,
  * `serviceCallWillDisconnect`).
  */
 export function restartService (call: ServiceCall): void {

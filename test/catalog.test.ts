@@ -61,6 +61,7 @@ const TOOLS: Record<string, [category: string, kind: ToolKind, everyday: boolean
   ha_manage_registry: ['registry', 'manage', false],
   ha_manage_repair: ['system', 'manage', false],
   ha_manage_update: ['system', 'manage', false],
+  ha_restart: ['system', 'manage', false],
   ha_manage_todo: ['calendar', 'write', true],
   // A template can read a camera's access token and rewrite it past the answer's scrub: filed with the camera.
   ha_render_template: ['camera', 'read', false],

@@ -288,5 +288,16 @@ export const REQUESTS: ReadonlyArray<readonly [request: string, tool: string]> =
   ['crear un sensor de plantilla', 'ha_create_helper'],
   ['maak een verbruiksmeter aan', 'ha_create_helper'],
   ['add the hallway lamp to the light group', 'ha_update_helper'],
-  ['delete the template sensor', 'ha_delete_helper']
+  ['delete the template sensor', 'ha_delete_helper'],
+  ['restart Home Assistant', 'ha_restart'],
+  ['reload my automations yaml', 'ha_restart'],
+  ['check the configuration and restart', 'ha_restart'],
+  ['Home Assistant neu starten', 'ha_restart'],
+  ['YAML Konfiguration neu laden', 'ha_restart'],
+  ['redémarrer Home Assistant', 'ha_restart'],
+  ['recharger la configuration YAML', 'ha_restart'],
+  ['reiniciar Home Assistant', 'ha_restart'],
+  ['recargar los scripts', 'ha_restart'],
+  ['Home Assistant herstarten', 'ha_restart'],
+  ['configuratie herladen', 'ha_restart']
 ]

@@ -251,7 +251,8 @@ const CONFIG_SUBJECTS: Record<string, Record<string, string>> = {
   energy: { en: 'energy', de: 'Energie', fr: 'Énergie', es: 'energía', nl: 'energie' },
   integrations: { en: 'integrations', de: 'Integrationen', fr: 'intégrations', es: 'integraciones', nl: 'integraties' },
   updates: { en: 'updates', de: 'Updates', fr: 'mises à jour', es: 'actualizaciones', nl: 'updates' },
-  repairs: { en: 'repairs', de: 'Reparaturen', fr: 'réparations', es: 'reparaciones', nl: 'reparaties' }
+  repairs: { en: 'repairs', de: 'Reparaturen', fr: 'réparations', es: 'reparaciones', nl: 'reparaties' },
+  restart: { en: 'restart Home Assistant', de: 'Home Assistant nach seiner Konfigurationsprüfung neu starten', fr: 'redémarrent Home Assistant', es: 'reinician Home Assistant', nl: 'Home Assistant herstarten' }
 }
 const TOOL_SUBJECTS: Record<string, string[]> = {
   ha_add_dashboard_card: ['dashboard'],
@@ -268,6 +269,7 @@ const TOOL_SUBJECTS: Record<string, string[]> = {
   ha_manage_integration: ['integrations'],
   ha_manage_update: ['updates'],
   ha_manage_repair: ['repairs'],
+  ha_restart: ['restart'],
   // Undoes what the other tools did: nothing of its own to name.
   ha_undo: [],
   // Listed only with its own option, allow_addon_control, whose text names it.

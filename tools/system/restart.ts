@@ -49,17 +49,17 @@ const RESTARTING = 'Home Assistant is restarting: usually back within a minute (
  */
 export default defineTool({
   name: 'ha_restart',
-  title: 'Restart or reload Home Assistant',
-  description: 'Restart Home Assistant (confirmed) or reload its YAML (all, one domain) or a config entry; checks the config first.',
+  title: 'Restart or reload the configuration',
+  description: 'Restart (confirmed) or reload YAML (all, one domain) or a config entry, after the config check.',
   kind: 'manage',
   category: 'system',
   everyday: false,
   keywords: {
-    en: 'restart reboot home assistant reload yaml configuration check config valid apply changes automations scripts templates groups',
-    de: 'neu starten neustart home assistant neu laden yaml konfiguration prüfen änderungen übernehmen automationen skripte vorlagen gruppen',
-    fr: 'redémarrer relancer home assistant recharger yaml vérifier la configuration appliquer les modifications automatisations scripts modèles groupes',
-    es: 'reiniciar home assistant recargar yaml comprobar configuración aplicar cambios automatizaciones scripts plantillas grupos',
-    nl: 'herstarten opnieuw opstarten home assistant herladen yaml configuratie controleren wijzigingen toepassen automatiseringen scripts sjablonen groepen'
+    en: 'assistant restart reboot reload yaml configuration check config valid quick reload templates groups scripts',
+    de: 'assistant neu starten neustart neu laden yaml konfiguration prüfen konfigurationsprüfung skripte vorlagen gruppen',
+    fr: 'assistant redémarrer relancer recharger yaml vérifier la configuration vérification scripts modèles groupes',
+    es: 'assistant reiniciar recargar yaml comprobar configuración comprobación scripts plantillas grupos',
+    nl: 'assistant herstarten opnieuw opstarten herladen yaml configuratie controleren configuratiecontrole scripts sjablonen groepen'
   },
   input: z.object({
     action: z.enum(['restart', 'reload_all', 'reload']).describe('reload takes domain or entry_id'),
@@ -98,8 +98,8 @@ export default defineTool({
 
 /**
  * homeassistant.restart is answered by Home Assistant going down: core awaits its stop handler inside
- * the call, so the connection closes with the call unanswered, which the frontend counts as success
- * (src/state/connection-mixin.ts `serviceCallWillDisconnect`); a refusal still comes as an answer.
+ * the call, so the connection closes with the call unanswered: success, as in
+ * the frontend's src/state/connection-mixin.ts (`serviceCallWillDisconnect`); a refusal still comes as an answer.
  */
 async function restart (ctx: ToolCallContext, args: { dry_run: boolean, confirm_token?: string | undefined }): Promise<Record<string, unknown>> {
   const outcome = await guardedWrite(ctx, {
