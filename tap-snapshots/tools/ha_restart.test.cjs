@@ -11,9 +11,6 @@ Object {
   "everyday": false,
   "kind": "manage",
   "listing": Object {
-    "annotations": Object {
-      "openWorldHint": false,
-    },
     "description": "Restart (confirmed) or reload YAML (all, one domain) or a config entry, after the config check.",
     "inputSchema": Object {
       "properties": Object {
@@ -30,7 +27,6 @@ Object {
           "type": "string",
         },
         "domain": Object {
-          "description": "e.g. automation",
           "type": "string",
         },
         "dry_run": Object {
