@@ -133,7 +133,9 @@ const DYNAMIC: Record<string, string[]> = {
   'tools/notify/send-notification.ts|\'notify\'|name': ['notify.*'],
   'src/policy/approval-notices.ts|\'notify\'|name': ['notify.mobile_app_*'],
   'tools/calendar/manage-todo.ts|\'todo\'|service': ['todo.add_item', 'todo.update_item', 'todo.remove_item'],
-  'tools/system/manage-update.ts|\'update\'|args.action': ['update.skip', 'update.clear_skipped']
+  'tools/system/manage-update.ts|\'update\'|args.action': ['update.skip', 'update.clear_skipped'],
+  // ha_restart: reload_all, or the reload of a domain it found in get_services.
+  'tools/system/restart.ts|domain ?? \'homeassistant\'|domain === undefined ? \'reload_all\' : \'reload\'': ['homeassistant.reload_all', '*.reload']
 }
 
 /** The text of a literal expression as names ('x', `x_${y}` as x_*, a ? 'x' : 'y'), or undefined when it is no literal. */
