@@ -82,8 +82,8 @@ export function serializeFields (fields: FormField[], suggested: Record<string, 
 
 /**
  * vol.Schema(fields)(input): the input with defaults filled and values coerced, or every field's
- * error (voluptuous collects them all in a MultipleInvalid). Advanced fields not shown take their
- * default, as SchemaCommonFlowHandler._async_form_step adds them.
+ * error (voluptuous collects them all in a MultipleInvalid). An advanced field not shown is not part
+ * of the form (add_suggested_values_to_schema leaves it out); demo/schema-flow.ts fills it.
  */
 export function validateForm (fields: FormField[], input: Record<string, unknown>, showAdvanced = false): { values: Record<string, unknown> } | { errors: FieldErrors } {
   const errors: FieldErrors = {}
@@ -92,8 +92,8 @@ export function validateForm (fields: FormField[], input: Record<string, unknown
   const values: Record<string, unknown> = {}
   const shown = fields.filter(f => f.advanced !== true || showAdvanced)
   for (const key of Object.keys(input)) if (!shown.some(f => f.name === key)) unplaced('extra keys not allowed', [key])
-  for (const field of fields) {
-    const value = field.advanced === true && !showAdvanced ? undefined : input[field.name]
+  for (const field of shown) {
+    const value = input[field.name]
     if (value === undefined) {
       if (field.default !== undefined) values[field.name] = field.default
       else if (field.required === true) errors[field.name] = 'required key not provided'

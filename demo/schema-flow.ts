@@ -112,6 +112,11 @@ function runStep (house: House, flow: SchemaFlowState, stepId: string, input: Re
   const step = stepOf(flow, stepId)
   if ('menu' in step) return show(house, flow, stepId)
   let accepted = input
+  if (accepted !== undefined && !flow.showAdvanced) {
+    // An advanced field the form did not show takes its default, unless the options already hold it.
+    const hidden = (fieldsOf(house, flow, step) ?? []).filter(f => f.advanced === true && f.default !== undefined && !(f.name in flow.options))
+    if (hidden.length > 0) accepted = { ...accepted, ...Object.fromEntries(hidden.map(f => [f.name, f.default])) }
+  }
   if (accepted !== undefined && step.validate !== undefined) {
     try { accepted = step.validate(accepted, ctxOf(house, flow)) } catch (err) {
       if (err instanceof SchemaFlowError) return show(house, flow, stepId, err, accepted)

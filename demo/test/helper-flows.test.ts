@@ -128,6 +128,15 @@ t.test('group: a light group hides its members, options change the members, dele
   t.match(home.house.states.get('light.downstairs'), { state: 'off', attributes: { entity_id: ['light.hallway_ceiling_light'] } })
   t.equal(home.house.entities.get('light.hallway_ceiling_light')?.hidden_by, null, 'hide_members off shows the member again')
 
+  // A hidden advanced field keeps its stored value (schema_config_entry_flow.py adds its default only when the options lack it).
+  const allOn = await rest('POST', OPTIONS, { handler: entryId, show_advanced_options: true })
+  await rest('POST', `${OPTIONS}/${allOn.json.flow_id as string}`, { entities: ['light.hallway_ceiling_light'], hide_members: false, all: true })
+  const plain = await rest('POST', OPTIONS, { handler: entryId })
+  t.same(plain.json.data_schema.map((f: any) => f.name), ['entities', 'hide_members'], 'without show_advanced_options the advanced field is not shown')
+  t.match(await rest('POST', `${OPTIONS}/${plain.json.flow_id as string}`, { entities: ['light.hallway_ceiling_light'], hide_members: false, all: false }), { status: 400, json: { errors: { base: ["extra keys not allowed @ data['all']"] } } })
+  await rest('POST', `${OPTIONS}/${plain.json.flow_id as string}`, { entities: ['light.hallway_ceiling_light'], hide_members: false })
+  t.match(entriesOf(home.house).entries.get(entryId)?.options, { all: true }, 'the stored advanced value stays')
+
   const sensors = await create(rest, 'group', { name: 'Energy sum', entities: ['sensor.grid_return', 'sensor.solar_production'], type: 'sum' }, 'sensor')
   t.match(sensors.json.options, { group_type: 'sensor', type: 'sum', hide_members: false })
   t.match(home.house.states.get('sensor.energy_sum'), { state: '7430.87', attributes: { unit_of_measurement: 'kWh' } })
