@@ -538,7 +538,11 @@ async function callers (t: Test, server: TestServer): Promise<Caller[]> {
     ['named token at manage', { '*': 'manage' }],
     // integrations at manage, system at read (lists, no more), helpers at write, energy's category at read
     // while scenes at manage keep ha_manage_config callable: its energy kind is refused by level.
-    ['named token, a level per category', { '*': 'none', integrations: 'manage', system: 'read', services: 'write', scenes: 'manage', environment: 'read' }]
+    ['named token, a level per category', { '*': 'none', integrations: 'manage', system: 'read', services: 'write', scenes: 'manage', environment: 'read' }],
+    // system alone: updates, repairs and add-ons, and ha_manage_config for backups only (its energy kind refused).
+    ['named token, system at manage only', { '*': 'none', system: 'manage' }],
+    // everything but integrations: a config-flow helper is an integration's entry, refused by level.
+    ['named token at manage, integrations at write', { '*': 'manage', integrations: 'write' }]
   ]
   const out: Caller[] = [{ who: 'primary token', auditName: 'primary token', levels: FULL_ACCESS, client: await connectClient(t, server) }]
   for (const [who, levels] of named) {
