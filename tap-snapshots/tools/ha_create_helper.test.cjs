@@ -56,7 +56,7 @@ Object {
         },
         "options": Object {
           "additionalProperties": true,
-          "description": "Fields, e.g. {\\"min\\":0,\\"max\\":9}; \\"type\\" picks a template, group or random kind.",
+          "description": "Fields, e.g. {\\"min\\":0,\\"max\\":9}; \\"kind\\" picks a template, group or random kind.",
           "type": "object",
         },
       },

@@ -187,7 +187,7 @@ export async function walkFlow (ctx: Ctx, path: (flowId: string) => string, firs
         const options = menuOptions(step)
         const choice = answers.menu?.(options, step)
         if (choice === undefined || !options.includes(choice)) {
-          throw new UserError('HAMCP_INVALID_ARGUMENT', `${answers.what} asks which kind (step ${step.step_id ?? ''})${choice === undefined ? '' : `; "${choice}" is not one`}: ${options.join(', ')}.`, 'Pass the kind as options.type.', { step: step.step_id ?? '', choices: options })
+          throw new UserError('HAMCP_INVALID_ARGUMENT', `${answers.what} asks which kind (step ${step.step_id ?? ''})${choice === undefined ? '' : `; "${choice}" is not one`}: ${options.join(', ')}.`, 'Pass the kind as options.kind.', { step: step.step_id ?? '', choices: options })
         }
         step = await flowRequest(ctx, 'POST', path(step.flow_id), { next_step_id: choice })
         continue

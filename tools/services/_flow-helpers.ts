@@ -70,14 +70,13 @@ async function entryEntities (ctx: ToolContext, entryId: string): Promise<string
  * name, where it has one). Before a form that ends the flow, keys no form took are refused, naming the
  * fields seen; where the flow does not say whether a form is its last, they are reported as ignored.
  */
-function formsFrom (what: string, values: Record<string, unknown>, base: (fields: FormField[]) => Record<string, unknown>): Pick<FlowAnswers, 'form'> & { ignored: () => string[], seen: FormField[], take: (key: string) => void } {
+function formsFrom (what: string, values: Record<string, unknown>, base: (fields: FormField[]) => Record<string, unknown>): Pick<FlowAnswers, 'form'> & { ignored: () => string[], seen: FormField[] } {
   const taken = new Set<string>()
   const seen: FormField[] = []
   const left = (): string[] => Object.keys(values).filter(key => !taken.has(key))
   return {
     seen,
     ignored: left,
-    take: key => { taken.add(key) },
     form: (fields, step) => {
       seen.push(...fields)
       const input = base(fields)
@@ -107,10 +106,9 @@ interface CreateArgs { helper_type: FlowHelperType, name: string, options?: Reco
 
 /** The config flow walked with a helper's name, kind (a menu's choice) and fields. */
 async function walkCreate (ctx: ToolContext, args: CreateArgs, dryRun: boolean): Promise<{ end: FlowStep, forms: FormSeen[], ignored: string[], named: boolean }> {
-  // `type` answers a menu (a template sensor, a light group) where the flow shows one, and is a form's
-  // own field elsewhere (min_max's statistic: min_max/config_flow.py CONF_TYPE).
-  const values = args.options ?? {}
-  const kind = values.type
+  // `kind` answers the menu of template, group and random (sensor, light...): `type` is a field of
+  // several helpers' own forms (a sensor group's statistic, min_max, history_stats).
+  const { kind, ...values } = args.options ?? {}
   const what = `the new ${args.helper_type} helper ${args.name}`
   let named = false
   const filler = formsFrom(what, values, fields => {
@@ -120,10 +118,7 @@ async function walkCreate (ctx: ToolContext, args: CreateArgs, dryRun: boolean):
   })
   const end = await walkFlow(ctx, configFlowPath, await startFlow(ctx, args.helper_type), {
     what,
-    menu: () => {
-      filler.take('type')
-      return typeof kind === 'string' ? kind.trim().toLowerCase() : undefined
-    },
+    menu: () => typeof kind === 'string' ? kind.trim().toLowerCase() : undefined,
     form: filler.form,
     // A dry run never submits a form that may create the entry.
     ...(dryRun ? { stopAt: (step: FlowStep) => step.last_step !== false } : {})

@@ -25,7 +25,7 @@ export default defineTool({
   input: z.object({
     helper_type: z.enum([...HELPER_TYPES, ...FLOW_HELPER_TYPES]).describe('Helper type.'),
     name: nameArg(100).describe('Name.'),
-    options: freeFormArg().optional().describe('Fields, e.g. {"min":0,"max":9}; "type" picks a template, group or random kind.'),
+    options: freeFormArg().optional().describe('Fields, e.g. {"min":0,"max":9}; "kind" picks a template, group or random kind.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),
