@@ -2,7 +2,7 @@
  * The broadest valid request of every tool, on a demo home: what the heaviest question a model could
  * ask looks like. Shared by `npm run bench` (heavy reads, their time and peak memory) and the tests
  * that hold every tool to its time budget and the process to staying alive
- * (test/ha-client/call-budget.test.ts, test/system/build.test.ts).
+ * (test/system/call-budget.test.ts, test/system/build.test.ts).
  */
 
 export type Args = Record<string, unknown>
