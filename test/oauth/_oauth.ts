@@ -1,4 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
+import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
+import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
+import { fakeClock, type FakeClock } from '../helper.ts'
 import { form } from './_host-fetch.ts'
 
 export interface Pkce { verifier: string, challenge: string }
@@ -8,11 +11,9 @@ export function pkce (): Pkce {
   return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') }
 }
 
-/** A clock the test moves by hand: every OAuth expiry reads it. */
-export class TestClock {
-  at = Date.parse('2026-12-01T12:00:00Z')
-  now = (): number => this.at
-  advance (ms: number): void { this.at += ms }
+/** The fake clock (test/helper.ts) that every OAuth expiry reads, at a fixed noon. */
+export function signInClock (): FakeClock {
+  return fakeClock(Date.parse('2026-12-01T12:00:00Z'))
 }
 
 export async function postForm (url: string, fields: Record<string, string | string[]>, headers: Record<string, string> = {}): Promise<Response> {
@@ -90,4 +91,37 @@ export async function accessToken (base: string, primaryToken: string, level: 'r
   const code = new URL(decided.headers.get('location') ?? '').searchParams.get('code')
   if (!code) throw new Error(`no code: ${decided.status}`)
   return ((await (await exchange(base, { ...sign, code })).json()) as { access_token: string }).access_token
+}
+
+/**
+ * The one OAuth client provider of the tests: what an MCP app keeps between runs (its registration,
+ * its tokens, the PKCE verifier of the sign-in in progress), in memory. With `clientMetadataUrl` the
+ * SDK signs in with that client ID metadata document's URL instead of registering.
+ */
+export class MemoryProvider implements OAuthClientProvider {
+  readonly redirectUrl: string
+  readonly clientMetadataUrl: string | undefined
+  readonly name: string
+  information?: OAuthClientInformationMixed
+  saved?: OAuthTokens
+  verifier = ''
+  authorizationUrl?: URL
+
+  constructor (redirectUrl: string, opts: { name?: string, clientMetadataUrl?: string } = {}) {
+    this.redirectUrl = redirectUrl
+    this.clientMetadataUrl = opts.clientMetadataUrl
+    this.name = opts.name ?? 'SDK test client'
+  }
+
+  get clientMetadata (): OAuthClientMetadata {
+    return { client_name: this.name, redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
+  }
+
+  clientInformation (): OAuthClientInformationMixed | undefined { return this.information }
+  saveClientInformation (information: OAuthClientInformationMixed): void { this.information = information }
+  tokens (): OAuthTokens | undefined { return this.saved }
+  saveTokens (tokens: OAuthTokens): void { this.saved = tokens }
+  redirectToAuthorization (url: URL): void { this.authorizationUrl = url }
+  saveCodeVerifier (verifier: string): void { this.verifier = verifier }
+  codeVerifier (): string { return this.verifier }
 }

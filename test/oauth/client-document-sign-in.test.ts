@@ -1,42 +1,13 @@
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from '@modelcontextprotocol/client'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import t from 'tap'
 import type { Test } from 'tap'
 import { callTool, startHome, startServer, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { startCallback } from './_callback.ts'
 import { documentNetwork, startDocumentServer, type DocumentServer } from './_document-server.ts'
-import { authorizeUrl, exchange, openConsent, pkce, postForm, register, TestClock } from './_oauth.ts'
-
-/** A 2026-style MCP app: no registration, its client_id is the URL of its metadata document. */
-class DocumentClientProvider implements OAuthClientProvider {
-  readonly redirectUrl: string
-  readonly clientMetadataUrl: string
-  information?: OAuthClientInformationMixed
-  saved?: OAuthTokens
-  verifier = ''
-  authorizationUrl?: URL
-
-  constructor (redirectUrl: string, clientMetadataUrl: string) {
-    this.redirectUrl = redirectUrl
-    this.clientMetadataUrl = clientMetadataUrl
-  }
-
-  get clientMetadata (): OAuthClientMetadata {
-    return { client_name: 'Document App', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
-  }
-
-  clientInformation (): OAuthClientInformationMixed | undefined { return this.information }
-  saveClientInformation (information: OAuthClientInformationMixed): void { this.information = information }
-  tokens (): OAuthTokens | undefined { return this.saved }
-  saveTokens (tokens: OAuthTokens): void { this.saved = tokens }
-  redirectToAuthorization (url: URL): void { this.authorizationUrl = url }
-  saveCodeVerifier (verifier: string): void { this.verifier = verifier }
-  codeVerifier (): string { return this.verifier }
-}
+import { authorizeUrl, exchange, MemoryProvider, openConsent, pkce, postForm, register, signInClock } from './_oauth.ts'
 
 async function setup (t: Test, now?: () => number): Promise<{ server: TestServer, documents: DocumentServer }> {
   const documents = await startDocumentServer(t)
@@ -65,7 +36,7 @@ t.test('an MCP app signs in with a client ID metadata document, through the cons
   const metadata = await (await fetch(`${server.url}/.well-known/oauth-authorization-server`)).json() as Record<string, unknown>
   t.match(metadata, { client_id_metadata_document_supported: true, authorization_response_iss_parameter_supported: true, registration_endpoint: /\/oauth\/register$/ }, 'both ways in are advertised')
 
-  const provider = new DocumentClientProvider(callback.url, clientId)
+  const provider = new MemoryProvider(callback.url, { name: 'Document App', clientMetadataUrl: clientId })
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { authProvider: provider })
   await t.rejects(new Client({ name: 'doc-client', version: '1.0.0' }).connect(transport), { message: /Unauthorized/ })
   t.equal(provider.authorizationUrl?.searchParams.get('client_id'), clientId, 'the SDK used the document URL as client_id, without registering')
@@ -103,7 +74,7 @@ t.test('the v2 SDK client (2026-07-28) signs in with its document and checks the
   const callback = await startCallback(t)
   const clientId = documents.url('/v2-client.json')
   documents.json('/v2-client.json', { client_id: clientId, client_name: 'V2 App', redirect_uris: [callback.url], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', application_type: 'native' })
-  const provider = new DocumentClientProvider(callback.url, clientId)
+  const provider = new MemoryProvider(callback.url, { name: 'Document App', clientMetadataUrl: clientId })
   const transport = new TransportV2(new URL(`${server.url}/mcp`), { authProvider: provider })
   await t.rejects(new ClientV2({ name: 'v2-doc', version: '1.0.0' }).connect(transport))
   t.equal(provider.authorizationUrl?.searchParams.get('client_id'), clientId, 'no registration: the document URL is the client_id')
@@ -190,7 +161,7 @@ t.test('registration reads application_type: web redirects to https, native may 
 })
 
 t.test('a refresh reads the document again once its cache ran out: an outage is weathered, a withdrawn document ends the sign-in', async t => {
-  const clock = new TestClock()
+  const clock = signInClock()
   const { server, documents } = await setup(t, clock.now)
   const clientId = documents.url('/app.json')
   const document = { client_id: clientId, client_name: 'App', redirect_uris: ['https://app.example/cb'], grant_types: ['authorization_code', 'refresh_token'], token_endpoint_auth_method: 'none' }

@@ -4,16 +4,16 @@ import type { Test } from 'tap'
 import { publicAddress } from '../../src/hosts.ts'
 import { clientDocumentHost, type ClientDocumentOptions, ClientDocuments, clientIdUrlProblem } from '../../src/oauth/client-documents.ts'
 import { documentNetwork, refusal, startDocumentServer, type DocumentServer } from './_document-server.ts'
-import { TestClock } from './_oauth.ts'
-import { startHome, startServer } from '../helper.ts'
+import { signInClock } from './_oauth.ts'
+import { startHome, startServer, type FakeClock } from '../helper.ts'
 
 function documentFor (clientId: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return { client_id: clientId, client_name: 'Example App', redirect_uris: ['https://app.example/callback'], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none', ...extra }
 }
 
-async function setup (t: Test, options: Partial<ClientDocumentOptions> = {}, hosts: Record<string, string[]> = {}): Promise<{ server: DocumentServer, documents: ClientDocuments, clock: TestClock, network: ReturnType<typeof documentNetwork> }> {
+async function setup (t: Test, options: Partial<ClientDocumentOptions> = {}, hosts: Record<string, string[]> = {}): Promise<{ server: DocumentServer, documents: ClientDocuments, clock: FakeClock, network: ReturnType<typeof documentNetwork> }> {
   const server = await startDocumentServer(t)
-  const clock = new TestClock()
+  const clock = signInClock()
   const network = documentNetwork(server, hosts)
   const documents = new ClientDocuments({ now: clock.now, resolve: network.resolve, addressAllowed: network.addressAllowed, ca: network.ca, ...options })
   return { server, documents, clock, network }

@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import t from 'tap'
 import { rpc, startHome, startServer } from '../helper.ts'
-import { codeFor, exchange, register, TestClock } from './_oauth.ts'
+import { codeFor, exchange, register, signInClock } from './_oauth.ts'
 
 const INIT = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'probe', version: '1' } } }
 
@@ -81,7 +81,7 @@ t.test('registration: every requested scope granted, a confidential secret never
 
 t.test('an access token from the code flow reaches the tools for an hour', async t => {
   const home = await startHome(t)
-  const clock = new TestClock()
+  const clock = signInClock()
   const server = await startServer(t, { home, app: { oauth: { now: clock.now } } })
   const signIn = await codeFor(server.url, server.token)
   const answer = await exchange(server.url, signIn)

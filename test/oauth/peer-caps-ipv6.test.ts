@@ -3,7 +3,7 @@
 // Assistant's own registration and sign-in out of the store by sheer number of addresses.
 import t from 'tap'
 import { startHome, startServer, type TestServer } from '../helper.ts'
-import { pkce, TestClock } from './_oauth.ts'
+import { pkce, signInClock } from './_oauth.ts'
 
 const HA_REDIRECT = 'https://my.home-assistant.io/redirect/oauth'
 const HA_PAYLOAD = { redirect_uris: [HA_REDIRECT], token_endpoint_auth_method: 'client_secret_post', grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], client_name: 'Home Assistant', scope: 'read write manage camera', application_type: 'web' }
@@ -24,7 +24,7 @@ async function authorizeFrom (server: TestServer, address: string, clientId: str
 
 t.test('a /64 is one peer: registrations', async t => {
   const home = await startHome(t)
-  const clock = new TestClock()
+  const clock = signInClock()
   const server = await startServer(t, { home, app: { oauth: { now: clock.now } } })
   const ha = await registerFrom(server, '127.0.0.1', HA_PAYLOAD)
   t.equal(ha.status, 201)

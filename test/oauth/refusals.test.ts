@@ -1,7 +1,7 @@
 import t from 'tap'
 import type { Test } from 'tap'
 import { rpc, startHome, startServer, type TestServer } from '../helper.ts'
-import { authorizeUrl, codeFor, exchange, openConsent, pkce, postForm, register, TestClock } from './_oauth.ts'
+import { authorizeUrl, codeFor, exchange, openConsent, pkce, postForm, register, signInClock } from './_oauth.ts'
 
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
 
@@ -21,7 +21,7 @@ async function refresh (server: TestServer, clientId: string, refreshToken: stri
 /** Every refusal answers with the RFC's code and nothing reaches the house. */
 t.test('OAuth refusals', async t => {
   const home = await startHome(t)
-  const clock = new TestClock()
+  const clock = signInClock()
   const server = await startServer(t, { home, options: { allow_write: true }, app: { oauth: { now: clock.now } } })
   // Each case starts in a fresh registration window (ten registrations per address per ten minutes).
   t.beforeEach(() => { clock.advance(10 * 60_000) })

@@ -2,7 +2,7 @@ import { readFileSync, statSync } from 'node:fs'
 import t from 'tap'
 import { startHome, startServer, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
-import { pkce, TestClock } from './_oauth.ts'
+import { pkce, signInClock } from './_oauth.ts'
 
 /** Sign-in that one device on the LAN cannot lock out, and a store that stays small (issue 15 items 7-9). */
 
@@ -32,7 +32,7 @@ async function authorizeFrom (server: TestServer, address: string, path: string)
 
 t.test('pending sign-ins: capped per peer, a reload reuses its request, a finished sign-in leaves the list', async t => {
   const home = await startHome(t)
-  const clock = new TestClock()
+  const clock = signInClock()
   const server = await startServer(t, { home, app: { oauth: { now: clock.now } } })
   const ingress = await startIngress(t, server)
   const waiting = async (): Promise<Array<{ short_code: string, client_name: string }>> => (await ingress.inject({ method: 'GET', url: '/api/sign-ins' })).json().waiting
@@ -84,7 +84,7 @@ t.test('pending sign-ins: capped per peer, a reload reuses its request, a finish
 
 t.test('registrations: bounded fields, capped per peer, unused ones expire within the hour; Home Assistant always registers', async t => {
   const home = await startHome(t)
-  const clock = new TestClock()
+  const clock = signInClock()
   const server = await startServer(t, { home, app: { oauth: { now: clock.now } } })
   const file = (): string => readFileSync(server.app.services.oauth?.file ?? '', 'utf8')
 

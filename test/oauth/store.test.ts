@@ -3,13 +3,13 @@ import { join } from 'node:path'
 import t from 'tap'
 import type { Revocation } from '../../src/auth/revocations.ts'
 import { ACCESS_TTL_MS, AuthorizationServer, REFRESH_TTL_MS } from '../../src/oauth/authorization-server.ts'
-import { tempDataDir } from '../helper.ts'
-import { pkce, TestClock } from './_oauth.ts'
+import { tempDataDir, type FakeClock } from '../helper.ts'
+import { pkce, signInClock } from './_oauth.ts'
 
 const HOST = '127.0.0.1:9583'
 const ours = (resource: string): boolean => resource === `http://${HOST}/mcp`
 
-function serverAt (dataDir: string, clock: TestClock, logs: string[] = [], revocations?: Revocation[]): AuthorizationServer {
+function serverAt (dataDir: string, clock: FakeClock, logs: string[] = [], revocations?: Revocation[]): AuthorizationServer {
   return new AuthorizationServer({
     dataDir,
     now: clock.now,
@@ -33,7 +33,7 @@ async function signIn (server: AuthorizationServer, method: 'none' | 'client_sec
 
 t.test('grants survive a restart, hashed at rest', async t => {
   const dataDir = tempDataDir(t)
-  const clock = new TestClock()
+  const clock = signInClock()
   const first = serverAt(dataDir, clock)
   const tokens = await signIn(first, 'client_secret_basic')
   const identity = first.verifyAccess(tokens.access, HOST)
@@ -56,7 +56,7 @@ t.test('a corrupt file is set aside with a clear log, and the store starts empty
   const dataDir = tempDataDir(t)
   writeFileSync(join(dataDir, 'oauth.json'), '{"version":1,"clients":[{"oops"')
   const logs: string[] = []
-  const server = serverAt(dataDir, new TestClock(), logs)
+  const server = serverAt(dataDir, signInClock(), logs)
   t.same(server.grants(), [])
   t.match(logs, [/^error .*oauth\.json is corrupt; moved it to .*oauth\.json\.corrupt-\d+ and started with no OAuth clients or grants/])
   t.ok(readdirSync(dataDir).some(name => name.startsWith('oauth.json.corrupt-')))
@@ -67,7 +67,7 @@ t.test('a corrupt file is set aside with a clear log, and the store starts empty
 
 t.test('unused registrations expire after a day; expired grants go away', async t => {
   const dataDir = tempDataDir(t)
-  const clock = new TestClock()
+  const clock = signInClock()
   const server = serverAt(dataDir, clock)
   const unused = await server.clients.register({ redirect_uris: ['http://127.0.0.1:7001/cb'], token_endpoint_auth_method: 'none' }, '10.0.0.8')
   const used = await signIn(server)
@@ -82,7 +82,7 @@ t.test('unused registrations expire after a day; expired grants go away', async 
 })
 
 t.test('a sign-in whose refresh token runs out is announced dead by the sweep; an access token says which it is and until when', async t => {
-  const clock = new TestClock()
+  const clock = signInClock()
   const announced: Revocation[] = []
   const server = serverAt(tempDataDir(t), clock, [], announced)
   const tokens = await signIn(server)

@@ -1,39 +1,13 @@
 import type { AddressInfo } from 'node:net'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
-import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js'
 import t from 'tap'
 import type { Test } from 'tap'
 import { callTool, startHome, startServer, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { launchChromium } from './_browser.ts'
 import { startCallback } from '../oauth/_callback.ts'
-
-/** What an MCP app keeps between runs: its registration, its tokens, the PKCE verifier of the sign-in in progress. */
-class MemoryProvider implements OAuthClientProvider {
-  readonly redirectUrl: string
-  information?: OAuthClientInformationMixed
-  saved?: OAuthTokens
-  verifier = ''
-  authorizationUrl?: URL
-
-  constructor (redirectUrl: string) {
-    this.redirectUrl = redirectUrl
-  }
-
-  get clientMetadata (): OAuthClientMetadata {
-    return { client_name: 'SDK test client', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' }
-  }
-
-  clientInformation (): OAuthClientInformationMixed | undefined { return this.information }
-  saveClientInformation (information: OAuthClientInformationMixed): void { this.information = information }
-  tokens (): OAuthTokens | undefined { return this.saved }
-  saveTokens (tokens: OAuthTokens): void { this.saved = tokens }
-  redirectToAuthorization (url: URL): void { this.authorizationUrl = url }
-  saveCodeVerifier (verifier: string): void { this.verifier = verifier }
-  codeVerifier (): string { return this.verifier }
-}
+import { MemoryProvider } from '../oauth/_oauth.ts'
 
 /** Counts the HTTP requests the client makes: the round trips of the sign-in. */
 function countingFetch (): { fetch: typeof fetch, calls: string[] } {
