@@ -74,8 +74,11 @@ t.test('a call made while the registries are read, before the states, waits for 
   ha.start()
   await eventually(() => ha.connection.connected, 10_000, 'the connection')
   t.notOk(ha.ready, 'connected, the states not in yet')
-  const call = view.ready()
-  setTimeout(open, 100)
+  let settled = false
+  const call = view.ready().then(() => { settled = true })
+  await new Promise(resolve => setImmediate(resolve))
+  t.notOk(settled, 'the call waits while the registries are read')
+  open()
   await call
   t.ok(ha.ready, 'the call went on once the states were in')
   t.ok(view.entities().length > 0, 'with the home in the catalogue')
