@@ -1,6 +1,9 @@
 // Raw 2026-07-28 requests, the one helper for that protocol revision: one call with the headers that revision requires,
 // and a subscriptions/listen stream read frame by frame.
-import { rpc } from './helper.ts'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import { rpc, TEST_TOKEN } from './helper.ts'
+
+type Test = { teardown: (fn: () => unknown) => void }
 
 export const MODERN = '2026-07-28'
 
@@ -10,6 +13,33 @@ export function metaFor (capabilities: Record<string, unknown> = {}): Record<str
     'io.modelcontextprotocol/clientCapabilities': capabilities,
     'io.modelcontextprotocol/clientInfo': { name: 'raw-2026', version: '1' }
   }
+}
+
+/** What a client answers to a confirmation's question (elicitation/create). */
+export type ElicitationAnswer = { action: 'accept' | 'decline' | 'cancel', content?: Record<string, boolean> }
+
+/**
+ * The SDK's v2 client (`@modelcontextprotocol/client`), pinned to 2026-07-28 unless `mode` says
+ * otherwise. With `answer` it offers form elicitation and answers each question with it; `asked`
+ * collects the questions.
+ */
+export async function connectModern (t: Test, server: { url: string }, opts: { mode?: 'auto' | { pin: string }, answer?: (message: string) => ElicitationAnswer, token?: string } = {}): Promise<{ client: Client, asked: string[] }> {
+  const { answer } = opts
+  const client = new Client({ name: 'v2-test', version: '1.0.0' }, {
+    versionNegotiation: { mode: opts.mode ?? { pin: MODERN } },
+    ...(answer ? { capabilities: { elicitation: { form: {} } } } : {})
+  })
+  const asked: string[] = []
+  if (answer) {
+    client.setRequestHandler('elicitation/create', request => {
+      const message = (request.params as { message: string }).message
+      asked.push(message)
+      return answer(message)
+    })
+  }
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${opts.token ?? TEST_TOKEN}` } } }))
+  t.teardown(() => client.close())
+  return { client, asked }
 }
 
 /**

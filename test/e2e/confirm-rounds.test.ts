@@ -1,44 +1,16 @@
 // Confirmations as multi-round-trip results for 2026-07-28 clients: the write completes inside the
 // same tool call (input_required, then the client's retry with the answer), with no confirm token
 // for the model to carry; the state is sealed, bound to the identity and the call, single use.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { createModernConfirmations } from '../../src/mcp/runtime/confirm-rounds.ts'
-import { callTool, eventually, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { callTool, eventually, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { connectModern, type ElicitationAnswer, metaFor, modern } from '../modern.ts'
 
-const MODERN = '2026-07-28'
 const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' } }
-type Answer = { action: 'accept' | 'decline' | 'cancel', content?: Record<string, boolean> }
-
-async function modernClient (t: Test, server: TestServer, answer?: (message: string) => Answer): Promise<{ client: Client, asked: string[] }> {
-  const client = new Client({ name: 'v2-askable', version: '1.0.0' }, {
-    versionNegotiation: { mode: { pin: MODERN } },
-    ...(answer ? { capabilities: { elicitation: { form: {} } } } : {})
-  })
-  const asked: string[] = []
-  if (answer) {
-    client.setRequestHandler('elicitation/create', request => {
-      const message = (request.params as { message: string }).message
-      asked.push(message)
-      return answer(message)
-    })
-  }
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), { requestInit: { headers: { authorization: `Bearer ${TEST_TOKEN}` } } }))
-  t.teardown(() => client.close())
-  return { client, asked }
-}
 
 /** A raw 2026-07-28 tools/call, for the rounds a well-behaved client never sends. */
 async function rawCall (server: TestServer, args: Record<string, unknown>, extra: Record<string, unknown> = {}, token = TEST_TOKEN): Promise<any> {
-  const meta = {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-    'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }
-  }
-  const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_call_service', arguments: args, ...extra, _meta: meta } }, {
-    authorization: `Bearer ${token}`, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'ha_call_service'
-  })
-  return await res.json()
+  return (await modern(server.url, token, 'tools/call', { name: 'ha_call_service', arguments: args, ...extra }, metaFor({ elicitation: { form: {} } }))).body
 }
 
 const YES = { confirm: { action: 'accept', content: { confirm: true } } }
@@ -51,7 +23,7 @@ t.test('confirmations by input_required rounds', async t => {
   t.test('a group: the question names the lock it covers, and the answer the lock it reached', async t => {
     home.clearServiceCalls()
     home.setState('lock.front_door_lock', 'locked')
-    const { client, asked } = await modernClient(t, server, () => ({ action: 'accept', content: { confirm: true } }))
+    const { client, asked } = await connectModern(t, server, { answer: () => ({ action: 'accept', content: { confirm: true } }) })
     const result = await callTool(client, 'ha_call_service', { ...UNLOCK, target: { entity_id: 'group.doors' } })
     t.notOk(result.isError, result.text)
     t.equal(asked.length, 1, 'the human was asked once')
@@ -62,7 +34,7 @@ t.test('confirmations by input_required rounds', async t => {
 
   t.test('yes: the unlock runs inside the same tool call, no confirm token anywhere', async t => {
     home.clearServiceCalls()
-    const { client, asked } = await modernClient(t, server, () => ({ action: 'accept', content: { confirm: true } }))
+    const { client, asked } = await connectModern(t, server, { answer: () => ({ action: 'accept', content: { confirm: true } }) })
     const result = await callTool(client, 'ha_call_service', UNLOCK)
     t.notOk(result.isError, result.text)
     t.equal(result.json.success, true)
@@ -73,10 +45,10 @@ t.test('confirmations by input_required rounds', async t => {
     t.match(server.app.services.policy.audit.recent(1)[0], { outcome: 'confirmation_given', via: 'round' }, 'audited as a confirmation given in a round')
   })
 
-  for (const [what, answer] of [['decline', { action: 'decline' }], ['cancel', { action: 'cancel' }], ['accept with confirm false', { action: 'accept', content: { confirm: false } }]] as Array<[string, Answer]>) {
+  for (const [what, answer] of [['decline', { action: 'decline' }], ['cancel', { action: 'cancel' }], ['accept with confirm false', { action: 'accept', content: { confirm: false } }]] as Array<[string, ElicitationAnswer]>) {
     t.test(`${what}: refused, audited, nothing reaches the house`, async t => {
       home.clearServiceCalls()
-      const { client, asked } = await modernClient(t, server, () => answer)
+      const { client, asked } = await connectModern(t, server, { answer: () => answer })
       const result = await callTool(client, 'ha_call_service', UNLOCK)
       t.equal(result.isError, true)
       t.equal(result.code, 'HAMCP_CONFIRMATION_DECLINED')
@@ -88,7 +60,7 @@ t.test('confirmations by input_required rounds', async t => {
 
   t.test('a 2026 client that cannot be asked gets the confirm-token flow', async t => {
     home.clearServiceCalls()
-    const { client } = await modernClient(t, server)
+    const { client } = await connectModern(t, server)
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     t.equal(asked.json.confirmation_required, true)
     t.equal(unlocks(), 0)

@@ -1,18 +1,10 @@
 // MCP 2026-07-28 on /mcp beside the 2025-era protocol: the era is chosen per request, the SDK's v2
 // client connects pinned and in auto mode, and the v1 client keeps the 2025 handshake.
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
-import t, { type Test } from 'tap'
+import t from 'tap'
 import { connectClient, rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
-import { metaFor, modern, MODERN } from '../modern.ts'
+import { connectModern, metaFor, modern, MODERN } from '../modern.ts'
 
 const auth = { authorization: `Bearer ${TEST_TOKEN}` }
-
-async function v2Client (t: Test, url: string, mode: 'auto' | { pin: string }): Promise<Client> {
-  const client = new Client({ name: 'v2-test', version: '1.0.0' }, { versionNegotiation: { mode } })
-  await client.connect(new StreamableHTTPClientTransport(new URL(`${url}/mcp`), { requestInit: { headers: auth } }))
-  t.teardown(() => client.close())
-  return client
-}
 
 t.test('MCP 2026-07-28 beside the 2025 era', async t => {
   const home = await startHome(t)
@@ -152,7 +144,7 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
 
   for (const [label, mode] of [['pinned to 2026-07-28', { pin: MODERN }], ['in auto mode', 'auto']] as const) {
     t.test(`the v2 client ${label} lists and calls tools`, async t => {
-      const client = await v2Client(t, server.url, mode)
+      const { client } = await connectModern(t, server, { mode })
       t.equal(client.getProtocolEra(), 'modern')
       const { tools } = await client.listTools()
       t.ok(tools.some(tool => tool.name === 'ha_search_entities'))
