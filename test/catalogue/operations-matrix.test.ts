@@ -30,10 +30,11 @@ const CORE_UPDATE = 'update.home_assistant_core_update'
 const VSCODE = 'a0d7b954_vscode'
 const VSCODE_UPDATE = 'update.studio_code_server_update'
 const REPAIR = { domain: 'zha', issue_id: 'inconsistent_network_settings' }
-const WITHOUT_HASSIO = DEFAULT_SERVICE_DENYLIST.filter(entry => entry !== 'hassio.*')
-const ALL_ON: Partial<Options> = { allow_write: true, allow_config_write: true, allow_addon_control: true, service_denylist: WITHOUT_HASSIO }
-/** Entries the denylisted server adds: each refuses operations that are Home Assistant services. */
-const DENIED = ['homeassistant.reload_config_entry', 'update.*']
+/** The default service_denylist with the two entries an owner removes to let add-on control and restarts through. */
+const OPENED = DEFAULT_SERVICE_DENYLIST.filter(entry => entry !== 'hassio.*' && entry !== 'homeassistant.restart')
+const ALL_ON: Partial<Options> = { allow_write: true, allow_config_write: true, allow_addon_control: true, service_denylist: OPENED }
+/** Entries the denylisted server adds to the default list: each refuses operations that are Home Assistant services. */
+const DENIED = ['homeassistant.reload_config_entry', 'homeassistant.reload_all', '*.reload', 'update.*']
 
 /** The storage helper types, one per row in turn, with the fields each needs to be created. */
 const HELPERS: ReadonlyArray<readonly [type: string, options: Record<string, unknown>]> = [
@@ -230,6 +231,62 @@ const OPERATIONS: Operation[] = [
       const answer = await confirmed('ha_manage_integration', { action: 'delete', entry_id: made.entry_id })
       t.notOk(answer.isError, answer.text)
       t.notOk(entriesOf(home.house).entries.has(made.entry_id), 'the entry is gone from the house')
+    }
+  },
+  {
+    tool: 'ha_restart',
+    action: 'restart',
+    needs: [['system', 'manage']],
+    attempt: () => ({ action: 'restart' }),
+    deniedBy: 'homeassistant.restart',
+    async run ({ t, confirmed, home, server }) {
+      const calls = home.serviceCalls.length
+      const answer = await confirmed('ha_restart', { action: 'restart' })
+      t.notOk(answer.isError, answer.text)
+      t.match(home.serviceCalls.slice(calls), [{ domain: 'homeassistant', service: 'restart' }], 'the house restarted')
+      // The demo drops every connection as Core does when it stops; the next row waits for the server to be back.
+      await server.app.services.ha.whenReady(10_000)
+    }
+  },
+  {
+    tool: 'ha_restart',
+    action: 'reload_all',
+    needs: [['system', 'manage']],
+    attempt: () => ({ action: 'reload_all' }),
+    deniedBy: 'homeassistant.reload_all',
+    async run ({ t, call, home }) {
+      const calls = home.serviceCalls.length
+      const answer = await call('ha_restart', { action: 'reload_all' })
+      t.notOk(answer.isError, answer.text)
+      t.match(home.serviceCalls.slice(calls)[0], { domain: 'homeassistant', service: 'reload_all' }, 'reloaded in the house')
+    }
+  },
+  {
+    tool: 'ha_restart',
+    action: 'reload a domain',
+    needs: [['system', 'manage']],
+    attempt: () => ({ action: 'reload', domain: 'automation' }),
+    deniedBy: '*.reload',
+    async run ({ t, call, home }) {
+      const calls = home.serviceCalls.length
+      const answer = await call('ha_restart', { action: 'reload', domain: 'automation' })
+      t.notOk(answer.isError, answer.text)
+      t.match(home.serviceCalls.slice(calls), [{ domain: 'automation', service: 'reload' }], 'reloaded in the house')
+    }
+  },
+  {
+    // A config entry's reload is ha_manage_integration's too: integrations at manage besides system.
+    tool: 'ha_restart',
+    action: 'reload a config entry',
+    needs: [['system', 'manage'], ['integrations', 'manage']],
+    attempt: home => ({ action: 'reload', entry_id: entryId(HUE)(home) }),
+    deniedBy: 'homeassistant.reload_config_entry',
+    async run ({ t, call, home }) {
+      const id = entryId(HUE)(home)
+      const writes = home.configWrites.length
+      const answer = await call('ha_restart', { action: 'reload', entry_id: id })
+      t.notOk(answer.isError, answer.text)
+      t.same(home.configWrites.slice(writes), [`config_entries reload ${id}`], 'reloaded in the house')
     }
   },
   {
@@ -492,6 +549,19 @@ const SERVICE_DOORS: Operation[] = [
     }
   },
   {
+    tool: 'ha_call_service',
+    action: 'automation.reload',
+    needs: [['services', 'write'], ['system', 'manage']],
+    attempt: () => ({ domain: 'automation', service: 'reload' }),
+    deniedBy: '*.reload',
+    async run ({ t, call, home }) {
+      const calls = home.serviceCalls.length
+      const answer = await call('ha_call_service', { domain: 'automation', service: 'reload' })
+      t.notOk(answer.isError, answer.text)
+      t.match(home.serviceCalls.slice(calls), [{ domain: 'automation', service: 'reload' }], 'reloaded in the house')
+    }
+  },
+  {
     // Removing hassio.* from service_denylist for add-on control must not hand the host to a write-level token.
     tool: 'ha_call_service',
     action: 'hassio.host_reboot',
@@ -518,6 +588,7 @@ const REQUESTS: Readonly<Record<string, string>> = {
   ha_list_updates: 'mises à jour disponibles',
   ha_manage_update: 'Update installieren',
   ha_manage_repair: 'ignore the repair about the old integration',
+  ha_restart: 'Home Assistant neu starten',
   ha_create_helper: 'crear un contador',
   ha_update_helper: 'change the maximum of the input number',
   ha_delete_helper: 'delete the old counter helper',
