@@ -284,3 +284,31 @@ t.test('ha_manage_integration is no way around the helper tools\' checks: a help
   t.ok(entriesOf(home.house).entries.has(entry.entry_id))
   t.equal(openFlows(home), 0)
 })
+
+t.test('red team: a helper over a denied entity named by its entity registry id (which Home Assistant resolves) is refused', async t => {
+  // group/<platform>.py and switch_as_x/__init__.py read their members through er.async_validate_entity_ids,
+  // which takes a registry entry's id as well as an entity id: the id stands for the denied lock or switch.
+  const home = await startHome(t)
+  const entries = entriesOf(home.house).entries.size
+  const server = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['lock.front_door_lock', 'switch.irrigation'] } })
+  const client = await connectClient(t, server)
+  const lockId = (home.house.entities.get('lock.front_door_lock') as any).id as string
+  const switchId = (home.house.entities.get('switch.irrigation') as any).id as string
+  t.match(lockId, /^[0-9a-f]{32}$/)
+
+  const group = await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'Doors', options: { type: 'lock', entities: ['lock.office_front_door_lock', lockId] } })
+  t.equal(group.code, 'HAMCP_INVALID_ARGUMENT', group.text)
+  t.match(group.text, new RegExp(lockId))
+  const wrapped = await confirmed(client, 'ha_create_helper', { helper_type: 'switch_as_x', name: 'Valve', options: { entity_id: switchId, target_domain: 'valve' } })
+  t.equal(wrapped.code, 'HAMCP_INVALID_ARGUMENT', wrapped.text)
+  t.equal(entriesOf(home.house).entries.size, entries, 'no helper was made')
+  t.equal(openFlows(home), 0)
+
+  const made = await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'Office door', options: { type: 'lock', entities: ['lock.office_front_door_lock'] } })
+  t.notOk(made.isError, made.text)
+  await eventually(() => server.app.services.home.entity('lock.office_door') !== undefined, 5000, 'group in the catalogue')
+  const grown = await confirmed(client, 'ha_update_helper', { entity_id: 'lock.office_door', options: { entities: ['lock.office_front_door_lock', lockId] } })
+  t.equal(grown.code, 'HAMCP_INVALID_ARGUMENT', grown.text)
+  t.same(entryOf(home, 'group').options.entities, ['lock.office_front_door_lock'], 'the group holds what it held')
+  t.same(home.serviceCalls, [], 'nothing reached the house')
+})

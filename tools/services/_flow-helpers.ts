@@ -51,6 +51,33 @@ function refuseUncheckableTemplates (ctx: ToolContext, values: Record<string, un
   throw new UserError('HAMCP_DENIED_TARGET', 'The helper holds a template, which can read any entity once Home Assistant renders it: refused while entity allow/deny lists are set.', 'Create template helpers in Home Assistant, or ask the owner to remove the entity lists.')
 }
 
+/** An entity registry entry's id, as an entity selector takes it (cv.entity_ids_or_uuids, fake_uuid4_hex). */
+const REGISTRY_ID = /^[0-9a-f]{32}$/
+
+/** Every registry-id-shaped string an options object holds, at any depth. */
+function registryIds (value: unknown, into = new Set<string>()): Set<string> {
+  if (typeof value === 'string') {
+    if (REGISTRY_ID.test(value.trim())) into.add(value.trim())
+  } else if (Array.isArray(value)) {
+    for (const item of value) registryIds(item, into)
+  } else if (isRecord(value)) {
+    for (const item of Object.values(value)) registryIds(item, into)
+  }
+  return into
+}
+
+/**
+ * A helper reads an entity given by its registry entry's id as that entity (group/<platform>.py,
+ * switch_as_x/__init__.py: er.async_validate_entity_ids), so such an id would pass every entity rule
+ * and the audit unnamed: refused, whatever the lists, save a device's id (a template's device_id).
+ */
+function refuseRegistryIds (ctx: ToolContext, values: Record<string, unknown>): void {
+  const devices = ctx.home.registries.devices
+  const ids = [...registryIds(values)].filter(id => !devices.has(id))
+  if (ids.length === 0) return
+  throw new UserError('HAMCP_INVALID_ARGUMENT', `Name entities by their entity id, not by a registry id (${ids.slice(0, 3).join(', ')}).`, 'ha_search_entities finds an entity\'s id (light.kitchen).', { registry_ids: ids.slice(0, 10) })
+}
+
 /** The entry's facts ha_undo compares and a confirmation is bound to: an options change moves modified_at. */
 const entryHash = (entry: ConfigEntry | undefined): string | undefined =>
   entry === undefined ? undefined : configHash({ title: entry.title, modified_at: entry.modified_at, disabled_by: entry.disabled_by })
@@ -136,6 +163,7 @@ export async function createFlowHelper (ctx: ToolCallContext, args: CreateArgs &
   requireEntryRights(ctx, `ha_create_helper with helper_type ${args.helper_type}`)
   const values = args.options ?? {}
   refuseUncheckableTemplates(ctx, values)
+  refuseRegistryIds(ctx, values)
   const asked = { helper_type: args.helper_type, name: args.name, options: values }
   // What the entry looked like once made: undo deletes it only while it still does.
   let made = ''
@@ -228,6 +256,7 @@ export async function updateFlowHelper (ctx: ToolCallContext, helper: FlowHelper
     const changed = Object.keys(changes).filter(key => JSON.stringify(before[key] ?? null) !== JSON.stringify(changes[key]))
     const after = { ...before, ...changes }
     refuseUncheckableTemplates(ctx, changes)
+    refuseRegistryIds(ctx, changes)
     const unknown = Object.keys(changes).filter(key => !fields.some(f => f.name === key))
     if (unknown.length > 0 && step.last_step !== false) {
       throw new UserError('HAMCP_INVALID_ARGUMENT', `${entityId} (a ${helper.type} helper) has no option ${unknown.join(', ')}.`, `Its options: ${fields.map(f => f.name).join(', ')}${fields.some(f => f.name === 'name') ? '' : '; rename it with ha_update_entities'}.`, { unknown, fields: fieldList(fields) })
