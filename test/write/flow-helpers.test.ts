@@ -296,7 +296,7 @@ t.test('red team: a helper over a denied entity named by its entity registry id 
   const switchId = (home.house.entities.get('switch.irrigation') as any).id as string
   t.match(lockId, /^[0-9a-f]{32}$/)
 
-  const group = await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'Doors', options: { type: 'lock', entities: ['lock.office_front_door_lock', lockId] } })
+  const group = await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'Doors', options: { kind: 'lock', entities: ['lock.office_front_door_lock', lockId] } })
   t.equal(group.code, 'HAMCP_INVALID_ARGUMENT', group.text)
   t.match(group.text, new RegExp(lockId))
   const wrapped = await confirmed(client, 'ha_create_helper', { helper_type: 'switch_as_x', name: 'Valve', options: { entity_id: switchId, target_domain: 'valve' } })
@@ -304,7 +304,7 @@ t.test('red team: a helper over a denied entity named by its entity registry id 
   t.equal(entriesOf(home.house).entries.size, entries, 'no helper was made')
   t.equal(openFlows(home), 0)
 
-  const made = await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'Office door', options: { type: 'lock', entities: ['lock.office_front_door_lock'] } })
+  const made = await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'Office door', options: { kind: 'lock', entities: ['lock.office_front_door_lock'] } })
   t.notOk(made.isError, made.text)
   await eventually(() => server.app.services.home.entity('lock.office_door') !== undefined, 5000, 'group in the catalogue')
   const grown = await confirmed(client, 'ha_update_helper', { entity_id: 'lock.office_door', options: { entities: ['lock.office_front_door_lock', lockId] } })
