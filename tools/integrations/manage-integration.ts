@@ -7,7 +7,7 @@ import { freeFormArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg } from '../_shared/write.ts'
 import { configEntries, discoveryFlows, flowName, isFlowHelperType, requireConfigEntry, usableEntry, type ConfigEntry } from '../_shared/config-entries.ts'
 import { abortFlow, configFlowPath, currentValues, flowRequest, formFields, optionsFlowPath, ownerStep, factValue, readOptionValues, shownFields, shownValue, walkFlow, type FlowStep } from '../_shared/data-entry-flows.ts'
-import { entryReach, needs, reachText, reloadEntry, runIntegrationWrite } from './_write.ts'
+import { entryReach, needs, reachText, reloadEntry, runIntegrationWrite } from '../_shared/integration-writes.ts'
 
 const ACTIONS = ['reload', 'enable', 'disable', 'delete', 'options', 'accept_discovery', 'ignore_discovery'] as const
 

@@ -5,7 +5,7 @@ import { serviceRefusal } from '../../src/mcp/runtime/categories.ts'
 import { defineTool, type ToolCallContext } from '../../src/mcp/runtime/define-tool.ts'
 import { slugArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { reloadEntry } from '../integrations/_write.ts'
+import { reloadEntry } from '../_shared/integration-writes.ts'
 
 /** Most characters of the check's errors or warnings an answer carries (the answer cap is 15 KB). */
 const CHECK_TEXT_MAX = 4000

@@ -1,9 +1,9 @@
 import { UserError } from '../../src/errors.ts'
 import type { ToolCallContext } from '../../src/mcp/runtime/define-tool.ts'
 import type { UndoPlan } from '../../src/policy/undo.ts'
-import { formatOutcome, guardedWrite } from '../_shared/write.ts'
-import { relatedConfigs } from '../_shared/related.ts'
-import { configEntries, usableEntry, type ConfigEntry } from '../_shared/config-entries.ts'
+import { formatOutcome, guardedWrite } from './write.ts'
+import { relatedConfigs } from './related.ts'
+import { configEntries, usableEntry, type ConfigEntry } from './config-entries.ts'
 
 /**
  * What an integration's entry takes with it: every device and entity registered to it (hidden ones
