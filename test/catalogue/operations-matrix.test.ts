@@ -754,6 +754,19 @@ t.test('every issue-32 operation, in every mode, for every kind of caller', asyn
         }
       })
 
+      await t.test('allow_config_write off: writes stay, every operation that needs manage is refused', async t => {
+        const writesOnly: Partial<Options> = { ...options, allow_config_write: false }
+        const client = await connectClient(t, await startServer(t, { home, options: writesOnly, env: addonMode }))
+        const listed = new Set((await client.listTools()).tools.map(tool => tool.name))
+        const may = callable(writesOnly, FULL_ACCESS)
+        for (const operation of EVERY_ROW.filter(op => op.needs.some(([, level]) => level === 'manage'))) {
+          // A tool of the manage kind is no tool; a write tool refuses the part that is configuration by its option.
+          const code = may.has(operation.tool) ? 'HAMCP_DENIED_LEVEL' : 'HAMCP_NOT_FOUND'
+          const answer = await refused(t, home, async (tool, args) => await reach(client, listed, tool, args), operation, code, 'allow_config_write is off')
+          if (code === 'HAMCP_DENIED_LEVEL') t.match(answer.text, /allow_config_write/, 'the refusal names the option')
+        }
+      })
+
       await t.test('allow_addon_control off: the add-on operations are no tools', async t => {
         const noAddons: Partial<Options> = { ...options, allow_addon_control: false }
         const client = await connectClient(t, await startServer(t, { home, options: noAddons, env: addonMode }))
