@@ -21,8 +21,8 @@ export interface ApprovalRequest {
   identityId: string
   identityName: string
   tool: string
-  domain: string
-  service: string
+  /** What the write is called (`domain.service`, or its operation). */
+  name: string
   entities: string[]
   /** The text the owner sees: exactly what will be done. */
   preview: string
@@ -281,7 +281,7 @@ function viewOf (entry: Entry): ApprovalView {
     state: entry.state,
     asked_by: entry.identityName,
     tool: entry.tool,
-    call: `${entry.domain}.${entry.service}`,
+    call: entry.name,
     entities: entry.entities.slice(0, 50),
     preview: entry.preview,
     asked_at: new Date(entry.askedAt).toISOString(),

@@ -137,6 +137,7 @@ function documentedShape (entry: AuditEntry): Record<string, unknown> {
     tool: entry.tool,
     ...(entry.domain === undefined ? {} : { domain: entry.domain }),
     ...(entry.service === undefined ? {} : { service: entry.service }),
+    ...(entry.operation === undefined ? {} : { operation: entry.operation }),
     ...(entry.target === undefined ? {} : { target: entry.target }),
     allowed: meaning.allowed,
     ...(meaning.allowed ? { result: meaning.result } : {}),

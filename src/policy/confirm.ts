@@ -4,8 +4,10 @@ import { createHash, randomBytes } from 'node:crypto'
 /** What a confirmation is bound to: the exact call, never anything the caller may change afterwards. */
 export interface CallFingerprintParts {
   tool?: string
-  domain: string
-  service: string
+  domain?: string
+  service?: string
+  /** A write no service does (WriteName). */
+  operation?: string
   target?: unknown
   data?: unknown
   baseHash?: string
@@ -31,6 +33,7 @@ export function callFingerprint (parts: CallFingerprintParts): string {
     tool: parts.tool,
     domain: parts.domain,
     service: parts.service,
+    ...(parts.operation === undefined ? {} : { operation: parts.operation }),
     target: parts.target ?? null,
     data: parts.data ?? null,
     base: parts.baseHash ?? null

@@ -13,7 +13,7 @@ import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reac
 import { expandMembers, MAX_MEMBERS } from './expand.ts'
 import { runsStarted, startsRuns, walkRuns, type RunReach } from './runs.ts'
 import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
-import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, OwnerGrant, RegistryWrite, ServiceCallWrite, ServiceTarget, SupervisorWrite, UndoWrite, WriteGuardApi, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
+import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, OwnerGrant, RegistryWrite, ServiceCallWrite, ServiceTarget, SupervisorWrite, UndoWrite, WriteGuardApi, WriteName, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, revertUndo, statesUndo, type PriorState, type Revert, type UndoPlan, type UndoStore } from './undo.ts'
 
 type Command = (message: { type: string, [key: string]: unknown }) => Promise<unknown>
@@ -61,10 +61,12 @@ interface Refusal { code: UserErrorCode, reason: string, message: string, hint: 
  * in the audit, what it targets, which services the denylist sees, how it is confirmed and undone.
  */
 interface Plan {
-  /** The audit's `domain` and `service`: a Home Assistant service, or the kind's documented name. */
+  /** The service a service call makes (what confirm_domains, target resolution and runs read); a registry's or a config's documented name; empty for an operation. */
   domain: string
   service: string
-  /** Names `service_denylist` is matched against: the service itself, or a registry's or the Supervisor's documented name. */
+  /** What messages and previews call the write: `domain.service`, or its operation (WriteName). */
+  name: string
+  /** Names `service_denylist` is matched against: the service itself, or a registry's, a config kind's or the Supervisor's documented name; none for an operation. */
   denylisted: string[]
   /** Services the write makes Home Assistant call (inside a config, or an undo's restore calls): each through `service_denylist`. */
   inner: string[]
@@ -147,7 +149,7 @@ interface Attempt {
   identity: Identity
   request: WriteRequest
   plan: Plan
-  label: { domain: string, service: string }
+  label: WriteName
   /** The ids the write names, sorted; `indirect`: the target fields it aims by (area, device...). */
   entities: string[]
   indirect: string[]
@@ -171,7 +173,7 @@ interface Attempt {
   /** What decides the reach when it is not known, for the question. */
   unknownBy: string
   /** The call as a dry run reports it. */
-  wouldCall: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }
+  wouldCall: WriteName & { target?: ServiceTarget, data?: Record<string, unknown> }
 }
 
 const tokenRefusal = (verdict: Exclude<RedeemVerdict, 'ok' | 'conflict'>): Refusal => ({
@@ -342,7 +344,7 @@ export class WriteGuard implements WriteGuardApi {
     const { target } = plan.read
     const reachesMore = aimsIndirectly || through.size > 0
     const members = through.size > 0 ? `\n${throughLine(through)}${attempt.reachUnknown ? `\nWhat else it reaches is decided by ${attempt.unknownBy}.` : ''}` : attempt.reachUnknown ? `\nWhat it reaches is decided by ${attempt.unknownBy}.` : ''
-    const preview = plan.edit?.preview ?? plan.forced ?? `${plan.domain}.${plan.service}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}${members}`
+    const preview = plan.edit?.preview ?? plan.forced ?? `${plan.name}${target ? ` on ${stableJson(target)}` : ''}${wouldCall.data ? ` with ${stableJson(wouldCall.data)}` : ''}${aimsIndirectly ? `\n${reachLine(reach)}` : ''}${members}`
     const shownNow = (): Shown => this.#shown(plan, request.basis, reach ?? entities, reachesMore)
     const redeem = (token: string): { verdict: 'ok' } | { verdict: 'conflict', changes: string[] } => {
       const consumed = this.#confirms.consume(identity.id, token, { call: fingerprint, shown: shownNow(), preview })
@@ -366,7 +368,7 @@ export class WriteGuard implements WriteGuardApi {
     const given = typeof answer === 'object' ? answer : undefined
     const token = given?.token ?? presented
     if (answer === true) return { via: 'elicitation' }
-    if (answer === false) refuse({ code: 'HAMCP_CONFIRMATION_DECLINED', reason: 'declined', message: `The confirmation for ${plan.domain}.${plan.service} was declined.`, hint: 'Nothing was changed. Ask the user before trying again.' })
+    if (answer === false) refuse({ code: 'HAMCP_CONFIRMATION_DECLINED', reason: 'declined', message: `The confirmation for ${plan.name} was declined.`, hint: 'Nothing was changed. Ask the user before trying again.' })
     if (token === undefined) {
       const issued = this.#confirms.create({ identityId: identity.id, call: fingerprint, shown: shownNow(), preview })
       audit('confirmation_asked')
@@ -395,7 +397,7 @@ export class WriteGuard implements WriteGuardApi {
    */
   #askOwner (attempt: Attempt, preview: string, shown: Shown, presented: string | undefined, context: WriteRunContext): WriteOutcome {
     const { identity, request, label, fingerprint, audit, refuse, entities, reach } = attempt
-    const what = `${label.domain}.${label.service}`
+    const what = nameOf(label)
     if (presented !== undefined) {
       const polled = this.#approvals.poll(identity.id, presented, fingerprint)
       switch (polled.verdict) {
@@ -414,7 +416,7 @@ export class WriteGuard implements WriteGuardApi {
       identityId: identity.id,
       identityName: identity.name,
       tool: request.tool,
-      ...label,
+      name: nameOf(label),
       entities: reach ?? entities,
       preview,
       call: fingerprint,
@@ -483,14 +485,14 @@ export class WriteGuard implements WriteGuardApi {
   }
 
   /** Keeps the identity's undo record, stamped with the guard's clock; none: the last one is dropped, never undone instead. */
-  async #remember (identity: Identity, tool: string, label: { domain: string, service: string }, plan: UndoPlan | undefined): Promise<boolean> {
+  async #remember (identity: Identity, tool: string, label: WriteName, plan: UndoPlan | undefined): Promise<boolean> {
     const { undo } = this.#deps
     if (!undo) return false
     if (plan === undefined) {
       undo.forget(identity.id)
       return false
     }
-    undo.remember(identity.id, { tool, call: `${label.domain}.${label.service}`, at: this.#now(), ...plan })
+    undo.remember(identity.id, { tool, call: nameOf(label), at: this.#now(), ...plan })
     return true
   }
 
@@ -513,6 +515,7 @@ export class WriteGuard implements WriteGuardApi {
     return {
       domain: request.domain,
       service: request.service,
+      name: service,
       denylisted: [service],
       inner: [],
       templated: [],
@@ -548,7 +551,7 @@ export class WriteGuard implements WriteGuardApi {
    */
   #shown (plan: Plan, basis: Record<string, string> | undefined, reach: string[], aimsIndirectly: boolean): Shown {
     const shown: Shown = { ...basis }
-    if (plan.edit?.baseHash !== undefined) shown[`${plan.edit.subject ?? `${plan.domain}.${plan.service}`} (config hash)`] = plan.edit.baseHash.slice(0, 16)
+    if (plan.edit?.baseHash !== undefined) shown[`${plan.edit.subject ?? plan.name} (config hash)`] = plan.edit.baseHash.slice(0, 16)
     if (aimsIndirectly) shown['reached entities'] = reach.join(', ') || 'none'
     if (plan.edit === undefined && this.#deps.state) {
       for (const id of reach.slice(0, SHOWN_STATES)) shown[`${id} state`] = this.#deps.state(id)?.state ?? 'absent'
@@ -580,15 +583,22 @@ function dryRun (attempt: Attempt, needsYes: boolean): WriteOutcome {
   return { status: 'dry_run', would_call: attempt.wouldCall, ...(reached ? { reaches: reached } : (attempt.aimsIndirectly || attempt.through.size > 0) && reach ? { reaches: reach } : {}), ...(needsYes ? { notes: ['The real call will need a confirmation.'] } : {}) }
 }
 
-/** What the audit line names a write: its service, or its kind's documented name. */
-export function writeLabel (request: WriteRequest): { domain: string, service: string } {
+/** What the audit line and a dry run name a write (WriteName): its service, its kind's documented name, or its operation. */
+export function writeLabel (request: WriteRequest): WriteName {
   switch (request.kind) {
-    case 'service': case 'command': return { domain: request.domain, service: request.service }
-    case 'config': return { domain: request.domain, service: request.action }
-    case 'registry': return { domain: request.registry, service: request.action }
+    case 'service': return { domain: request.domain, service: request.service }
+    case 'command': return request.operation === undefined ? { domain: request.domain, service: request.service } : { operation: request.operation }
+    case 'config': return request.operation === undefined ? { domain: request.domain, service: request.action } : { operation: request.operation }
+    case 'registry': return request.operation === undefined ? { domain: request.registry, service: request.action } : { operation: request.operation }
     case 'supervisor': return { domain: 'supervisor', service: request.action }
-    case 'undo': return { domain: 'undo', service: request.record.needs === 'allow_write' ? 'restore' : 'revert' }
+    // ha_undo is the add-on's own: no service and no single request (its restore calls are checked one by one).
+    case 'undo': return { operation: `undo ${request.record.call}` }
   }
+}
+
+/** A write's name as text: `domain.service`, or its operation. */
+export function nameOf (label: WriteName): string {
+  return 'operation' in label && label.operation !== undefined ? label.operation : `${(label as { domain: string }).domain}.${(label as { service: string }).service}`
 }
 
 /** Whether confirm_domains asks for a yes: the write's domain, or any entity it names or reaches. */
@@ -604,10 +614,13 @@ const revertOf = (revert: ((result: unknown) => Revert | undefined) | undefined)
 
 function commandPlan (request: CommandWrite): Plan {
   assertBounded(request.data, 'data')
+  const name = nameOf(writeLabel(request))
   return {
-    domain: request.domain,
-    service: request.service,
-    denylisted: [`${request.domain}.${request.service}`],
+    domain: request.domain ?? '',
+    service: request.service ?? '',
+    name,
+    // An operation is no service: no service_denylist entry names it.
+    denylisted: request.operation === undefined ? [name] : [],
     inner: [],
     templated: [],
     read: readCall({ target: request.target, data: request.data, entities: request.confirm?.entities }),
@@ -629,8 +642,9 @@ function configPlan (request: ConfigWrite): Plan {
   return {
     domain: request.domain,
     service: request.action,
-    // Its name as owners write it in service_denylist (`lovelace.*`, `scene.delete`), though no service is called.
-    denylisted: [`${request.domain}.${request.action}`],
+    name: nameOf(writeLabel(request)),
+    // Its name as owners write it in service_denylist (`lovelace.*`, `scene.delete`), though no service is called; none for an operation.
+    denylisted: request.operation === undefined ? [`${request.domain}.${request.action}`] : [],
     inner: [...nested.services].sort(),
     templated: [...nested.templatedServices].sort(),
     read,
@@ -646,7 +660,8 @@ function registryPlan (request: RegistryWrite): Plan {
   return {
     domain: request.registry,
     service: request.action,
-    denylisted: [`${request.registry}.${request.action}`],
+    name: nameOf(writeLabel(request)),
+    denylisted: request.operation === undefined ? [`${request.registry}.${request.action}`] : [],
     inner: [],
     templated: [],
     read: readCall({ ...(request.entities.length > 0 ? { target: { entity_id: request.entities } } : {}), data: request.data, entities: request.confirm === undefined ? undefined : request.entities }),
@@ -659,7 +674,7 @@ function registryPlan (request: RegistryWrite): Plan {
 
 function supervisorPlan (request: SupervisorWrite): Plan {
   assertBounded(request.data, 'data')
-  return { domain: 'supervisor', service: request.action, denylisted: [`supervisor.${request.action}`], inner: [], templated: [], read: readCall({ data: request.data }), resolves: false, send: request.execute }
+  return { domain: 'supervisor', service: request.action, name: `supervisor.${request.action}`, denylisted: [`supervisor.${request.action}`], inner: [], templated: [], read: readCall({ data: request.data }), resolves: false, send: request.execute }
 }
 
 function undoPlan (request: UndoWrite): Plan {
@@ -669,6 +684,7 @@ function undoPlan (request: UndoWrite): Plan {
   return {
     domain: 'undo',
     service: record.needs === 'allow_write' ? 'restore' : 'revert',
+    name: nameOf(writeLabel(request)),
     denylisted: [],
     inner: record.services,
     templated: [],

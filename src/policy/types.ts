@@ -52,15 +52,24 @@ export interface ServiceCallWrite extends WriteBase {
 }
 
 /**
- * A change made with a WebSocket command that stands for a service of an entity's domain (a calendar
- * event, a helper created or deleted): the same rules as that service (`domain.service` through
- * `service_denylist`, the entity lists, `confirm_domains`), plus an always-asked confirmation when
- * `confirm` is set (a delete, bound to the item's hash).
+ * What a write is called in the audit, in its dry run and by `service_denylist`: the Home Assistant
+ * service it is or stands for, or, when no service does what it does, the Home Assistant request it
+ * sends as Home Assistant names it (`repairs/ignore_issue`, `energy/save_prefs`,
+ * `config/config_entries/entry`): an operation, which no service_denylist entry matches.
  */
-export interface CommandWrite extends WriteBase {
+export type WriteName = { domain: string, service: string } | { operation: string }
+
+/**
+ * A change made with a WebSocket command. Either it stands for a service of an entity's domain (a
+ * calendar event, a helper created or deleted) and has that service's rules (`domain.service` through
+ * `service_denylist`, the entity lists, `confirm_domains`), or no service does it (ignoring a repair)
+ * and it is named by its `operation`. An always-asked confirmation when `confirm` is set (a delete,
+ * bound to the item's hash).
+ */
+export type CommandWrite = CommandWriteBase & ({ domain: string, service: string, operation?: undefined } | { operation: string, domain?: undefined, service?: undefined })
+
+interface CommandWriteBase extends WriteBase {
   kind: 'command'
-  domain: string
-  service: string
   target?: ServiceTarget
   data?: Record<string, unknown>
   confirm?: ConfirmedEdit
@@ -81,6 +90,8 @@ export interface ConfigWrite extends WriteBase {
   kind: 'config'
   domain: string
   action: string
+  /** An edit that is no Home Assistant config of an entity's domain (the energy settings): the request that saves it, which names it instead of domain.action. */
+  operation?: string
   /** Everything the confirmation is bound to, walked for the calls inside. */
   data: Record<string, unknown>
   confirm: ConfirmedEdit
@@ -99,6 +110,8 @@ export interface RegistryWrite extends WriteBase {
   kind: 'registry'
   registry: string
   action: string
+  /** A change no registry command makes (an integration's config entry): the request it sends, which names it instead of registry.action. */
+  operation?: string
   entities: string[]
   /** The edit as text for the audit's binding (registry values name areas and labels, not targets). */
   data: Record<string, unknown>
@@ -149,13 +162,7 @@ export type WriteRequest = ServiceCallWrite | CommandWrite | ConfigWrite | Regis
 export type WriteKind = WriteRequest['kind']
 
 /** What a human is shown before a sensitive write. */
-export interface ConfirmPreview {
-  tool: string
-  domain: string
-  service: string
-  entities: string[]
-  preview: string
-}
+export type ConfirmPreview = { tool: string, entities: string[], preview: string } & WriteName
 
 /**
  * A yes the human gave to a question asked outside the guard for a confirm token the guard issued (a
@@ -207,7 +214,7 @@ export type WriteOutcome =
     /** Reached entities whose state the call did not change. */
     unchanged?: string[]
   }
-  | { status: 'dry_run', would_call: { domain: string, service: string, target?: ServiceTarget, data?: Record<string, unknown> }, reaches?: string[], notes?: string[] }
+  | { status: 'dry_run', would_call: WriteName & { target?: ServiceTarget, data?: Record<string, unknown> }, reaches?: string[], notes?: string[] }
   | { status: 'confirmation_required', confirm_token: string, expires_in_s: number, preview: string, how: string }
   /** `confirm_with: owner`: nothing ran; the owner approves or denies it outside the client (src/policy/approvals.ts). */
   | { status: 'awaiting_owner', confirm_token: string, expires_in_s: number, preview: string, how: string }
@@ -223,6 +230,8 @@ export interface AuditEntry {
   outcome: AuditOutcome
   domain?: string
   service?: string
+  /** A write no Home Assistant service does: the request it sent (WriteName). */
+  operation?: string
   entities?: string[]
   /** The target as sent to Home Assistant (entity_id split and lower-cased). */
   target?: ServiceTarget

@@ -52,7 +52,7 @@ t.test('ha_manage_config kind scene', async t => {
     t.match(reverted.asked.preview, /will be deleted again/)
     t.equal((await stored(done.id)).status, 404, 'the config is gone')
     await eventually(() => home.getState('scene.reading_corner') === undefined, 2000, 'scene entity removed')
-    t.match(server.app.services.policy.audit.recent(1)[0], { tool: 'ha_undo', outcome: 'confirmation_given', service: 'revert' })
+    t.match(server.app.services.policy.audit.recent(1)[0], { tool: 'ha_undo', outcome: 'confirmation_given', operation: 'undo scene.create', service: undefined })
   })
 
   t.test('update merges keys and shows a diff; undo restores the exact previous config', async t => {

@@ -151,8 +151,11 @@ t.test('refusals reach nothing: service_denylist, entity lists, levels, the opti
   const direct = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'reload_config_entry', data: { entry_id: hue.entry_id } })
   t.equal(direct.code, 'HAMCP_DENIED_SERVICE', 'the same entry refuses the service called directly')
   const nut = entryOf(home, 'nut')
+  // No service deletes an integration: an entry shaped like one (config_entries.delete) refuses nothing,
+  // the delete still waits for its confirmation, and the audit names the request it would send.
   const deleted = await callTool(client, 'ha_manage_integration', { action: 'delete', entry_id: nut.entry_id })
-  t.equal(deleted.code, 'HAMCP_DENIED_SERVICE', 'config_entries.delete in service_denylist')
+  t.match(deleted.json, { confirmation_required: true }, deleted.text)
+  t.match(server.app.services.policy.audit.recent(1)[0], { tool: 'ha_manage_integration', outcome: 'confirmation_asked', operation: 'config/config_entries/entry', domain: undefined })
   const disable = await callTool(client, 'ha_manage_integration', { action: 'disable', entry_id: hue.entry_id })
   t.equal(disable.code, 'HAMCP_DENIED_ENTITY', 'an integration holding a denied entity cannot be stopped')
   t.same(home.configWrites, [])
@@ -179,7 +182,7 @@ t.test('refusals reach nothing: service_denylist, entity lists, levels, the opti
   const managing = await connectClient(t, open, manager)
   const enabled = await callTool(managing, 'ha_manage_integration', { action: 'enable', entry_id: spotify.entry_id })
   t.match(enabled.json, { success: true }, enabled.text)
-  t.match(open.app.services.policy.audit.recent(1)[0], { identity_name: 'integrations manage', outcome: 'allowed', domain: 'config_entries', service: 'enable' })
+  t.match(open.app.services.policy.audit.recent(1)[0], { identity_name: 'integrations manage', outcome: 'allowed', operation: 'config_entries/disable' })
   t.same(home.serviceCalls, [], 'no level refusal reached the house')
 
   const noConfig = await startServer(t, { home, options: { allow_write: true } })

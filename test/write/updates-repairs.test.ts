@@ -31,14 +31,16 @@ t.test('ha_manage_repair: ignore and unignore reach the issue registry; refusals
   t.ok((await openRepairs()).includes('inconsistent_network_settings'))
 
   const dry = await callTool(client, 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'inconsistent_network_settings', dry_run: true })
-  t.match(dry.json, { dry_run: true, would_call: { domain: 'repairs', service: 'ignore_issue' } })
+  // No service ignores a repair: the dry run and the audit name the command Home Assistant gets.
+  t.match(dry.json, { dry_run: true, would_call: { operation: 'repairs/ignore_issue' } })
+  t.notOk('domain' in dry.json.would_call, 'not dressed as a service call')
   t.ok((await openRepairs()).includes('inconsistent_network_settings'), 'a dry run ignores nothing')
 
   const ignored = await callTool(client, 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'inconsistent_network_settings' })
   t.notOk(ignored.isError, ignored.text)
   t.match(ignored.json, { success: true, ignored: true, changed: true })
   t.notOk((await openRepairs()).includes('inconsistent_network_settings'), 'Home Assistant no longer lists it as open')
-  t.match(server.app.services.policy.audit.recent(1)[0], { tool: 'ha_manage_repair', outcome: 'allowed', domain: 'repairs', service: 'ignore_issue' })
+  t.match(server.app.services.policy.audit.recent(1)[0], { tool: 'ha_manage_repair', outcome: 'allowed', operation: 'repairs/ignore_issue', domain: undefined, service: undefined })
 
   const back = await callTool(client, 'ha_manage_repair', { action: 'unignore', domain: 'zha', issue_id: 'inconsistent_network_settings' })
   t.match(back.json, { success: true, ignored: false })
@@ -47,10 +49,11 @@ t.test('ha_manage_repair: ignore and unignore reach the issue registry; refusals
   const unknown = await callTool(client, 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'no_such_issue' })
   t.equal(unknown.code, 'HAMCP_NOT_FOUND')
 
+  // service_denylist names services; an entry shaped like one does not reach a command (allow_config_write and the system level do).
   const denied = await startServer(t, { home, options: { allow_config_write: true, service_denylist: ['repairs.*'] } })
-  const refused = await callTool(await connectClient(t, denied), 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'inconsistent_network_settings' })
-  t.equal(refused.code, 'HAMCP_DENIED_SERVICE')
-  t.ok((await openRepairs()).includes('inconsistent_network_settings'), 'a denied ignore reached nothing')
+  const passed = await callTool(await connectClient(t, denied), 'ha_manage_repair', { action: 'ignore', domain: 'zha', issue_id: 'inconsistent_network_settings' })
+  t.match(passed.json, { success: true, ignored: true }, 'no service, so no service_denylist entry applies')
+  t.notOk((await openRepairs()).includes('inconsistent_network_settings'))
 })
 
 t.test('levels: system at manage may ignore a repair; at read it lists updates only', async t => {

@@ -14,6 +14,12 @@ export interface ConfigWrite {
   domain: string
   /** create, update, delete, add_card. */
   action: string
+  /**
+   * An edit no Home Assistant config of an entity's domain holds (the energy settings, a config-flow
+   * helper): the Home Assistant request that saves it, which names it in the audit instead of
+   * domain.action. No service does it, so service_denylist does not apply.
+   */
+  operation?: string
   /** What is being changed, for messages: an entity id, a new id, a dashboard. */
   subject: string
   /** Everything the confirmation is bound to (the new config, the id...). */
@@ -48,6 +54,7 @@ export async function runConfigWrite (ctx: ToolContext, write: ConfigWrite): Pro
     tool: write.tool,
     domain: write.domain,
     action: write.action,
+    ...(write.operation === undefined ? {} : { operation: write.operation }),
     data: write.payload,
     dryRun: write.dryRun,
     ...(write.confirmToken === undefined ? {} : { confirmToken: write.confirmToken }),

@@ -28,8 +28,13 @@ export function reachText (ctx: ToolCallContext, reach: EntryReach): string {
 }
 
 export interface IntegrationWrite {
-  /** The documented name service_denylist and the audit see: config_entries.{action}. */
   action: string
+  /**
+   * The Home Assistant request it sends, which names it in the audit: `config_entries/disable`,
+   * `config_entries/ignore_flow`, `config/config_entries/entry` (a delete), `config/config_entries/flow`,
+   * `config/config_entries/options/flow`. No service does it, so service_denylist does not apply.
+   */
+  operation: string
   entry?: ConfigEntry
   /** Entities the change stops, starts or reconfigures: each passes the entity lists. */
   entities: string[]
@@ -49,9 +54,9 @@ export interface IntegrationWrite {
 }
 
 /**
- * An integration change through the one guarded write path: its documented name
- * (`config_entries.disable`...) through service_denylist, the entry's entities through the entity
- * lists and confirm_domains, a confirmation where asked, one audit line, and its undo record.
+ * An integration change through the one guarded write path: named by the request it sends (no
+ * service does it), the entry's entities through the entity lists and confirm_domains, a confirmation
+ * where asked, one audit line, and its undo record.
  */
 export async function runIntegrationWrite (ctx: ToolCallContext, write: IntegrationWrite): Promise<Record<string, unknown>> {
   // The guard asks for the undo record once execute finished: it is built from what execute answered.
@@ -61,6 +66,7 @@ export async function runIntegrationWrite (ctx: ToolCallContext, write: Integrat
     tool: ctx.tool,
     registry: 'config_entries',
     action: write.action,
+    operation: write.operation,
     entities: write.entities,
     data: { change: JSON.stringify(write.change) },
     asked: write.change,

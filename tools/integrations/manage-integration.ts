@@ -32,7 +32,8 @@ function disabledUndo (ctx: ToolCallContext, entry: ConfigEntry, entities: strin
     // Disabling stops devices: asked again even as an undo.
     alwaysConfirm: to !== null,
     entities,
-    services: [`config_entries.${to === null ? 'enable' : 'disable'}`],
+    // config_entries/disable is no service: nothing for service_denylist to check.
+    services: [],
     wrote,
     current: async () => await disabledFact(ctx, entry.entry_id),
     run: async () => {
@@ -50,6 +51,7 @@ async function setDisabled (ctx: ToolCallContext, args: Args, disable: boolean):
   const to = disable ? 'user' : null
   return await runIntegrationWrite(ctx, {
     action,
+    operation: 'config_entries/disable',
     entities: reach.entities,
     change: { action, entry_id: entry.entry_id },
     ...(disable ? { confirm: `Disable ${entry.title} (${entry.domain}): stops ${reachText(ctx, reach)}. Enable it again with action enable, or ha_undo.` } : {}),
@@ -81,6 +83,7 @@ async function remove (ctx: ToolCallContext, args: Args): Promise<Record<string,
   const reach = await entryReach(ctx, entry)
   return await runIntegrationWrite(ctx, {
     action: 'delete',
+    operation: 'config/config_entries/entry',
     entities: reach.entities,
     change: { action: 'delete', entry_id: entry.entry_id },
     confirm: `Delete ${entry.title} (${entry.domain}) for good: removes ${reachText(ctx, reach)}. ha_undo cannot bring it back: it must be set up again in Home Assistant.`,
@@ -116,6 +119,7 @@ async function options (ctx: ToolCallContext, args: Args): Promise<Record<string
     const reach = await entryReach(ctx, entry)
     return await runIntegrationWrite(ctx, {
       action: 'options',
+      operation: 'config/config_entries/options/flow',
       entities: reach.entities,
       change: { action: 'options', entry_id: entry.entry_id, options: args.options },
       basis: Object.fromEntries(changed.map(key => [`config entry ${entry.entry_id} option ${key}`, factValue(fields, key, before[key])])),
@@ -146,7 +150,7 @@ function optionsUndo (ctx: ToolCallContext, entry: ConfigEntry, entities: string
     preview: `Set the options of ${entry.title} back: ${Object.entries(before).map(([k, v]) => `${k} ${JSON.stringify(shownValue(fields, k, v ?? null))}`).join(', ')}.`,
     alwaysConfirm: false,
     entities,
-    services: ['config_entries.options'],
+    services: [],
     wrote: facts(after),
     current: async () => facts((await readOptionValues(ctx, entry.entry_id, false)).values),
     run: async () => {
@@ -163,7 +167,7 @@ async function discovery (ctx: ToolCallContext, args: Args, accept: boolean): Pr
   const flow = (await discoveryFlows(ctx)).find(f => f.flow_id === flowId)
   if (flow === undefined) throw new UserError('HAMCP_NOT_FOUND', `No discovered integration waits under flow ${flowId}.`, 'ha_list_integrations with include_discovered lists them.')
   const name = flowName(flow)
-  const base = { action, entities: [], dryRun: args.dry_run, confirmToken: args.confirm_token, report: { flow_id: flowId, domain: flow.handler, name } }
+  const base = { action, operation: accept ? 'config/config_entries/flow' : 'config_entries/ignore_flow', entities: [], dryRun: args.dry_run, confirmToken: args.confirm_token, report: { flow_id: flowId, domain: flow.handler, name } }
   if (!accept) {
     return await runIntegrationWrite(ctx, {
       ...base,

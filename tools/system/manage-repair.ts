@@ -40,8 +40,8 @@ export default defineTool({
     const outcome = await guardedWrite(ctx, {
       kind: 'command',
       tool: ctx.tool,
-      domain: 'repairs',
-      service: `${args.action}_issue`,
+      // No service ignores a repair: named by the command (its `ignore` flag says which way).
+      operation: 'repairs/ignore_issue',
       data: { domain: args.domain, issue_id: args.issue_id },
       dryRun: args.dry_run,
       execute: async () => await ctx.ha.command({ type: 'repairs/ignore_issue', domain: args.domain, issue_id: args.issue_id, ignore })

@@ -96,6 +96,7 @@ export async function manageEnergy (ctx: ToolCallContext, args: ManageArgs): Pro
     tool: ctx.tool,
     domain: 'energy',
     action: 'update',
+    operation: 'energy/save_prefs',
     subject: 'the energy settings',
     payload: { config: changes },
     preview: unifiedDiff(toYaml(current), toYaml(next), { from: 'energy (current)', to: 'energy (proposed)' }),
