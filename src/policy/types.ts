@@ -47,6 +47,8 @@ export interface ServiceCallWrite extends WriteBase {
   returnResponse?: boolean
   /** Remember the prior states for ha_undo (default true). */
   undoable?: boolean
+  /** The option undoing it needs when the call is a manage tool's (ha_manage_update's skip): allow_write otherwise. */
+  undoNeeds?: 'allow_config_write'
   /** Always confirmed with this text (stopping or updating an add-on), on top of confirm_domains. */
   confirm?: string
 }

@@ -62,14 +62,14 @@ type Send = (message: { type: string, [key: string]: unknown }) => Promise<unkno
  * `restoreCalls`), told how to see what changed since: states carrying another context than the
  * call's. Undefined when nothing it reached can be restored.
  */
-export function statesUndo (states: PriorState[], contextId: string | undefined, read: ((entityId: string) => ReachedState | undefined) | undefined, send: Send): UndoPlan | undefined {
-  const calls = states.flatMap(restoreCalls)
+export function statesUndo (states: PriorState[], service: string, needs: UndoRecord['needs'] | undefined, contextId: string | undefined, read: ((entityId: string) => ReachedState | undefined) | undefined, send: Send): UndoPlan | undefined {
+  const calls = states.flatMap(prior => restoreCalls(prior, service))
   if (calls.length === 0) return undefined
   const facts = contextId !== undefined && read !== undefined
     ? { wrote: Object.fromEntries(states.map(prior => [prior.entity_id, LEFT_BY_WRITE])), current: async () => stateFacts(states, contextId, read) }
     : {}
   return {
-    needs: 'allow_write',
+    needs: needs ?? 'allow_write',
     preview: `Restore ${states.map(s => `${s.entity_id} to ${s.state}`).join(', ')}.`,
     alwaysConfirm: false,
     entities: states.map(s => s.entity_id),
@@ -201,7 +201,7 @@ const KEPT_ATTRIBUTES = [
   'brightness', 'color_mode', 'hs_color', 'rgb_color', 'rgbw_color', 'rgbww_color', 'xy_color', 'color_temp_kelvin',
   'current_position', 'current_tilt_position', 'temperature', 'target_temp_low', 'target_temp_high', 'target_humidity',
   'hvac_mode', 'preset_mode', 'fan_mode', 'percentage', 'oscillating', 'direction', 'volume_level', 'is_volume_muted',
-  'humidity', 'has_date', 'has_time', 'options'
+  'humidity', 'has_date', 'has_time', 'options', 'latest_version', 'skipped_version'
 ]
 
 export function priorState (entityId: string, state: string, attributes: Record<string, unknown>): PriorState {
@@ -260,8 +260,24 @@ function onOffCalls (prior: PriorState, domain: string): RestoreCall[] {
   return calls
 }
 
-/** The service calls that put one entity back the way it was; empty when nothing sensible applies. */
-export function restoreCalls (prior: PriorState): RestoreCall[] {
+/**
+ * An update entity's skip: update.skip skips the latest version and update.clear_skipped forgets it
+ * (update/__init__.py async_skip, async_clear_skipped), so each undoes the other. Nothing else about an
+ * update entity can be put back (an install is not undone), and a skip of an older version than the
+ * latest cannot be made again.
+ */
+function skipCalls (prior: PriorState, service: string | undefined): RestoreCall[] {
+  if (service !== 'update.skip' && service !== 'update.clear_skipped') return []
+  const { skipped_version: skipped, latest_version: latest } = prior.attributes
+  if (skipped === undefined) return [call('update', 'clear_skipped', prior.entity_id)]
+  return skipped === latest ? [call('update', 'skip', prior.entity_id)] : []
+}
+
+/**
+ * The service calls that put one entity back the way it was, after `service` changed it; empty when
+ * nothing sensible applies.
+ */
+export function restoreCalls (prior: PriorState, service?: string): RestoreCall[] {
   if (UNRESTORABLE.has(prior.state)) return []
   const domain = domainOf(prior.entity_id)
   const value = prior.state
@@ -273,6 +289,7 @@ export function restoreCalls (prior: PriorState): RestoreCall[] {
     case 'input_number': case 'number': case 'counter': return [call(domain, 'set_value', prior.entity_id, { value: Number(value) })]
     case 'input_text': case 'text': return [call(domain, 'set_value', prior.entity_id, { value })]
     case 'input_select': case 'select': return [call(domain, 'select_option', prior.entity_id, { option: value })]
+    case 'update': return skipCalls(prior, service)
     case 'input_datetime': return [call('input_datetime', 'set_datetime', prior.entity_id, prior.attributes.has_date === true && prior.attributes.has_time === true ? { datetime: value } : prior.attributes.has_date === true ? { date: value } : { time: value })]
     default: return ON_OFF_DOMAINS.has(domain) ? onOffCalls(prior, domain) : []
   }

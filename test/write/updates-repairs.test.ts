@@ -144,3 +144,43 @@ t.test('update.install through ha_call_service needs system at manage, as ha_man
   t.notOk(skipped.isError, skipped.text)
   t.equal(home.getState('update.home_assistant_core_update')?.state, 'off', 'the primary token still reaches it')
 })
+
+t.test('ha_undo takes back a skip (update.clear_skipped) and a clear_skipped (update.skip); an install stays without undo', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true } })
+  const client = await connectClient(t, server)
+  const core = 'update.home_assistant_core_update'
+
+  const skipped = await callTool(client, 'ha_manage_update', { action: 'skip', entity_id: core })
+  t.match(skipped.json, { success: true, undo_available: true }, skipped.text)
+  t.equal(home.getState(core)?.attributes.skipped_version, '2026.11.2')
+  const undone = await callTool(client, 'ha_undo', {})
+  t.notOk(undone.isError, undone.text)
+  t.match(home.serviceCalls.at(-1), { domain: 'update', service: 'clear_skipped' }, 'the undo un-skipped it')
+  t.match(home.getState(core), { state: 'on', attributes: { skipped_version: null } })
+
+  await callTool(client, 'ha_manage_update', { action: 'skip', entity_id: core })
+  const cleared = await callTool(client, 'ha_manage_update', { action: 'clear_skipped', entity_id: core })
+  t.match(cleared.json, { success: true, undo_available: true }, cleared.text)
+  t.equal(home.getState(core)?.state, 'on')
+  t.notOk((await callTool(client, 'ha_undo', {})).isError)
+  t.match(home.serviceCalls.at(-1), { domain: 'update', service: 'skip' }, 'the undo skipped it again')
+  t.match(home.getState(core), { state: 'off', attributes: { skipped_version: '2026.11.2' } })
+
+  await callTool(client, 'ha_manage_update', { action: 'clear_skipped', entity_id: core })
+  const install = await callTool(client, 'ha_call_service', { domain: 'update', service: 'install', target: { entity_id: core } })
+  t.notOk(install.isError, install.text)
+  t.notOk(install.json.undo_available, 'an install cannot be undone, so it offers no undo')
+  t.equal((await callTool(client, 'ha_undo', {})).code, 'HAMCP_NOT_FOUND', 'and undo does not take back the clear before it instead')
+})
+
+t.test('a skip made under allow_config_write alone is undone under it too', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: { allow_config_write: true } })
+  const client = await connectClient(t, server)
+  const core = 'update.home_assistant_core_update'
+  await callTool(client, 'ha_manage_update', { action: 'skip', entity_id: core })
+  const undone = await callTool(client, 'ha_undo', {})
+  t.notOk(undone.isError, undone.text)
+  t.match(home.getState(core), { state: 'on', attributes: { skipped_version: null } })
+})

@@ -5,7 +5,7 @@ import { UserError } from '../../src/errors.ts'
 import { requireDomain, requireEntity } from '../../src/home/entities.ts'
 import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { entityIdArg } from '../_shared/args.ts'
-import { callOnEntity, confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
+import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { installsOf, supports, updateView, type InstallRun } from './_updates.ts'
 
 /** How long an install call waits for Home Assistant before answering "in progress": it never blocks on a long install. */
@@ -41,7 +41,8 @@ export default defineTool({
     const attributes = ctx.home.state(args.entity_id)?.attributes ?? {}
     if (args.action !== 'install') {
       if (args.version !== undefined || args.backup !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `version and backup go with install, not ${args.action}.`)
-      return await callOnEntity(ctx, args, 'update', args.action)
+      // Each undoes the other (src/policy/undo.ts), as a change ha_manage_update made: allow_config_write.
+      return formatOutcome(await guardedWrite(ctx, { kind: 'service', tool: ctx.tool, domain: 'update', service: args.action, target: { entity_id: args.entity_id }, undoNeeds: 'allow_config_write', dryRun: args.dry_run, confirmToken: args.confirm_token }))
     }
     const runs = installsOf(ctx.ha)
     const running = runs.get(args.entity_id)
