@@ -584,9 +584,10 @@ const SERVICE_DOORS: Operation[] = [
     needs: [['services', 'write'], ['system', 'manage']],
     attempt: () => ({ domain: 'hassio', service: 'host_reboot' }),
     deniedBy: 'hassio.*',
-    async run ({ t, call, home }) {
+    async run ({ t, confirmed, home }) {
       const calls = home.serviceCalls.length
-      const answer = await call('ha_call_service', { domain: 'hassio', service: 'host_reboot' })
+      // A reboot asks first, through ha_call_service too (SERVICE_CATEGORIES asks).
+      const answer = await confirmed('ha_call_service', { domain: 'hassio', service: 'host_reboot' })
       t.notOk(answer.isError, answer.text)
       t.match(home.serviceCalls.slice(calls), [{ domain: 'hassio', service: 'host_reboot' }])
     }

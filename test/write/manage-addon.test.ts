@@ -127,3 +127,28 @@ t.test('refusals that reach nothing: its own stop, options, unknown add-ons, a n
   t.equal(await addonState(client, 'local_ha_mcp'), 'started')
   t.equal(await addonState(client, 'core_samba'), 'stopped')
 })
+
+t.test('red team: ha_call_service is no way around the tool: its own stop is refused, a stop and an install ask first; slug self is this add-on', async t => {
+  const home = await startHome(t)
+  const { client } = await serve(t, home, { ...ON, service_denylist: WITHOUT_HASSIO })
+
+  for (const [service, key, slug] of [['addon_stop', 'addon', 'local_ha_mcp'], ['app_stop', 'app', 'local_ha_mcp'], ['addon_stop', 'addon', 'self']] as const) {
+    const own = await callTool(client, 'ha_call_service', { domain: 'hassio', service, data: { [key]: slug } })
+    t.equal(own.code, 'HAMCP_NOT_SUPPORTED', `hassio.${service} ${slug}: ${own.text}`)
+    t.match(own.text, /this MCP server's own add-on/)
+  }
+  const self = await callTool(client, 'ha_manage_addon', { action: 'stop', slug: 'self' })
+  t.equal(self.code, 'HAMCP_NOT_SUPPORTED', self.text)
+  t.equal(await addonState(client, 'local_ha_mcp'), 'started')
+
+  const stop = await callTool(client, 'ha_call_service', { domain: 'hassio', service: 'addon_stop', data: { addon: 'core_mosquitto' } })
+  t.equal(stop.json?.confirmation_required, true, `a stop asks first, as ha_manage_addon's does: ${stop.text}`)
+  t.equal(await addonState(client, 'core_mosquitto'), 'started')
+  const install = await callTool(client, 'ha_call_service', { domain: 'update', service: 'install', target: { entity_id: 'update.studio_code_server_update' } })
+  t.equal(install.json?.confirmation_required, true, `an install asks first, as ha_manage_update's does: ${install.text}`)
+  t.same(hassioCalls(home), [], 'nothing reached the house')
+
+  const yes = await callTool(client, 'ha_call_service', { domain: 'hassio', service: 'addon_stop', data: { addon: 'core_mosquitto' }, confirm_token: stop.json?.confirm_token })
+  t.notOk(yes.isError, yes.text)
+  t.equal(await addonState(client, 'core_mosquitto'), 'stopped', 'the yes stops it')
+})

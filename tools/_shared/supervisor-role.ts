@@ -1,4 +1,5 @@
 import { HomeAssistantError, UserError } from '../../src/errors.ts'
+import type { HomeAssistant } from '../../src/ha/index.ts'
 
 /**
  * What the Supervisor lets this add-on do. config.yaml declares `hassio_role: backup`, and the
@@ -20,4 +21,16 @@ export function isRoleRefusal (err: unknown): boolean {
 /** The documented limitation a tool answers when what it was asked needs a role the add-on does not ask for. */
 export function roleLimit (what: string, role: 'manager'): UserError {
   return new UserError('HAMCP_NOT_PERMITTED', `${what} needs the Supervisor's "${role}" role; this add-on holds "${SHIPPED_ROLE}" on purpose, so Home Assistant's Supervisor refuses it.`, 'See it in Home Assistant instead (Settings > System). docs/security.md explains what the add-on may reach and why.')
+}
+
+/** This add-on's own slug (the Supervisor's /addons/self/info), or undefined outside add-on mode. */
+export async function ownAddonSlug (ha: HomeAssistant): Promise<string | undefined> {
+  if (!ha.supervisor.available) return undefined
+  const info = await ha.supervisor.call<{ slug?: unknown }>('GET', '/addons/self/info')
+  return typeof info.slug === 'string' ? info.slug : undefined
+}
+
+/** Stopping this add-on ends the call asking it and every client's connection: refused, by ha_manage_addon and ha_call_service alike. */
+export function ownStopRefusal (name: string): UserError {
+  return new UserError('HAMCP_NOT_SUPPORTED', `${name} is this MCP server's own add-on: stopping it would end this call and every client's connection.`, 'The owner stops it from its page in Home Assistant.')
 }

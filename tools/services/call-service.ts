@@ -1,8 +1,10 @@
 import { z } from 'zod'
 import { UserError } from '../../src/errors.ts'
-import { serviceRefusal } from '../../src/mcp/runtime/categories.ts'
+import { serviceOwner, serviceRefusal } from '../../src/mcp/runtime/categories.ts'
+import { stableJson } from '../../src/policy/confirm.ts'
 import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { freeFormArg, slugArg } from '../_shared/args.ts'
+import { ownAddonSlug, ownStopRefusal } from '../_shared/supervisor-role.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 
 /** Most ids one target field takes, as a list or as a comma-separated string (Home Assistant splits it the same way). */
@@ -50,6 +52,11 @@ export default defineTool({
   async handler (ctx, args) {
     const refusal = serviceRefusal(`${args.domain}.${args.service}`, ctx.identity, ctx.options)
     if (refusal) throw new UserError('HAMCP_DENIED_LEVEL', refusal.message, refusal.hint)
+    if (args.domain === 'hassio' && (args.service === 'addon_stop' || args.service === 'app_stop')) {
+      const slug = args.data?.addon ?? args.data?.app
+      if (typeof slug === 'string' && (slug === 'self' || slug === await ownAddonSlug(ctx.ha))) throw ownStopRefusal(slug)
+    }
+    const asks = serviceOwner(`${args.domain}.${args.service}`)?.asks
     const outcome = await guardedWrite(ctx, {
       kind: 'service',
       tool: ctx.tool,
@@ -59,6 +66,7 @@ export default defineTool({
       data: args.data,
       dryRun: args.dry_run,
       confirmToken: args.confirm_token,
+      ...(asks === undefined ? {} : { confirm: `${asks}: ${args.domain}.${args.service}${args.target ? ` on ${stableJson(args.target)}` : ''}${args.data ? ` with ${stableJson(args.data)}` : ''}.` }),
       returnResponse: args.return_response
     })
     return formatOutcome(outcome)

@@ -3,6 +3,7 @@ import { HomeAssistantError, UserError } from '../../src/errors.ts'
 import { defineTool, type ToolCallContext } from '../../src/mcp/runtime/define-tool.ts'
 import { ADDON_SLUG } from '../../src/policy/input-checks.ts'
 import { freeFormArg } from '../_shared/args.ts'
+import { ownAddonSlug, ownStopRefusal } from '../_shared/supervisor-role.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { supervisorGet } from './_supervisor.ts'
 
@@ -44,9 +45,8 @@ export default defineTool({
     }
     const info = await addonInfo(ctx, slug)
     const name = info?.name === undefined ? slug : `${info.name} (${slug})`
-    if (action === 'stop' && info !== undefined && await ownSlug(ctx) === slug) {
-      throw new UserError('HAMCP_NOT_SUPPORTED', `${name} is this MCP server's own add-on: stopping it would end this call and every client's connection.`, 'The owner stops it from its page in Home Assistant.')
-    }
+    // Compared by the slug the Supervisor answered: `self` names this add-on too.
+    if (action === 'stop' && info !== undefined && await ownAddonSlug(ctx.ha) === (info.slug ?? slug)) throw ownStopRefusal(name)
     if (action === 'update') return await update(ctx, args, slug, name, info)
     const outcome = await guardedWrite(ctx, {
       kind: 'service',
@@ -100,8 +100,4 @@ async function addonInfo (ctx: ToolCallContext, slug: string): Promise<AddonInfo
     if (err instanceof HomeAssistantError && (err.upstreamStatus === 400 || err.upstreamStatus === 404)) throw new UserError('HAMCP_NOT_FOUND', `Unknown add-on "${slug}".`, 'Call ha_get_addons to see installed add-ons and their slugs.')
     throw err
   }
-}
-
-async function ownSlug (ctx: ToolCallContext): Promise<string | undefined> {
-  return (await supervisorGet<AddonInfo>(ctx.ha, '/addons/self/info', 'This add-on\'s information')).slug
 }

@@ -23,12 +23,26 @@ export const ADDON_CONTROL_OPTION = 'allow_addon_control' satisfies keyof Option
  * ha_manage_integration's, an add-on's start ha_manage_addon's): through ha_call_service they need that category at that tool's level, and its
  * options, so no token reaches the operation by the generic door that it could not reach directly.
  */
-export const SERVICE_CATEGORIES: Readonly<Record<string, { category: string, kind: ToolKind, option?: keyof Options }>> = {
+export interface ServiceOwner {
+  category: string
+  kind: ToolKind
+  option?: keyof Options
+  /**
+   * Asked first through ha_call_service too, with this text, as the tool that owns it asks (an add-on's
+   * stop, an update's install, a restart) or as the host's power and a restore deserve: the generic door
+   * is no way around a confirmation.
+   */
+  asks?: string
+}
+
+const ADDON_STOP_ASKS = 'Stop an add-on: what it serves stops until it is started again'
+
+export const SERVICE_CATEGORIES: Readonly<Record<string, ServiceOwner>> = {
   'homeassistant.reload_config_entry': { category: 'integrations', kind: 'manage' },
   // hassio/services.py registers the add-on services under both names: addon_* (legacy, `addon`) and app_* (`app`).
-  ...Object.fromEntries(['addon', 'app'].flatMap(prefix => ['start', 'stop', 'restart', 'stdin'].map(action => [`hassio.${prefix}_${action}`, { category: 'system', kind: 'manage', option: ADDON_CONTROL_OPTION }]))),
+  ...Object.fromEntries(['addon', 'app'].flatMap(prefix => ['start', 'stop', 'restart', 'stdin'].map(action => [`hassio.${prefix}_${action}`, { category: 'system', kind: 'manage', option: ADDON_CONTROL_OPTION, ...(action === 'stop' ? { asks: ADDON_STOP_ASKS } : {}) }]))),
   // ha_manage_update's operations (issue 32 item 8).
-  'update.install': { category: 'system', kind: 'manage' },
+  'update.install': { category: 'system', kind: 'manage', asks: 'Install an update' },
   'update.skip': { category: 'system', kind: 'manage' },
   'update.clear_skipped': { category: 'system', kind: 'manage' },
   // Backups are ha_manage_config kind backup's (system): backup/services.py `create` and `create_automatic`,
@@ -38,10 +52,13 @@ export const SERVICE_CATEGORIES: Readonly<Record<string, { category: string, kin
   // hassio/services.py's other admin services (the host's power, backups, restores, network storage) are
   // no tool's, yet an owner removes hassio.* from service_denylist for add-on control: they stay at the
   // system category's manage level, never within reach of a token with services at write.
-  ...Object.fromEntries(['host_reboot', 'host_shutdown', 'backup_full', 'backup_partial', 'restore_full', 'restore_partial', 'mount_reload']
-    .map(service => [`hassio.${service}`, { category: 'system', kind: 'manage' }])),
+  ...Object.fromEntries(['backup_full', 'backup_partial', 'mount_reload'].map(service => [`hassio.${service}`, { category: 'system', kind: 'manage' }])),
+  'hassio.host_reboot': { category: 'system', kind: 'manage', asks: 'Reboot the host: Home Assistant and every add-on stop until it is back' },
+  'hassio.host_shutdown': { category: 'system', kind: 'manage', asks: 'Shut the host down: nothing runs until someone powers it on' },
+  'hassio.restore_full': { category: 'system', kind: 'manage', asks: 'Restore a backup over the current system' },
+  'hassio.restore_partial': { category: 'system', kind: 'manage', asks: 'Restore part of a backup over the current system' },
   // ha_restart's operations (issue 32 items 4 and 8); every `<domain>.reload` too (serviceOwner).
-  'homeassistant.restart': { category: 'system', kind: 'manage' },
+  'homeassistant.restart': { category: 'system', kind: 'manage', asks: 'Restart Home Assistant: automations, integrations and dashboards stop until it is back' },
   'homeassistant.reload_all': { category: 'system', kind: 'manage' },
   'homeassistant.check_config': { category: 'system', kind: 'manage' }
 }
@@ -50,7 +67,7 @@ export const SERVICE_CATEGORIES: Readonly<Record<string, { category: string, kin
 const DOMAIN_RELOAD = { category: 'system', kind: 'manage' } as const
 
 /** The category, level and option that own a service called through ha_call_service, if a tool owns it. */
-export function serviceOwner (service: string): { category: string, kind: ToolKind, option?: keyof Options } | undefined {
+export function serviceOwner (service: string): ServiceOwner | undefined {
   return SERVICE_CATEGORIES[service] ?? (service.endsWith('.reload') ? DOMAIN_RELOAD : undefined)
 }
 
