@@ -1,6 +1,7 @@
 // Every refusal a client can see on /mcp answers a JSON-RPC error body with its stable code in
 // `error.data.code` (docs/errors.md, "Refusals at the HTTP layer"). The walk covers each code of
 // HTTP_REFUSAL_CODES, so a new code cannot be added without a request that shows it.
+import { once } from 'node:events'
 import { connect } from 'node:net'
 import t, { type Test } from 'tap'
 import { HTTP_REFUSAL_CODES, type RefusalCode } from '../../src/errors.ts'
@@ -171,8 +172,9 @@ async function whileClosing (server: TestServer, second: (port: string) => strin
   socket.on('data', (chunk: string) => { data += chunk })
   const ended = new Promise(resolve => socket.once('close', resolve))
   server.home.faults.setDelay(400)
+  const arrived = once(server.app.server, 'request')
   socket.write(first)
-  await new Promise(resolve => setTimeout(resolve, 200))
+  await arrived
   const closing = server.app.close()
   await eventually(() => /"id":9/.test(data), 10_000, 'the slow call\'s answer')
   const before = data.length
