@@ -473,8 +473,8 @@ export class WriteGuard implements WriteGuardApi {
       throw callers ?? err
     }
     const contextId = (result as { context?: { id?: unknown } } | null)?.context?.id
-    const undoPlan = before
-      ? statesUndo(before, `${label.domain}.${label.service}`, request.kind === 'service' ? request.undoNeeds : undefined, typeof contextId === 'string' ? contextId : undefined, this.#deps.state, this.#deps.command)
+    const undoPlan = before && request.kind === 'service'
+      ? statesUndo(before, `${request.domain}.${request.service}`, request.undoNeeds, typeof contextId === 'string' ? contextId : undefined, this.#deps.state, this.#deps.command)
       : await plan.undo?.(result, false)
     const undoable = before !== undefined || plan.undo !== undefined
     const remembered = undoable ? await this.#remember(identity, request.tool, label, undoPlan) : false
