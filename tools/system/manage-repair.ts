@@ -8,8 +8,8 @@ interface Issue { domain?: string, issue_id?: string, ignored?: boolean, severit
 
 /**
  * Ignores a repair issue or brings it back (`repairs/ignore_issue`, what the Repairs page's "Ignore"
- * does). No Home Assistant service does this, so service_denylist sees it as `repairs.ignore_issue` and
- * `repairs.unignore_issue`. Listing stays in ha_get_health.
+ * does). No Home Assistant service does this: the audit names the command, and service_denylist, which
+ * names services, does not apply (allow_config_write and the system level do). Listing stays in ha_get_health.
  */
 export default defineTool({
   name: 'ha_manage_repair',
