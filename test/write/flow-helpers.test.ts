@@ -312,3 +312,26 @@ t.test('red team: a helper over a denied entity named by its entity registry id 
   t.same(entryOf(home, 'group').options.entities, ['lock.office_front_door_lock'], 'the group holds what it held')
   t.same(home.serviceCalls, [], 'nothing reached the house')
 })
+
+t.test('red team: a helper made before the entity lists, wrapping a denied entity, is no way to it', {
+  todo: 'the guard expands groups and scenes (attributes.entity_id) and walks scripts, but not a template entity\'s actions (template/switch.py runs turn_on from its config entry options) nor the switch a switch_as_x entity drives (switch_as_x/light.py turns its wrapped switch on): switch.turn_on on the template switch and light.turn_on on the wrapper run unchecked; the demo runs neither, so this checks the refusal code only'
+}, async t => {
+  const home = await startHome(t)
+  const maker = await startServer(t, { home, options: OPTIONS })
+  const owner = await connectClient(t, maker)
+  const made = await confirmed(owner, 'ha_create_helper', { helper_type: 'template', name: 'Door opener', options: { kind: 'switch', turn_on: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door_lock' } }], turn_off: [] } })
+  t.notOk(made.isError, made.text)
+  const wrapped = await confirmed(owner, 'ha_create_helper', { helper_type: 'switch_as_x', name: 'Sprinkler', options: { entity_id: 'switch.irrigation', target_domain: 'light' } })
+  t.notOk(wrapped.isError, wrapped.text)
+  const light = (wrapped.json.entities as string[])[0] as string
+
+  const denying = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['lock.front_door_lock', 'switch.irrigation'] } })
+  const client = await connectClient(t, denying)
+  await eventually(() => denying.app.services.home.entity('switch.door_opener') !== undefined && denying.app.services.home.entity(light) !== undefined, 5000, 'helpers in the catalogue')
+  const calls = home.serviceCalls.length
+  const opener = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: 'switch.door_opener' } })
+  t.equal(opener.code, 'HAMCP_DENIED_ENTITY', `the template switch unlocks lock.front_door_lock: ${opener.text}`)
+  const sprinkler = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
+  t.equal(sprinkler.code, 'HAMCP_DENIED_ENTITY', `the wrapper turns switch.irrigation on: ${sprinkler.text}`)
+  t.same(home.serviceCalls.slice(calls), [], 'nothing reached the house')
+})
