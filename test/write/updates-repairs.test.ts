@@ -168,8 +168,10 @@ t.test('ha_undo takes back a skip (update.clear_skipped) and a clear_skipped (up
   t.match(home.getState(core), { state: 'off', attributes: { skipped_version: '2026.11.2' } })
 
   await callTool(client, 'ha_manage_update', { action: 'clear_skipped', entity_id: core })
-  const install = await callTool(client, 'ha_call_service', { domain: 'update', service: 'install', target: { entity_id: core } })
-  t.notOk(install.isError, install.text)
+  const installCall = { domain: 'update', service: 'install', target: { entity_id: core } }
+  const asked = await callTool(client, 'ha_call_service', installCall)
+  const install = await callTool(client, 'ha_call_service', { ...installCall, confirm_token: asked.json.confirm_token })
+  t.match(install.json, { success: true }, install.text)
   t.notOk(install.json.undo_available, 'an install cannot be undone, so it offers no undo')
   t.equal((await callTool(client, 'ha_undo', {})).code, 'HAMCP_NOT_FOUND', 'and undo does not take back the clear before it instead')
 })
