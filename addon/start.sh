@@ -9,7 +9,6 @@ cd "$(dirname "$0")/.." || exit 1
 export MALLOC_ARENA_MAX=2
 export MALLOC_MMAP_THRESHOLD_=65536
 exec "${NODE_BIN:-node}" \
-  --max-semi-space-size=2 \
   --max-old-space-size=256 \
   --optimize-for-size \
   --v8-pool-size=2 \
