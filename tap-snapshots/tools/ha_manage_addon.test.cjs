@@ -24,6 +24,9 @@ Object {
           ],
           "type": "string",
         },
+        "backup": Object {
+          "type": "boolean",
+        },
         "confirm_token": Object {
           "type": "string",
         },

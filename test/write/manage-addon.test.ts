@@ -83,15 +83,20 @@ t.test('option on, hassio.* removed: each action reaches the house; stop and upd
 
   const update = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode' })
   t.equal(update.json.confirmation_required, true, update.text)
-  t.match(update.json.preview, /Update the add-on Studio Code Server \(a0d7b954_vscode\) from 5\.19\.3 to 5\.20\.0/)
+  t.match(update.json.preview, /Install the add-on Studio Code Server \(a0d7b954_vscode\) 5\.19\.3 -> 5\.20\.0, no backup; it restarts on the new version\. This update can make a backup first/, 'worded as ha_manage_update\'s, with its backup offer')
   t.notOk(home.serviceCalls.some(c => c.domain === 'update'), 'no install before the yes')
-  // The demo's add-on update reports progress: the call returns once the install ends (demo/services/updates.ts).
-  const installing = callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode', confirm_token: update.json.confirm_token })
-  await eventually(() => home.finishUpdate('update.studio_code_server_update'), 5000, 'the install to start')
-  const updated = await installing
-  t.match(updated.json, { success: true, entity_id: 'update.studio_code_server_update' }, updated.text)
-  t.match(home.serviceCalls.at(-1), { domain: 'update', service: 'install', target: { entity_id: ['update.studio_code_server_update'] } })
-  t.equal((await callTool(client, 'ha_get_addons', { slug: 'a0d7b954_vscode' })).json.version, '5.20.0')
+  const withBackup = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode', backup: true })
+  // ha_manage_update's install path: the answer comes while the install runs (the demo's reports progress until finished).
+  const installing = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode', backup: true, confirm_token: withBackup.json.confirm_token })
+  t.match(installing.json, { success: true, install: 'in_progress', entity_id: 'update.studio_code_server_update' }, installing.text)
+  t.match(home.serviceCalls.at(-1), { domain: 'update', service: 'install', target: { entity_id: 'update.studio_code_server_update' }, service_data: { backup: true } })
+  const progress = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode' })
+  t.match(progress.json, { in_progress: true, update: { in_progress: true } }, 'the next call reports progress and installs nothing again')
+  t.equal(home.serviceCalls.filter(c => c.domain === 'update').length, 1)
+  t.ok(home.finishUpdate('update.studio_code_server_update'))
+  await eventually(async () => (await callTool(client, 'ha_get_addons', { slug: 'a0d7b954_vscode' })).json.version === '5.20.0', 5000, 'the add-on updated')
+  const refused = await callTool(client, 'ha_manage_addon', { action: 'start', slug: 'core_samba', backup: true })
+  t.equal(refused.code, 'HAMCP_INVALID_ARGUMENT', 'backup goes with update only')
   const again = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode' })
   t.match(again.json, { up_to_date: true, version: '5.20.0' })
 })

@@ -6,6 +6,7 @@ import { freeFormArg } from '../_shared/args.ts'
 import { ownAddonSlug, ownStopRefusal } from '../_shared/supervisor-role.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { supervisorGet } from './_supervisor.ts'
+import { installsOf, installUpdate } from './_updates.ts'
 
 interface AddonInfo { slug?: string, name?: string, state?: string, version?: string, version_latest?: string }
 
@@ -35,6 +36,7 @@ export default defineTool({
     action: z.enum(['start', 'stop', 'restart', 'update', 'options']).describe('Action.'),
     slug: z.string().trim().regex(ADDON_SLUG, 'lowercase letters, digits, _ and - only').max(64).describe('e.g. core_mosquitto'),
     options: freeFormArg().optional().describe('Options.'),
+    backup: z.boolean().optional().describe('Backup.'),
     dry_run: dryRunArg(),
     confirm_token: confirmTokenArg()
   }),
@@ -48,6 +50,7 @@ export default defineTool({
     // Compared by the slug the Supervisor answered: `self` names this add-on too.
     if (action === 'stop' && info !== undefined && await ownAddonSlug(ctx.ha) === (info.slug ?? slug)) throw ownStopRefusal(name)
     if (action === 'update') return await update(ctx, args, slug, name, info)
+    if (args.backup !== undefined) throw new UserError('HAMCP_INVALID_ARGUMENT', `backup goes with update, not ${action}.`)
     const outcome = await guardedWrite(ctx, {
       kind: 'service',
       tool: ctx.tool,
@@ -66,29 +69,22 @@ export default defineTool({
   }
 })
 
-async function update (ctx: ToolCallContext, args: { dry_run: boolean, confirm_token?: string | undefined }, slug: string, name: string, info: AddonInfo | undefined): Promise<Record<string, unknown>> {
-  // hassio/entity.py HassioAddonEntity: the add-on's update entity has unique_id `<slug>_version_latest`, platform hassio.
+/**
+ * An add-on's update is its update entity's install (hassio/entity.py HassioAddonEntity: unique_id
+ * `<slug>_version_latest`, platform hassio), on ha_manage_update's path: confirmed, the backup offered,
+ * progress on the next call.
+ */
+async function update (ctx: ToolCallContext, args: { backup?: boolean | undefined, dry_run: boolean, confirm_token?: string | undefined }, slug: string, name: string, info: AddonInfo | undefined): Promise<Record<string, unknown>> {
   const snapshot = await ctx.ha.registries.snapshot()
   const entity = [...snapshot.entities.values()].find(e => e.platform === 'hassio' && e.unique_id === `${slug}_version_latest`)
   if (entity === undefined || !ctx.home.visible(entity.entity_id)) {
     throw new UserError('HAMCP_NOT_FOUND', `No update entity for the add-on ${name}.`, 'Home Assistant\'s Supervisor integration makes one per installed add-on: check the slug with ha_get_addons, or update it from its page in Home Assistant.')
   }
   const state = ctx.home.state(entity.entity_id)
-  const from = String(state?.attributes.installed_version ?? info?.version ?? '?')
-  const to = String(state?.attributes.latest_version ?? info?.version_latest ?? '?')
-  if (state?.state === 'off') return { up_to_date: true, addon: slug, entity_id: entity.entity_id, version: from, note: 'No update to install.' }
-  const outcome = await guardedWrite(ctx, {
-    kind: 'service',
-    tool: ctx.tool,
-    domain: 'update',
-    service: 'install',
-    target: { entity_id: entity.entity_id },
-    undoable: false,
-    confirm: `Update the add-on ${name} from ${from} to ${to}; it restarts on the new version.`,
-    dryRun: args.dry_run,
-    confirmToken: args.confirm_token
-  })
-  return { ...formatOutcome(outcome), addon: slug, entity_id: entity.entity_id }
+  const running = state?.attributes.in_progress === true || installsOf(ctx.ha).get(entity.entity_id)?.status === 'in_progress'
+  if (state?.state === 'off' && !running) return { up_to_date: true, addon: slug, entity_id: entity.entity_id, version: String(state.attributes.installed_version ?? info?.version ?? '?'), note: 'No update to install.' }
+  const answer = await installUpdate(ctx, entity.entity_id, args, { what: `the add-on ${name}`, then: 'it restarts on the new version' })
+  return { ...answer, addon: slug, entity_id: entity.entity_id }
 }
 
 /** The add-on's Supervisor record, or undefined outside add-on mode; an unknown slug is HAMCP_NOT_FOUND. */
