@@ -270,6 +270,11 @@ const switchAsX: HelperFlow = {
   setupEntities: (house, entry) => {
     hideEntities(house, entry.options.entity_id, true)
     oneEntity('switch_as_x', o => String(o.target_domain), switchAsXState)(house, entry)
+    // switch_as_x/entity.py async_added_to_hass: the wrapper's registry entry names the switch it wraps
+    // (async_update_entity_options with async_generate_entity_options: entity_id, invert).
+    for (const entity of house.entities.values()) {
+      if (entity.config_entry_id === entry.entry_id) entity.options = { ...entity.options, switch_as_x: { entity_id: entry.options.entity_id, invert: entry.options.invert === true } }
+    }
   },
   onRemove: (house, entry) => { hideEntities(house, entry.options.entity_id, false) }
 }

@@ -12,6 +12,7 @@ import { assertBounded } from './input-checks.ts'
 import { alreadyAsAsked, settle, type ReachedState, type Schedule } from './reached.ts'
 import { expandMembers, MAX_MEMBERS } from './expand.ts'
 import { runsStarted, startsRuns, walkRuns, type RunReach } from './runs.ts'
+import { walkWrappers } from './wrappers.ts'
 import { INDIRECT_TARGET_FIELDS, readCall, resolveTarget, type CallTargets, type HouseIndex } from './targets.ts'
 import type { AuditApi, AuditEntry, CommandWrite, ConfigWrite, ConfirmedEdit, ConfirmPreview, OwnerGrant, RegistryWrite, ServiceCallWrite, ServiceTarget, SupervisorWrite, UndoWrite, WriteGuardApi, WriteName, WriteOutcome, WriteRequest, WriteRunContext } from './types.ts'
 import { priorState, revertUndo, statesUndo, type PriorState, type Revert, type UndoPlan, type UndoStore } from './undo.ts'
@@ -312,6 +313,15 @@ export class WriteGuard implements WriteGuardApi {
       if (refusal) attempt.refuse(refusal)
       if (walk.unknowableCalls.length > 0 || walk.unknowableTargets.length > 0) attempt.reachUnknown = true
       for (const [id, where] of walk.entities) if (!named.includes(id)) found.set(id, where)
+    }
+    if (house.wrapper) {
+      // A switch_as_x or UI template entity among what the call reaches acts on other entities (src/policy/wrappers.ts).
+      const grouped = expandMembers(id => house.state?.(id), [...new Set([...named, ...resolved, ...found.keys()])]).via.keys()
+      const walk = await walkWrappers(house, house.wrapper, [...new Set([...named, ...resolved, ...found.keys(), ...grouped])])
+      const refusal = runRefusal(walk, options, listsActive)
+      if (refusal) attempt.refuse(refusal)
+      if (walk.unknowableCalls.length > 0 || walk.unknowableTargets.length > 0) attempt.reachUnknown = true
+      for (const [id, where] of walk.entities) if (!named.includes(id) && !found.has(id)) found.set(id, where)
     }
     // What an area, a label or `all` resolved to is expanded too: a scene found that way still sets its entities.
     const members = expandMembers(id => house.state?.(id), [...new Set([...named, ...found.keys(), ...(attempt.aimsIndirectly ? resolved : [])])])

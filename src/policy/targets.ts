@@ -3,6 +3,7 @@ import { domainOf, ENTITY_ID } from '../home/entities.ts'
 import { isTemplate } from './config-calls.ts'
 import { assertId, idProblem, invalidId } from './input-checks.ts'
 import type { ServiceTarget } from './types.ts'
+import type { WrapperOf } from './wrappers.ts'
 
 /**
  * Entity fields read exactly as Home Assistant reads them (cv.comp_entity_ids for entity_id, cv.ensure_list
@@ -234,6 +235,8 @@ export interface HouseIndex {
   serviceDomains?: (domain: string, service: string) => Promise<string[] | 'any' | 'none' | undefined>
   /** The stored config of a script or automation entity, undefined when Home Assistant gives none. */
   runConfig?: (entityId: string) => Promise<Record<string, unknown> | undefined>
+  /** What a UI-made switch_as_x or template entity acts on (src/policy/wrappers.ts), undefined for any other entity. */
+  wrapper?: WrapperOf
 }
 
 export type ServiceDescriptions = Record<string, Record<string, { target?: { entity?: unknown } } | undefined> | undefined>
