@@ -8,6 +8,7 @@ import { deviceServices } from './devices.ts'
 import { groupServices } from './groups.ts'
 import { hassioServices } from './hassio.ts'
 import { helperServices } from './helpers.ts'
+import { runWrapper } from './wrappers.ts'
 import { miscServices } from './misc.ts'
 import { describe, type ServiceCall, type ServiceTable } from './registry.ts'
 import { toggleServices } from './toggles.ts'
@@ -200,7 +201,9 @@ export class Services {
         const perEntity: Record<string, unknown> = {}
         for (const id of call.entityIds) {
           const state = h.states.get(id)
-          if (state !== undefined) perEntity[id] = await def.perEntity(call, id, state)
+          if (state === undefined) continue
+          if (await runWrapper(h, id, req.service, context)) { perEntity[id] = undefined; continue }
+          perEntity[id] = await def.perEntity(call, id, state)
         }
         response = perEntity
         refreshGroups(h, call.entityIds, context)

@@ -327,9 +327,52 @@ t.test('red team: a helper made before the entity lists, wrapping a denied entit
   const client = await connectClient(t, denying)
   await eventually(() => denying.app.services.home.entity('switch.door_opener') !== undefined && denying.app.services.home.entity(light) !== undefined, 5000, 'helpers in the catalogue')
   const calls = home.serviceCalls.length
+  const lockBefore = home.house.states.get('lock.front_door_lock')?.state
   const opener = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: 'switch.door_opener' } })
   t.equal(opener.code, 'HAMCP_DENIED_ENTITY', `the template switch unlocks lock.front_door_lock: ${opener.text}`)
   const sprinkler = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
   t.equal(sprinkler.code, 'HAMCP_DENIED_ENTITY', `the wrapper turns switch.irrigation on: ${sprinkler.text}`)
   t.same(home.serviceCalls.slice(calls), [], 'nothing reached the house')
+  t.equal(home.house.states.get('lock.front_door_lock')?.state, lockBefore, 'the lock stayed as it was')
+  t.equal(home.house.states.get('switch.irrigation')?.state, 'off', 'the switch stayed off')
+})
+
+t.test('a template switch\'s turn_on runs its action and a switch_as_x light drives its switch; the guard sees both, and a config-flow group\'s members', async t => {
+  // What the demo plays (core template/switch.py, switch_as_x/entity.py, group/entity.py) and what the
+  // guard makes of it: without entity lists the call goes through (asking first: it reaches a lock).
+  const home = await startHome(t)
+  const server = await startServer(t, { home, options: OPTIONS })
+  const client = await connectClient(t, server)
+  const lockState = (): string | undefined => home.house.states.get('lock.front_door_lock')?.state
+  home.house.updateState('lock.front_door_lock', { state: 'locked' }, home.house.newContext(home.house.userId))
+  t.equal(lockState(), 'locked')
+  t.equal(home.house.states.get('switch.irrigation')?.state, 'off')
+  t.notOk((await confirmed(client, 'ha_create_helper', { helper_type: 'template', name: 'Door opener', options: { kind: 'switch', turn_on: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door_lock' } }], turn_off: [] } })).isError)
+  const wrapped = await confirmed(client, 'ha_create_helper', { helper_type: 'switch_as_x', name: 'Sprinkler', options: { entity_id: 'switch.irrigation', target_domain: 'light' } })
+  const light = (wrapped.json.entities as string[])[0] as string
+  await eventually(() => server.app.services.home.entity('switch.door_opener') !== undefined && server.app.services.home.entity(light) !== undefined, 5000, 'helpers in the catalogue')
+
+  const asked = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: 'switch.door_opener' } })
+  t.ok(asked.json?.confirm_token !== undefined, `the switch reaches a lock, so it asks first: ${asked.text}`)
+  t.match(asked.text, /lock\.front_door_lock/)
+  const opened = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: 'switch.door_opener' }, confirm_token: asked.json.confirm_token })
+  t.notOk(opened.isError, opened.text)
+  t.equal(lockState(), 'unlocked', 'the template switch ran its turn_on action')
+  const lit = await confirmed(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
+  t.notOk(lit.isError, lit.text)
+  t.equal(home.house.states.get('switch.irrigation')?.state, 'on', 'the wrapper turned its switch on')
+  t.equal(home.house.states.get(light)?.state, 'on')
+
+  // A group made through its config flow lists its members in its state (group/entity.py), so a denied member is refused through it.
+  t.notOk((await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'Sprinklers', options: { kind: 'switch', entities: ['switch.irrigation'] } })).isError)
+  await eventually(() => server.app.services.home.entity('switch.sprinklers') !== undefined, 5000, 'group in the catalogue')
+  const denying = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['switch.irrigation'] } })
+  const denied = await connectClient(t, denying)
+  await eventually(() => denying.app.services.home.entity('switch.sprinklers') !== undefined, 5000, 'group in the catalogue')
+  const calls = home.serviceCalls.length
+  const grouped = await callTool(denied, 'ha_call_service', { domain: 'switch', service: 'turn_off', target: { entity_id: 'switch.sprinklers' } })
+  t.equal(grouped.code, 'HAMCP_DENIED_ENTITY', grouped.text)
+  t.match(grouped.text, /switch\.irrigation, reached through switch\.sprinklers/)
+  t.same(home.serviceCalls.slice(calls), [], 'nothing reached the house')
+  t.equal(home.house.states.get('switch.irrigation')?.state, 'on')
 })
