@@ -175,8 +175,8 @@ t.test('a named token\'s own entity list and the service denylist hold through h
   const client = await connectClient(t, server, token)
   const denied = await callTool(client, 'ha_call_tool', { name: 'ha_call_service', arguments: { domain: 'switch', service: 'turn_on', target: { entity_id: SWITCH } } })
   t.equal(denied.code, 'HAMCP_DENIED_ENTITY', denied.text)
-  // homeassistant.stop: a default denylist entry no category owns (homeassistant.restart is ha_restart's, refused by level first).
-  const stop = await callTool(client, 'ha_call_tool', { name: 'ha_call_service', arguments: { domain: 'homeassistant', service: 'stop' } })
+  // shell_command.*: a default denylist entry no category owns (homeassistant.restart and .stop are the system category's, refused by level first).
+  const stop = await callTool(client, 'ha_call_tool', { name: 'ha_call_service', arguments: { domain: 'shell_command', service: 'backup' } })
   t.equal(stop.code, 'HAMCP_DENIED_SERVICE', stop.text)
   t.same(home.serviceCalls, [], 'nothing reached the house')
   t.equal(home.getState(SWITCH)?.state, 'off')

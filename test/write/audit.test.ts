@@ -22,7 +22,7 @@ t.test('audit lines reach stderr and audit.log at log_level fatal, and never car
   const tablet = await connectClient(t, server, second.token)
 
   await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_off', target: { entity_id: 'light.living_room_ceiling_light' } })
-  await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'stop' })
+  await callTool(client, 'ha_call_service', { domain: 'shell_command', service: 'backup' })
   const asked = await callTool(tablet, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' } })
   await callTool(tablet, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' }, confirm_token: asked.json.confirm_token })
   await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' }, confirm_token: asked.json.confirm_token })

@@ -35,11 +35,13 @@ t.test('the guard rules, proven through what the house received', async t => {
     t.equal(callsTo(home, 'light.turn_off'), 1)
   })
 
-  t.test('homeassistant.stop is refused by the default service denylist', async t => {
+  t.test('homeassistant.stop is the system category\'s (allow_config_write), and in the default service denylist', async t => {
     home.clearServiceCalls()
     const refused = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'stop' })
     t.ok(refused.isError)
-    t.equal(refused.code, 'HAMCP_DENIED_SERVICE')
+    t.equal(refused.code, 'HAMCP_DENIED_LEVEL', refused.text)
+    const denied = await callTool(client, 'ha_call_service', { domain: 'shell_command', service: 'backup' })
+    t.equal(denied.code, 'HAMCP_DENIED_SERVICE', denied.text)
     const dry = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'stop', dry_run: true })
     t.ok(dry.isError, 'a dry run is refused too')
     // homeassistant.restart is ha_restart's (system at manage, allow_config_write): refused by level first.

@@ -110,7 +110,7 @@ t.test('levels: ha_restart needs system at manage; an entry reload integrations 
     const client = await connectClient(t, server, token)
     t.notOk((await client.listTools()).tools.some(tool => tool.name === 'ha_restart'), `not listed at ${level}`)
     await t.rejects(callTool(client, 'ha_restart', { action: 'reload_all' }), { code: -32602 }, `not callable at ${level}`)
-    for (const [domain, service] of [['homeassistant', 'restart'], ['homeassistant', 'reload_all'], ['homeassistant', 'check_config'], ['automation', 'reload']]) {
+    for (const [domain, service] of [['homeassistant', 'restart'], ['homeassistant', 'stop'], ['homeassistant', 'reload_all'], ['homeassistant', 'check_config'], ['automation', 'reload']]) {
       const refused = await callTool(client, 'ha_call_service', { domain, service })
       t.equal(refused.code, 'HAMCP_DENIED_LEVEL', `${domain}.${service} at system ${level}`)
       t.match(refused.text, new RegExp(`needs the system category at manage; this token has it at ${level}`))
@@ -129,6 +129,13 @@ t.test('levels: ha_restart needs system at manage; an entry reload integrations 
 
   const primary = await connectClient(t, server)
   t.match((await callTool(primary, 'ha_call_service', { domain: 'homeassistant', service: 'check_config' })).json, { success: true }, 'the primary token has every category at manage')
+  // homeassistant.stop asks first, as homeassistant.restart does: until someone starts it again nothing runs.
+  const stop = await callTool(primary, 'ha_call_service', { domain: 'homeassistant', service: 'stop' })
+  t.ok(stop.json?.confirm_token !== undefined, `stop asks first: ${stop.text}`)
+  t.match(stop.text, /Stop Home Assistant/)
+  t.notOk(home.serviceCalls.some(c => c.service === 'stop'), 'nothing stopped before the yes')
+  t.notOk((await callTool(primary, 'ha_call_service', { domain: 'homeassistant', service: 'stop', confirm_token: stop.json.confirm_token })).isError)
+  t.ok(home.serviceCalls.some(c => c.domain === 'homeassistant' && c.service === 'stop'), 'stopped after the yes')
   const noConfig = await startServer(t, { home, options: { allow_write: true, service_denylist: [] } })
   const refused = await callTool(await connectClient(t, noConfig), 'ha_call_service', { domain: 'script', service: 'reload' })
   t.equal(refused.code, 'HAMCP_DENIED_LEVEL', 'without allow_config_write a reload is refused even to the primary token')

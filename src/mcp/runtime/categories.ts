@@ -59,6 +59,8 @@ export const SERVICE_CATEGORIES: Readonly<Record<string, ServiceOwner>> = {
   'hassio.restore_partial': { category: 'system', kind: 'manage', asks: 'Restore part of a backup over the current system' },
   // ha_restart's operations (issue 32 items 4 and 8); every `<domain>.reload` too (serviceOwner).
   'homeassistant.restart': { category: 'system', kind: 'manage', asks: 'Restart Home Assistant: automations, integrations and dashboards stop until it is back' },
+  // Stopping is no restart: Home Assistant stays down until the Supervisor or someone starts it again.
+  'homeassistant.stop': { category: 'system', kind: 'manage', asks: 'Stop Home Assistant: nothing runs, not even this add-on\'s calls, until someone starts it again' },
   'homeassistant.reload_all': { category: 'system', kind: 'manage' },
   'homeassistant.check_config': { category: 'system', kind: 'manage' }
 }
