@@ -376,3 +376,29 @@ t.test('a template switch\'s turn_on runs its action and a switch_as_x light dri
   t.same(home.serviceCalls.slice(calls), [], 'nothing reached the house')
   t.equal(home.house.states.get('switch.irrigation')?.state, 'on')
 })
+
+t.test('a helper whose entity the caller\'s entity lists would refuse is not created: it could neither be used nor deleted', async t => {
+  const home = await startHome(t)
+  const entries = entriesOf(home.house).entries.size
+  const server = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['input_boolean.secret_*', 'lock.hidden_*'] } })
+  const client = await connectClient(t, server)
+  const storage = await confirmed(client, 'ha_create_helper', { helper_type: 'input_boolean', name: 'Secret switch' })
+  t.equal(storage.code, 'HAMCP_DENIED_ENTITY', storage.text)
+  t.match(storage.text, /input_boolean\.secret_switch/)
+  t.notOk(home.house.states.has('input_boolean.secret_switch'), 'no storage helper was made')
+  const flow = await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'Hidden doors', options: { kind: 'lock', entities: ['lock.office_front_door_lock'] } })
+  t.equal(flow.code, 'HAMCP_DENIED_ENTITY', flow.text)
+  t.match(flow.text, /lock\.hidden_doors/)
+  t.equal(entriesOf(home.house).entries.size, entries, 'no config entry was made')
+  t.equal(openFlows(home), 0, 'no flow was opened')
+
+  // A named token's own list counts the same way; what its lists allow is made.
+  const token = await server.app.services.tokens.create({ name: 'no sirens', levels: { '*': 'manage' }, entity_denylist: ['siren.*'] })
+  const limited = await connectClient(t, server, token.token)
+  const wrapper = await confirmed(limited, 'ha_create_helper', { helper_type: 'switch_as_x', name: 'Alarm', options: { entity_id: 'switch.irrigation', target_domain: 'siren' } })
+  t.equal(wrapper.code, 'HAMCP_DENIED_ENTITY', wrapper.text)
+  t.match(wrapper.text, /siren\.irrigation/)
+  t.equal(entriesOf(home.house).entries.size, entries, 'no config entry was made')
+  const allowed = await confirmed(client, 'ha_create_helper', { helper_type: 'input_boolean', name: 'Guest mode' })
+  t.notOk(allowed.isError, allowed.text)
+})

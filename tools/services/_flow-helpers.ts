@@ -3,12 +3,13 @@ import { domainOf, ENTITY_ID } from '../../src/home/entities.ts'
 import type { ToolCallContext, ToolContext } from '../../src/mcp/runtime/define-tool.ts'
 import { CONFIG_ENTRY_OWNER, operationRefusal } from '../../src/mcp/runtime/categories.ts'
 import { isTemplate } from '../../src/policy/config-calls.ts'
-import { entityListsActive } from '../../src/policy/guard.ts'
+import { entityListsActive, entityRefusal } from '../../src/policy/guard.ts'
 import { configFact, editedSinceWrite, type Revert } from '../../src/policy/undo.ts'
 import { isRecord } from '../../src/shape.ts'
 import { configEntries, isFlowHelperType, type ConfigEntry, type FlowHelperType } from '../_shared/config-entries.ts'
 import { runConfigWrite } from '../_shared/config-write.ts'
 import { configHash, toYaml } from '../_shared/config-yaml.ts'
+import { slugify } from '../_shared/config-store.ts'
 import {
   configFlowPath, currentValues, fieldList, flowRequest, formFields, optionsFlowPath, readOptionValues, shownFields,
   walkFlow, type FlowAnswers, type FlowStep, type FormField, type FormSeen
@@ -49,6 +50,37 @@ const holdsTemplate = (value: unknown): boolean =>
 function refuseUncheckableTemplates (ctx: ToolContext, values: Record<string, unknown>): void {
   if (!holdsTemplate(values) || !entityListsActive(ctx.options, ctx.identity)) return
   throw new UserError('HAMCP_DENIED_TARGET', 'The helper holds a template, which can read any entity once Home Assistant renders it: refused while entity allow/deny lists are set.', 'Create template helpers in Home Assistant, or ask the owner to remove the entity lists.')
+}
+
+/** The domain of the entity each config-flow helper with a fixed one makes (each core <type>/sensor.py or binary_sensor.py). */
+const FLOW_HELPER_DOMAIN: Partial<Record<FlowHelperType, string>> = Object.fromEntries([
+  ...['utility_meter', 'derivative', 'min_max', 'integration', 'statistics', 'filter', 'history_stats'].map(type => [type, 'sensor']),
+  ...['threshold', 'trend', 'tod'].map(type => [type, 'binary_sensor'])
+])
+
+/**
+ * The entity id a new helper gets, as Home Assistant makes it from the name (entity_platform's
+ * async_generate_entity_id; a storage helper's id is the name's slug, helpers/collection.py): its kind's
+ * domain (template, group, random), its target domain (switch_as_x, named after the switch it wraps),
+ * the helper type's domain otherwise. Undefined when it cannot be told (no kind given yet).
+ */
+export function newHelperEntity (type: string, name: string, options: Record<string, unknown>): string | undefined {
+  const flow = isFlowHelperType(type)
+  const domain = !flow ? type : FLOW_HELPER_DOMAIN[type] ?? (type === 'switch_as_x' ? options.target_domain : options.kind)
+  const named = type === 'switch_as_x' && typeof options.entity_id === 'string' ? options.entity_id.split('.')[1] ?? '' : name
+  const id = `${typeof domain === 'string' ? domain.trim().toLowerCase() : ''}.${slugify(named)}`
+  return ENTITY_ID.test(id) ? id : undefined
+}
+
+/**
+ * A helper whose entity the caller's entity lists (the add-on's, or a named token's own) refuse could
+ * be neither used nor deleted by its creator: refused before anything reaches Home Assistant.
+ */
+export function refuseUnusableHelper (ctx: ToolContext, type: string, name: string, options: Record<string, unknown>): void {
+  const entityId = newHelperEntity(type, name, options)
+  const rule = entityId === undefined ? undefined : entityRefusal(entityId, ctx.options, ctx.identity)
+  if (rule === undefined || entityId === undefined) return
+  throw new UserError('HAMCP_DENIED_ENTITY', `The new helper's entity would be ${entityId}, which ${rule} refuses: you could neither use nor delete it.`, rule.endsWith('allowlist') ? 'Pick a name (or kind) whose entity id the allowlist allows, or ask the owner to extend it.' : 'Pick another name (or kind), or ask the owner to change the denylist.', { entity_id: entityId, reason: rule })
 }
 
 /** An entity registry entry's id, as an entity selector takes it (cv.entity_ids_or_uuids, fake_uuid4_hex). */

@@ -4,7 +4,7 @@ import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { nameArg } from '../../src/policy/input-checks.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
 import { FLOW_HELPER_TYPES, isFlowHelperType } from '../_shared/config-entries.ts'
-import { createFlowHelper } from './_flow-helpers.ts'
+import { createFlowHelper, refuseUnusableHelper } from './_flow-helpers.ts'
 import { fieldsOf, HELPER_TYPES, helperRefusal, helperRevert, type HelperType } from './_helpers.ts'
 
 export default defineTool({
@@ -30,6 +30,7 @@ export default defineTool({
     confirm_token: confirmTokenArg()
   }),
   async handler (ctx, args) {
+    refuseUnusableHelper(ctx, args.helper_type, args.name, args.options ?? {})
     if (isFlowHelperType(args.helper_type)) return await createFlowHelper(ctx, { ...args, helper_type: args.helper_type })
     const helperType = args.helper_type as HelperType
     // `type` and `id` would collide with the command's own fields.
