@@ -13,9 +13,8 @@ import { AuditLog, type AuditLogOptions } from './audit.ts'
 import { ConfirmStore } from './confirm.ts'
 import { WriteGuard } from './guard.ts'
 import { UndoStore } from './undo.ts'
-import type { Wrapper } from './wrappers.ts'
 import type { Schedule } from './reached.ts'
-import { serviceDomainsOf, type ServiceDescriptions } from './targets.ts'
+import { serviceDomainsOf, type ServiceDescriptions, type Wrapper } from './targets.ts'
 
 export const NOTIFY_PER_MINUTE = 6
 export const ANNOUNCE_PER_MINUTE = 3

@@ -3,7 +3,6 @@ import { domainOf, ENTITY_ID } from '../home/entities.ts'
 import { isTemplate } from './config-calls.ts'
 import { assertId, idProblem, invalidId } from './input-checks.ts'
 import type { ServiceTarget } from './types.ts'
-import type { WrapperOf } from './wrappers.ts'
 
 /**
  * Entity fields read exactly as Home Assistant reads them (cv.comp_entity_ids for entity_id, cv.ensure_list
@@ -367,3 +366,11 @@ function entityHint (id: string, known: Set<string>): string {
   const close = [...known].filter(other => domainOf(other) === domain && (other.includes(object) || object.includes(other.slice(other.indexOf('.') + 1)))).slice(0, 3)
   return close.length > 0 ? `Did you mean ${close.join(', ')}?` : 'ha_search_entities finds entity ids by name, area or domain.'
 }
+
+/** What a wrapper does, as Home Assistant gives it; undefined fields could not be read. */
+export type Wrapper =
+  | { kind: 'switch_as_x', wraps: string | undefined }
+  | { kind: 'template', options: Record<string, unknown> | undefined }
+
+/** The wrapper an entity is, undefined when it is none (not a config-entry switch_as_x or template entity). */
+export type WrapperOf = (entityId: string) => Promise<Wrapper | undefined>

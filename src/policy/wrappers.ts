@@ -1,6 +1,6 @@
 import { isRecord } from '../shape.ts'
 import { ENTITY_ID } from '../home/entities.ts'
-import type { HouseIndex } from './targets.ts'
+import type { HouseIndex, WrapperOf } from './targets.ts'
 import { walkRuns, type RunReach } from './runs.ts'
 
 /**
@@ -13,14 +13,6 @@ import { walkRuns, type RunReach } from './runs.ts'
  *   and each platform: switch.py turn_on/turn_off, button.py press, number.py set_value, select.py
  *   select_option...): every action it holds is walked as a script's sequence is, whichever service starts it.
  */
-
-/** What a wrapper does, as Home Assistant gives it; undefined fields could not be read. */
-export type Wrapper =
-  | { kind: 'switch_as_x', wraps: string | undefined }
-  | { kind: 'template', options: Record<string, unknown> | undefined }
-
-/** The wrapper an entity is, undefined when it is none (not a config-entry switch_as_x or template entity). */
-export type WrapperOf = (entityId: string) => Promise<Wrapper | undefined>
 
 /** At most this many wrappers are read for one call; more is unknowable. */
 export const MAX_WRAPPERS = 20
