@@ -2,24 +2,9 @@
 // (helper-flows.test.ts): random, derivative, min_max, integration, statistics, trend, filter, tod,
 // switch_as_x and history_stats, each with the fields, checks and entity of its config_flow.py.
 import t from 'tap'
-import { startDemoHome } from '../index.ts'
 import { entriesOf } from '../config-entries.ts'
 
-type Test = { teardown: (fn: () => unknown) => void }
-type Answer = { status: number, json: any }
-type Rest = (method: string, path: string, body?: unknown) => Promise<Answer>
-const FLOW = '/api/config/config_entries/flow'
-const OPTIONS = '/api/config/config_entries/options/flow'
-
-async function demo (t: Test): Promise<{ home: Awaited<ReturnType<typeof startDemoHome>>, rest: Rest }> {
-  const home = await startDemoHome({ entities: 300 })
-  t.teardown(() => home.close())
-  const rest: Rest = async (method, path, body) => {
-    const answer = await fetch(`${home.url}${path}`, { method, headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
-    return { status: answer.status, json: await answer.json() }
-  }
-  return { home, rest }
-}
+import { FLOW, OPTIONS, demo, type Rest, type Answer } from './_flow-rest.ts'
 
 /** Answers a flow's steps in turn (a menu step with {next_step_id}); every answer, the last one last. */
 async function walk (rest: Rest, handler: string, ...steps: Array<Record<string, unknown>>): Promise<Answer[]> {

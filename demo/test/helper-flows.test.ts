@@ -2,23 +2,9 @@
 // walks them (core config/config_entries.py views, helpers/schema_config_entry_flow.py): each type's
 // fields, its validation, the entry it makes and the entity that entry sets up.
 import t from 'tap'
-import { startDemoHome } from '../index.ts'
 import { entriesOf } from '../config-entries.ts'
 
-type Test = { teardown: (fn: () => unknown) => void }
-type Rest = (method: string, path: string, body?: unknown) => Promise<{ status: number, json: any }>
-const FLOW = '/api/config/config_entries/flow'
-const OPTIONS = '/api/config/config_entries/options/flow'
-
-async function demo (t: Test): Promise<{ home: Awaited<ReturnType<typeof startDemoHome>>, rest: Rest }> {
-  const home = await startDemoHome({ entities: 300 })
-  t.teardown(() => home.close())
-  const rest: Rest = async (method, path, body) => {
-    const answer = await fetch(`${home.url}${path}`, { method, headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
-    return { status: answer.status, json: await answer.json() }
-  }
-  return { home, rest }
-}
+import { FLOW, OPTIONS, demo, type Rest } from './_flow-rest.ts'
 
 /** Starts a flow, picks a menu entry when given, answers the form: the last answer. */
 async function create (rest: Rest, handler: string, input: Record<string, unknown>, menu?: string): Promise<{ status: number, json: any }> {
