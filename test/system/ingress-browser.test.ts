@@ -4,7 +4,9 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadToolCatalog, ToolCatalog } from '../../src/mcp/runtime/registry.ts'
-import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, startHome, startServer, type ServerOptions, type TestServer } from '../helper.ts'
+import type { Page } from 'playwright-core'
+import type { DemoHome } from '../../demo/index.ts'
 import { launchChromium } from './_browser.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
@@ -41,23 +43,28 @@ async function entityAndWriteTools (): Promise<ToolCatalog> {
   return await loadToolCatalog(TOOLS_DIR)
 }
 
-t.test('the ingress page in headless Chromium, under the ingress prefix', async t => {
+/** The panel under the ingress prefix in a fresh Chromium page, with every script error and failed request collected. */
+async function openPanel (t: Test, options: ServerOptions['options'], clipboard = false): Promise<{ home: DemoHome, server: TestServer, catalog: ToolCatalog, proxy: string, page: Page, failures: string[] }> {
   const home = await startHome(t)
   const catalog = await entityAndWriteTools()
-  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog } })
+  const server = await startServer(t, { home, options, app: { catalog } })
   const ingress = await startIngress(t, server, [], catalog)
   await ingress.listen({ port: 0, host: '127.0.0.1' })
   const proxy = await startIngressProxy(t, (ingress.server.address() as AddressInfo).port)
-
   // Debian's chromium when present, else the one inside @sparticuz/chromium: no system package needed.
   const browser = await launchChromium(t)
   const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' })
   t.teardown(() => context.close())
-  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: proxy })
+  if (clipboard) await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: proxy })
   const page = context.pages()[0] ?? await context.newPage()
   const failures: string[] = []
   page.on('pageerror', err => failures.push(err.message))
   page.on('response', response => { if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`) })
+  return { home, server, catalog, proxy, page, failures }
+}
+
+t.test('the ingress page in headless Chromium, under the ingress prefix', async t => {
+  const { home, server, catalog, proxy, page, failures } = await openPanel(t, { allow_write: true }, true)
 
   await page.goto(`${proxy}${PREFIX}/`)
   await page.getByTestId('connection').filter({ hasText: 'WebSocket connected' }).waitFor()
@@ -126,19 +133,7 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', async 
 })
 
 t.test('confirm_with: owner: the Overview shows the call waiting for the owner, and Approve runs it', async t => {
-  const home = await startHome(t)
-  const catalog = await entityAndWriteTools()
-  const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' }, app: { catalog } })
-  const ingress = await startIngress(t, server, [], catalog)
-  await ingress.listen({ port: 0, host: '127.0.0.1' })
-  const proxy = await startIngressProxy(t, (ingress.server.address() as AddressInfo).port)
-  const browser = await launchChromium(t)
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' })
-  t.teardown(() => context.close())
-  const page = context.pages()[0] ?? await context.newPage()
-  const failures: string[] = []
-  page.on('pageerror', err => failures.push(err.message))
-  page.on('response', response => { if (response.status() >= 400) failures.push(`${response.status()} ${response.url()}`) })
+  const { home, server, proxy, page, failures } = await openPanel(t, { allow_write: true, confirm_with: 'owner' })
 
   const lock = 'lock.front_door_lock'
   home.setState(lock, 'locked')
@@ -162,16 +157,7 @@ t.test('confirm_with: owner: the Overview shows the call waiting for the owner, 
 })
 
 t.test('an option that could not be used shows in red on the Overview; writes off says so', async t => {
-  const home = await startHome(t)
-  const catalog = await entityAndWriteTools()
-  const server = await startServer(t, { home, options: { allow_write: true, entity_denylist: 'lock.*' as never, confirm_domains: ['lock', 'garage door'] }, app: { catalog } })
-  const ingress = await startIngress(t, server, [], catalog)
-  await ingress.listen({ port: 0, host: '127.0.0.1' })
-  const proxy = await startIngressProxy(t, (ingress.server.address() as AddressInfo).port)
-  const browser = await launchChromium(t)
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, colorScheme: 'light' })
-  t.teardown(() => context.close())
-  const page = context.pages()[0] ?? await context.newPage()
+  const { proxy, page } = await openPanel(t, { allow_write: true, entity_denylist: 'lock.*' as never, confirm_domains: ['lock', 'garage door'] })
   await page.goto(`${proxy}${PREFIX}/`)
   const box = page.getByTestId('option-problems')
   await box.waitFor({ state: 'visible' })
