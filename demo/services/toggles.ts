@@ -16,13 +16,6 @@ function numberIn (data: Record<string, unknown>, key: string, min: number, max:
   return n
 }
 
-export function validateLightData (data: Record<string, unknown>): void {
-  numberIn(data, 'brightness_pct', 0, 100)
-  numberIn(data, 'brightness', 0, 255)
-  numberIn(data, 'brightness_step_pct', -100, 100)
-  numberIn(data, 'color_temp_kelvin', 1000, 40000)
-}
-
 function lightOn (call: ServiceCall, entityId: string, state: HassState): void {
   const a = { ...state.attributes }
   const modes = Array.isArray(a.supported_color_modes) ? a.supported_color_modes as string[] : ['onoff']

@@ -88,8 +88,6 @@ const createTokenBody = z.object({
   // What is ticked is what the token can do: read+manage cannot be a level, so it is refused, not widened.
   .refine(body => body.scopes === undefined || scopesClosed(body.scopes), `scopes: ${SCOPES_NOT_CLOSED}`)
 
-export type PanelApi = ReturnType<typeof createPanelApi>
-
 /** The panel's endpoints over the app's services; each throws an `HttpRefusal` to refuse. */
 export function createPanelApi (services: IngressServices) {
   const { config, ha, home, tokens, usage, catalog, audit, oauth, clock } = services
