@@ -2,6 +2,7 @@ import { isRecord } from '../shape.ts'
 import { ENTITY_ID } from '../home/entities.ts'
 import type { HouseIndex, WrapperOf } from './targets.ts'
 import { walkRuns, type RunReach } from './runs.ts'
+import { expandMembers } from './expand.ts'
 
 /**
  * Helpers made in the UI that act on other entities when called, read as indirect targets the way groups
@@ -33,6 +34,9 @@ export async function walkWrappers (house: HouseIndex, wrapperOf: WrapperOf, ids
     const reach = (entity: string): void => {
       if (!out.entities.has(entity)) out.entities.set(entity, id)
       queue.push(entity)
+      // A group (or scene) it reaches passes the call on to its members, which may be wrappers themselves;
+      // the guard expands the members for the entity lists, but only this walk follows a wrapper among them.
+      queue.push(...expandMembers(member => house.state?.(member), [entity]).via.keys())
     }
     if (wrapper.kind === 'switch_as_x') {
       const wrapped = wrapper.wraps?.trim().toLowerCase()

@@ -402,3 +402,26 @@ t.test('a helper whose entity the caller\'s entity lists would refuse is not cre
   const allowed = await confirmed(client, 'ha_create_helper', { helper_type: 'input_boolean', name: 'Guest mode' })
   t.notOk(allowed.isError, allowed.text)
 })
+
+t.test('red team: a switch_as_x over a switch group whose member is a template switch unlocking a denied lock is refused', async t => {
+  const home = await startHome(t)
+  const maker = await startServer(t, { home, options: OPTIONS })
+  const owner = await connectClient(t, maker)
+  t.notOk((await confirmed(owner, 'ha_create_helper', { helper_type: 'template', name: 'Door opener', options: { kind: 'switch', turn_on: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door_lock' } }], turn_off: [] } })).isError)
+  await eventually(() => maker.app.services.home.entity('switch.door_opener') !== undefined, 5000, 'template in the catalogue')
+  t.notOk((await confirmed(owner, 'ha_create_helper', { helper_type: 'group', name: 'Openers', options: { kind: 'switch', entities: ['switch.door_opener'] } })).isError)
+  await eventually(() => maker.app.services.home.entity('switch.openers') !== undefined, 5000, 'group in the catalogue')
+  const wrapped = await confirmed(owner, 'ha_create_helper', { helper_type: 'switch_as_x', name: 'Porch', options: { entity_id: 'switch.openers', target_domain: 'light' } })
+  t.notOk(wrapped.isError, wrapped.text)
+  const light = (wrapped.json.entities as string[])[0] as string
+  home.house.updateState('lock.front_door_lock', { state: 'locked' }, home.house.newContext(home.house.userId))
+
+  const denying = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['lock.front_door_lock'] } })
+  const client = await connectClient(t, denying)
+  await eventually(() => denying.app.services.home.entity(light) !== undefined && denying.app.services.home.entity('switch.openers') !== undefined, 5000, 'helpers in the catalogue')
+  const calls = home.serviceCalls.length
+  const lit = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
+  t.equal(lit.code, 'HAMCP_DENIED_ENTITY', `the wrapper turns on the group, whose template switch unlocks the lock: ${lit.text}`)
+  t.same(home.serviceCalls.slice(calls), [], 'nothing reached the house')
+  t.equal(home.house.states.get('lock.front_door_lock')?.state, 'locked', 'the lock stayed locked')
+})
