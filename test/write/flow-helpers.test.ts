@@ -425,3 +425,18 @@ t.test('red team: a switch_as_x over a switch group whose member is a template s
   t.same(home.serviceCalls.slice(calls), [], 'nothing reached the house')
   t.equal(home.house.states.get('lock.front_door_lock')?.state, 'locked', 'the lock stayed locked')
 })
+
+t.test('red team: a name that only slugs to a denied id (accents, case, punctuation, other scripts) makes no helper', async t => {
+  const home = await startHome(t)
+  const entries = entriesOf(home.house).entries.size
+  const server = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['input_boolean.secret_*', 'lock.hidden_*'] } })
+  const client = await connectClient(t, server)
+  for (const name of ['S\u00e9cret switch', '  SECRET -- switch!! ', 'Secret\u00a0switch', 'secret_switch']) {
+    const made = await confirmed(client, 'ha_create_helper', { helper_type: 'input_boolean', name })
+    t.ok(made.isError, `${JSON.stringify(name)}: ${made.text}`)
+    t.notOk([...home.house.states.keys()].some(id => id.startsWith('input_boolean.secret')), `${JSON.stringify(name)} made no storage helper`)
+  }
+  const flow = await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'H\u00efdden doors', options: { kind: 'lock', entities: ['lock.office_front_door_lock'] } })
+  t.ok(flow.isError, flow.text)
+  t.equal(entriesOf(home.house).entries.size, entries, 'no config entry was made')
+})

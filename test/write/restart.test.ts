@@ -141,3 +141,29 @@ t.test('levels: ha_restart needs system at manage; an entry reload integrations 
   t.equal(refused.code, 'HAMCP_DENIED_LEVEL', 'without allow_config_write a reload is refused even to the primary token')
   t.match(refused.text, /allow_config_write/)
 })
+
+t.test('red team: a restart\'s token stops nothing, and the denylist holds whatever the spelling', async t => {
+  const home = await startHome(t)
+  const stops = (): number => home.serviceCalls.filter(c => c.domain === 'homeassistant' && c.service === 'stop').length
+  const server = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, service_denylist: [], tool_list: 'full' } })
+  const client = await connectClient(t, server)
+  const asked = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'restart' })
+  t.ok(asked.json?.confirm_token !== undefined, asked.text)
+  const swapped = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'stop', confirm_token: asked.json.confirm_token })
+  t.not(swapped.json?.success, true, swapped.text)
+  const viaTool = await callTool(client, 'ha_restart', { action: 'reload_all', confirm_token: asked.json.confirm_token })
+  t.not(viaTool.json?.restarting, true, viaTool.text)
+  t.equal(stops(), 0, 'nothing stopped')
+  t.equal(restartCalls(home), 0, 'nothing restarted')
+
+  const denying = await startServer(t, { home, options: { allow_write: true, allow_config_write: true, service_denylist: ['homeassistant.*'], tool_list: 'full' } })
+  const denied = await connectClient(t, denying)
+  for (const [domain, service] of [['HomeAssistant', 'Restart'], ['homeassistant', ' stop'], ['homeassistant ', 'restart']]) {
+    const r = await callTool(denied, 'ha_call_service', { domain, service }).catch((err: unknown) => ({ isError: true, code: (err as { data?: { code?: string } }).data?.code, text: String(err), json: undefined }))
+    t.ok(r.isError && r.code !== undefined, `${domain}.${service}: ${r.text}`)
+    t.not((r.json as { confirm_token?: string } | undefined)?.confirm_token !== undefined, true, `${domain}.${service} asks no yes`)
+  }
+  const tool = await callTool(denied, 'ha_restart', { action: 'restart' })
+  t.equal(tool.code, 'HAMCP_DENIED_SERVICE', tool.text)
+  t.equal(stops() + restartCalls(home), 0)
+})
