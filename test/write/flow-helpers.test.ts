@@ -440,3 +440,23 @@ t.test('red team: a name that only slugs to a denied id (accents, case, punctuat
   t.ok(flow.isError, flow.text)
   t.equal(entriesOf(home.house).entries.size, entries, 'no config entry was made')
 })
+
+t.test('red team: a template button\'s press and homeassistant.turn_on on a wrapper reach the denied lock only to be refused', async t => {
+  const home = await startHome(t)
+  const maker = await startServer(t, { home, options: OPTIONS })
+  const owner = await connectClient(t, maker)
+  const button = await confirmed(owner, 'ha_create_helper', { helper_type: 'template', name: 'Door bell', options: { kind: 'button', press: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door_lock' } }] } })
+  t.notOk(button.isError, button.text)
+  t.notOk((await confirmed(owner, 'ha_create_helper', { helper_type: 'template', name: 'Door opener', options: { kind: 'switch', turn_on: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door_lock' } }], turn_off: [] } })).isError)
+  home.house.updateState('lock.front_door_lock', { state: 'locked' }, home.house.newContext(home.house.userId))
+  const denying = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['lock.front_door_lock'] } })
+  const client = await connectClient(t, denying)
+  await eventually(() => denying.app.services.home.entity('button.door_bell') !== undefined && denying.app.services.home.entity('switch.door_opener') !== undefined, 5000, 'helpers in the catalogue')
+  const calls = home.serviceCalls.length
+  const pressed = await callTool(client, 'ha_call_service', { domain: 'button', service: 'press', target: { entity_id: 'button.door_bell' } })
+  t.equal(pressed.code, 'HAMCP_DENIED_ENTITY', pressed.text)
+  const generic = await callTool(client, 'ha_call_service', { domain: 'homeassistant', service: 'turn_on', target: { entity_id: 'switch.door_opener' } })
+  t.equal(generic.code, 'HAMCP_DENIED_ENTITY', generic.text)
+  t.same(home.serviceCalls.slice(calls), [], 'nothing reached the house')
+  t.equal(home.house.states.get('lock.front_door_lock')?.state, 'locked', 'the lock stayed locked')
+})
