@@ -460,3 +460,24 @@ t.test('red team: a template button\'s press and homeassistant.turn_on on a wrap
   t.same(home.serviceCalls.slice(calls), [], 'nothing reached the house')
   t.equal(home.house.states.get('lock.front_door_lock')?.state, 'locked', 'the lock stayed locked')
 })
+
+t.test('red team: past MAX_WRAPPERS in one call the rest is refused under entity lists, never silently allowed', async t => {
+  const home = await startHome(t)
+  const maker = await startServer(t, { home, options: OPTIONS })
+  const owner = await connectClient(t, maker)
+  const ids: string[] = []
+  for (let i = 0; i < 21; i++) {
+    const made = await confirmed(owner, 'ha_create_helper', { helper_type: 'template', name: `Relay ${i}`, options: { kind: 'switch', turn_on: i === 20 ? [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door_lock' } }] : [], turn_off: [] } })
+    t.notOk(made.isError, made.text)
+    ids.push(`switch.relay_${i}`)
+  }
+  home.house.updateState('lock.front_door_lock', { state: 'locked' }, home.house.newContext(home.house.userId))
+  const denying = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['lock.front_door_lock'] } })
+  const client = await connectClient(t, denying)
+  await eventually(() => ids.every(id => denying.app.services.home.entity(id) !== undefined), 5000, 'helpers in the catalogue')
+  const calls = home.serviceCalls.length
+  const all = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: ids } })
+  t.ok(all.code === 'HAMCP_DENIED_SERVICE' || all.code === 'HAMCP_DENIED_ENTITY', all.text)
+  t.same(home.serviceCalls.slice(calls), [], 'nothing reached the house')
+  t.equal(home.house.states.get('lock.front_door_lock')?.state, 'locked', 'the lock stayed locked')
+})
