@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import pTimeout from 'p-timeout'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { buildApp, type AppOptions } from '../app/app.ts'
@@ -9,6 +10,7 @@ import { loadConfig, type Env } from '../src/config.ts'
 import { createLogger, SecretScrubber } from '../src/logger.ts'
 import type { LogLevel, Options } from '../src/options.ts'
 import { startDemoHome, type DemoHome, type DemoHomeOptions } from '../demo/index.ts'
+import type { HomeAssistant } from '../src/ha/index.ts'
 
 type Test = { teardown: (fn: () => unknown) => void }
 
@@ -138,6 +140,23 @@ export async function rpc (url: string, body: unknown, headers: Record<string, s
   })
 }
 
+/**
+ * Drops every connection the demo home holds and resolves once the add-on has lost its connection
+ * and is back with its states in (HomeAssistant's connection events, no polling).
+ */
+export async function dropConnections (home: DemoHome, ha: HomeAssistant, timeoutMs = 10_000): Promise<void> {
+  let off = (): void => {}
+  const back = new Promise<void>(resolve => {
+    let down = false
+    off = ha.onConnectionChange(up => {
+      if (!up) down = true
+      else if (down) resolve()
+    })
+  })
+  home.faults.dropConnections()
+  await pTimeout(back, { milliseconds: timeoutMs, message: 'the add-on did not reconnect to the demo home' }).finally(off)
+}
+
 /** Waits until `check` holds, polling; for conditions driven by another process (the demo home). */
 export async function eventually (check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs
@@ -156,6 +175,16 @@ export interface FakeClock {
   pending: () => number[]
   /** Moves time on by `ms`, running every timer that falls due, in order. */
   advance: (ms: number) => void
+}
+
+/**
+ * Awaits `call` (already started) that waits `ms` on `clock` before it answers: once a timer of `ms` is
+ * set, moves the clock past it.
+ */
+export async function pastWait<T> (clock: FakeClock, ms: number, call: Promise<T>): Promise<T> {
+  await eventually(() => clock.pending().includes(ms), 5000, `a ${ms} ms wait on the clock`)
+  clock.advance(ms)
+  return await call
 }
 
 export function fakeClock (start = Date.now()): FakeClock {

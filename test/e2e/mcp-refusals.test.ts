@@ -3,6 +3,7 @@
 // HTTP_REFUSAL_CODES, so a new code cannot be added without a request that shows it.
 import { once } from 'node:events'
 import { connect } from 'node:net'
+import pTimeout from 'p-timeout'
 import t, { type Test } from 'tap'
 import { HTTP_REFUSAL_CODES, type RefusalCode } from '../../src/errors.ts'
 import { eventually, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
@@ -179,7 +180,7 @@ async function whileClosing (server: TestServer, second: (port: string) => strin
   await eventually(() => /"id":9/.test(data), 10_000, 'the slow call\'s answer')
   const before = data.length
   socket.write(second(port))
-  await Promise.race([ended, new Promise(resolve => setTimeout(resolve, 3000))])
+  await pTimeout(ended, { milliseconds: 3000, fallback: () => undefined })
   socket.destroy()
   await closing
   const answer = data.slice(before)

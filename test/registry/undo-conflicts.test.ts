@@ -1,5 +1,5 @@
 import t from 'tap'
-import { connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { connectClient, dropConnections, eventually, startHome, startServer } from '../helper.ts'
 import { call, ownerCommand } from './_owner.ts'
 
 // Undo never overwrites newer work: what changed since the add-on's write is a conflict, said as
@@ -89,9 +89,7 @@ t.test('ha_undo compares what is there now with what the add-on wrote', async t 
     const on = await call(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: [mine, theirs] } })
     t.notOk(on.isError, on.text)
     await eventually(() => server.app.services.ha.states.get(mine)?.state === 'on' && server.app.services.ha.states.get(theirs)?.state === 'on')
-    home.faults.dropConnections()
-    await eventually(() => !server.app.services.ha.ready, 5000, 'the connection to drop').catch(() => {})
-    await eventually(() => server.app.services.ha.ready, 10_000, 'the add-on to reconnect')
+    await dropConnections(home, server.app.services.ha)
     const clean = await call(client, 'ha_undo', { dry_run: true })
     t.notOk(clean.isError, clean.text)
     t.notOk(clean.json.overwrites, 'states reloaded after the reconnect still read as this write left them')
@@ -109,9 +107,7 @@ t.test('ha_undo compares what is there now with what the add-on wrote', async t 
     const id = [...house.entities.values()].find(e => e.entity_id.startsWith('sensor.'))!.entity_id
     const edited = await call(client, 'ha_update_entities', { entity_ids: [id], icon: 'mdi:addon' })
     t.notOk(edited.isError, edited.text)
-    home.faults.dropConnections()
-    await eventually(() => !server.app.services.ha.ready, 5000, 'the connection to drop').catch(() => {})
-    await eventually(() => server.app.services.ha.ready, 10_000, 'the add-on to reconnect')
+    await dropConnections(home, server.app.services.ha)
     await ownerCommand(home, { type: 'config/entity_registry/update', entity_id: id, icon: 'mdi:owner' })
     const undone = await call(client, 'ha_undo')
     t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)

@@ -5,7 +5,7 @@ import type { Options } from '../../src/options.ts'
 import { DEFAULT_SERVICE_DENYLIST } from '../../src/options.ts'
 import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
-import { callTool, connectClient, eventually, startHome, startServer, type TestServer } from '../helper.ts'
+import { callTool, connectClient, eventually, fakeClock, type FakeClock, pastWait, startHome, startServer, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 
 /** ha_manage_addon (issue 32 items 6 and 8): add-on control through Home Assistant's own services. */
@@ -14,8 +14,8 @@ const UI = { 'x-ha-mcp-ui': '1', 'content-type': 'application/json' }
 const ON: Partial<Options> = { allow_write: true, allow_config_write: true, allow_addon_control: true, tool_list: 'full' }
 const WITHOUT_HASSIO = DEFAULT_SERVICE_DENYLIST.filter(entry => entry !== 'hassio.*')
 
-async function serve (t: Test, home: DemoHome, options: Partial<Options>, addonMode = true): Promise<{ server: TestServer, client: Client }> {
-  const server = await startServer(t, { home, options, ...(addonMode ? { env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl } } : {}) })
+async function serve (t: Test, home: DemoHome, options: Partial<Options>, addonMode = true, clock?: FakeClock): Promise<{ server: TestServer, client: Client }> {
+  const server = await startServer(t, { home, options, ...(addonMode ? { env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl } } : {}), ...(clock ? { app: { clock } } : {}) })
   return { server, client: await connectClient(t, server) }
 }
 
@@ -58,7 +58,8 @@ t.test('option on, default denylist: refused, naming the entry to remove', async
 
 t.test('option on, hassio.* removed: each action reaches the house; stop and update are confirmed', async t => {
   const home = await startHome(t)
-  const { client } = await serve(t, home, { ...ON, service_denylist: WITHOUT_HASSIO })
+  const clock = fakeClock()
+  const { client } = await serve(t, home, { ...ON, service_denylist: WITHOUT_HASSIO }, true, clock)
 
   const started = await callTool(client, 'ha_manage_addon', { action: 'start', slug: 'core_samba' })
   t.notOk(started.isError, started.text)
@@ -87,7 +88,8 @@ t.test('option on, hassio.* removed: each action reaches the house; stop and upd
   t.notOk(home.serviceCalls.some(c => c.domain === 'update'), 'no install before the yes')
   const withBackup = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode', backup: true })
   // ha_manage_update's install path: the answer comes while the install runs (the demo's reports progress until finished).
-  const installing = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode', backup: true, confirm_token: withBackup.json.confirm_token })
+  // It answers once its 2 s wait for the house (tools/system/_updates.ts) passes on the server's clock.
+  const installing = await pastWait(clock, 2000, callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode', backup: true, confirm_token: withBackup.json.confirm_token }))
   t.match(installing.json, { success: true, install: 'in_progress', entity_id: 'update.studio_code_server_update' }, installing.text)
   t.match(home.serviceCalls.at(-1), { domain: 'update', service: 'install', target: { entity_id: 'update.studio_code_server_update' }, service_data: { backup: true } })
   const progress = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode' })

@@ -1,7 +1,7 @@
 // confirm_with: owner (src/policy/approvals.ts): a call that needs a confirmation runs only once the
 // owner approves it on the status page or from a phone; nothing the assistant sends is a yes.
 import t from 'tap'
-import { callTool, connectClient, eventually, fakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { callTool, connectClient, dropConnections, eventually, fakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { metaFor, modern } from '../modern.ts'
 import type { DemoHome } from '../../demo/index.ts'
@@ -387,9 +387,7 @@ t.test('red team: approvals attacked from outside', async t => {
     await server.app.services.home.ready()
     home.setState(LOCK, 'locked')
     const { ha } = server.app.services
-    const before = ha.status().connectedAt
-    home.faults.dropConnections()
-    await eventually(() => ha.ready && ha.status().connectedAt !== before, 15_000, 'the add-on to reconnect')
+    await dropConnections(home, ha)
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     t.equal(asked.json.awaiting_owner, true, asked.text)
     await eventually(() => approveAction(home, 'alice_phone') !== undefined, 5000, 'the phone notification')

@@ -1,6 +1,6 @@
 // ha_list_updates and ha_manage_repair through the SDK client, against the demo home (issue 32 items 3 and 4).
 import t from 'tap'
-import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, eventually, fakeClock, pastWait, startHome, startServer, type ToolAnswer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
@@ -77,10 +77,13 @@ t.test('levels: system at manage may ignore a repair; at read it lists updates o
 
 t.test('ha_manage_update: install asks first, runs without blocking, reports progress; skip and clear_skipped', async t => {
   const home = await startHome(t)
-  const server = await startServer(t, { home, options: { allow_config_write: true } })
+  const clock = fakeClock()
+  const server = await startServer(t, { home, options: { allow_config_write: true }, app: { clock } })
   const client = await connectClient(t, server)
   const FIRMWARE = 'update.zigbee_coordinator_firmware'
   const installs = (): number => home.serviceCalls.filter(call => call.domain === 'update' && call.service === 'install').length
+  /** An install the house has not finished answers once its 2 s wait (tools/system/_updates.ts) passes on the server's clock. */
+  const started = async (args: Record<string, unknown>): Promise<ToolAnswer> => await pastWait(clock, 2000, callTool(client, 'ha_manage_update', args))
 
   const asked = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: FIRMWARE })
   t.equal(asked.json.confirmation_required, true, asked.text)
@@ -88,9 +91,9 @@ t.test('ha_manage_update: install asks first, runs without blocking, reports pro
   t.equal(installs(), 0, 'asking installs nothing')
 
   const withBackup = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: FIRMWARE, backup: true })
-  const started = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: FIRMWARE, backup: true, confirm_token: withBackup.json.confirm_token })
-  t.notOk(started.isError, started.text)
-  t.match(started.json, { success: true, install: 'in_progress' }, 'answers while the install runs')
+  const running = await started({ action: 'install', entity_id: FIRMWARE, backup: true, confirm_token: withBackup.json.confirm_token })
+  t.notOk(running.isError, running.text)
+  t.match(running.json, { success: true, install: 'in_progress' }, 'answers while the install runs')
   t.match(home.serviceCalls.at(-1), { domain: 'update', service: 'install', service_data: { backup: true } })
   const progress = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: FIRMWARE })
   t.match(progress.json, { in_progress: true, update: { in_progress: true, percentage: 0 } }, 'the next call reports progress, installing nothing again')
@@ -101,7 +104,7 @@ t.test('ha_manage_update: install asks first, runs without blocking, reports pro
 
   const addon = 'update.studio_code_server_update'
   const token = (await callTool(client, 'ha_manage_update', { action: 'install', entity_id: addon })).json.confirm_token
-  await callTool(client, 'ha_manage_update', { action: 'install', entity_id: addon, confirm_token: token })
+  await started({ action: 'install', entity_id: addon, confirm_token: token })
   t.ok(home.finishUpdate(addon, 'Download failed'))
   await eventually(async () => (await callTool(client, 'ha_list_updates', {})).json.items.some((i: Record<string, any>) => i.entity_id === addon && i.last_install?.status === 'failed' && /Download failed/.test(i.last_install.error)), 5000, 'a failed install is reported failed')
 
