@@ -67,6 +67,12 @@ export interface DemoHome {
     dropConnections(): void
     refuseAuth(count: number): void
     setDelay(ms: number): void
+    /**
+     * Holds, from now until `release`, the WebSocket commands of type `what` and the HTTP requests whose
+     * path starts with `what`: `held` resolves once one is held, so a test knows a call is in flight
+     * without waiting out a delay.
+     */
+    holdAnswers(what: string): { held: Promise<void>, release: () => void }
     setWebSocketDown(down: boolean): void
     supervisorFailures(count: number, status?: number): void
   }
@@ -139,6 +145,11 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
     const url = new URL(req.url ?? '/', 'http://demo')
     const path = url.pathname
     if (faults.delayMs > 0) await new Promise(resolve => setTimeout(resolve, faults.delayMs))
+    const hold = faults.hold
+    if (hold?.holds(path) === true) {
+      hold.arrived()
+      await hold.gate
+    }
     if (path.startsWith('/api/')) {
       await handleCoreRest(rt, req, res, path, url.searchParams, false, routes)
       return
@@ -216,6 +227,14 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
       dropConnections,
       refuseAuth: count => { faults.refuseAuth = count },
       setDelay: ms => { faults.delayMs = Math.max(0, ms) },
+      holdAnswers: what => {
+        let release = (): void => {}
+        let arrived = (): void => {}
+        const gate = new Promise<void>(resolve => { release = resolve })
+        const held = new Promise<void>(resolve => { arrived = resolve })
+        faults.hold = { holds: path => path === what || path.startsWith(what), gate, arrived }
+        return { held, release: () => { faults.hold = undefined; release() } }
+      },
       setWebSocketDown: down => {
         faults.wsDown = down
         if (down) dropConnections()

@@ -23,6 +23,8 @@ export interface ResolvedOptions {
 export interface Faults {
   refuseAuth: number
   delayMs: number
+  /** While set, what `holds` (a WebSocket command's type, an HTTP request's path) waits for `gate`, calling `arrived` first. */
+  hold?: { holds: (what: string) => boolean, gate: Promise<void>, arrived: () => void } | undefined
   wsDown: boolean
   supervisorFailures: number
   supervisorStatus: number

@@ -208,6 +208,25 @@ t.test('faults: delay and websocket down', async t => {
   t.ok(await again.ok({ type: 'get_config' }))
 })
 
+t.test('faults: holdAnswers holds one command type or HTTP path until released, nothing else', async t => {
+  const c = await client(t)
+  const config = home.faults.holdAnswers('get_config')
+  let answered = false
+  const held = c.ok({ type: 'get_config' }).then(result => { answered = true; return result })
+  await config.held
+  t.equal((await c.command({ type: 'get_services' })).success, true, 'other commands are answered meanwhile')
+  t.notOk(answered, 'the held command is not')
+  config.release()
+  t.match(await held, { version: '2026.11.2' }, 'answered once released')
+
+  const rest = home.faults.holdAnswers('/api/config')
+  const fetched = fetch(`${home.url}/api/config`, { headers: { authorization: 'Bearer tok' } })
+  await rest.held
+  t.equal((await fetch(`${home.url}/api/`, { headers: { authorization: 'Bearer tok' } })).status, 200, 'another path is answered meanwhile')
+  rest.release()
+  t.equal((await fetched).status, 200, 'the held request is answered once released')
+})
+
 t.test('calendar/event/create refuses what WEBSOCKET_EVENT_SCHEMA refuses (core calendar/__init__.py)', async t => {
   const c = await client(t)
   const create = async (event: Record<string, unknown>): Promise<any> => await c.command({ type: 'calendar/event/create', entity_id: 'calendar.family', event: { summary: 'x', ...event } })

@@ -113,6 +113,16 @@ export class Connection {
       this.sendError(id, new HaError('unknown_command', 'Unknown command.'))
       return
     }
+    const hold = this.rt.faults.hold
+    if (hold?.holds(type) === true) {
+      hold.arrived()
+      hold.gate.then(() => { this.run(def, id, msg) }, () => {})
+      return
+    }
+    this.run(def, id, msg)
+  }
+
+  private run (def: CommandTable[string], id: number, msg: Record<string, unknown>): void {
     try {
       if (def.keys !== undefined) checkKeys(msg, def.keys)
       const out = def.handle({ id, msg, conn: this, rt: this.rt })

@@ -1,7 +1,6 @@
 // Every refusal a client can see on /mcp answers a JSON-RPC error body with its stable code in
 // `error.data.code` (docs/errors.md, "Refusals at the HTTP layer"). The walk covers each code of
 // HTTP_REFUSAL_CODES, so a new code cannot be added without a request that shows it.
-import { once } from 'node:events'
 import { connect } from 'node:net'
 import pTimeout from 'p-timeout'
 import t, { type Test } from 'tap'
@@ -159,9 +158,9 @@ function raw (port: string, method: string, path: string, headers: Record<string
 }
 
 /**
- * A request that arrives while the server closes: a slow call (Home Assistant delayed) holds a kept-alive
- * connection while the server starts closing; once its answer is in, `second` is sent on the same
- * connection. Returns the answer to `second`.
+ * A request that arrives while the server closes: a slow call (its template held by the demo home) holds a
+ * kept-alive connection while the server starts closing; once its answer is in, `second` is sent on the
+ * same connection. Returns the answer to `second`.
  */
 async function whileClosing (server: TestServer, second: (port: string) => string): Promise<{ status: number, headers: string, body: any }> {
   const port = new URL(server.url).port
@@ -172,11 +171,14 @@ async function whileClosing (server: TestServer, second: (port: string) => strin
   let data = ''
   socket.on('data', (chunk: string) => { data += chunk })
   const ended = new Promise(resolve => socket.once('close', resolve))
-  server.home.faults.setDelay(400)
-  const arrived = once(server.app.server, 'request')
+  const template = server.home.faults.holdAnswers('/api/template')
   socket.write(first)
-  await arrived
+  await pTimeout(template.held, { milliseconds: 5000, message: 'the slow call never reached the demo home' })
+  const serving = server.app.server.listeners('request')
   const closing = server.app.close()
+  // The slow call answers once the server has begun to close (plugins/closing.ts answers requests from then on).
+  await eventually(() => !server.app.server.listeners('request').some(listener => serving.includes(listener)), 5000, 'the server to begin closing')
+  template.release()
   await eventually(() => /"id":9/.test(data), 10_000, 'the slow call\'s answer')
   const before = data.length
   socket.write(second(port))

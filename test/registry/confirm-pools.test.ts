@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, fakeClock, pastWait, startHome, startServer } from '../helper.ts'
 
 t.test('pending confirmations are per identity: one client cannot push out another\'s', async t => {
   const home = await startHome(t)
@@ -29,7 +29,8 @@ t.test('pending confirmations are per identity: one client cannot push out anoth
 t.test('pending confirmations are bounded by bytes too: large previews push out the asker\'s own oldest', async t => {
   // 60 pending confirmations with 3.9 MB of data each took the heap: a count alone bounds nothing.
   const home = await startHome(t)
-  const server = await startServer(t, { home, options: { allow_write: true } })
+  const clock = fakeClock()
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { clock } })
   const { token, entry } = await server.app.services.tokens.create({ name: 'big previews', scopes: ['read', 'write'] })
   const identityId = `token:${entry.id}`
   const big = await connectClient(t, server, token)
@@ -47,7 +48,8 @@ t.test('pending confirmations are bounded by bytes too: large previews push out 
   const stale = await callTool(big, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: lock }, data: { code: '0'.padEnd(60_000, 'x') }, confirm_token: tokens[0] })
   t.equal(stale.code, 'HAMCP_CONFIRM_TOKEN_INVALID', stale.text.slice(0, 200))
   t.equal(home.serviceCalls.length, 0, 'nothing reached the house')
-  const newest = await callTool(big, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: lock }, data: { code: '39'.padEnd(60_000, 'x') }, confirm_token: tokens[39] })
+  // Nothing changes in the house, so the answer comes once the write's 1.5 s wait for state changes (src/policy/reached.ts) passes on the server's clock.
+  const newest = await pastWait(clock, 1500, callTool(big, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: lock }, data: { code: '39'.padEnd(60_000, 'x') }, confirm_token: tokens[39] }))
   t.notOk(newest.isError, newest.text.slice(0, 200))
   const { confirms } = server.app.services.policy
   t.ok(confirms.size(identityId) < 38, `only the newest were kept (${confirms.size(identityId)} left)`)

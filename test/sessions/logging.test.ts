@@ -4,7 +4,7 @@ import t from 'tap'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { LoggingMessageNotificationSchema, type LoggingMessageNotification } from '@modelcontextprotocol/sdk/types.js'
-import { connectClient, eventually, startHome, startServer, type TestServer } from '../helper.ts'
+import { connectClient, dropConnections, eventually, startHome, startServer, type TestServer } from '../helper.ts'
 
 async function sessionClient (t: { teardown: (fn: () => unknown) => void }, server: TestServer): Promise<{ client: Client, logs: LoggingMessageNotification['params'][] }> {
   const client = new Client({ name: 'listener', version: '1.0.0' })
@@ -25,15 +25,13 @@ t.test('a session hears that Home Assistant went away and came back', async t =>
   // The notification stream (GET) carries messages not tied to a request.
   await eventually(() => server.app.services.sessions.registry.size === 1, 5000, 'the session to be open')
 
-  home.faults.setWebSocketDown(true)
-  await eventually(() => logs.some(log => log.level === 'warning'), 10_000, 'the warning')
+  await dropConnections(home, server.app.services.ha)
+  await eventually(() => logs.some(log => log.level === 'notice'), 5000, 'the all-clear')
+  t.same(logs.map(log => log.level), ['warning', 'notice'], 'the warning, then the all-clear')
   const warning = logs.find(log => log.level === 'warning')
   t.equal(warning?.logger, 'home-assistant')
   t.match(String(warning?.data), /Lost the connection to Home Assistant/, 'says what happened')
   t.match(String(warning?.data), /HAMCP_HA_NOT_CONNECTED/, 'and what calls answer meanwhile')
-
-  home.faults.setWebSocketDown(false)
-  await eventually(() => logs.some(log => log.level === 'notice'), 15_000, 'the all-clear')
   t.match(String(logs.find(log => log.level === 'notice')?.data), /connected again/)
 })
 
@@ -45,10 +43,8 @@ t.test('the level a client sets filters the messages', async t => {
   await quiet.client.setLoggingLevel('error')
   const chatty = await sessionClient(t, server)
   await chatty.client.setLoggingLevel('debug')
-  home.faults.setWebSocketDown(true)
-  await eventually(() => chatty.logs.some(log => log.level === 'warning'), 10_000, 'the warning to the chatty session')
-  home.faults.setWebSocketDown(false)
-  await eventually(() => chatty.logs.some(log => log.level === 'notice'), 15_000, 'the all-clear to the chatty session')
+  await dropConnections(home, server.app.services.ha)
+  await eventually(() => chatty.logs.some(log => log.level === 'warning') && chatty.logs.some(log => log.level === 'notice'), 5000, 'the warning and the all-clear to the chatty session')
   t.same(quiet.logs, [], 'nothing below error reaches a session that asked for error')
 })
 

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, fakeClock, pastWait, startHome, startServer } from '../helper.ts'
 import { entriesOf } from '../../demo/config-entries.ts'
 import { serviceRefusal } from '../../src/mcp/runtime/categories.ts'
 import { optionsSchema } from '../../src/options.ts'
@@ -30,13 +30,15 @@ t.test('homeassistant.reload_config_entry through ha_call_service needs integrat
   const primary = await callTool(await connectClient(t, server), 'ha_call_service', reload)
   t.match(primary.json, { success: true }, 'the primary token has every category at manage')
 
-  const noConfig = await startServer(t, { home, options: { allow_write: true } })
+  const clock = fakeClock()
+  const noConfig = await startServer(t, { home, options: { allow_write: true }, app: { clock } })
   home.clearServiceCalls()
   const refused = await callTool(await connectClient(t, noConfig), 'ha_call_service', reload)
   t.equal(refused.code, 'HAMCP_DENIED_LEVEL', 'without allow_config_write even the primary token cannot reload an entry')
   t.match(refused.text, /allow_config_write/)
   t.same(home.serviceCalls, [])
-  const other = await callTool(await connectClient(t, noConfig), 'ha_call_service', { domain: 'homeassistant', service: 'update_entity', target: { entity_id: 'sun.sun' } })
+  // Nothing changes in the house, so the answer comes once the write's 1.5 s wait for state changes (src/policy/reached.ts) passes on the server's clock.
+  const other = await pastWait(clock, 1500, callTool(await connectClient(t, noConfig), 'ha_call_service', { domain: 'homeassistant', service: 'update_entity', target: { entity_id: 'sun.sun' } }))
   t.not(other.code, 'HAMCP_DENIED_LEVEL', 'other services are untouched')
 })
 

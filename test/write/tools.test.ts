@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, fakeClock, pastWait, startHome, startServer } from '../helper.ts'
 import { writeCatalog } from './catalog.ts'
 
 const COLOR_LIGHT = 'light.kuche_ceiling_light'
@@ -7,7 +7,8 @@ const COLOR_LIGHT = 'light.kuche_ceiling_light'
 t.test('service-level write tools against the demo home', async t => {
   let now = Date.now()
   const home = await startHome(t)
-  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog(), policy: { now: () => now } } })
+  const clock = fakeClock()
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { catalog: await writeCatalog(), clock, policy: { now: () => now } } })
   const client = await connectClient(t, server)
 
   t.test('notifications: 6 per minute per target, dry runs not counted', async t => {
@@ -73,7 +74,8 @@ t.test('service-level write tools against the demo home', async t => {
   t.test('scripts, automations, todo and scenes go through the guard', async t => {
     home.clearServiceCalls()
     t.notOk((await callTool(client, 'ha_run_script', { entity_id: 'script.good_night', variables: { who: 'me' } })).isError)
-    const trigger = await callTool(client, 'ha_trigger_automation', { entity_id: 'automation.wake_up' })
+    // Nothing changes in the house, so the answer comes once the write's 1.5 s wait for state changes (src/policy/reached.ts) passes on the server's clock.
+    const trigger = await pastWait(clock, 1500, callTool(client, 'ha_trigger_automation', { entity_id: 'automation.wake_up' }))
     t.notOk(trigger.isError, trigger.text)
     t.equal(home.serviceCalls.find(c => c.service === 'trigger')?.service_data.skip_condition, true, 'skip_condition defaults to true')
     t.notOk((await callTool(client, 'ha_set_automation', { entity_id: 'automation.wake_up', enabled: false })).isError)
