@@ -3,13 +3,6 @@
 import { readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 
-// tap's runner imports this module after it sets which loaded files @tapjs/processinfo records in
-// each test process, and before it starts any. tap's own list records node_modules too: each test
-// process then reads and splits every dependency's source again (about 1,100 files, 0.3 s of CPU per
-// test file) for coverage that node_modules never gets. Only tap's --changed reads the records,
-// and this project does not use it.
-process.env._TAPJS_PROCESSINFO_EXCLUDE_ = String(/(^(node|tapmock):|[\\/](\.tap|tap-snapshots|node_modules)[\\/])/)
-
 function walk (dir) {
   const out = []
   for (const name of readdirSync(dir)) {
