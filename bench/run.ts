@@ -98,10 +98,14 @@ async function startServer (home: DemoHome, port: number): Promise<ChildProcess>
   // Every tool listed (tool_list full, every allow_ option), so the heavy reads call each one; writes
   // are called with dry_run where they take it, and the ones that must be confirmed only ask.
   writeFileSync(join(dataDir, 'options.json'), values.options ? readFileSync(values.options) : JSON.stringify({ allow_write: true, allow_config_write: true, allow_camera: true, allow_addon_control: true, tool_list: 'full' }))
-  // BENCH_PROFILE=dir writes a V8 CPU profile of the server there, to see where a call's time goes.
-  const profile = process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []
+  // BENCH_PROFILE=dir writes a V8 CPU profile of the server there, to see where a call's time goes;
+  // BENCH_NODE_ARGS adds node flags after addon/start.sh's own (the last of a V8 flag wins), to try one.
+  const nodeArgs = [
+    ...(process.env.BENCH_PROFILE ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : []),
+    ...(process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean)
+  ]
   // The production build, as the image runs it (tsx would add its compiler to the memory figures).
-  const child = spawn('sh', [START_SCRIPT, ...profile], {
+  const child = spawn('sh', [START_SCRIPT, ...nodeArgs], {
     // 16 clients with one token on loopback far outrun any real client: the request limits stay on
     // (their cost is measured) but so high that they never throttle the bench. RATE_LIMIT_*=0 measures without them.
     env: { ...process.env, NODE_OPTIONS: undefined, NODE_BIN: process.execPath, HA_URL: home.url, HA_TOKEN: home.token, SUPERVISOR_URL: home.supervisorUrl, SUPERVISOR_TOKEN: home.supervisorToken, MCP_API_TOKEN: TOKEN, DATA_DIR: dataDir, MCP_PORT: String(port), INGRESS_PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'warning', RATE_LIMIT_PER_TOKEN: process.env.RATE_LIMIT_PER_TOKEN ?? BENCH_REQUEST_LIMIT, RATE_LIMIT_PER_ADDRESS: process.env.RATE_LIMIT_PER_ADDRESS ?? BENCH_REQUEST_LIMIT },

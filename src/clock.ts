@@ -53,13 +53,25 @@ export async function sleep (clock: Clock, ms: number, options: { signal?: Abort
   })
 }
 
+const LATE = Symbol('late')
+
 /**
- * The clock as p-timeout's `customTimers`: a timeout it sets runs on `clock`, so an injected clock
- * moves it too. Held (`ref`) like p-timeout's own: the awaited promise settles either way.
+ * What `work` settles to, or what `onTimeout` returns (or throws) once `ms` pass on `clock` first;
+ * the timer is cancelled as soon as either happens, and `work` is then left to finish unheard. The
+ * timer is held (`ref`): something awaits it. An `ms` that never elapses (Infinity) sets none.
+ *
+ * Plain on purpose: p-timeout, used here before, assigns a closure literal straight to a property of
+ * the promise it returns, and V8 allocates such closures in the old generation, so each awaited answer
+ * stayed reachable through its scope until the next full collection (docs/performance.md).
  */
-export function timersOf (clock: Clock): { setTimeout: typeof globalThis.setTimeout, clearTimeout: typeof globalThis.clearTimeout } {
-  return {
-    setTimeout: ((fn: () => void, ms?: number) => clock.schedule(fn, ms ?? 0, { ref: true })) as unknown as typeof globalThis.setTimeout,
-    clearTimeout: ((cancel?: unknown) => { if (typeof cancel === 'function') cancel() }) as typeof globalThis.clearTimeout
+export async function within<T> (clock: Clock, ms: number, work: Promise<T>, onTimeout: () => T): Promise<T> {
+  if (!Number.isFinite(ms)) return await work
+  let cancel = (): void => {}
+  const late = new Promise<typeof LATE>(resolve => { cancel = clock.schedule(() => { resolve(LATE) }, ms, { ref: true }) })
+  try {
+    const first = await Promise.race([work, late])
+    return first === LATE ? onTimeout() : first
+  } finally {
+    cancel()
   }
 }

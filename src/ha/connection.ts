@@ -1,11 +1,10 @@
-import pTimeout from 'p-timeout'
 import { WebSocket as WsWebSocket } from 'ws'
 import {
   createConnection, createLongLivedTokenAuth, ERR_INVALID_AUTH,
   type Connection, type MessageBase
 } from 'home-assistant-js-websocket'
 import { HaCommandFailedError, HaNotConnectedError, HaTimeoutError } from '../errors.ts'
-import { every, realClock, timersOf, type Clock } from '../clock.ts'
+import { every, realClock, within, type Clock } from '../clock.ts'
 import type { AppLogger } from '../logger.ts'
 import { exponentialDelay } from '../retry-delay.ts'
 
@@ -112,7 +111,7 @@ export class HaConnection {
     try {
       // Real time on purpose: it bounds a real peer's answer. On an injected clock, moving past the
       // ping interval would send a ping and time it out in the same step, and drop the connection.
-      return await pTimeout(conn.sendMessagePromise<T>(message), { milliseconds: timeoutMs, fallback: () => { throw new HaTimeoutError(message.type, timeoutMs) }, customTimers: timersOf(realClock) })
+      return await within(realClock, timeoutMs, conn.sendMessagePromise<T>(message), () => { throw new HaTimeoutError(message.type, timeoutMs) })
     } catch (err) {
       throw this.#translate(err, message.type)
     }

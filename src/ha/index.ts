@@ -1,10 +1,9 @@
-import pTimeout from 'p-timeout'
 import { HaConnection, type ConnectionOptions } from './connection.ts'
 import { HttpClient, SupervisorClient } from './http.ts'
 import { Registries, REGISTRY_KINDS } from './registries.ts'
 import { entitiesMessageProblem } from './schemas.ts'
 import { StateStore, type EntitiesMessage } from './state-store.ts'
-import { realClock, timersOf, type Clock } from '../clock.ts'
+import { realClock, within, type Clock } from '../clock.ts'
 import { HaNotConnectedError } from '../errors.ts'
 import { InternTable } from '../intern.ts'
 import { NOT_ADMIN_EFFECT } from './rights.ts'
@@ -150,7 +149,7 @@ export class HomeAssistant {
       this.#readyWaiters = this.#readyWaiters.filter(w => w !== done)
       throw new HaNotConnectedError(this.connection.lastError ? ` (${this.connection.lastError})` : '')
     }
-    await pTimeout(ready, { milliseconds: timeoutMs, customTimers: timersOf(this.#clock), fallback: notConnected })
+    await within(this.#clock, timeoutMs, ready, notConnected)
   }
 
   async command<T = unknown>(message: { type: string, [key: string]: unknown }, timeoutMs?: number): Promise<T> {

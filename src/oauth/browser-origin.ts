@@ -1,7 +1,6 @@
-import pTimeout from 'p-timeout'
 import type { SupervisorApi } from '../addon/options-sync.ts'
 import { hostPortLookup } from '../addon/host-port.ts'
-import { realClock, timersOf, type Clock } from '../clock.ts'
+import { realClock, within, type Clock } from '../clock.ts'
 import { resolveAuthorizationOrigin, type AuthorizationOrigin } from './public-origin.ts'
 
 export interface BrowserOriginDeps {
@@ -69,5 +68,5 @@ export function browserOriginLookup (deps: BrowserOriginDeps): (request: { host:
 
 async function withinMs<T> (clock: Clock, work: Promise<T> | undefined, ms: number): Promise<T | undefined> {
   if (!work) return undefined
-  return await pTimeout<T | undefined>(work.catch(() => undefined), { milliseconds: ms, fallback: () => undefined, customTimers: timersOf(clock) })
+  return await within<T | undefined>(clock, ms, work.catch(() => undefined), () => undefined)
 }

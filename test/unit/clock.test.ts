@@ -1,7 +1,6 @@
 // The helpers over a Clock (src/clock.ts), on a clock the test moves by hand.
-import pTimeout from 'p-timeout'
 import t from 'tap'
-import { every, realClock, sleep, timersOf } from '../../src/clock.ts'
+import { every, realClock, sleep, within } from '../../src/clock.ts'
 import { fakeClock } from '../helper.ts'
 
 t.test('every: once per period until stopped', async t => {
@@ -43,15 +42,27 @@ t.test('sleep: ends when the clock passes it, or at once on abort', async t => {
   t.same(clock.pending(), [], 'the abort cancels its timer')
 })
 
-t.test('timersOf: a p-timeout on the injected clock', async t => {
+t.test('within: the work\'s outcome, or the timeout\'s once the clock passes it first', async t => {
   const clock = fakeClock(0)
-  const answer = pTimeout(new Promise(() => {}), { milliseconds: 8000, fallback: () => 'too slow', customTimers: timersOf(clock) })
+  const slow = within(clock, 8000, new Promise<string>(() => {}), () => 'too slow')
   t.same(clock.pending(), [8000])
-  clock.advance(8000)
-  t.equal(await answer, 'too slow')
-  const quick = await pTimeout(Promise.resolve('ok'), { milliseconds: 8000, customTimers: timersOf(clock) })
-  t.equal(quick, 'ok')
-  t.same(clock.pending(), [], 'a settled promise clears its timeout')
+  clock.advance(7999)
+  clock.advance(1)
+  t.equal(await slow, 'too slow')
+  t.same(clock.pending(), [], 'its timer is gone once it fired')
+
+  t.equal(await within(clock, 8000, Promise.resolve('ok'), () => 'too slow'), 'ok')
+  t.same(clock.pending(), [], 'work that settles first cancels the timer')
+
+  await t.rejects(within(clock, 8000, Promise.reject(new Error('refused')), () => 'too slow'), /refused/, 'a rejection is the answer too')
+  t.same(clock.pending(), [])
+
+  const late = within(clock, 50, new Promise<string>(() => {}), () => { throw new Error('no answer within 50 ms') })
+  clock.advance(50)
+  await t.rejects(late, /no answer within 50 ms/, 'what the timeout throws rejects')
+
+  t.equal(await within(clock, Infinity, Promise.resolve('ok'), () => 'never'), 'ok')
+  t.same(clock.pending(), [], 'a timeout that never elapses sets no timer')
 })
 
 t.test('realClock: the wall clock, and timers that can be cancelled', async t => {

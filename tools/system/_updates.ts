@@ -1,5 +1,4 @@
-import pTimeout from 'p-timeout'
-import { timersOf } from '../../src/clock.ts'
+import { within } from '../../src/clock.ts'
 import { UserError } from '../../src/errors.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import type { HomeView } from '../../src/home/view.ts'
@@ -95,7 +94,7 @@ export async function installUpdate (ctx: ToolCallContext, entityId: string, arg
       const ended = call.then(() => { run.status = 'done' }, (err: unknown) => { run.status = 'failed'; run.error = (err as Error).message; throw err })
       ended.catch(() => {})
       // A refusal (no update, already installing) comes at once and is the answer; a long install is left running.
-      await pTimeout(ended, { milliseconds: INSTALL_WAIT_MS, fallback: () => undefined, customTimers: timersOf(ctx.clock) })
+      await within(ctx.clock, INSTALL_WAIT_MS, ended, () => undefined)
       return run
     }
   })

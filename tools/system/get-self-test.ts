@@ -1,6 +1,5 @@
-import pTimeout from 'p-timeout'
 import { z } from 'zod'
-import { timersOf, type Clock } from '../../src/clock.ts'
+import { within, type Clock } from '../../src/clock.ts'
 import type { HomeAssistant } from '../../src/ha/index.ts'
 import { defineTool } from '../../src/mcp/runtime/define-tool.ts'
 import { NOT_ADMIN_EFFECT } from '../../src/ha/rights.ts'
@@ -13,7 +12,7 @@ interface Probe { ok: boolean, ms?: number, detail?: string }
 async function timed (clock: Clock, run: () => Promise<unknown>): Promise<Probe> {
   const started = performance.now()
   try {
-    await pTimeout(run(), { milliseconds: PROBE_TIMEOUT_MS, message: `no answer within ${PROBE_TIMEOUT_MS} ms`, customTimers: timersOf(clock) })
+    await within(clock, PROBE_TIMEOUT_MS, run(), () => { throw new Error(`no answer within ${PROBE_TIMEOUT_MS} ms`) })
     return { ok: true, ms: Math.round(performance.now() - started) }
   } catch (err) {
     return { ok: false, ms: Math.round(performance.now() - started), detail: (err as Error).message }

@@ -1,5 +1,4 @@
-import pTimeout from 'p-timeout'
-import { timersOf } from '../../clock.ts'
+import { within } from '../../clock.ts'
 import { INTERNAL_ERROR_CODE, isHomeAssistantError, isUserError, type HomeAssistantErrorCode, type UserErrorCode } from '../../errors.ts'
 import { isEntityId } from '../../home/entities.ts'
 import { fitText, fitToCap, isRecord, RESPONSE_CAP_BYTES } from '../../shape.ts'
@@ -127,7 +126,7 @@ export async function invokeTool (tool: LoadedTool, rawArgs: unknown, ctx: ToolC
       }
       const bounded = tool.definition.kind === 'read' || tool.definition.kind === 'camera'
       // The budget's timer runs on the injected clock; past it the call is answered and its work left to finish unheard.
-      result = bounded ? await pTimeout(answer(), { milliseconds: readBudgetMs, fallback: overBudget, customTimers: timersOf(ctx.clock) }) : await answer()
+      result = bounded ? await within(ctx.clock, readBudgetMs, answer(), overBudget) : await answer()
     } catch (err) {
       if (isUserError(err)) {
         result = errorResult(err.code, scrubError(ctx, err.message, rawArgs), err.hint && scrubError(ctx, err.hint, rawArgs), err.details && JSON.parse(scrubError(ctx, JSON.stringify(err.details), rawArgs)) as Record<string, unknown>)
