@@ -87,3 +87,12 @@ t.test('the start script runs the production entry with the memory flags and the
   t.equal(args.at(-2), '--cpu-prof', 'extra arguments go to node before the entry')
   t.match({ arenas, mmapThreshold }, { arenas: /^\d+$/, mmapThreshold: /^\d+$/ }, 'glibc\'s allocator settings (the image\'s musl ignores them)')
 })
+
+t.test('docs/performance.md gives the reason for every setting of the start script', async (t) => {
+  const script = readFileSync(join(root, 'addon/start.sh'), 'utf8')
+  const settings = script.split('\n').map(line => line.trim().replace(/ \\$/, '')).filter(line => /^(export [A-Z_]+=|--)/.test(line))
+    .map(line => line.replace(/^export /, '').replace(/=.*$/, ''))
+  t.ok(settings.length >= 5, `the script's settings were read (${settings.join(' ')})`)
+  const reasons = readFileSync(join(root, 'docs/performance.md'), 'utf8').split('## Why each setting')[1]?.split('\n## ')[0] ?? ''
+  for (const setting of settings) t.match(reasons, new RegExp('^- `' + setting.replace(/[-]/g, '\\-') + '[=`]', 'm'), `${setting} has its reason`)
+})
