@@ -11,5 +11,14 @@ export default [
       // tap's t.test() answers a PromiseWithSubtest that tap itself waits for and reports.
       '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafePromises: [{ from: 'package', name: 'PromiseWithSubtest', package: '@tapjs/core' }] }]
     }
+  },
+  {
+    files: ['src/**/*.ts', 'routes/**/*.ts', 'plugins/**/*.ts', 'tools/**/*.ts', 'app/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: 'AssignmentExpression[left.type="MemberExpression"] > :matches(ArrowFunctionExpression, FunctionExpression).right',
+        message: 'V8 allocates a function literal assigned straight to a property in the old generation, and its scope stays alive until the next full collection (docs/performance.md): name it first (const f = ...; obj.prop = f).'
+      }]
+    }
   }
 ]

@@ -266,12 +266,15 @@ export class OwnerApprovals {
   }
 }
 
+const alreadyDecided = async (): Promise<never> => { throw new Error('this approval was already decided') }
+const nothingLeft = (): void => {}
+
 /** A decided approval keeps only what the page and the assistant's next call show: not the call it could run again. */
 function release (entry: Entry): void {
   entry.shown = {}
   if (entry.preview.length > DECIDED_PREVIEW_CHARS) entry.preview = `${entry.preview.slice(0, DECIDED_PREVIEW_CHARS)}…`
-  entry.execute = async () => { throw new Error('this approval was already decided') }
-  entry.ended = () => {}
+  entry.execute = alreadyDecided
+  entry.ended = nothingLeft
 }
 
 function viewOf (entry: Entry): ApprovalView {

@@ -102,7 +102,8 @@ export async function createSessionServer (deps: McpServerDeps, id: string, hook
   })
   const send = transport.send.bind(transport)
   // An error gets our code in data.code, whoever raised it (the SDK's own checks have none).
-  transport.send = async (message, options) => { await send('error' in message ? withRefusalCode(legacyErrorCodes(message)) : message, options) }
+  const coded: typeof transport.send = async (message, options) => { await send('error' in message ? withRefusalCode(legacyErrorCodes(message)) : message, options) }
+  transport.send = coded
   // The transport's own HTTP refusals (406, 409, a second initialize...) are JSON bodies without our code: coded on the way out.
   const serve = toNodeHandler({
     fetch: async (request, extra) => {
