@@ -157,12 +157,16 @@ export async function dropConnections (home: DemoHome, ha: HomeAssistant, timeou
   await pTimeout(back, { milliseconds: timeoutMs, message: 'the add-on did not reconnect to the demo home' }).finally(off)
 }
 
-/** Waits until `check` holds, polling; for conditions driven by another process (the demo home). */
+/**
+ * Waits until `check` holds, polling; for conditions driven by another process (the demo home). Most
+ * hold within a few milliseconds (a message through the demo's WebSocket), so the polls start 1 ms
+ * apart and back off to 20 ms.
+ */
 export async function eventually (check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs
-  while (Date.now() < deadline) {
+  for (let pause = 1; Date.now() < deadline; pause = Math.min(20, pause * 2)) {
     if (await check()) return
-    await new Promise(resolve => setTimeout(resolve, 20))
+    await new Promise(resolve => setTimeout(resolve, pause))
   }
   throw new Error(`timed out waiting for ${what}`)
 }
