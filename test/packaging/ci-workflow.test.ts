@@ -1,5 +1,5 @@
 // CI tests on the Node the tests use here (the `node` devDependency, the add-on image's) and runs
-// the typecheck and the lint once: `npm test` already runs both (side by side) before tap.
+// the typecheck and the lint once: `npm test` already runs both (side by side, beside tap).
 import { readFileSync } from 'node:fs'
 import t from 'tap'
 import { parse } from 'yaml'
@@ -22,7 +22,7 @@ t.test('every Node a workflow picks is the node devDependency\'s major', async t
 })
 
 t.test('CI runs the typecheck and the lint once, through npm test', async t => {
-  t.match(pkg.scripts.test, /^npm run check && npm run tap$/, 'npm test runs the checks, then the default suite')
+  t.match(pkg.scripts.test, /^npm run check & check=\$!; npm run tap; tap=\$\?; wait \$check && \[ \$tap -eq 0 \]$/, 'npm test runs the checks beside the default suite and fails if either fails')
   t.match(pkg.scripts.check, /npm run typecheck &.*npm run lint;.*wait \$typecheck && \[ \$lint -eq 0 \]/, 'the checks run both side by side and fail if either fails')
   const runs = workflows.find(w => w.name === 'ci.yml')!.jobs.test.steps.flatMap(step => step.run ?? [])
   const script = read('.ci/run')
