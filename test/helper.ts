@@ -2,7 +2,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
-import pTimeout from 'p-timeout'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { buildApp, type AppOptions } from '../app/app.ts'
@@ -11,6 +10,7 @@ import { createLogger, SecretScrubber } from '../src/logger.ts'
 import type { LogLevel, Options } from '../src/options.ts'
 import { startDemoHome, type DemoHome, type DemoHomeOptions } from '../demo/index.ts'
 import type { HomeAssistant } from '../src/ha/index.ts'
+import { realClock, within } from '../src/clock.ts'
 
 type Test = { teardown: (fn: () => unknown) => void }
 
@@ -154,7 +154,7 @@ export async function dropConnections (home: DemoHome, ha: HomeAssistant, timeou
     })
   })
   home.faults.dropConnections()
-  await pTimeout(back, { milliseconds: timeoutMs, message: 'the add-on did not reconnect to the demo home' }).finally(off)
+  await within(realClock, timeoutMs, back, () => { throw new Error('the add-on did not reconnect to the demo home') }).finally(off)
 }
 
 /**

@@ -2,8 +2,8 @@
 // `error.data.code` (docs/errors.md, "Refusals at the HTTP layer"). The walk covers each code of
 // HTTP_REFUSAL_CODES, so a new code cannot be added without a request that shows it.
 import { connect } from 'node:net'
-import pTimeout from 'p-timeout'
 import t, { type Test } from 'tap'
+import { realClock, within } from '../../src/clock.ts'
 import { HTTP_REFUSAL_CODES, type RefusalCode } from '../../src/errors.ts'
 import { eventually, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 import { openRawSession } from '../sessions/_raw.ts'
@@ -173,7 +173,7 @@ async function whileClosing (server: TestServer, second: (port: string) => strin
   const ended = new Promise(resolve => socket.once('close', resolve))
   const template = server.home.faults.holdAnswers('/api/template')
   socket.write(first)
-  await pTimeout(template.held, { milliseconds: 5000, message: 'the slow call never reached the demo home' })
+  await within(realClock, 5000, template.held, () => { throw new Error('the slow call never reached the demo home') })
   const serving = server.app.server.listeners('request')
   const closing = server.app.close()
   // The slow call answers once the server has begun to close (plugins/closing.ts answers requests from then on).
@@ -182,7 +182,7 @@ async function whileClosing (server: TestServer, second: (port: string) => strin
   await eventually(() => /"id":9/.test(data), 10_000, 'the slow call\'s answer')
   const before = data.length
   socket.write(second(port))
-  await pTimeout(ended, { milliseconds: 3000, fallback: () => undefined })
+  await within(realClock, 3000, ended, () => undefined)
   socket.destroy()
   await closing
   const answer = data.slice(before)

@@ -2,8 +2,8 @@
 // StatelessMux): a client's notifications/cancelled names ids of its own, and must never reach the
 // server, where such an id could be another client's request in flight. A stateless client cancels
 // by closing its connection; its notifications are accepted (202) and dropped.
-import pTimeout from 'p-timeout'
 import t from 'tap'
+import { realClock, within } from '../../src/clock.ts'
 import { rpc, startHome, startServer } from '../helper.ts'
 
 t.test('a notifications/cancelled from one client never cancels another client\'s request', async t => {
@@ -17,7 +17,7 @@ t.test('a notifications/cancelled from one client never cancels another client\'
   // `_meta` takes the SDK's way (not the direct read path), where the private ids live.
   const slow = rpc(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ha_get_history', arguments: { entity_id: [light], hours: 1 }, _meta: { progressToken: 'p' } } }, { authorization: `Bearer ${server.token}` })
     .finally(() => { answered = true })
-  await pTimeout(history.held, { milliseconds: 5000, message: 'the history read never reached the demo home' })
+  await within(realClock, 5000, history.held, () => { throw new Error('the history read never reached the demo home') })
   // Another client guesses every small private id.
   const guesses = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: i + 1, reason: 'guess' } }))
   const cancel = await rpc(server.url, guesses, { authorization: `Bearer ${server.token}` })

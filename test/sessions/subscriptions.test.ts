@@ -1,9 +1,9 @@
-import pTimeout from 'p-timeout'
 import t from 'tap'
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { DemoHome } from '../../demo/index.ts'
+import { realClock, within } from '../../src/clock.ts'
 import { connectClient, eventually, fakeClock, type FakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 import { stalledStream } from './_stalled.ts'
 import { answerOf, auth, openRawSession } from './_raw.ts'
@@ -163,7 +163,7 @@ t.test('a session stream whose reader does not read holds one update per resourc
     clock.advance(20_000)
     await new Promise(resolve => setImmediate(resolve))
   }
-  await pTimeout(stalled.ended, { milliseconds: 3000, fallback: () => undefined })
+  await within(realClock, 3000, stalled.ended, () => undefined)
   t.ok(state.closed, `the server closed the stream that did not read (after ${round} rounds of 50 updates)`)
   t.ok((stalled.response()?.writableLength ?? 0) < 256 * 1024, 'what waited for it stayed small')
   const tools = answerOf(await (await rpc(server.url, { jsonrpc: '2.0', id: 99, method: 'tools/list' }, auth(server.token, session))).text())
@@ -318,7 +318,7 @@ t.test('red team: subscriptions/listen streams', async t => {
       clock.advance(20_000)
       await new Promise(resolve => setImmediate(resolve))
     }
-    await pTimeout(stalled.ended, { milliseconds: 3000, fallback: () => undefined })
+    await within(realClock, 3000, stalled.ended, () => undefined)
     t.ok(state.closed, `the server closed the stream that did not read (after ${round} rounds of 50 updates)`)
     t.ok(held < 256 * 1024, `what waited for it in the process stayed small (${held} bytes)`)
     home.setState(busy[0] as string, 'after')
