@@ -165,3 +165,38 @@ t.test('loopback redirect URIs: only the port may vary; fragments and user info 
     t.equal(refused.body.error, 'invalid_redirect_uri', `registering ${uri}`)
   }
 })
+
+// One device on an IPv6 network holds a whole /64 and can speak from any address in it: the per-peer
+// caps on registrations and pending sign-ins must count that /64 as one peer, or it pushes Home
+// Assistant's own registration and sign-in out of the store by sheer number of addresses.
+/** An address of the one attacker's /64. */
+const inTheSlash64 = (i: number): string => `2001:db8:1:2::${i.toString(16)}`
+
+t.test('a /64 is one peer: registrations', async t => {
+  const home = await startHome(t)
+  const clock = signInClock()
+  const server = await startServer(t, { home, app: { oauth: { now: clock.now } } })
+  const ha = await registerFrom(server, '127.0.0.1', HA_PAYLOAD)
+  t.equal(ha.status, 201)
+  const statuses: number[] = []
+  for (let i = 1; i <= 210; i++) statuses.push((await registerFrom(server, inTheSlash64(i), { redirect_uris: [`http://127.0.0.1:${5000 + i}/cb`], token_endpoint_auth_method: 'none' })).status)
+  t.equal(statuses.filter(s => s === 201).length, 10, 'ten per window for the whole /64')
+  t.ok(server.app.services.oauth?.clients.get(ha.body.client_id), 'Home Assistant\'s registration was not pushed out')
+  const mapped = await registerFrom(server, '::ffff:127.0.0.9', { redirect_uris: ['http://127.0.0.1:6000/cb'], token_endpoint_auth_method: 'none' })
+  t.equal(mapped.status, 201, 'an IPv4-mapped address is its IPv4 peer')
+})
+
+t.test('a /64 is one peer: pending sign-ins', async t => {
+  const home = await startHome(t)
+  const server = await startServer(t, { home })
+  const ha = await registerFrom(server, '127.0.0.1', HA_PAYLOAD)
+  const haPath = authorizePath(ha.body.client_id, HA_REDIRECT, { state: 'ha-state' })
+  const mine = await authorizeFrom(server, '127.0.0.1', haPath)
+  t.ok(mine.requestId)
+  const app = await registerFrom(server, '127.0.0.3', { redirect_uris: ['http://127.0.0.1:7000/cb'], token_endpoint_auth_method: 'none' })
+  let opened = 0
+  for (let i = 1; i <= 520; i++) if ((await authorizeFrom(server, inTheSlash64(i), authorizePath(app.body.client_id, 'http://127.0.0.1:7000/cb', { state: `s${i}` }))).requestId) opened++
+  t.equal(opened, 10, 'ten waiting sign-ins for the whole /64')
+  const again = await authorizeFrom(server, '127.0.0.1', haPath)
+  t.equal(again.requestId, mine.requestId, 'Home Assistant\'s waiting sign-in is still the same one')
+})
