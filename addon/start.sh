@@ -13,5 +13,4 @@ exec "${NODE_BIN:-node}" \
   --optimize-for-size \
   --v8-pool-size=2 \
   --no-maglev \
-  --no-allocation-site-pretenuring \
   "$@" dist/app/server.js
