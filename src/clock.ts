@@ -54,18 +54,21 @@ export async function sleep (clock: Clock, ms: number, options: { signal?: Abort
 }
 
 const LATE = Symbol('late')
+/** The longest wait a timer can hold: setTimeout stores it in 32 bits and fires at once past it. */
+const LONGEST_WAIT_MS = 2 ** 31 - 1
 
 /**
  * What `work` settles to, or what `onTimeout` returns (or throws) once `ms` pass on `clock` first;
  * the timer is cancelled as soon as either happens, and `work` is then left to finish unheard. The
- * timer is held (`ref`): something awaits it. An `ms` that never elapses (Infinity) sets none.
+ * timer is held (`ref`): something awaits it. An `ms` no timer can hold (Infinity, or past 24.8 days)
+ * sets none: the work is simply awaited.
  *
  * Plain on purpose: p-timeout, used here before, assigns a closure literal straight to a property of
  * the promise it returns, and V8 allocates such closures in the old generation, so each awaited answer
  * stayed reachable through its scope until the next full collection (docs/performance.md).
  */
 export async function within<T> (clock: Clock, ms: number, work: Promise<T>, onTimeout: () => T): Promise<T> {
-  if (!Number.isFinite(ms)) return await work
+  if (!(ms <= LONGEST_WAIT_MS)) return await work
   let cancel = (): void => {}
   const late = new Promise<typeof LATE>(resolve => { cancel = clock.schedule(() => { resolve(LATE) }, ms, { ref: true }) })
   try {

@@ -62,6 +62,9 @@ t.test('within: the work\'s outcome, or the timeout\'s once the clock passes it 
   await t.rejects(late, /no answer within 50 ms/, 'what the timeout throws rejects')
 
   t.equal(await within(clock, Infinity, Promise.resolve('ok'), () => 'never'), 'ok')
+  // Real timers on purpose: Node cuts a delay past 32 bits to 1 ms, which is what this guards against.
+  const settlesIn20ms = new Promise<string>(resolve => { realClock.schedule(() => { resolve('ok') }, 20, { ref: true }) })
+  t.equal(await within(realClock, 2 ** 31, settlesIn20ms, () => 'fired at once'), 'ok', 'a wait past what a timer holds is not cut to 1 ms')
   t.same(clock.pending(), [], 'a timeout that never elapses sets no timer')
 })
 
