@@ -132,10 +132,10 @@ t.test('a token verified once is remembered, and forgotten the moment any token 
   for (let round = 0; round < 2; round++) for (const made of many) t.equal(store.verify(made.token)?.name, made.entry.name)
 })
 
-// The bearer check since 39f0748 (one-shot sha256, named tokens' hashes kept as bytes): every stored
+// The bearer check (one-shot sha256, named tokens' hashes kept as bytes): every stored
 // hash is still compared whichever token matches (no exit that depends on the secret), a named token
 // revoked or created mid-flight is seen by the very next request, and a regenerated primary token is
-// refused at once, on the direct path of read calls too.
+// refused at once, on a stateless read call too.
 t.test('red team: the bearer check', async t => {
   t.test('every stored hash is compared, whichever token is presented', async t => {
     // Hashes are 32 bytes; the recently verified tokens (kept in clear since the perf pass) are compared as they are.
@@ -174,7 +174,7 @@ t.test('red team: the bearer check', async t => {
     t.same(store.verify(primary), PRIMARY_IDENTITY)
   })
 
-  t.test('a revoked, created or regenerated token on the direct path', async t => {
+  t.test('a revoked, created or regenerated token on a stateless read call', async t => {
     const home = await startHome(t)
     const server = await startServer(t, { home })
     const { tokens } = server.app.services

@@ -130,9 +130,9 @@ t.test('entity and registry tools end to end through the SDK client', async t =>
   })
 })
 
-// ha_list_entities by domain keeps each domain's run of the catalogue (src/home/catalog.ts, f4394ab)
+// ha_list_entities by domain keeps each domain's run of the catalogue (src/home/catalog.ts)
 // until the list or one of its rows changes: a registry edit (rename, hide, area move), a state
-// change and a new or removed entity must each show in the very next list, on the direct path.
+// change and a new or removed entity must each show in the very next list.
 t.test('red team: ha_list_entities by domain after every kind of change', async t => {
   const auth = { authorization: `Bearer ${TEST_TOKEN}` }
 

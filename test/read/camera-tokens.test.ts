@@ -46,14 +46,14 @@ t.test('camera access tokens never reach the client', async t => {
   }
 })
 
-// The camera-token scrub (src/home/camera-tokens.ts, a skipping pass since 9d6bedb) on the direct
-// path of 2025-era read calls: a token quoted at the answer's very start or end, glued to other
+// The camera-token scrub (src/home/camera-tokens.ts, a skipping pass) on stateless
+// 2025-era read calls: a token quoted at the answer's very start or end, glued to other
 // letters and digits, as a key, in an error message, and the token before a rotation, never reaches
 // the client; a token of another alphabet (base64url) and a shorter token beside a longer one too.
 t.test('red team: camera tokens at the edges of an answer', async t => {
   const auth = { authorization: `Bearer ${TEST_TOKEN}` }
 
-  t.test('camera tokens never reach a client of the direct path', async t => {
+  t.test('camera tokens never reach a client of a stateless read call', async t => {
     const home = await startHome(t)
     const server = await startServer(t, { home })
     await server.app.services.home.ready()
