@@ -146,7 +146,7 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
     const path = url.pathname
     if (faults.delayMs > 0) await new Promise(resolve => setTimeout(resolve, faults.delayMs))
     const hold = faults.hold
-    if (hold?.holds(path) === true) {
+    if (hold !== undefined && path.startsWith(hold.what)) {
       hold.arrived()
       await hold.gate
     }
@@ -232,7 +232,7 @@ export async function startDemoHome (opts: DemoHomeOptions = {}): Promise<DemoHo
         let arrived = (): void => {}
         const gate = new Promise<void>(resolve => { release = resolve })
         const held = new Promise<void>(resolve => { arrived = resolve })
-        faults.hold = { holds: path => path === what || path.startsWith(what), gate, arrived }
+        faults.hold = { what, gate, arrived }
         return { held, release: () => { faults.hold = undefined; release() } }
       },
       setWebSocketDown: down => {

@@ -23,8 +23,8 @@ export interface ResolvedOptions {
 export interface Faults {
   refuseAuth: number
   delayMs: number
-  /** While set, what `holds` (a WebSocket command's type, an HTTP request's path) waits for `gate`, calling `arrived` first. */
-  hold?: { holds: (what: string) => boolean, gate: Promise<void>, arrived: () => void } | undefined
+  /** While set, the WebSocket commands of type `what` and the HTTP requests whose path starts with it wait for `gate`, calling `arrived` first. */
+  hold?: { what: string, gate: Promise<void>, arrived: () => void } | undefined
   wsDown: boolean
   supervisorFailures: number
   supervisorStatus: number

@@ -114,7 +114,7 @@ export class Connection {
       return
     }
     const hold = this.rt.faults.hold
-    if (hold?.holds(type) === true) {
+    if (hold !== undefined && type === hold.what) {
       hold.arrived()
       hold.gate.then(() => { this.run(def, id, msg) }, () => {})
       return
