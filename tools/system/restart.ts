@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { HaBadPayloadError, HaNotConnectedError, HomeAssistantError, UserError } from '../../src/errors.ts'
 import { notPermitted } from '../../src/ha/rights.ts'
-import { serviceRefusal } from '../../src/mcp/runtime/categories.ts'
+import { SERVICE_CATEGORIES, serviceRefusal } from '../../src/mcp/runtime/categories.ts'
 import { defineTool, type ToolCallContext } from '../../src/mcp/runtime/define-tool.ts'
 import { slugArg } from '../_shared/args.ts'
 import { confirmTokenArg, dryRunArg, formatOutcome, guardedWrite } from '../_shared/write.ts'
@@ -107,7 +107,8 @@ async function restart (ctx: ToolCallContext, args: { dry_run: boolean, confirm_
     tool: ctx.tool,
     domain: 'homeassistant',
     service: 'restart',
-    confirm: { preview: 'Restart Home Assistant: automations, integrations and dashboards stop until it is back, usually within a minute. The configuration check passed.', subject: 'Home Assistant' },
+    // The same words ha_call_service asks with for homeassistant.restart, and what the check found.
+    confirm: { preview: `${String(SERVICE_CATEGORIES['homeassistant.restart']?.asks)}, usually within a minute. The configuration check passed.`, subject: 'Home Assistant' },
     dryRun: args.dry_run,
     confirmToken: args.confirm_token,
     execute: async () => {
