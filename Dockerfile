@@ -16,7 +16,9 @@ COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund --ignore-scripts \
     && rm -f node_modules/.bin/node
 COPY . .
-RUN npm run build \
+# Our fixes to dependencies (patches/, applied by patch-package: the postinstall the install above skipped).
+RUN npx --no patch-package \
+    && npm run build \
     && npm prune --omit=dev --no-audit --no-fund \
     && mkdir -p ingress/public
 

@@ -45,6 +45,8 @@ t.test('two stages: Node 26 Alpine build, Home Assistant base run', async (t) =>
   t.match(buildSteps, /npm ci[^\n]*--ignore-scripts/, 'no install scripts: the node devDependency would bring a glibc Node that cannot run on Alpine')
   t.match(buildSteps, /rm -f node_modules\/\.bin\/node/, 'and the scripts\' PATH keeps no node of its own, so the image\'s Node 26 builds')
   t.match(buildSteps, /npm run build/)
+  t.match(buildSteps, /patch-package[^]*npm run build/, 'our fixes to dependencies (patches/) are applied before the build, as npm ci\'s postinstall does elsewhere')
+  t.equal(packageJson.scripts.postinstall, 'patch-package', 'npm ci applies patches/ (the image, which skips install scripts, runs it itself)')
   t.match(buildSteps, /npm prune --omit=dev|npm ci --omit=dev/, 'dev dependencies do not ship')
 })
 

@@ -1,0 +1,67 @@
+// An answer must die with its call. V8 puts a function literal assigned straight to a property
+// (`obj.prop = () => ...`) in the old generation, so whatever its scope holds survives every young
+// collection until the next full one. zod's `addIssue` was one (fixed by patches/zod+*.patch), and the
+// SDK checks every tools/call result with a schema that sets it: each answer stayed in memory until a
+// full collection, and those collections set the lookups' p99 (docs/performance.md). This holds the
+// whole path to it: a value a tool returns is gone after two young collections once the call is answered.
+import t from 'tap'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { PRIMARY_IDENTITY } from '../../src/auth/identity.ts'
+import { startHome, startServer, TEST_TOKEN } from '../helper.ts'
+import { metaFor, MODERN } from '../modern.ts'
+
+setFlagsFromString('--expose-gc')
+const collectYoung = runInNewContext('gc') as (options: { type: 'minor' }) => void
+
+const CALLS = 40
+
+t.test('a value a tool returned is gone after two young collections, in both eras', async t => {
+  const home = await startHome(t, { entities: 300 })
+  const { app } = await startServer(t, { home })
+  const mcp = app.services.mcp
+  const tool = mcp.catalog.find('ha_list_entities', mcp.options, PRIMARY_IDENTITY)
+  if (!tool) throw new Error('ha_list_entities is not in the catalogue')
+  // The one value to watch: what the handler returns, before it is serialized.
+  let returned: WeakRef<object> | undefined
+  const handler = tool.definition.handler
+  const watched: typeof handler = async (ctx, args) => {
+    const value = await handler(ctx, args)
+    returned = new WeakRef(value as object)
+    return value
+  }
+  Object.assign(tool.definition, { handler: watched })
+  t.teardown(() => { Object.assign(tool.definition, { handler }) })
+
+  const params = (i: number): Record<string, unknown> => ({ name: 'ha_list_entities', arguments: { domain: i % 2 === 0 ? 'light' : 'sensor', limit: 50 } })
+  const eras = {
+    2025: (i: number) => ({ headers: {}, body: { jsonrpc: '2.0', id: i, method: 'tools/call', params: params(i) } }),
+    '2026-07-28': (i: number) => ({
+      headers: { 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'ha_list_entities' },
+      body: { jsonrpc: '2.0', id: i, method: 'tools/call', params: { ...params(i), _meta: metaFor() } }
+    })
+  }
+  for (const [era, request] of Object.entries(eras)) {
+    let alive = 0
+    for (let i = 0; i < CALLS; i++) {
+      const { headers, body } = request(i)
+      const res = await app.inject({
+        method: 'POST',
+        url: '/mcp',
+        headers: { authorization: `Bearer ${TEST_TOKEN}`, 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        payload: body
+      })
+      t.equal(res.json().result?.isError, undefined, `${era}: call ${i} answered`)
+      // Let what the answer's delivery scheduled run, then collect twice: a young object that lives on
+      // through two collections is promoted.
+      await new Promise(resolve => setImmediate(resolve))
+      await new Promise(resolve => setImmediate(resolve))
+      collectYoung({ type: 'minor' })
+      collectYoung({ type: 'minor' })
+      if (returned?.deref() !== undefined) alive++
+      returned = undefined
+    }
+    // A young collection that happens to fall inside a call may keep that one call's value: a few, not all.
+    t.ok(alive <= CALLS / 10, `${era}: ${alive} of ${CALLS} answers outlived their call`)
+  }
+})
