@@ -11,7 +11,7 @@ const git = (...args: string[]) => execFileSync('git', args, { cwd: root, encodi
 const tracked = git('ls-files').split('\n').filter(Boolean).filter(file => existsSync(root + file))
 
 /** Our top-level folders: a path starting with one of them is read as one of ours. */
-const OURS = /(?<![\w./@$-])((?:src|tools|test|plugins|routes|demo|app|bench|scripts|docs|addon|ingress|translations)\/[\w.\-/*{},]*[\w/*}])/g
+const OURS = /(?<![\w./@$-])((?:src|tools|test|plugins|routes|demo|app|bench|scripts|docs|addon|ingress|translations|patches)\/[\w.\-/*{},+]*[\w/*}])/g
 /**
  * A path cited from another repository (Home Assistant's frontend has a `src/` of its own): the
  * repository is named just before it on the same line, with no sentence end in between.
@@ -75,6 +75,7 @@ t.test('the path reader: our files and folders, not globs, MCP methods or other 
   t.same(namedPaths('frontend src/data/panel.ts; frenck/probatio (src/probatio/codecs/openapi.py'), [])
   t.same(namedPaths('HA\'s helpers/target.py and api/middleware/security.py'), [])
   t.same(namedPaths('the frontend does this. Ours: src/ghost.ts'), ['src/ghost.ts'])
+  t.same(namedPaths('patches/zod+4.6.7.patch, not patches/zod+*.patch'), ['patches/zod+4.6.7.patch'])
 })
 
 t.test('every file path the docs and the code comments name exists', async t => {
