@@ -1,15 +1,19 @@
-// An answer must die with its call. V8 puts a function literal assigned straight to a property
-// (`obj.prop = () => ...`) in the old generation, so whatever its scope holds survives every young
-// collection until the next full one. zod's `addIssue` was one (fixed by patches/zod+*.patch), and the
-// SDK checks every tools/call result with a schema that sets it: each answer stayed in memory until a
-// full collection, and those collections set the lookups' p99 (docs/performance.md). This holds the
-// whole path to it: a value a tool returns is gone after two young collections once the call is answered.
+// What a call reads and answers must die with it. V8 keeps some objects in the old generation from the
+// start: a function literal assigned straight to a property (`obj.prop = () => ...`), and the map of an
+// object with accessors of its own. Whatever such an object's scope holds then survives every young
+// collection until the next full one. zod had both on a call's path (`addIssue`, set by the schema the
+// SDK checks each tools/call result with, and the result of every failed parse, which the SDK's
+// message checks make on each request): each answer and each request stayed in memory until a full
+// collection, and those collections set the lookups' p99 (docs/performance.md; fixed by
+// patches/zod+4.6.7.patch). These hold the paths to them: once a call is answered, or once a check has
+// turned a message down, two young collections leave nothing of it.
 import t from 'tap'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { PRIMARY_IDENTITY } from '../../src/auth/identity.ts'
 import { startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { metaFor, MODERN } from '../modern.ts'
+import { isJSONRPCErrorResponse, isJSONRPCResultResponse } from '@modelcontextprotocol/server'
 
 setFlagsFromString('--expose-gc')
 const collectYoung = runInNewContext('gc') as (options: { type: 'minor' }) => void
@@ -63,5 +67,25 @@ t.test('a value a tool returned is gone after two young collections, in both era
     }
     // A young collection that happens to fall inside a call may keep that one call's value: a few, not all.
     t.ok(alive <= CALLS / 10, `${era}: ${alive} of ${CALLS} answers outlived their call`)
+  }
+})
+
+/** A request a check turns down, as a weak reference: the function's frame holds the message no longer. */
+function turnedDown (check: (value: unknown) => boolean, i: number): WeakRef<object> {
+  const message = { jsonrpc: '2.0', id: i, method: 'tools/call', params: { name: 'ha_list_entities', arguments: { domain: 'light', nested: [{ deep: 'x' }] } } }
+  if (check(message)) throw new Error('a request passed for a response')
+  return new WeakRef(message)
+}
+
+t.test('requests the SDK\'s message checks turned down are gone after two young collections', async t => {
+  for (const [name, check] of Object.entries({ isJSONRPCResultResponse, isJSONRPCErrorResponse })) {
+    const messages = Array.from({ length: CALLS }, (_, i) => turnedDown(check, i))
+    // A new WeakRef keeps its target until the current job ends.
+    await new Promise(resolve => setImmediate(resolve))
+    collectYoung({ type: 'minor' })
+    collectYoung({ type: 'minor' })
+    // zod remembers the context of a schema's last parse, so the last message may stay: one, not all.
+    const alive = messages.filter(message => message.deref() !== undefined).length
+    t.ok(alive <= CALLS / 10, `${name}: ${alive} of ${CALLS} requests outlived their check`)
   }
 })
