@@ -13,6 +13,5 @@ exec "${NODE_BIN:-node}" \
   --optimize-for-size \
   --v8-pool-size=2 \
   --no-maglev \
-  --no-allocation-site-pretenuring \
   --no-incremental-marking-task \
   "$@" dist/app/server.js
