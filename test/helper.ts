@@ -94,12 +94,16 @@ export function injectFetch (app: FastifyInstance): typeof fetch {
   }
 }
 
-/** The SDK's own client: over real HTTP, or with `inject` in-process through {@link injectFetch}. */
+/**
+ * The SDK's own client, in-process through {@link injectFetch} when the server's app is at hand; over
+ * real HTTP with `inject: false` (a session's open stream: notifications, subscriptions) or when only
+ * a URL is given. What the socket path adds (listening, streams, floods) is test/system's.
+ */
 export async function connectClient (t: Test, server: { url: string, app?: FastifyInstance }, token: string = TEST_TOKEN, opts: { inject?: boolean } = {}): Promise<Client> {
   const client = new Client({ name: 'test-client', version: '1.0.0' })
   const transport = new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`), {
     requestInit: { headers: { authorization: `Bearer ${token}` } },
-    ...(opts.inject === true && server.app ? { fetch: injectFetch(server.app) } : {})
+    ...(opts.inject !== false && server.app ? { fetch: injectFetch(server.app) } : {})
   })
   await client.connect(transport)
   t.teardown(() => client.close())
@@ -155,6 +159,15 @@ export async function dropConnections (home: DemoHome, ha: HomeAssistant, timeou
   })
   home.faults.dropConnections()
   await within(realClock, timeoutMs, back, () => { throw new Error('the add-on did not reconnect to the demo home') }).finally(off)
+}
+
+/**
+ * Resolves once the add-on and the demo home have each received what the other sent before this call:
+ * a ping goes after the add-on's earlier commands and its pong after the home's earlier events, on one
+ * WebSocket, in order. For a state the test just set, or a service call the add-on sent without waiting.
+ */
+export async function caughtUp (server: { app: FastifyInstance }): Promise<void> {
+  await server.app.services.ha.command({ type: 'ping' })
 }
 
 /**

@@ -4,8 +4,7 @@ import { callTool, connectClient, eventually, rpc, startHome, startServer, TEST_
 t.test('entity and registry tools end to end through the SDK client', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, options: { tool_list: 'full' } })
-  // In-process (Fastify inject): this test speaks only MCP, through the SDK client, so no socket is needed.
-  const client = await connectClient(t, server, undefined, { inject: true })
+  const client = await connectClient(t, server)
 
   const { tools } = await client.listTools()
   const names = tools.map(tool => tool.name)

@@ -14,7 +14,7 @@ interface Received { uri: string, at: number }
 
 /** A session client recording every resources/updated notification, once its event stream is open. */
 async function listeningClient (t: { teardown: (fn: () => unknown) => void }, server: TestServer, clock: FakeClock): Promise<{ client: Client, received: Received[] }> {
-  const client = await connectClient(t, server)
+  const client = await connectClient(t, server, TEST_TOKEN, { inject: false })
   const received: Received[] = []
   client.setNotificationHandler(ResourceUpdatedNotificationSchema, notification => {
     received.push({ uri: notification.params.uri, at: clock.now() })

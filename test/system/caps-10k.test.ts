@@ -1,11 +1,11 @@
 import t from 'tap'
-import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 
 // The broadest call of every part-A read tool on a 10,000-entity home stays under the 15 KB cap.
 t.test('broadest read calls on a 10,000-entity home fit the cap', async t => {
   const home = await startHome(t, { entities: 10_000 })
   const server = await startServer(t, { home })
-  const client = await connectClient(t, server)
+  const client = await connectClient(t, server, TEST_TOKEN, { inject: false })
   await server.app.services.home.ready()
   const ids = home.entityIds()
   const sensors = ids.filter(id => id.startsWith('sensor.') && home.getState(id)?.attributes.unit_of_measurement === '°C')

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import t from 'tap'
 import { loadToolCatalog, ToolCatalog } from '../../src/mcp/runtime/registry.ts'
-import { callTool, connectClient, startHome, startServer, type ServerOptions, type TestServer } from '../helper.ts'
+import { callTool, connectClient, startHome, startServer, type ServerOptions, type TestServer, TEST_TOKEN } from '../helper.ts'
 import type { Page } from 'playwright-core'
 import type { DemoHome } from '../../demo/index.ts'
 import { launchChromium } from './_browser.ts'
@@ -93,7 +93,7 @@ t.test('the ingress page in headless Chromium, under the ingress prefix', async 
 
   // A real write through the MCP endpoint shows up in the audit on the Activity tab.
   const light = home.entityIds().find(id => id.startsWith('light.')) as string
-  const client = await connectClient(t, server)
+  const client = await connectClient(t, server, TEST_TOKEN, { inject: false })
   const write = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
   t.notOk(write.isError, write.text)
   await page.getByRole('tab', { name: 'Activity' }).click()
@@ -140,7 +140,7 @@ t.test('confirm_with: owner: the Overview shows the call waiting for the owner, 
 
   const lock = 'lock.front_door_lock'
   home.setState(lock, 'locked')
-  const client = await connectClient(t, server)
+  const client = await connectClient(t, server, TEST_TOKEN, { inject: false })
   const asked = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: lock } })
   t.equal(asked.json.awaiting_owner, true, asked.text)
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import t from 'tap'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
-import { callTool, connectClient, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { launchChromium } from './_browser.ts'
 import { authorizeUrl, codeFor, exchange, pkce, register } from '../oauth/_oauth.ts'
 import { startIngress } from '../ingress/_ingress.ts'
@@ -110,7 +110,7 @@ t.test('every tab of the panel and the consent page fit a 390 px phone and a des
   }
 
   // Something on every tab: a write in the audit, a named token, a signed-in app and a waiting sign-in.
-  const client = await connectClient(t, server)
+  const client = await connectClient(t, server, TEST_TOKEN, { inject: false })
   const light = home.entityIds().find(id => id.startsWith('light.')) as string
   t.notOk((await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })).isError)
   await server.app.services.tokens.create({ name: 'kitchen tablet', levels: { entities: 'read', services: 'write' }, entity_denylist: ['lock.*'] })

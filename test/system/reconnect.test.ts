@@ -1,10 +1,10 @@
 import t from 'tap'
-import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, eventually, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 
 t.test('Home Assistant drops away mid-use and comes back', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home })
-  const client = await connectClient(t, server)
+  const client = await connectClient(t, server, TEST_TOKEN, { inject: false })
   const light = home.entityIds().find(id => id.startsWith('light.')) as string
 
   const before = await callTool(client, 'ha_get_entity', { entity_id: light })

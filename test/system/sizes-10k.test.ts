@@ -1,6 +1,6 @@
 import t from 'tap'
 import { RESPONSE_CAP_BYTES } from '../../src/shape.ts'
-import { connectClient, startHome, startServer } from '../helper.ts'
+import { connectClient, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { sweepCatalog } from '../read/_catalog.ts'
 import { argsFromSchema, enumVariants, type HomeSamples } from '../read/_schema-args.ts'
 
@@ -26,7 +26,7 @@ t.test('every read tool fits the cap on a 10,000-entity home', async t => {
   const home = await startHome(t, { entities: 10_000 })
   // Every read tool, the ones listed only with allow_config_write (integrations, updates) included.
   const server = await startServer(t, { home, options: { allow_config_write: true, tool_list: 'full' }, app: { catalog }, env: { SUPERVISOR_TOKEN: home.supervisorToken, SUPERVISOR_URL: home.supervisorUrl } })
-  const client = await connectClient(t, server)
+  const client = await connectClient(t, server, TEST_TOKEN, { inject: false })
   await server.app.services.home.ready()
   const rows = server.app.services.home.entities()
   t.ok(rows.length >= 9_900, `${rows.length} entities`)

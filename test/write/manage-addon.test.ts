@@ -5,7 +5,7 @@ import type { Options } from '../../src/options.ts'
 import { DEFAULT_SERVICE_DENYLIST } from '../../src/options.ts'
 import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
-import { callTool, connectClient, eventually, fakeClock, type FakeClock, pastWait, startHome, startServer, type TestServer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, eventually, fakeClock, type FakeClock, pastWait, startHome, startServer, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 
 /** ha_manage_addon (issue 32 items 6 and 8): add-on control through Home Assistant's own services. */
@@ -59,7 +59,7 @@ t.test('option on, default denylist: refused, naming the entry to remove', async
 t.test('option on, hassio.* removed: each action reaches the house; stop and update are confirmed', async t => {
   const home = await startHome(t)
   const clock = fakeClock()
-  const { client } = await serve(t, home, { ...ON, service_denylist: WITHOUT_HASSIO }, true, clock)
+  const { server, client } = await serve(t, home, { ...ON, service_denylist: WITHOUT_HASSIO }, true, clock)
 
   const started = await callTool(client, 'ha_manage_addon', { action: 'start', slug: 'core_samba' })
   t.notOk(started.isError, started.text)
@@ -91,6 +91,7 @@ t.test('option on, hassio.* removed: each action reaches the house; stop and upd
   // It answers once its 2 s wait for the house (tools/system/_updates.ts) passes on the server's clock.
   const installing = await pastWait(clock, 2000, callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode', backup: true, confirm_token: withBackup.json.confirm_token }))
   t.match(installing.json, { success: true, install: 'in_progress', entity_id: 'update.studio_code_server_update' }, installing.text)
+  await caughtUp(server)
   t.match(home.serviceCalls.at(-1), { domain: 'update', service: 'install', target: { entity_id: 'update.studio_code_server_update' }, service_data: { backup: true } })
   const progress = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode' })
   t.match(progress.json, { in_progress: true, update: { in_progress: true } }, 'the next call reports progress and installs nothing again')

@@ -1,7 +1,7 @@
 // confirm_with: owner (src/policy/approvals.ts): a call that needs a confirmation runs only once the
 // owner approves it on the status page or from a phone; nothing the assistant sends is a yes.
 import t from 'tap'
-import { callTool, connectClient, dropConnections, eventually, fakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, dropConnections, eventually, fakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { metaFor, modern } from '../modern.ts'
 import type { DemoHome } from '../../demo/index.ts'
@@ -34,10 +34,12 @@ t.test('confirm_with: owner', async t => {
   const client = await connectClient(t, server)
   const approvals = async (): Promise<any[]> => (await ingress.inject({ url: '/api/approvals' })).json().approvals
   const decide = async (id: string, decision: string): Promise<any> => await ingress.inject({ method: 'POST', url: `/api/approvals/${id}`, headers: UI, payload: { decision } })
-  const fresh = (): void => { home.setState(LOCK, 'locked'); home.clearServiceCalls() }
+  // The add-on sees the lock locked before the next call (its preview is of what it sees), and what the
+  // previous test sent has reached the house before it is cleared.
+  const fresh = async (): Promise<void> => { home.setState(LOCK, 'locked'); await caughtUp(server); home.clearServiceCalls() }
 
   t.test('the assistant sending the token straight back executes nothing', async t => {
-    fresh()
+    await fresh()
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     t.notOk(asked.isError, asked.text)
     t.equal(asked.json.awaiting_owner, true, asked.text)
@@ -64,7 +66,7 @@ t.test('confirm_with: owner', async t => {
   })
 
   t.test('approved on the status page, it runs as previewed; the assistant learns the outcome once; the audit says owner_panel', async t => {
-    fresh()
+    await fresh()
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     const waiting = (await approvals()).find(a => a.state === 'waiting')
     t.equal((await ingress.inject({ method: 'POST', url: `/api/approvals/${waiting.id}`, payload: { decision: 'approve' } })).statusCode, 403, 'the page\'s header is required')
@@ -92,7 +94,7 @@ t.test('confirm_with: owner', async t => {
   })
 
   t.test('a tap on an administrator\'s phone approves; a tap on a plain user\'s phone does nothing', async t => {
-    fresh()
+    await fresh()
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     await eventually(() => callsTo(home, 'notify.mobile_app_bob_phone').length > 0, 5000, 'the phone notifications')
     home.tapPhoneAction('bob_phone', phoneAction(home, 'bob_phone', 'APPROVE'))
@@ -108,7 +110,7 @@ t.test('confirm_with: owner', async t => {
     const outcome = await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
     t.equal(outcome.json.success, true, outcome.text)
 
-    fresh()
+    await fresh()
     const second = await callTool(client, 'ha_call_service', UNLOCK)
     await eventually(() => callsTo(home, 'notify.mobile_app_bob_phone').length > 0, 5000, 'the phone notifications')
     home.tapPhoneAction('bob_phone', phoneAction(home, 'bob_phone', 'APPROVE'))
@@ -121,7 +123,7 @@ t.test('confirm_with: owner', async t => {
   })
 
   t.test('denied on the page: nothing runs, the assistant hears "denied by the owner"', async t => {
-    fresh()
+    await fresh()
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     const waiting = (await approvals()).find(a => a.state === 'waiting')
     const denied = await decide(waiting.id, 'deny')
@@ -135,10 +137,11 @@ t.test('confirm_with: owner', async t => {
   })
 
   t.test('what the owner approved must still hold: a changed house runs nothing', async t => {
-    fresh()
+    await fresh()
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     const waiting = (await approvals()).find(a => a.state === 'waiting')
     home.setState(LOCK, 'jammed')
+    await caughtUp(server)
     await eventually(() => server.app.services.ha.states.get(LOCK)?.state === 'jammed', 5000, 'the add-on to see the jammed lock')
     const approved = await decide(waiting.id, 'approve')
     t.equal(approved.json().approval.state, 'failed')
@@ -149,7 +152,7 @@ t.test('confirm_with: owner', async t => {
   })
 
   t.test('another identity cannot see, collect or approve through the MCP side', async t => {
-    fresh()
+    await fresh()
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     const { token: other } = await server.app.services.tokens.create({ name: 'kitchen tablet', scopes: ['read', 'write'] })
     const stranger = await connectClient(t, server, other)
@@ -169,7 +172,7 @@ t.test('confirm_with: owner', async t => {
   })
 
   t.test('a revoked token\'s waiting call can no longer be approved; its notifications go', async t => {
-    fresh()
+    await fresh()
     const { token, entry } = await server.app.services.tokens.create({ name: 'old tablet', scopes: ['read', 'write'] })
     const tablet = await connectClient(t, server, token)
     const asked = await callTool(tablet, 'ha_call_service', UNLOCK)
@@ -185,7 +188,7 @@ t.test('confirm_with: owner', async t => {
   })
 
   t.test('a 2026-07-28 client that can be asked gets no round: its yes is not the owner\'s', async t => {
-    fresh()
+    await fresh()
     const first = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_call_service', arguments: UNLOCK }, metaFor({ elicitation: { form: {} } }))
     t.equal(first.body.result?.resultType, 'complete', JSON.stringify(first.body).slice(0, 300))
     t.equal(first.body.result?.structuredContent?.awaiting_owner, true)
@@ -194,7 +197,7 @@ t.test('confirm_with: owner', async t => {
   })
 
   t.test('the notifications name the call and what it reaches, never its data (an alarm code)', async t => {
-    fresh()
+    await fresh()
     const alarm = home.entityIds().find(id => id.startsWith('alarm_control_panel.')) as string
     const asked = await callTool(client, 'ha_call_service', { domain: 'alarm_control_panel', service: 'alarm_disarm', target: { entity_id: alarm }, data: { code: '480913' } })
     t.equal(asked.json.awaiting_owner, true, asked.text)
@@ -208,7 +211,7 @@ t.test('confirm_with: owner', async t => {
   })
 
   t.test('a client cannot flood the owner: at most 5 waiting per client', async t => {
-    fresh()
+    await fresh()
     const lights = home.entityIds().filter(id => id.startsWith('lock.'))
     const answers = []
     for (let i = 0; i < 6; i++) answers.push(await callTool(client, 'ha_call_service', { domain: 'lock', service: 'lock', target: { entity_id: lights[i % lights.length] }, data: { code: String(i) } }))
@@ -226,6 +229,7 @@ t.test('confirm_with: owner: an approval nobody decides expires; its notificatio
   const ingress = await startIngress(t, server)
   const client = await connectClient(t, server)
   home.setState(LOCK, 'locked')
+  await caughtUp(server)
   const asked = await callTool(client, 'ha_call_service', UNLOCK)
   t.equal(asked.json.awaiting_owner, true, asked.text)
   const [waiting] = (await ingress.inject({ url: '/api/approvals' })).json().approvals
@@ -245,6 +249,7 @@ t.test('confirm_with: assistant (the default) keeps the token flow, audited via 
   const server = await startServer(t, { home, options: { allow_write: true } })
   const client = await connectClient(t, server)
   home.setState(LOCK, 'locked')
+  await caughtUp(server)
   const asked = await callTool(client, 'ha_call_service', UNLOCK)
   t.equal(asked.json.confirmation_required, true)
   await callTool(client, 'ha_call_service', { ...UNLOCK, confirm_token: asked.json.confirm_token })
@@ -274,6 +279,7 @@ t.test('red team: an approval that acts on something else', async t => {
 
     t.test('a lock added to the group after the owner was asked: the approval runs nothing', async t => {
       home.setState(LOCK, 'locked')
+      await caughtUp(server)
       home.setState(OTHER_LOCK, 'locked')
       const call = { domain: 'lock', service: 'unlock', target: { entity_id: 'group.doors' } }
       const asked = await callTool(client, 'ha_call_service', call)
@@ -294,6 +300,7 @@ t.test('red team: an approval that acts on something else', async t => {
 
     t.test('an event a script fires in the owner\'s name is not a tap on the owner\'s phone', async t => {
       home.setState(LOCK, 'locked')
+      await caughtUp(server)
       home.clearServiceCalls()
       const asked = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } })
       t.equal(asked.json?.awaiting_owner, true, asked.text)
@@ -320,6 +327,7 @@ t.test('red team: an approval that acts on something else', async t => {
 
     t.test('two Approves at once run the call once', async t => {
       home.setState(LOCK, 'locked')
+      await caughtUp(server)
       const asked = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: LOCK } })
       t.equal(asked.json?.awaiting_owner, true, asked.text)
       const waiting = await waitingApproval()
@@ -364,12 +372,14 @@ t.test('red team: approvals attacked from outside', async t => {
     const home = await startHome(t)
     const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' } })
     home.setState(LOCK, 'locked')
+    await caughtUp(server)
     // Home Assistant renders a persistent notification's message as markdown (frontend ha-markdown): a link
     // or an image there is the client's, shown to every user as the add-on's words.
     const token = await signInAs(server, 'Door check [Approve here](http://192.0.2.7/approve) ![](http://192.0.2.7/pixel.png) <a href="http://192.0.2.7">x</a>')
     const client = await connectClient(t, server, token)
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     t.equal(asked.json.awaiting_owner, true, asked.text)
+    await caughtUp(server)
     const [notice] = callsTo(home, 'persistent_notification.create')
     const message = String(notice?.service_data.message)
     t.match(message, /Door check/, 'the notification names the client')
@@ -386,6 +396,7 @@ t.test('red team: approvals attacked from outside', async t => {
     const client = await connectClient(t, server)
     await server.app.services.home.ready()
     home.setState(LOCK, 'locked')
+    await caughtUp(server)
     const { ha } = server.app.services
     await dropConnections(home, ha)
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
@@ -404,6 +415,7 @@ t.test('red team: approvals attacked from outside', async t => {
     const ingress = await startIngress(t, server)
     const client = await connectClient(t, server)
     home.setState(LOCK, 'locked')
+    await caughtUp(server)
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     t.equal(asked.json.awaiting_owner, true, asked.text)
     const [waiting] = (await ingress.inject({ url: '/api/approvals', remoteAddress: INGRESS_PROXY_ADDRESS })).json().approvals
@@ -431,6 +443,7 @@ t.test('red team: approvals attacked from outside', async t => {
     const server = await startServer(t, { home, options: { allow_write: true, confirm_with: 'owner' }, app: { clock } })
     const ingress = await startIngress(t, server)
     home.setState(LOCK, 'locked')
+    await caughtUp(server)
     // Off the sweep's minute: the access token expires 30 s after one.
     clock.advance(30_000)
     // Registered for authorization_code only: no refresh token, the sign-in ends with its access token.

@@ -1,6 +1,6 @@
 // ha_list_updates and ha_manage_repair through the SDK client, against the demo home (issue 32 items 3 and 4).
 import t from 'tap'
-import { callTool, connectClient, eventually, fakeClock, pastWait, startHome, startServer, type ToolAnswer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, eventually, fakeClock, pastWait, startHome, startServer, type ToolAnswer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
@@ -82,8 +82,16 @@ t.test('ha_manage_update: install asks first, runs without blocking, reports pro
   const client = await connectClient(t, server)
   const FIRMWARE = 'update.zigbee_coordinator_firmware'
   const installs = (): number => home.serviceCalls.filter(call => call.domain === 'update' && call.service === 'install').length
-  /** An install the house has not finished answers once its 2 s wait (tools/system/_updates.ts) passes on the server's clock. */
-  const started = async (args: Record<string, unknown>): Promise<ToolAnswer> => await pastWait(clock, 2000, callTool(client, 'ha_manage_update', args))
+  /**
+   * An install the house has not finished answers once its 2 s wait (tools/system/_updates.ts) passes on
+   * the server's clock; on the fake clock that can be before the house has the install and the add-on its
+   * progress, so the test waits for both.
+   */
+  const started = async (args: Record<string, unknown>): Promise<ToolAnswer> => {
+    const answer = await pastWait(clock, 2000, callTool(client, 'ha_manage_update', args))
+    await caughtUp(server)
+    return answer
+  }
 
   const asked = await callTool(client, 'ha_manage_update', { action: 'install', entity_id: FIRMWARE })
   t.equal(asked.json.confirmation_required, true, asked.text)
