@@ -3,8 +3,8 @@
 // for the model to carry; the state is sealed, bound to the identity and the call, single use.
 import t from 'tap'
 import { createModernConfirmations } from '../../src/mcp/runtime/confirm-rounds.ts'
-import { callTool, eventually, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
-import { connectModern, type ElicitationAnswer, metaFor, modern } from '../modern.ts'
+import { callTool, connectClient, eventually, fakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { connectModern, type ElicitationAnswer, metaFor, modern, MODERN } from '../modern.ts'
 
 const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' } }
 
@@ -166,4 +166,227 @@ t.test('a sealed state expires with the token it stands for', async t => {
   t.ok(rounds.verify(state, ctx), 'valid while fresh')
   clock += 1000
   t.throws(() => rounds.verify(state, ctx), /expired/)
+})
+
+// Attacks on the 2026-07-28 confirmation rounds (input_required + requestState) and on /mcp's
+// request handling, against the demo home: each one must leave the house untouched and answer with
+// a clear JSON-RPC code, and the process must keep answering afterwards.
+const LOCK = 'lock.front_door_lock'
+const NO = { confirm: { action: 'decline' } }
+const META = {
+  'io.modelcontextprotocol/protocolVersion': MODERN,
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }
+}
+
+async function raw (server: TestServer, name: string, args: unknown, extra: Record<string, unknown> = {}, meta: unknown = META): Promise<{ status: number, body: any }> {
+  const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, ...extra, _meta: meta } }, {
+    authorization: `Bearer ${TEST_TOKEN}`, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name
+  })
+  const text = await res.text()
+  let body: any
+  try { body = JSON.parse(text) } catch { body = text }
+  return { status: res.status, body }
+}
+
+t.test('confirmation rounds under attack', async t => {
+  const home = await startHome(t)
+  const clock = fakeClock()
+  const server = await startServer(t, { home, options: { allow_write: true }, app: { policy: { now: clock.now } } })
+  const unlocks = (): number => home.serviceCalls.filter(call => call.domain === 'lock' && call.service === 'unlock').length
+  const stateFor = async (args: unknown = UNLOCK): Promise<string> => {
+    const first = await raw(server, 'ha_call_service', args)
+    if (first.body.result?.resultType !== 'input_required') throw new Error(`no input_required round: ${JSON.stringify(first.body)}`)
+    return first.body.result.requestState as string
+  }
+  const stillServes = async (): Promise<void> => {
+    const ok = await raw(server, 'ha_search_entities', { query: 'kitchen' })
+    t.equal(ok.body.result?.resultType, 'complete', 'the process still answers')
+  }
+
+  t.test('a state for one tool does not confirm another tool with the same arguments', async t => {
+    home.clearServiceCalls()
+    const state = await stateFor()
+    const other = await raw(server, 'ha_search_entities', UNLOCK, { requestState: state, inputResponses: YES })
+    t.equal(other.body.error?.code, -32602, JSON.stringify(other.body))
+    const spent = await raw(server, 'ha_call_service', UNLOCK, { requestState: state, inputResponses: YES })
+    t.equal(spent.body.error?.code, -32602, 'the misuse spent the state')
+    t.equal(unlocks(), 0)
+  })
+
+  t.test('changed data kept under the same state is refused', async t => {
+    home.clearServiceCalls()
+    const state = await stateFor()
+    const more = await raw(server, 'ha_call_service', { ...UNLOCK, data: { code: '1234' } }, { requestState: state, inputResponses: YES })
+    t.equal(more.body.error?.code, -32602)
+    t.equal(unlocks(), 0)
+  })
+
+  t.test('a declined round with a confirm token smuggled into the arguments does not write', async t => {
+    home.clearServiceCalls()
+    // A token for the very same call, from a round that could not be asked (the legacy token flow).
+    const client = await connectClient(t, server)
+    const legacy = await callTool(client, 'ha_call_service', UNLOCK)
+    t.equal(legacy.json.confirmation_required, true)
+    const state = await stateFor()
+    const declined = await raw(server, 'ha_call_service', { ...UNLOCK, confirm_token: legacy.json.confirm_token }, { requestState: state, inputResponses: NO })
+    t.equal(declined.body.result?.structuredContent?.error?.code, 'HAMCP_CONFIRMATION_DECLINED', JSON.stringify(declined.body))
+    t.equal(unlocks(), 0, 'the user said no: nothing reached the house')
+  })
+
+  t.test('two retries with one state at once: one unlock at most', async t => {
+    home.clearServiceCalls()
+    const state = await stateFor()
+    const answers = await Promise.all([1, 2, 3].map(async () => await raw(server, 'ha_call_service', UNLOCK, { requestState: state, inputResponses: YES })))
+    t.equal(answers.filter(a => a.body.result?.structuredContent?.success === true).length, 1)
+    t.equal(answers.filter(a => a.body.error?.code === -32602).length, 2)
+    t.equal(unlocks(), 1)
+    home.setState(LOCK, 'locked')
+    await eventually(() => server.app.services.ha.states.get(LOCK)?.state === 'locked')
+  })
+
+  t.test('the house changes between the question and the yes: asked again, not an unlock', async t => {
+    home.clearServiceCalls()
+    const state = await stateFor()
+    home.setState(LOCK, 'jammed')
+    await eventually(() => server.app.services.ha.states.get(LOCK)?.state === 'jammed')
+    const answer = await raw(server, 'ha_call_service', UNLOCK, { requestState: state, inputResponses: YES })
+    t.equal(answer.body.result?.resultType, 'input_required', JSON.stringify(answer.body))
+    t.match(answer.body.result?.inputRequests?.confirm?.params?.message, /now jammed/)
+    t.equal(unlocks(), 0)
+    const replayed = await raw(server, 'ha_call_service', UNLOCK, { requestState: state, inputResponses: YES })
+    t.equal(replayed.body.error?.code, -32602, 'the first state stays spent')
+    home.setState(LOCK, 'locked')
+    await eventually(() => server.app.services.ha.states.get(LOCK)?.state === 'locked')
+  })
+
+  t.test('a yes after the confirmation expired (injected clock) does not unlock', async t => {
+    home.clearServiceCalls()
+    const state = await stateFor()
+    clock.advance(5 * 60_000 + 1)
+    const late = await raw(server, 'ha_call_service', UNLOCK, { requestState: state, inputResponses: YES })
+    t.not(late.body.result?.structuredContent?.success, true, JSON.stringify(late.body))
+    t.ok(late.body.error?.code === -32602 || late.body.result?.isError === true, 'refused with a clear code')
+    t.equal(unlocks(), 0)
+  })
+
+  t.test('malformed requestState, inputResponses and _meta: clear codes, no 500, nothing runs', async t => {
+    home.clearServiceCalls()
+    const badStates: unknown[] = [42, { a: 1 }, ['x'], '', '.', 'a.b.c', 'x'.repeat(100_000), null]
+    for (const bad of badStates) {
+      const res = await raw(server, 'ha_call_service', UNLOCK, { requestState: bad, inputResponses: YES })
+      t.ok(res.status < 500, `requestState ${JSON.stringify(bad)?.slice(0, 20)}: status ${res.status}`)
+      t.not(res.body.result?.structuredContent?.success, true)
+    }
+    const badAnswers: unknown[] = [{ confirm: 'yes' }, { confirm: { action: 'accept' } }, { confirm: { action: 'accept', content: { confirm: 'true' } } }, [], 'yes', {}]
+    for (const bad of badAnswers) {
+      const state = await stateFor()
+      const res = await raw(server, 'ha_call_service', UNLOCK, { requestState: state, inputResponses: bad })
+      t.ok(res.status < 500, `inputResponses ${JSON.stringify(bad)}: status ${res.status}`)
+      t.not(res.body.result?.structuredContent?.success, true, `inputResponses ${JSON.stringify(bad)} is not a yes`)
+    }
+    const badMetas: unknown[] = [
+      { ...META, 'io.modelcontextprotocol/clientCapabilities': null },
+      { ...META, 'io.modelcontextprotocol/clientCapabilities': 'form' },
+      { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: null } },
+      { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: 'form' } },
+      { ...META, 'io.modelcontextprotocol/protocolVersion': 20260728 },
+      { ...META, 'io.modelcontextprotocol/clientInfo': 'raw' },
+      'not-an-object',
+      [META]
+    ]
+    for (const meta of badMetas) {
+      const res = await raw(server, 'ha_call_service', UNLOCK, {}, meta)
+      t.ok(res.status < 500, `_meta ${JSON.stringify(meta).slice(0, 60)}: status ${res.status}`)
+      t.not(res.body.result?.structuredContent?.success, true)
+    }
+    t.equal(unlocks(), 0)
+    await stillServes()
+  })
+
+  t.test('a body just under the 1 MB limit is served; one over it is 413; the process goes on', async t => {
+    const big = 'a'.repeat(1024 * 1024 - 2048)
+    const under = await raw(server, 'ha_search_entities', { query: big.slice(0, 200), padding: big })
+    t.ok(under.status < 500, `near the limit: ${under.status}`)
+    const over = await raw(server, 'ha_search_entities', { query: 'x', padding: `${big}${'b'.repeat(8192)}` })
+    t.equal(over.status, 413)
+    await stillServes()
+  })
+})
+
+// More attacks on the rounds (src/mcp/runtime/confirm-rounds.ts): a yes shown for one door used for
+// another, a state carried into a 2025 request, a huge answer, and one identity flooding the pending
+// rounds of everyone.
+t.test('red team: a confirmation carried across doors and rounds', async t => {
+  const ASKABLE = metaFor({ elicitation: { form: {} } })
+  const YES = { confirm: { action: 'accept', content: { confirm: true } } }
+
+  t.test('confirmation rounds: crossed calls, eras and identities', async t => {
+    const home = await startHome(t)
+    const server = await startServer(t, { home, options: { allow_write: true, confirm_domains: ['lock', 'light'] } })
+    const lights = home.entityIds().filter(id => id.startsWith('light.')).slice(0, 2) as [string, string]
+    const lock = home.entityIds().find(id => id.startsWith('lock.')) as string
+    const turnOn = (id: string): object => ({ domain: 'light', service: 'turn_on', target: { entity_id: id } })
+    const unlock = { domain: 'lock', service: 'unlock', target: { entity_id: lock } }
+    const calls = (service: string): string[] => home.serviceCalls.filter(call => call.service === service).flatMap(call => [call.target?.entity_id ?? call.service_data.entity_id].flat().map(String))
+    const call = async (token: string, args: object, extra: Record<string, unknown> = {}): Promise<any> =>
+      (await modern(server.url, token, 'tools/call', { name: 'ha_call_service', arguments: args, ...extra }, ASKABLE)).body
+    const ask = async (token: string, args: object): Promise<string> => {
+      const first = await call(token, args)
+      if (first.result?.resultType !== 'input_required') throw new Error(`no round: ${JSON.stringify(first).slice(0, 300)}`)
+      return first.result.requestState as string
+    }
+
+    t.test('the yes to "turn on the first light" does not turn on the second', async t => {
+      home.clearServiceCalls()
+      const state = await ask(TEST_TOKEN, turnOn(lights[0]))
+      const crossed = await call(TEST_TOKEN, turnOn(lights[1]), { requestState: state, inputResponses: YES })
+      t.equal(crossed.error?.code, -32602, JSON.stringify(crossed).slice(0, 300))
+      const again = await call(TEST_TOKEN, turnOn(lights[0]), { requestState: state, inputResponses: YES })
+      t.equal(again.error?.code, -32602, 'the crossed attempt spent the state')
+      t.same(calls('turn_on'), [], 'neither light was turned on')
+    })
+
+    t.test('a 2026 state and yes carried into a 2025 request do nothing: the 2025 token flow answers', async t => {
+      home.clearServiceCalls()
+      const state = await ask(TEST_TOKEN, unlock)
+      const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_call_service', arguments: unlock, requestState: state, inputResponses: YES } }, { authorization: `Bearer ${TEST_TOKEN}` })
+      const body = await res.json() as any
+      t.equal(body.result?.structuredContent?.confirmation_required, true, JSON.stringify(body).slice(0, 300))
+      t.same(calls('unlock'), [], 'nothing unlocked')
+    })
+
+    t.test('a huge, deeply nested or many-keyed answer is no yes and no crash', async t => {
+      home.clearServiceCalls()
+      let deep: unknown = { confirm: true }
+      for (let i = 0; i < 2000; i++) deep = { a: deep }
+      const answers: unknown[] = [
+        { confirm: { action: 'accept', content: { confirm: 'x'.repeat(1_000_000) } } },
+        Object.fromEntries(Array.from({ length: 20_000 }, (_, i) => [`k${i}`, YES.confirm])),
+        { confirm: { action: 'accept', content: deep } }
+      ]
+      for (const inputResponses of answers) {
+        const state = await ask(TEST_TOKEN, unlock)
+        const res = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_call_service', arguments: unlock, requestState: state, inputResponses }, ASKABLE)
+        t.ok(res.status < 500, `status ${res.status}`)
+        t.not(res.body.result?.structuredContent?.success, true)
+      }
+      t.same(calls('unlock'), [], 'nothing unlocked')
+      const after = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'kitchen' } })
+      t.equal(after.body.result?.resultType, 'complete', 'the process still answers')
+    })
+
+    t.test('another identity flooding rounds does not push out the owner\'s pending one', async t => {
+      home.clearServiceCalls()
+      const state = await ask(TEST_TOKEN, unlock)
+      const { token: flood } = await server.app.services.tokens.create({ name: 'flood', scopes: ['read', 'write'] })
+      for (let batch = 0; batch < 17; batch++) await Promise.all(Array.from({ length: 30 }, async () => await ask(flood, turnOn(lights[0]))))
+      const yes = await call(TEST_TOKEN, unlock, { requestState: state, inputResponses: YES })
+      t.comment(`the owner's yes after the flood: ${JSON.stringify(yes.error ?? yes.result?.structuredContent).slice(0, 120)}`)
+      // Finding of the red-team pass: one LRU of 500 for every identity let the flood evict the owner's round.
+      t.equal(yes.result?.structuredContent?.success, true, JSON.stringify(yes).slice(0, 200))
+      t.ok(calls('unlock').length <= 1, 'at most the owner\'s one unlock')
+      t.same(calls('turn_on'), [], 'the flood turned nothing on')
+    })
+  })
 })
