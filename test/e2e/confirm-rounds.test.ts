@@ -4,7 +4,7 @@
 import t from 'tap'
 import { createModernConfirmations } from '../../src/mcp/runtime/confirm-rounds.ts'
 import { callTool, connectClient, eventually, fakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
-import { connectModern, type ElicitationAnswer, metaFor, modern, MODERN } from '../modern.ts'
+import { connectModern, type ElicitationAnswer, metaFor, modern } from '../modern.ts'
 
 const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' } }
 
@@ -173,20 +173,11 @@ t.test('a sealed state expires with the token it stands for', async t => {
 // a clear JSON-RPC code, and the process must keep answering afterwards.
 const LOCK = 'lock.front_door_lock'
 const NO = { confirm: { action: 'decline' } }
-const META = {
-  'io.modelcontextprotocol/protocolVersion': MODERN,
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }
-}
+const META = metaFor({ elicitation: { form: {} } })
 
+/** A raw 2026-07-28 tools/call with any `_meta`, malformed ones included. */
 async function raw (server: TestServer, name: string, args: unknown, extra: Record<string, unknown> = {}, meta: unknown = META): Promise<{ status: number, body: any }> {
-  const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, ...extra, _meta: meta } }, {
-    authorization: `Bearer ${TEST_TOKEN}`, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name
-  })
-  const text = await res.text()
-  let body: any
-  try { body = JSON.parse(text) } catch { body = text }
-  return { status: res.status, body }
+  return await modern(server.url, TEST_TOKEN, 'tools/call', { name, arguments: args, ...extra }, meta as Record<string, unknown>)
 }
 
 t.test('confirmation rounds under attack', async t => {
