@@ -1,5 +1,5 @@
 import t from 'tap'
-import { walkPieces } from '../../src/ha/pieces.ts'
+import { walkPieces } from '../../../src/ha/pieces.ts'
 
 const HOUR = 3_600_000
 const start = Date.UTC(2026, 10, 1)

@@ -1,8 +1,8 @@
 // What a write answer says each entity reached, and which domains a service acts on.
 import t from 'tap'
-import { alreadyAsAsked, describeState, settle } from '../../src/policy/reached.ts'
-import { serviceDomainsOf, type ServiceDescriptions } from '../../src/policy/targets.ts'
-import { fakeClock } from '../helper.ts'
+import { alreadyAsAsked, describeState, settle } from '../../../src/policy/reached.ts'
+import { serviceDomainsOf, type ServiceDescriptions } from '../../../src/policy/targets.ts'
+import { fakeClock } from '../../helper.ts'
 
 t.test('states in words', async t => {
   t.equal(describeState('light.kitchen', { state: 'on', attributes: { brightness: 196 } }), 'on, brightness 77 %')

@@ -1,6 +1,6 @@
 import t from 'tap'
-import { entitiesMessageProblem } from '../../src/ha/schemas.ts'
-import { StateStore, type StateChange } from '../../src/ha/state-store.ts'
+import { entitiesMessageProblem } from '../../../src/ha/schemas.ts'
+import { StateStore, type StateChange } from '../../../src/ha/state-store.ts'
 
 t.test('subscribe_entities compressed format, applied as Home Assistant means it', async t => {
   const store = new StateStore()

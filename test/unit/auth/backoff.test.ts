@@ -1,5 +1,5 @@
 import t from 'tap'
-import { AuthBackoff } from '../../src/auth/backoff.ts'
+import { AuthBackoff } from '../../../src/auth/backoff.ts'
 
 t.test('five free failures, then 1 s doubling to 60 s', async t => {
   let now = 1_000_000

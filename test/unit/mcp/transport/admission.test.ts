@@ -4,12 +4,12 @@
 // (test/e2e/protocol-2026.test.ts, the listen-stream red team in test/sessions/subscriptions.test.ts) walk the same rules over HTTP.
 import { EventEmitter } from 'node:events'
 import t from 'tap'
-import type { Identity } from '../../src/auth/identity.ts'
-import { Revocations } from '../../src/auth/revocations.ts'
-import { admitPost, BODY_LIMIT, LISTEN_BODY_LIMIT, ListenAdmission, MAX_LISTENS_PER_TOKEN, parseBody, requestRefusal } from '../../src/mcp/transport/admission.ts'
-import { MODERN_PROTOCOL_VERSION } from '../../src/mcp/transport/era.ts'
-import { RpcRefusal } from '../../src/mcp/transport/rpc-error.ts'
-import { fakeClock } from '../helper.ts'
+import type { Identity } from '../../../../src/auth/identity.ts'
+import { Revocations } from '../../../../src/auth/revocations.ts'
+import { admitPost, BODY_LIMIT, LISTEN_BODY_LIMIT, ListenAdmission, MAX_LISTENS_PER_TOKEN, parseBody, requestRefusal } from '../../../../src/mcp/transport/admission.ts'
+import { MODERN_PROTOCOL_VERSION } from '../../../../src/mcp/transport/era.ts'
+import { RpcRefusal } from '../../../../src/mcp/transport/rpc-error.ts'
+import { fakeClock } from '../../../helper.ts'
 
 const call = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }
 const modern = (method: string, params: Record<string, unknown> = {}): Record<string, unknown> =>

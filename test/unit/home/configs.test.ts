@@ -1,12 +1,13 @@
 // The shared entity toolkit: what an entity id is, the one scrubber, the one config reader, the one confirm store.
+// Mostly src/home/configs.ts; also src/home/entities.ts, src/home/visibility.ts and src/policy/confirm.ts.
 import t from 'tap'
-import type { EntityCatalog } from '../../src/home/catalog.ts'
-import { ConfigReader, configKey } from '../../src/home/configs.ts'
-import { domainOf, ENTITY_ID_IN_TEXT, isEntityId } from '../../src/home/entities.ts'
-import { HIDDEN, Visibility } from '../../src/home/visibility.ts'
-import type { HomeAssistant } from '../../src/ha/index.ts'
-import type { RegistrySnapshot } from '../../src/ha/registries.ts'
-import { ConfirmStore } from '../../src/policy/confirm.ts'
+import type { EntityCatalog } from '../../../src/home/catalog.ts'
+import { ConfigReader, configKey } from '../../../src/home/configs.ts'
+import { domainOf, ENTITY_ID_IN_TEXT, isEntityId } from '../../../src/home/entities.ts'
+import { HIDDEN, Visibility } from '../../../src/home/visibility.ts'
+import type { HomeAssistant } from '../../../src/ha/index.ts'
+import type { RegistrySnapshot } from '../../../src/ha/registries.ts'
+import { ConfirmStore } from '../../../src/policy/confirm.ts'
 
 t.test('entity ids: the pattern, the domain, ids inside text', async t => {
   t.ok(isEntityId('light.kitchen'))

@@ -2,7 +2,7 @@
 // store's rules on the injected clock: a window starts at a key's first request, counts every request
 // until it is over, and then starts again; the least recently seen key is forgotten first.
 import t from 'tap'
-import { windowStoreOn } from '../../plugins/request-limits.ts'
+import { windowStoreOn } from '../../../plugins/request-limits.ts'
 
 function store (capacity?: number): { at: number, hit: (key: string) => { current: number, ttl: number } } {
   const clock = { at: 0 }

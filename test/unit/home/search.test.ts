@@ -1,7 +1,7 @@
 import t from 'tap'
-import type { EntityRow } from '../../src/home/entities.ts'
-import { rankMatches, searchScore, SearchIndex } from '../../src/home/search.ts'
-import { fold, tokens as tokensOf } from '../../src/home/text.ts'
+import type { EntityRow } from '../../../src/home/entities.ts'
+import { rankMatches, searchScore, SearchIndex } from '../../../src/home/search.ts'
+import { fold, tokens as tokensOf } from '../../../src/home/text.ts'
 
 function row (entityId: string, name: string, extra = ''): EntityRow {
   const haystack = fold([entityId, entityId.replace(/[._]/g, ' '), name, extra].join('\n'))

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Registries } from '../../src/ha/registries.ts'
+import { Registries } from '../../../src/ha/registries.ts'
 
 /**
  * An entity registry change reads only the entries it names again (config/entity_registry/get), as

@@ -1,10 +1,10 @@
 // Effective membership (src/policy/targets.ts effectiveMembers), held to Home Assistant's target
 // resolution (homeassistant/helpers/target.py) on a hand-made registry, and to the demo home's.
 import t from 'tap'
-import { effectiveArea, effectiveMembers, type MembershipRegistry } from '../../src/policy/targets.ts'
-import { House } from '../../demo/house.ts'
-import { generateHome } from '../../demo/generate/home.ts'
-import { Services } from '../../demo/services/index.ts'
+import { effectiveArea, effectiveMembers, type MembershipRegistry } from '../../../src/policy/targets.ts'
+import { House } from '../../../demo/house.ts'
+import { generateHome } from '../../../demo/generate/home.ts'
+import { Services } from '../../../demo/services/index.ts'
 
 const registry: MembershipRegistry = {
   areas: new Map([

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { Registries } from '../../src/ha/registries.ts'
+import { Registries } from '../../../src/ha/registries.ts'
 
 interface Fake { calls: string[], command: (message: { type: string, [key: string]: unknown }) => Promise<unknown> }
 

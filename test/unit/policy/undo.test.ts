@@ -1,7 +1,9 @@
+// The registry undo's helpers: src/policy/undo.ts, and the list edits and slugs of tools/registry/_write.ts
+// and tools/registry/_slug.ts.
 import t from 'tap'
-import { CREATED_ID, createdId, withCreatedId } from '../../src/policy/undo.ts'
-import { applyListEdit } from '../../tools/registry/_write.ts'
-import { slugLike } from '../../tools/registry/_slug.ts'
+import { CREATED_ID, createdId, withCreatedId } from '../../../src/policy/undo.ts'
+import { applyListEdit } from '../../../tools/registry/_write.ts'
+import { slugLike } from '../../../tools/registry/_slug.ts'
 
 t.test('label and alias edits: signs add and remove, a plain list replaces', async t => {
   t.same(applyListEdit(['a', 'b'], ['+c', '-a']), ['b', 'c'])

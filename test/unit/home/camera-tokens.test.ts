@@ -2,7 +2,7 @@
 // text (alone, inside a URL, glued to other letters and digits), rotated ones too, and leave the rest.
 import { createHash } from 'node:crypto'
 import t from 'tap'
-import { CameraTokens } from '../../src/home/camera-tokens.ts'
+import { CameraTokens } from '../../../src/home/camera-tokens.ts'
 
 const hex = (seed: number): string => createHash('sha256').update(String(seed)).digest('hex')
 const REDACTED = '[redacted camera token]'

@@ -2,7 +2,7 @@
 // the e2e walk (test/e2e/protocol-errors.test.ts) reaches most of them; these are the ones a test
 // cannot reach cheaply (64 listen streams, a transport's 403 or 415), read from the SDK's own texts.
 import t from 'tap'
-import { withRefusalCode } from '../../src/mcp/transport/rpc-error.ts'
+import { withRefusalCode } from '../../../../src/mcp/transport/rpc-error.ts'
 
 const answer = (code: number, message: string, data?: unknown): object => ({ jsonrpc: '2.0', id: 1, error: { code, message, ...(data !== undefined ? { data } : {}) } })
 const codeOf = (message: object, status?: number): unknown => (withRefusalCode(message, status) as { error: { data: { code: string } } }).error.data.code

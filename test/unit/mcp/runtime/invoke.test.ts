@@ -1,6 +1,6 @@
 import t from 'tap'
-import { jsonResult } from '../../src/mcp/runtime/invoke.ts'
-import { compactRow } from '../../tools/_shared/entities.ts'
+import { jsonResult } from '../../../../src/mcp/runtime/invoke.ts'
+import { compactRow } from '../../../../tools/_shared/entities.ts'
 
 // Text that JSON escapes, or that a naive escaper would get wrong.
 const AWKWARD = ['plain', 'quote " inside', 'back\\slash', 'new\nline\ttab', 'control \u0001\u001f', 'accent étage', 'emoji 🔥 ok',
