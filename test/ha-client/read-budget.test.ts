@@ -7,7 +7,7 @@ import { realClock } from '../../src/clock.ts'
 import { defineTool, type ToolContext, type ToolKind } from '../../src/mcp/runtime/define-tool.ts'
 import { invokeTool, READ_BUDGET_MS } from '../../src/mcp/runtime/invoke.ts'
 import { checkDefinition } from '../../src/mcp/runtime/registry.ts'
-import { fakeClock } from '../helper.ts'
+import { fakeClock, pastWait } from '../helper.ts'
 
 const logged: string[] = []
 const ctx = {
@@ -17,7 +17,7 @@ const ctx = {
   log: { level: 'info', debug () {}, trace () {}, error () {}, warning (_o: unknown, message: string) { logged.push(message) } }
 } as unknown as ToolContext
 
-function slowTool (kind: ToolKind, finish: Promise<unknown>): ReturnType<typeof checkDefinition> {
+function slowTool (kind: ToolKind, finish: Promise<unknown>, onStart = (): void => {}): ReturnType<typeof checkDefinition> {
   return checkDefinition(defineTool({
     name: `slow_${kind}`,
     title: 'Slow',
@@ -27,7 +27,7 @@ function slowTool (kind: ToolKind, finish: Promise<unknown>): ReturnType<typeof 
     everyday: false,
     keywords: { en: '', de: '', fr: '', es: '', nl: '' },
     input: z.object({}),
-    handler: async () => await finish
+    handler: async () => { onStart(); return await finish }
   }), 'slow.ts')
 }
 
@@ -36,8 +36,9 @@ t.test('the budget leaves room inside Home Assistant\'s 10 s for the session aro
 })
 
 t.test('a read over its budget answers with HAMCP_HA_TIMEOUT and a hint', async t => {
+  const clock = fakeClock()
   const never = new Promise(() => {})
-  const result = await invokeTool(slowTool('read', never), {}, ctx, undefined, 20)
+  const result = await pastWait(clock, 20, invokeTool(slowTool('read', never), {}, { ...ctx, clock }, undefined, 20))
   t.equal(result.isError, true)
   t.equal((result.structuredContent as { error: { code: string } }).error.code, 'HAMCP_HA_TIMEOUT')
   t.match((result.content[0] as { text: string }).text, /within 0\.02 s[\s\S]*Hint: Ask for less/)
@@ -65,7 +66,8 @@ t.test('a read answered in time leaves no timer behind', async t => {
 t.test('a late failure after the budget is not an unhandled rejection', async t => {
   let fail: (err: Error) => void = () => {}
   const late = new Promise((_resolve, reject) => { fail = reject })
-  const result = await invokeTool(slowTool('read', late), {}, ctx, undefined, 5)
+  const clock = fakeClock()
+  const result = await pastWait(clock, 5, invokeTool(slowTool('read', late), {}, { ...ctx, clock }, undefined, 5))
   t.equal(result.isError, true)
   fail(new Error('Home Assistant finally failed'))
   await new Promise(resolve => setImmediate(resolve))
@@ -79,12 +81,18 @@ t.test('a read within its budget answers normally', async t => {
 })
 
 t.test('a write is never cut short: the change may be under way', async t => {
+  let started = (): void => {}
+  const handling = new Promise<void>(resolve => { started = resolve })
   let finish: (value: unknown) => void = () => {}
   const pending = new Promise(resolve => { finish = resolve })
   const clock = fakeClock()
-  const call = invokeTool(slowTool('write', pending), {}, { ...ctx, clock }, undefined, 1)
-  t.same(clock.pending(), [], 'no budget timer for a write')
+  let answered = false
+  const call = invokeTool(slowTool('write', pending, started), {}, { ...ctx, clock }, undefined, 1)
+  call.then(() => { answered = true }, () => {})
+  await handling
   clock.advance(1000)
+  await new Promise(resolve => setImmediate(resolve))
+  t.notOk(answered, 'still waiting for Home Assistant long past the budget')
   finish({ done: true })
   const result = await call
   t.notOk(result.isError)
