@@ -1,5 +1,5 @@
 import t from 'tap'
-import { eventually, rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
+import { caughtUp, rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 import { request as httpRequest } from 'node:http'
 
 const LIST = { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }
@@ -168,7 +168,8 @@ t.test('concurrent answers to different tokens are each exactly their own JSON',
     home.setState(id, 'on', { ...home.getState(id)?.attributes, friendly_name: `Lamp ${i} é🔥\ud800x\udfff"\\\u0001 ${'ß€'.repeat(i * 3)}` })
   })
   const last = lights[lights.length - 1] as string
-  await eventually(() => String(server.app.services.ha.states.get(last)?.attributes.friendly_name).startsWith(`Lamp ${lights.length - 1} `), 5000, 'the names')
+  await caughtUp(server)
+  t.ok(String(server.app.services.ha.states.get(last)?.attributes.friendly_name).startsWith(`Lamp ${lights.length - 1} `), 'the add-on sees the names')
 
   const tokens = [server.token]
   for (const name of ['alpha', 'bravo', 'charlie']) tokens.push((await server.app.services.tokens.create({ name, scopes: ['read'] })).token)

@@ -1,7 +1,7 @@
 // A camera's access_token opens /api/camera_proxy/<id>?token= with nothing else: it is a credential,
 // so it never appears in an answer, with allow_camera off or on.
 import t from 'tap'
-import { callTool, connectClient, eventually, rpc, startHome, startServer, TEST_TOKEN, type TestServer, type ToolAnswer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, rpc, startHome, startServer, TEST_TOKEN, type TestServer, type ToolAnswer } from '../helper.ts'
 import { MODERN, metaFor } from '../modern.ts'
 
 t.test('camera access tokens never reach the client', async t => {
@@ -65,7 +65,8 @@ t.test('red team: camera tokens at the edges of an answer', async t => {
     }
     const rotate = async (token: string): Promise<void> => {
       home.setState(camera, 'idle', { ...home.getState(camera)?.attributes, access_token: token })
-      await eventually(() => server.app.services.ha.states.get(camera)?.attributes.access_token === token, 5000, 'the new token')
+      await caughtUp(server)
+      t.equal(server.app.services.ha.states.get(camera)?.attributes.access_token, token, 'the add-on sees the new token')
     }
     const tokens = ['a1'.repeat(32), 'b2'.repeat(32), 'c3'.repeat(32)]
     for (const token of tokens) await rotate(token)
@@ -129,7 +130,8 @@ t.test('red team: camera tokens at the edges of an answer', async t => {
     }
     const token = 'd4e5'.repeat(16)
     home.setState(camera, 'idle', { ...home.getState(camera)?.attributes, access_token: token, friendly_name: `Door ${token}` })
-    await eventually(() => server.app.services.ha.states.get(camera)?.attributes.access_token === token, 5000, 'the token')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(camera)?.attributes.access_token, token, 'the add-on sees the token')
     for (const [label, text] of [['list', await call('ha_list_entities', { domain: 'camera', limit: 50 })], ['search', await call('ha_search_entities', { query: 'door' })]] as const) {
       t.notOk(text.includes(token), `${label}: no token in ${text.slice(0, 200)}`)
       t.ok(text.includes('[redacted camera token]'), `${label}: the redaction is shown`)
@@ -138,11 +140,13 @@ t.test('red team: camera tokens at the edges of an answer', async t => {
     const light = home.entityIds().find(id => id.startsWith('light.')) as string
     const later = 'f6a7'.repeat(16)
     home.setState(light, 'on', { ...home.getState(light)?.attributes, friendly_name: `Lamp ${later}` })
-    await eventually(() => server.app.services.ha.states.get(light)?.attributes.friendly_name === `Lamp ${later}`, 5000, 'the name')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(light)?.attributes.friendly_name, `Lamp ${later}`, 'the add-on sees the name')
     const before = await call('ha_list_entities', { domain: 'light', limit: 200 })
     t.ok(before.includes(later), 'not a token yet: shown')
     home.setState(camera, 'idle', { ...home.getState(camera)?.attributes, access_token: later })
-    await eventually(() => server.app.services.ha.states.get(camera)?.attributes.access_token === later, 5000, 'the new token')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(camera)?.attributes.access_token, later, 'the add-on sees the new token')
     const after = await call('ha_list_entities', { domain: 'light', limit: 200 })
     t.notOk(after.includes(later), 'a remembered row quoting what is now a token is redacted')
     t.ok(after.includes('[redacted camera token]'))
@@ -196,7 +200,8 @@ t.test('red team: list and search answers and their scrub', async t => {
     set(l2, 'on', `Lamp "two" \\${t2}\\ 🔥é`)
     set(l3, 'off', `Lamp three \u0001${t3}`)
     set(l4, split.slice(32), `Lamp four ${split.slice(0, 32)}`)
-    await eventually(() => server.app.services.ha.states.get(l4)?.attributes.friendly_name === `Lamp four ${split.slice(0, 32)}`, 5000, 'the names')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(l4)?.attributes.friendly_name, `Lamp four ${split.slice(0, 32)}`, 'the add-on sees the names')
     const call = await threeWays(t, server)
 
     // Listed and searched first: their rows' JSON is remembered while none is a token.
@@ -207,7 +212,8 @@ t.test('red team: list and search answers and their scrub', async t => {
     // Then the camera's token rotates through all three (it keeps the last three).
     for (const token of tokens) {
       home.setState(camera, 'idle', { ...home.getState(camera)?.attributes, access_token: token })
-      await eventually(() => server.app.services.ha.states.get(camera)?.attributes.access_token === token, 5000, 'the token')
+      await caughtUp(server)
+      t.equal(server.app.services.ha.states.get(camera)?.attributes.access_token, token, 'the add-on sees the token')
     }
     const asks: Array<[string, Record<string, unknown>]> = [
       ['ha_list_entities', { domain: 'light', limit: 200 }],
@@ -252,7 +258,8 @@ t.test('red team: list and search answers and their scrub', async t => {
     home.setState(lock, 'locked', { ...home.getState(lock)?.attributes, friendly_name: 'Vault Latch Zeta' })
     home.setState(l1, 'on', { ...home.getState(l1)?.attributes, friendly_name: 'Vault Latch Zeta lamp "é🔥"' })
     home.setState(l2, 'on', { ...home.getState(l2)?.attributes, friendly_name: `Lamp beside ${lock}` })
-    await eventually(() => server.app.services.ha.states.get(l2)?.attributes.friendly_name === `Lamp beside ${lock}`, 5000, 'the names')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(l2)?.attributes.friendly_name, `Lamp beside ${lock}`, 'the add-on sees the names')
     const call = await threeWays(t, server)
     const asks: Array<[string, Record<string, unknown>]> = [
       ['ha_list_entities', { domain: 'light', limit: 200 }],
