@@ -118,8 +118,8 @@ function shrink (value: unknown, cap: number, hint: string): unknown {
   let current = value
   while (maxChars >= 20) {
     current = shorten(value, maxChars, 40)
-    const wrapped = typeof current === 'object' && current !== null && !Array.isArray(current)
-      ? { ...(current as Record<string, unknown>), note: hint }
+    const wrapped = isRecord(current)
+      ? { ...current, note: hint }
       : { value: current, note: hint }
     if (byteLength(wrapped) <= cap) return wrapped
     maxChars = Math.floor(maxChars / 2)

@@ -2,6 +2,7 @@ import type { TokenSource } from '../auth/tokens.ts'
 import { maskSecret, type AppLogger } from '../logger.ts'
 import { DEFAULT_OPTIONS } from '../options.ts'
 import { withSupervisorRetry, type RetryOptions } from './retry.ts'
+import { isRecord } from '../shape.ts'
 
 /** The part of the Supervisor client this module needs; the `{result, data}` envelope is already unwrapped. */
 export interface SupervisorApi {
@@ -49,7 +50,7 @@ export function planOptions (stored: StoredOptions, token: string, source: Token
 async function readStoredOptions (supervisor: SupervisorApi): Promise<StoredOptions> {
   const info = await supervisor.call<{ options?: unknown }>('GET', '/addons/self/info')
   const options = info.options
-  return options !== null && typeof options === 'object' && !Array.isArray(options) ? { ...options as StoredOptions } : {}
+  return isRecord(options) ? { ...options as StoredOptions } : {}
 }
 
 /**

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import { writeFileAtomic } from '../files.ts'
 import { maskSecret, type AppLogger } from '../logger.ts'
 import { generateToken, type TokenSource, type TokenStore } from './tokens.ts'
+import { isRecord } from '../shape.ts'
 
 export interface PrimaryToken {
   token: string
@@ -78,7 +79,7 @@ export async function regeneratePrimaryToken (input: RegenerateInput): Promise<{
   let optionsWritten = false
   if (supervisor) {
     const info = await supervisor.call<{ options?: unknown }>('GET', '/addons/self/info')
-    const stored = info.options !== null && typeof info.options === 'object' && !Array.isArray(info.options) ? info.options as Record<string, unknown> : {}
+    const stored = isRecord(info.options) ? info.options : {}
     await supervisor.call('POST', '/addons/self/options', { options: { ...stored, api_token: token } })
     optionsWritten = true
   }

@@ -5,6 +5,7 @@ import { notPermitted } from '../ha/rights.ts'
 import type { HomeAssistant } from '../ha/index.ts'
 import type { RegistrySnapshot } from '../ha/registries.ts'
 import type { HassState } from '../ha/schemas.ts'
+import { isRecord } from '../shape.ts'
 
 /**
  * The one reader of UI-managed automation and script configs (automations.yaml, scripts.yaml) through
@@ -77,7 +78,7 @@ export class ConfigReader {
     } catch {
       throw new UserError('HAMCP_UNAVAILABLE', `Home Assistant answered the ${kind} ${key} with something that is not JSON.`)
     }
-    return this.#remember(kind, key, parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed as ConfigRecord : undefined)
+    return this.#remember(kind, key, isRecord(parsed) ? parsed as ConfigRecord : undefined)
   }
 
   /** For reads: where the config lives and what it is; a failure to answer reads as "yaml", never throws. */

@@ -1,6 +1,7 @@
 import type { FastifyReply } from 'fastify'
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server'
 import { CodedError, type RefusalCode, type UserError } from '../../errors.ts'
+import { isRecord } from '../../shape.ts'
 
 /** The SDK's JSON-RPC error codes, for the /mcp routes (routes/mcp.ts), which do not import the SDK. */
 export { ProtocolErrorCode }
@@ -101,7 +102,7 @@ export function withRefusalCode<M> (message: M, status?: number): M {
   const error = (message as { error?: JsonRpcError }).error
   if (error === undefined || typeof (error.data as ErrorData | undefined)?.code === 'string') return message
   const fixed = schemaRefusal(error) ?? error
-  const data = fixed.data === undefined ? {} : typeof fixed.data === 'object' && fixed.data !== null && !Array.isArray(fixed.data) ? fixed.data as ErrorData : { detail: fixed.data }
+  const data = fixed.data === undefined ? {} : isRecord(fixed.data) ? fixed.data as ErrorData : { detail: fixed.data }
   return { ...message, error: { ...fixed, data: { ...data, code: sdkErrorCode(fixed, status) } } }
 }
 
