@@ -11,7 +11,7 @@ import type { Revocations } from './revocations.ts'
 export type TokenSource = 'option' | 'env' | 'file' | 'generated'
 
 export function hashToken (token: string): Buffer {
-  // The one-shot digest: every request is authenticated, and a Hash object per request was measurable.
+  // The one-shot digest, without a Hash object to make and drop: every request is authenticated.
   return digest('sha256', token, 'buffer')
 }
 
@@ -71,9 +71,6 @@ export interface TokenStoreOptions {
   revocations?: Pick<Revocations, 'announce'>
 }
 
-/** How many recently verified tokens TokenStore.verify remembers (a few clients, each with its token). */
-const VERIFIED_KEPT = 4
-
 /**
  * Bearer tokens: the primary one (all scopes, capped by the options) and named ones created on the
  * ingress page, stored hashed in DATA_DIR/tokens.json. Comparisons are constant-time.
@@ -86,13 +83,6 @@ export class TokenStore {
   #named: NamedToken[] = []
   /** The named tokens' hashes as bytes, in #named's order; rebuilt when the list changes, not per request. */
   #namedHashes: Buffer[] | undefined
-  /**
-   * The last few tokens verified, as bytes, with their identities: a client presents the same token on
-   * every request, and hashing it (OpenSSL's sha256, several µs) was most of a request's bearer check.
-   * Emptied whenever any token changes, so a replaced or revoked token stops working with the next
-   * request. Every entry is compared, in constant time, whatever matches.
-   */
-  #verified: Array<{ bytes: Buffer, identity: Identity, token: NamedToken | undefined }> = []
   /**
    * When each named token last authenticated a request, in memory: a call must not write the store,
    * so the times reach tokens.json with the next save (saveLastUsed, once a minute, and every change).
@@ -125,26 +115,11 @@ export class TokenStore {
     }
   }
 
-  /** The identity a presented token belongs to, or undefined. Every stored hash is compared. */
+  /**
+   * The identity a presented token belongs to, or undefined. The token is hashed and every stored hash
+   * compared in constant time, whichever matches, so how long it takes says nothing of which did.
+   */
   verify (presented: string): Identity | undefined {
-    const bytes = Buffer.from(presented, 'utf8')
-    let known: { identity: Identity, token: NamedToken | undefined } | undefined
-    for (const entry of this.#verified) {
-      if (entry.bytes.length === bytes.length && timingSafeEqual(entry.bytes, bytes) && !known) known = entry
-    }
-    if (!known) {
-      known = this.#verifyHashed(presented)
-      if (!known) return undefined
-      this.#verified = [{ bytes, ...known }, ...this.#verified].slice(0, VERIFIED_KEPT)
-    }
-    if (known.token) {
-      this.#usedAt.set(known.token, this.#now())
-      this.#usedSinceSave = true
-    }
-    return known.identity
-  }
-
-  #verifyHashed (presented: string): { identity: Identity, token: NamedToken | undefined } | undefined {
     const hash = hashToken(presented)
     let found: { identity: Identity, token: NamedToken | undefined } | undefined
     if (timingSafeEqual(hash, this.#primaryHash)) found = { identity: PRIMARY_IDENTITY, token: undefined }
@@ -154,7 +129,12 @@ export class TokenStore {
       const token = named[i] as NamedToken
       if (timingSafeEqual(hash, hashes[i] as Buffer) && !found) found = { identity: identityOf(token), token }
     }
-    return found
+    if (!found) return undefined
+    if (found.token) {
+      this.#usedAt.set(found.token, this.#now())
+      this.#usedSinceSave = true
+    }
+    return found.identity
   }
 
   /** The primary token in clear, for the ingress page's Connect tab (shown only when asked). */
@@ -167,7 +147,6 @@ export class TokenStore {
     this.#retired = [...this.#retired, { hash: this.#primaryHash, at: this.#now() }].slice(-5)
     this.#primaryHash = hashToken(token)
     this.#primary = token
-    this.#verified = []
     this.primarySource = source
     this.#revocations?.announce({ identity: PRIMARY_IDENTITY.id, reason: 'the API token was regenerated' })
   }
@@ -207,7 +186,6 @@ export class TokenStore {
     }
     this.#named.push(entry)
     this.#namedHashes = undefined
-    this.#verified = []
     await this.#save()
     const { hash: _hash, ...rest } = entry
     return { token, entry: rest }
@@ -217,7 +195,6 @@ export class TokenStore {
     const before = this.#named.length
     this.#named = this.#named.filter(t => t.id !== id)
     this.#namedHashes = undefined
-    this.#verified = []
     if (this.#named.length === before) return false
     this.#revocations?.announce({ identity: `token:${id}`, reason: 'the token was revoked' })
     await this.#save()
