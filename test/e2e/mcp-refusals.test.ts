@@ -174,10 +174,10 @@ async function whileClosing (server: TestServer, second: (port: string) => strin
   const template = server.home.faults.holdAnswers('/api/template')
   socket.write(first)
   await within(realClock, 5000, template.held, () => { throw new Error('the slow call never reached the demo home') })
-  const serving = server.app.server.listeners('request')
   const closing = server.app.close()
-  // The slow call answers once the server has begun to close (plugins/closing.ts answers requests from then on).
-  await eventually(() => !server.app.server.listeners('request').some(listener => serving.includes(listener)), 5000, 'the server to begin closing')
+  // The slow call answers once the server has begun to close: its preClose hooks ran (plugins/closing.ts
+  // answers requests from then on) and it stopped listening.
+  await eventually(() => !server.app.server.listening, 5000, 'the server to begin closing')
   template.release()
   await eventually(() => /"id":9/.test(data), 10_000, 'the slow call\'s answer')
   const before = data.length
