@@ -3,7 +3,7 @@ import type { ToolCatalog } from '../src/mcp/runtime/registry.ts'
 import { optionsSchema, type Options } from '../src/options.ts'
 
 /**
- * The tool catalogue's budgets (issue 32 item 10): bytes of the JSON of tools/list's tools array, for the
+ * The tool catalogue's budgets: bytes of the JSON of tools/list's tools array, for the
  * primary token. Held by test/catalog.test.ts and printed by `npm run bench:catalog`.
  */
 export const BUDGETS = {

@@ -41,7 +41,7 @@ export const SERVICE_CATEGORIES: Readonly<Record<string, ServiceOwner>> = {
   'homeassistant.reload_config_entry': { category: 'integrations', kind: 'manage' },
   // hassio/services.py registers the add-on services under both names: addon_* (legacy, `addon`) and app_* (`app`).
   ...Object.fromEntries(['addon', 'app'].flatMap(prefix => ['start', 'stop', 'restart', 'stdin'].map(action => [`hassio.${prefix}_${action}`, { category: 'system', kind: 'manage', option: ADDON_CONTROL_OPTION, ...(action === 'stop' ? { asks: ADDON_STOP_ASKS } : {}) }]))),
-  // ha_manage_update's operations (issue 32 item 8).
+  // ha_manage_update's operations: called as services, they need the level the tool needs.
   'update.install': { category: 'system', kind: 'manage', asks: 'Install an update' },
   'update.skip': { category: 'system', kind: 'manage' },
   'update.clear_skipped': { category: 'system', kind: 'manage' },
@@ -57,7 +57,7 @@ export const SERVICE_CATEGORIES: Readonly<Record<string, ServiceOwner>> = {
   'hassio.host_shutdown': { category: 'system', kind: 'manage', asks: 'Shut the host down: nothing runs until someone powers it on' },
   'hassio.restore_full': { category: 'system', kind: 'manage', asks: 'Restore a backup over the current system' },
   'hassio.restore_partial': { category: 'system', kind: 'manage', asks: 'Restore part of a backup over the current system' },
-  // ha_restart's operations (issue 32 items 4 and 8); every `<domain>.reload` too (serviceOwner).
+  // ha_restart's operations, likewise; every `<domain>.reload` too (serviceOwner).
   'homeassistant.restart': { category: 'system', kind: 'manage', asks: 'Restart Home Assistant: automations, integrations and dashboards stop until it is back' },
   // Stopping is no restart: Home Assistant stays down until the Supervisor or someone starts it again.
   'homeassistant.stop': { category: 'system', kind: 'manage', asks: 'Stop Home Assistant: nothing runs, not even this add-on\'s calls, until someone starts it again' },
