@@ -10,10 +10,11 @@ import { admitPost, BODY_LIMIT, LISTEN_BODY_LIMIT, ListenAdmission, MAX_LISTENS_
 import { MODERN_PROTOCOL_VERSION } from '../../../../src/mcp/transport/era.ts'
 import { RpcRefusal } from '../../../../src/mcp/transport/rpc-error.ts'
 import { fakeClock } from '../../../helper.ts'
+import { metaFor } from '../../../modern.ts'
 
 const call = { jsonrpc: '2.0', id: 7, method: 'tools/list', params: {} }
 const modern = (method: string, params: Record<string, unknown> = {}): Record<string, unknown> =>
-  ({ jsonrpc: '2.0', id: 9, method, params: { ...params, _meta: { 'io.modelcontextprotocol/protocolVersion': MODERN_PROTOCOL_VERSION, 'io.modelcontextprotocol/clientInfo': { name: 't', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} } } })
+  ({ jsonrpc: '2.0', id: 9, method, params: { ...params, _meta: metaFor() } })
 const refusedCode = (admission: ReturnType<typeof admitPost>): unknown => 'refused' in admission ? admission.refused.code : admission.era
 
 t.test('a POST is refused for the first rule it breaks, in the route\'s order', async t => {
