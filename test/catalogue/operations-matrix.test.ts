@@ -10,7 +10,7 @@ import { issuesOf } from '../../demo/ws/config-commands.ts'
 import { levelIn, levelRank, type Level, type Levels } from '../../src/auth/identity.ts'
 import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { DEFAULT_SERVICE_DENYLIST, optionsSchema, type Options, type ToolList } from '../../src/options.ts'
-import { callTool, connectClient, eventually, startHome, startServer, type TestServer, type ToolAnswer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, eventually, startHome, startServer, type TestServer, type ToolAnswer } from '../helper.ts'
 import { accessToken } from '../oauth/_oauth.ts'
 
 /**
@@ -137,9 +137,10 @@ function houseFingerprint (home: DemoHome): string {
   })
 }
 
-/** Waits until the server's own view of an entity reached the state the house now holds. */
+/** Catches the server up with the house (test/helper.ts caughtUp) and fails unless its own view of an entity passes `check`. */
 async function seen (server: TestServer, entityId: string, check: (attributes: Record<string, unknown> | undefined) => boolean): Promise<void> {
-  await eventually(() => check(server.app.services.home.state(entityId)?.attributes), 5000, `${entityId} seen by the server`)
+  await caughtUp(server)
+  if (!check(server.app.services.home.state(entityId)?.attributes)) throw new Error(`the server does not see ${entityId} as the house holds it`)
 }
 
 const OPERATIONS: Operation[] = [
@@ -385,7 +386,8 @@ const OPERATIONS: Operation[] = [
       const created = await call('ha_create_helper', { helper_type: type, name: `Matrix ${tag}`, options })
       t.notOk(created.isError, created.text)
       t.ok(home.getState(entityId), `${entityId} exists in the house`)
-      await eventually(() => server.app.services.home.entity(entityId) !== undefined, 5000, `${entityId} in the server's catalogue`)
+      await caughtUp(server)
+      t.ok(server.app.services.home.entity(entityId) !== undefined, `${entityId} in the server's catalogue`)
       const updated = await call('ha_update_helper', { entity_id: entityId, options: { icon: 'mdi:star' } })
       t.notOk(updated.isError, updated.text)
       t.equal(home.getState(entityId)?.attributes.icon, 'mdi:star', 'changed in the house')
@@ -412,7 +414,8 @@ const OPERATIONS: Operation[] = [
         const entityId = String(created.json?.entities?.[0])
         t.equal(entry()?.domain, helper.type, `a ${helper.type} entry in the house`)
         t.ok(home.getState(entityId), `${entityId} in the house`)
-        await eventually(() => server.app.services.home.entity(entityId) !== undefined, 5000, `${entityId} in the server's catalogue`)
+        await caughtUp(server)
+        t.ok(server.app.services.home.entity(entityId) !== undefined, `${entityId} in the server's catalogue`)
         const updated = await confirmed('ha_update_helper', { entity_id: entityId, options: helper.change })
         t.notOk(updated.isError, `${helper.type}: ${updated.text}`)
         t.match(entry()?.options, helper.change, `${helper.type}: the entry holds the new option`)

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, startHome, startServer } from '../helper.ts'
 
 const DAY = 86_400_000
 
@@ -13,14 +13,16 @@ t.test('ha_explain_event names what caused a change', async t => {
 
   t.test('a light turned on by an automation that a person triggered', async t => {
     home.setState(light, 'off')
-    await eventually(() => server.app.services.ha.states.get(light)?.state === 'off', 5000, 'light off in the live map')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(light)?.state, 'off', 'light off in the add-on\'s live map')
     const response = await fetch(`${home.url}/api/services/automation/trigger`, {
       method: 'POST',
       headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' },
       body: JSON.stringify({ entity_id: 'automation.wake_up' })
     })
     t.equal(response.status, 200)
-    await eventually(() => server.app.services.ha.states.get(light)?.state === 'on', 5000, 'light on in the live map')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(light)?.state, 'on', 'light on in the add-on\'s live map')
     const answer = await callTool(client, 'ha_explain_event', { entity_id: light })
     t.notOk(answer.isError, answer.text)
     t.equal(answer.json.changed_to, 'on')
@@ -99,7 +101,8 @@ t.test('two changes in a row by the same person: the second still names the pers
       body: JSON.stringify({ entity_id: helper, value })
     })
     t.equal(response.status, 200)
-    await eventually(() => Number(server.app.services.ha.states.get(helper)?.state) === value, 5000, `${helper} at ${value}`)
+    await caughtUp(server)
+    t.equal(Number(server.app.services.ha.states.get(helper)?.state), value, `the add-on sees ${helper} at ${value}`)
   }
   t.equal(server.app.services.ha.states.get(helper)?.context?.user_id, home.house.userId, 'the live state keeps who did it')
   const answer = await callTool(client, 'ha_explain_event', { entity_id: helper })

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { caughtUp, connectClient, startHome, startServer } from '../helper.ts'
 
 t.test('resources, completions and prompts end to end', async t => {
   const home = await startHome(t)
@@ -47,7 +47,8 @@ t.test('resources, completions and prompts end to end', async t => {
     // Each attribute is truncated to 500 characters, but nothing bounded how many: 100 of them made 50 KB.
     const attributes = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`attribute_${i}`, 'x'.repeat(480)]))
     home.setState('sensor.package_tracker', 'many', attributes)
-    await eventually(() => server.app.services.home.state('sensor.package_tracker')?.state === 'many')
+    await caughtUp(server)
+    t.equal(server.app.services.home.state('sensor.package_tracker')?.state, 'many', 'the add-on sees the change')
     const text = ((await client.readResource({ uri: 'ha://entity/sensor.package_tracker' })).contents[0] as { text: string }).text
     t.ok(Buffer.byteLength(text) <= 15_000, `${Buffer.byteLength(text)} bytes`)
     t.equal(JSON.parse(text).entity_id, 'sensor.package_tracker', 'still the entity, with a note saying how to refine')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { connectClient, dropConnections, eventually, startHome, startServer } from '../helper.ts'
+import { caughtUp, connectClient, dropConnections, startHome, startServer } from '../helper.ts'
 import { call, ownerCommand } from './_owner.ts'
 
 // Undo never overwrites newer work: what changed since the add-on's write is a conflict, said as
@@ -47,7 +47,8 @@ t.test('ha_undo compares what is there now with what the add-on wrote', async t 
     const on = await call(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light }, data: { brightness: 100 } })
     t.notOk(on.isError, on.text)
     await ownerCommand(home, { type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: light }, service_data: { brightness: 30 } })
-    await eventually(() => server.app.services.ha.states.get(light)?.attributes.brightness === 30, 5000, 'the add-on to see the owner\'s change')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(light)?.attributes.brightness, 30, 'the add-on sees the owner\'s change')
     home.clearServiceCalls()
     const undone = await call(client, 'ha_undo')
     t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
@@ -60,7 +61,8 @@ t.test('ha_undo compares what is there now with what the add-on wrote', async t 
   t.test('nothing changed since: undo restores as before', async t => {
     const light = home.entityIds().find(id => id.startsWith('light.') && home.getState(id)?.state === 'off')!
     await call(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
-    await eventually(() => server.app.services.ha.states.get(light)?.state === 'on')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(light)?.state, 'on', 'the add-on sees the change')
     const undone = await call(client, 'ha_undo')
     t.notOk(undone.isError, undone.text)
     t.equal(home.getState(light)?.state, 'off')
@@ -88,14 +90,16 @@ t.test('ha_undo compares what is there now with what the add-on wrote', async t 
     const [mine, theirs] = home.entityIds().filter(id => id.startsWith('light.') && home.getState(id)?.state === 'off').slice(0, 2) as [string, string]
     const on = await call(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: [mine, theirs] } })
     t.notOk(on.isError, on.text)
-    await eventually(() => server.app.services.ha.states.get(mine)?.state === 'on' && server.app.services.ha.states.get(theirs)?.state === 'on')
+    await caughtUp(server)
+    t.ok(server.app.services.ha.states.get(mine)?.state === 'on' && server.app.services.ha.states.get(theirs)?.state === 'on', 'the add-on sees the change')
     await dropConnections(home, server.app.services.ha)
     const clean = await call(client, 'ha_undo', { dry_run: true })
     t.notOk(clean.isError, clean.text)
     t.notOk(clean.json.overwrites, 'states reloaded after the reconnect still read as this write left them')
     await ownerCommand(home, { type: 'call_service', domain: 'light', service: 'turn_off', target: { entity_id: theirs } })
     await ownerCommand(home, { type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: theirs }, service_data: { brightness: 7 } })
-    await eventually(() => server.app.services.ha.states.get(theirs)?.attributes.brightness === 7)
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(theirs)?.attributes.brightness, 7, 'the add-on sees the change')
     home.clearServiceCalls()
     const undone = await call(client, 'ha_undo')
     t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
@@ -128,7 +132,8 @@ t.test('a forcing undo confirmation acts only on what it showed', async t => {
     const on = await call(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light }, data: { brightness: 100 } })
     t.notOk(on.isError, on.text)
     await ownerCommand(home, { type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: light }, service_data: { brightness: 30 } })
-    await eventually(() => server.app.services.ha.states.get(light)?.attributes.brightness === 30, 5000, 'the owner\'s change seen')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(light)?.attributes.brightness, 30, 'the add-on sees the owner\'s change')
     const undone = await call(client, 'ha_undo')
     t.equal(undone.code, 'HAMCP_CONFLICT', undone.text)
     return undone.details.confirm_token as string
@@ -138,7 +143,8 @@ t.test('a forcing undo confirmation acts only on what it showed', async t => {
     const light = offLights()[0]!
     const token = await conflicted(light)
     await ownerCommand(home, { type: 'call_service', domain: 'light', service: 'turn_on', target: { entity_id: light }, service_data: { brightness: 10 } })
-    await eventually(() => server.app.services.ha.states.get(light)?.attributes.brightness === 10, 5000, 'the second change seen')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(light)?.attributes.brightness, 10, 'the add-on sees the second change')
     home.clearServiceCalls()
     const forced = await call(client, 'ha_undo', { confirm_token: token })
     t.equal(forced.isError, true, forced.text)

@@ -4,7 +4,7 @@ import type { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/cl
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js'
 import type { DemoHome } from '../../demo/index.ts'
 import { realClock, within } from '../../src/clock.ts'
-import { connectClient, eventually, fakeClock, type FakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { caughtUp, connectClient, eventually, fakeClock, rpc, startHome, startServer, TEST_TOKEN, type FakeClock, type TestServer } from '../helper.ts'
 import { stalledStream } from './_stalled.ts'
 import { answerOf, auth, openRawSession } from './_raw.ts'
 import { startIngress } from '../ingress/_ingress.ts'
@@ -64,7 +64,8 @@ t.test('subscriptions in a session', async t => {
 
     // A burst of changes: one trailing notification a second after the first, not one per change.
     for (let i = 0; i < 5; i++) home.setState(light.entity_id, i % 2 === 0 ? 'on' : 'off', { brightness: 10 * i })
-    await eventually(() => server.app.services.ha.states.get(light.entity_id)?.attributes.brightness === 40, 5000, 'the server to see the burst')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(light.entity_id)?.attributes.brightness, 40, 'the add-on sees the burst')
     t.same(clock.pending(), [1000], 'the burst waits for one trailing signal, a second after the first')
     await settle(client, received, home, other.entity_id)
     t.equal(received.length, 1, 'nothing more within the second')
@@ -77,7 +78,8 @@ t.test('subscriptions in a session', async t => {
     clock.advance(5000)
     home.setState(light.entity_id, 'off', { brightness: 1 })
     home.setState(light.entity_id, 'on', { brightness: 2 })
-    await eventually(() => server.app.services.ha.states.get(light.entity_id)?.attributes.brightness === 2, 5000, 'the server to see the changes')
+    await caughtUp(server)
+    t.equal(server.app.services.ha.states.get(light.entity_id)?.attributes.brightness, 2, 'the add-on sees the changes')
     t.same(clock.pending(), [])
     await settle(client, received, home, other.entity_id)
     t.equal(received.length, 2, 'nothing after unsubscribing')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, connectClient, eventually, fakeClock, pastWait, startHome, startServer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, eventually, fakeClock, pastWait, startHome, startServer } from '../helper.ts'
 import type { DemoHome } from '../../demo/index.ts'
 import { writeCatalog } from './catalog.ts'
 
@@ -278,7 +278,8 @@ t.test('red team: reaching the front door lock without naming it', async t => {
       body: JSON.stringify({ alias: 'Sneaky', sequence: [{ choose: { conditions: [], sequence: [{ action: 'lock.unlock', target: { entity_id: LOCK } }] } }] })
     })
     t.equal(saved.status, 200, await saved.text())
-    await eventually(() => server.app.services.ha.states.get('script.sneaky') !== undefined, 5000, 'the add-on to see the new script')
+    await caughtUp(server)
+    t.ok(server.app.services.ha.states.get('script.sneaky') !== undefined, 'the add-on sees the new script')
     home.setState(LOCK, 'locked')
     home.clearServiceCalls()
     const answer = await callTool(client, 'ha_run_script', { entity_id: 'script.sneaky' })
@@ -294,7 +295,8 @@ t.test('red team: reaching the front door lock without naming it', async t => {
     // The assistant makes the group itself: it names a script, no denied entity.
     const made = await callTool(client, 'ha_call_service', { domain: 'group', service: 'set', data: { object_id: 'evening', entities: ['script.let_guest_in'] } })
     t.notOk(made.isError, made.text)
-    await eventually(() => server.app.services.ha.states.get('group.evening') !== undefined, 5000, 'the add-on to see the new group')
+    await caughtUp(server)
+    t.ok(server.app.services.ha.states.get('group.evening') !== undefined, 'the add-on sees the new group')
     home.clearServiceCalls()
     for (const [domain, service] of [['homeassistant', 'turn_on'], ['homeassistant', 'toggle'], ['script', 'turn_on']]) {
       const answer = await callTool(client, 'ha_call_service', { domain, service, target: { entity_id: 'group.evening' } })

@@ -142,7 +142,7 @@ t.test('confirm_with: owner', async t => {
     const waiting = (await approvals()).find(a => a.state === 'waiting')
     home.setState(LOCK, 'jammed')
     await caughtUp(server)
-    await eventually(() => server.app.services.ha.states.get(LOCK)?.state === 'jammed', 5000, 'the add-on to see the jammed lock')
+    t.equal(server.app.services.ha.states.get(LOCK)?.state, 'jammed', 'the add-on sees the jammed lock')
     const approved = await decide(waiting.id, 'approve')
     t.equal(approved.json().approval.state, 'failed')
     t.match(approved.json().approval.error, /HAMCP_CONFLICT/)
@@ -289,7 +289,8 @@ t.test('red team: an approval that acts on something else', async t => {
       const group = home.getState('group.doors')
       const members = group?.attributes.entity_id as string[]
       home.setState('group.doors', group?.state ?? 'locked', { ...group?.attributes, entity_id: [...members, OTHER_LOCK] })
-      await eventually(() => (server.app.services.ha.states.get('group.doors')?.attributes.entity_id as string[]).includes(OTHER_LOCK), 5000, 'the add-on to see the grown group')
+      await caughtUp(server)
+      t.ok((server.app.services.ha.states.get('group.doors')?.attributes.entity_id as string[]).includes(OTHER_LOCK), 'the add-on sees the grown group')
       home.clearServiceCalls()
       const approved = await decide(waiting.id, 'approve')
       t.equal(approved.json().approval.state, 'failed', JSON.stringify(approved.json()))
