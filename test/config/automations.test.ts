@@ -1,7 +1,7 @@
 // Config writes end to end: Home Assistant validates first, a human confirms the YAML or the diff,
 // the base config guards against edits made meanwhile, and the answer carries what undo needs.
 import t from 'tap'
-import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 import type { DemoHome } from '../../demo/index.ts'
 
 const CONFIG_TOOLS = ['ha_add_dashboard_card', 'ha_create_automation', 'ha_create_from_blueprint', 'ha_create_script', 'ha_delete_automation', 'ha_delete_script', 'ha_update_automation', 'ha_update_script']
@@ -155,7 +155,7 @@ t.test('automation lifecycle: validate, confirm, create, diff, concurrent edit, 
     t.match(done.json.deleted_yaml, /^id: "?\d+"?\nalias: Porch at dusk\n/)
     t.match(done.json.deleted_yaml, /brightness_pct: 40/)
     t.equal((await haConfig(home, 'GET', 'automation', createdId)).status, 404)
-    await eventually(() => home.getState(createdEntity) === undefined, 5000, 'entity removed')
+    t.equal(home.getState(createdEntity), undefined, 'entity removed from the house by the time the tool answers')
   })
 
   t.test('dry run validates and previews without a token', async t => {

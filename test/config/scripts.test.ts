@@ -1,6 +1,6 @@
 // Scripts and blueprints go through the same validated, confirmed, hash-guarded flow as automations.
 import t from 'tap'
-import { callTool, connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 
 t.test('scripts: create, update, delete', async t => {
   const home = await startHome(t)
@@ -45,7 +45,7 @@ t.test('scripts: create, update, delete', async t => {
   const gone = await callTool(client, 'ha_delete_script', { entity_id: 'script.reveil_doux', confirm_token: del.json.confirm_token })
   t.notOk(gone.isError, gone.text)
   t.match(gone.json.deleted_yaml, /alias: Réveil doux\n[\s\S]*mode: restart/)
-  await eventually(() => home.getState('script.reveil_doux') === undefined, 5000, 'script removed')
+  t.equal(home.getState('script.reveil_doux'), undefined, 'script removed from the house by the time the tool answers')
 })
 
 t.test('create from blueprint checks the blueprint and its inputs', async t => {

@@ -3,7 +3,7 @@
 // core's helpers/schema_config_entry_flow.py and each helper's config_flow.py.
 import t from 'tap'
 import { entriesOf } from '../../demo/config-entries.ts'
-import { callTool, connectClient, eventually, startHome, startServer, type ToolAnswer, type ToolCaller } from '../helper.ts'
+import { callTool, caughtUp, connectClient, startHome, startServer, type ToolAnswer, type ToolCaller } from '../helper.ts'
 
 const OPTIONS = { allow_write: true, allow_config_write: true }
 const entryOf = (home: { house: any }, domain: string): any => [...entriesOf(home.house).entries.values()].filter(e => e.domain === domain).at(-1)
@@ -59,7 +59,8 @@ t.test('each config-flow helper is created (its entity appears), changed, delete
       t.equal(entry.entry_id, created.json.entry_id)
       if (c.type !== 'switch_as_x') t.equal(entry.title, c.name)
       t.equal(openFlows(home), 0, 'no flow left open')
-      await eventually(() => server.app.services.home.entity(entity) !== undefined, 5000, 'helper entity in the catalogue')
+      await caughtUp(server)
+      t.ok(server.app.services.home.entity(entity) !== undefined, 'helper entity in the catalogue')
 
       const dry = await callTool(client, 'ha_update_helper', { entity_id: entity, options: c.change, dry_run: true })
       t.notOk(dry.isError, dry.text)
@@ -111,7 +112,8 @@ t.test('undo of a create deletes the entry; undo of a delete creates it again, o
   t.notOk(entryOf(home, 'threshold'))
 
   await confirmed(client, 'ha_create_helper', { helper_type: 'threshold', name: 'Warm garden', options: { entity_id: 'sensor.outside_temperature', lower: 25, hysteresis: 1 } })
-  await eventually(() => server.app.services.home.entity('binary_sensor.warm_garden') !== undefined, 5000, 'threshold in the catalogue')
+  await caughtUp(server)
+  t.ok(server.app.services.home.entity('binary_sensor.warm_garden') !== undefined, 'threshold in the catalogue')
   const deleted = await confirmed(client, 'ha_delete_helper', { entity_id: 'binary_sensor.warm_garden' })
   t.notOk(deleted.isError, deleted.text)
   t.notOk(home.getState('binary_sensor.warm_garden'))
@@ -122,7 +124,8 @@ t.test('undo of a create deletes the entry; undo of a delete creates it again, o
 
   // A utility meter's cycle is set at creation only: its options flow shows the source alone.
   await confirmed(client, 'ha_create_helper', { helper_type: 'utility_meter', name: 'Gas meter', options: { source: 'sensor.gas_consumption', cycle: 'daily' } })
-  await eventually(() => server.app.services.home.entity('sensor.gas_meter') !== undefined, 5000, 'meter in the catalogue')
+  await caughtUp(server)
+  t.ok(server.app.services.home.entity('sensor.gas_meter') !== undefined, 'meter in the catalogue')
   await confirmed(client, 'ha_delete_helper', { entity_id: 'sensor.gas_meter' })
   const cannot = await confirmed(client, 'ha_undo', {})
   t.equal(cannot.code, 'HAMCP_NOT_SUPPORTED', cannot.text)
@@ -236,13 +239,15 @@ t.test('changing or deleting a config-flow helper: refusals leave the entry as i
 
   const denying = await startServer(t, { home, options: { ...OPTIONS, service_denylist: ['threshold.update'] } })
   const client = await connectClient(t, denying)
-  await eventually(() => denying.app.services.home.entity('binary_sensor.frost_alarm') !== undefined, 5000, 'threshold in the catalogue')
+  await denying.app.services.home.ready()
+  t.ok(denying.app.services.home.entity('binary_sensor.frost_alarm') !== undefined, 'threshold in the catalogue')
   const denied = await confirmed(client, 'ha_update_helper', { entity_id: 'binary_sensor.frost_alarm', options: { lower: 3 } })
   t.equal(denied.code, 'HAMCP_DENIED_SERVICE', denied.text)
   t.match(denied.text, /threshold\.update/)
   const listing = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['sensor.grid_consumption'] } })
   const listed = await connectClient(t, listing)
-  await eventually(() => listing.app.services.home.entity('binary_sensor.frost_alarm') !== undefined, 5000, 'threshold in the catalogue')
+  await listing.app.services.home.ready()
+  t.ok(listing.app.services.home.entity('binary_sensor.frost_alarm') !== undefined, 'threshold in the catalogue')
   const deniedSource = await confirmed(listed, 'ha_update_helper', { entity_id: 'binary_sensor.frost_alarm', options: { entity_id: 'sensor.grid_consumption' } })
   t.equal(deniedSource.code, 'HAMCP_DENIED_ENTITY', deniedSource.text)
   const unknown = await callTool(client, 'ha_update_helper', { entity_id: 'binary_sensor.frost_alarm', options: { name: 'Renamed' } })
@@ -277,7 +282,8 @@ t.test('ha_manage_integration is no way around the helper tools\' checks: a help
   const deleteAround = await confirmed(client, 'ha_manage_integration', { action: 'delete', entry_id: entry.entry_id })
   t.equal(deleteAround.code, 'HAMCP_NOT_SUPPORTED', deleteAround.text)
   t.match(deleteAround.text, /ha_delete_helper/)
-  await eventually(() => denying.app.services.home.entity('switch.porch_switch') !== undefined, 5000, 'template switch in the catalogue')
+  await denying.app.services.home.ready()
+  t.ok(denying.app.services.home.entity('switch.porch_switch') !== undefined, 'template switch in the catalogue')
   const direct = await confirmed(client, 'ha_update_helper', { entity_id: 'switch.porch_switch', options: { turn_on: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door' } }] } })
   t.equal(direct.code, 'HAMCP_DENIED_SERVICE', direct.text)
   t.same(entryOf(home, 'template').options, options, 'the switch still does what it did')
@@ -306,7 +312,8 @@ t.test('red team: a helper over a denied entity named by its entity registry id 
 
   const made = await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'Office door', options: { kind: 'lock', entities: ['lock.office_front_door_lock'] } })
   t.notOk(made.isError, made.text)
-  await eventually(() => server.app.services.home.entity('lock.office_door') !== undefined, 5000, 'group in the catalogue')
+  await caughtUp(server)
+  t.ok(server.app.services.home.entity('lock.office_door') !== undefined, 'group in the catalogue')
   const grown = await confirmed(client, 'ha_update_helper', { entity_id: 'lock.office_door', options: { entities: ['lock.office_front_door_lock', lockId] } })
   t.equal(grown.code, 'HAMCP_INVALID_ARGUMENT', grown.text)
   t.same(entryOf(home, 'group').options.entities, ['lock.office_front_door_lock'], 'the group holds what it held')
@@ -325,7 +332,8 @@ t.test('red team: a helper made before the entity lists, wrapping a denied entit
 
   const denying = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['lock.front_door_lock', 'switch.irrigation'] } })
   const client = await connectClient(t, denying)
-  await eventually(() => denying.app.services.home.entity('switch.door_opener') !== undefined && denying.app.services.home.entity(light) !== undefined, 5000, 'helpers in the catalogue')
+  await denying.app.services.home.ready()
+  t.ok(denying.app.services.home.entity('switch.door_opener') !== undefined && denying.app.services.home.entity(light) !== undefined, 'helpers in the catalogue')
   const calls = home.serviceCalls.length
   const lockBefore = home.house.states.get('lock.front_door_lock')?.state
   const opener = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: 'switch.door_opener' } })
@@ -350,7 +358,8 @@ t.test('a template switch\'s turn_on runs its action and a switch_as_x light dri
   t.notOk((await confirmed(client, 'ha_create_helper', { helper_type: 'template', name: 'Door opener', options: { kind: 'switch', turn_on: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door_lock' } }], turn_off: [] } })).isError)
   const wrapped = await confirmed(client, 'ha_create_helper', { helper_type: 'switch_as_x', name: 'Sprinkler', options: { entity_id: 'switch.irrigation', target_domain: 'light' } })
   const light = (wrapped.json.entities as string[])[0] as string
-  await eventually(() => server.app.services.home.entity('switch.door_opener') !== undefined && server.app.services.home.entity(light) !== undefined, 5000, 'helpers in the catalogue')
+  await caughtUp(server)
+  t.ok(server.app.services.home.entity('switch.door_opener') !== undefined && server.app.services.home.entity(light) !== undefined, 'helpers in the catalogue')
 
   const asked = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: 'switch.door_opener' } })
   t.ok(asked.json?.confirm_token !== undefined, `the switch reaches a lock, so it asks first: ${asked.text}`)
@@ -365,10 +374,12 @@ t.test('a template switch\'s turn_on runs its action and a switch_as_x light dri
 
   // A group made through its config flow lists its members in its state (group/entity.py), so a denied member is refused through it.
   t.notOk((await confirmed(client, 'ha_create_helper', { helper_type: 'group', name: 'Sprinklers', options: { kind: 'switch', entities: ['switch.irrigation'] } })).isError)
-  await eventually(() => server.app.services.home.entity('switch.sprinklers') !== undefined, 5000, 'group in the catalogue')
+  await caughtUp(server)
+  t.ok(server.app.services.home.entity('switch.sprinklers') !== undefined, 'group in the catalogue')
   const denying = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['switch.irrigation'] } })
   const denied = await connectClient(t, denying)
-  await eventually(() => denying.app.services.home.entity('switch.sprinklers') !== undefined, 5000, 'group in the catalogue')
+  await denying.app.services.home.ready()
+  t.ok(denying.app.services.home.entity('switch.sprinklers') !== undefined, 'group in the catalogue')
   const calls = home.serviceCalls.length
   const grouped = await callTool(denied, 'ha_call_service', { domain: 'switch', service: 'turn_off', target: { entity_id: 'switch.sprinklers' } })
   t.equal(grouped.code, 'HAMCP_DENIED_ENTITY', grouped.text)
@@ -408,9 +419,11 @@ t.test('red team: a switch_as_x over a switch group whose member is a template s
   const maker = await startServer(t, { home, options: OPTIONS })
   const owner = await connectClient(t, maker)
   t.notOk((await confirmed(owner, 'ha_create_helper', { helper_type: 'template', name: 'Door opener', options: { kind: 'switch', turn_on: [{ action: 'lock.unlock', target: { entity_id: 'lock.front_door_lock' } }], turn_off: [] } })).isError)
-  await eventually(() => maker.app.services.home.entity('switch.door_opener') !== undefined, 5000, 'template in the catalogue')
+  await caughtUp(maker)
+  t.ok(maker.app.services.home.entity('switch.door_opener') !== undefined, 'template in the catalogue')
   t.notOk((await confirmed(owner, 'ha_create_helper', { helper_type: 'group', name: 'Openers', options: { kind: 'switch', entities: ['switch.door_opener'] } })).isError)
-  await eventually(() => maker.app.services.home.entity('switch.openers') !== undefined, 5000, 'group in the catalogue')
+  await caughtUp(maker)
+  t.ok(maker.app.services.home.entity('switch.openers') !== undefined, 'group in the catalogue')
   const wrapped = await confirmed(owner, 'ha_create_helper', { helper_type: 'switch_as_x', name: 'Porch', options: { entity_id: 'switch.openers', target_domain: 'light' } })
   t.notOk(wrapped.isError, wrapped.text)
   const light = (wrapped.json.entities as string[])[0] as string
@@ -418,7 +431,8 @@ t.test('red team: a switch_as_x over a switch group whose member is a template s
 
   const denying = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['lock.front_door_lock'] } })
   const client = await connectClient(t, denying)
-  await eventually(() => denying.app.services.home.entity(light) !== undefined && denying.app.services.home.entity('switch.openers') !== undefined, 5000, 'helpers in the catalogue')
+  await denying.app.services.home.ready()
+  t.ok(denying.app.services.home.entity(light) !== undefined && denying.app.services.home.entity('switch.openers') !== undefined, 'helpers in the catalogue')
   const calls = home.serviceCalls.length
   const lit = await callTool(client, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: light } })
   t.equal(lit.code, 'HAMCP_DENIED_ENTITY', `the wrapper turns on the group, whose template switch unlocks the lock: ${lit.text}`)
@@ -451,7 +465,8 @@ t.test('red team: a template button\'s press and homeassistant.turn_on on a wrap
   home.house.updateState('lock.front_door_lock', { state: 'locked' }, home.house.newContext(home.house.userId))
   const denying = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['lock.front_door_lock'] } })
   const client = await connectClient(t, denying)
-  await eventually(() => denying.app.services.home.entity('button.door_bell') !== undefined && denying.app.services.home.entity('switch.door_opener') !== undefined, 5000, 'helpers in the catalogue')
+  await denying.app.services.home.ready()
+  t.ok(denying.app.services.home.entity('button.door_bell') !== undefined && denying.app.services.home.entity('switch.door_opener') !== undefined, 'helpers in the catalogue')
   const calls = home.serviceCalls.length
   const pressed = await callTool(client, 'ha_call_service', { domain: 'button', service: 'press', target: { entity_id: 'button.door_bell' } })
   t.equal(pressed.code, 'HAMCP_DENIED_ENTITY', pressed.text)
@@ -474,7 +489,8 @@ t.test('red team: past MAX_WRAPPERS in one call the rest is refused under entity
   home.house.updateState('lock.front_door_lock', { state: 'locked' }, home.house.newContext(home.house.userId))
   const denying = await startServer(t, { home, options: { ...OPTIONS, entity_denylist: ['lock.front_door_lock'] } })
   const client = await connectClient(t, denying)
-  await eventually(() => ids.every(id => denying.app.services.home.entity(id) !== undefined), 5000, 'helpers in the catalogue')
+  await denying.app.services.home.ready()
+  t.ok(ids.every(id => denying.app.services.home.entity(id) !== undefined), 'helpers in the catalogue')
   const calls = home.serviceCalls.length
   const all = await callTool(client, 'ha_call_service', { domain: 'switch', service: 'turn_on', target: { entity_id: ids } })
   t.ok(all.code === 'HAMCP_DENIED_SERVICE' || all.code === 'HAMCP_DENIED_ENTITY', all.text)

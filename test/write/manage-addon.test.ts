@@ -5,7 +5,7 @@ import type { Options } from '../../src/options.ts'
 import { DEFAULT_SERVICE_DENYLIST } from '../../src/options.ts'
 import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
-import { callTool, caughtUp, connectClient, eventually, fakeClock, type FakeClock, pastWait, startHome, startServer, type TestServer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, fakeClock, type FakeClock, pastWait, startHome, startServer, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 
 /** ha_manage_addon (issue 32 items 6 and 8): add-on control through Home Assistant's own services. */
@@ -97,7 +97,8 @@ t.test('option on, hassio.* removed: each action reaches the house; stop and upd
   t.match(progress.json, { in_progress: true, update: { in_progress: true } }, 'the next call reports progress and installs nothing again')
   t.equal(home.serviceCalls.filter(c => c.domain === 'update').length, 1)
   t.ok(home.finishUpdate('update.studio_code_server_update'))
-  await eventually(async () => (await callTool(client, 'ha_get_addons', { slug: 'a0d7b954_vscode' })).json.version === '5.20.0', 5000, 'the add-on updated')
+  await caughtUp(server)
+  t.ok((await callTool(client, 'ha_get_addons', { slug: 'a0d7b954_vscode' })).json.version === '5.20.0', 'the add-on updated')
   const refused = await callTool(client, 'ha_manage_addon', { action: 'start', slug: 'core_samba', backup: true })
   t.equal(refused.code, 'HAMCP_INVALID_ARGUMENT', 'backup goes with update only')
   const again = await callTool(client, 'ha_manage_addon', { action: 'update', slug: 'a0d7b954_vscode' })

@@ -1,6 +1,6 @@
 // ha_list_updates and ha_manage_repair through the SDK client, against the demo home (issue 32 items 3 and 4).
 import t from 'tap'
-import { callTool, caughtUp, connectClient, eventually, fakeClock, pastWait, startHome, startServer, type ToolAnswer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, fakeClock, pastWait, startHome, startServer, type ToolAnswer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { loadToolCatalog } from '../../src/mcp/runtime/registry.ts'
 import { TOOLS_DIR } from '../../app/tools-dir.ts'
@@ -108,13 +108,15 @@ t.test('ha_manage_update: install asks first, runs without blocking, reports pro
   t.equal(installs(), 1)
 
   t.ok(home.finishUpdate(FIRMWARE))
-  await eventually(async () => (await callTool(client, 'ha_list_updates', { all: true })).json.items.some((i: Record<string, any>) => i.entity_id === FIRMWARE && i.installed === '20241105' && i.last_install?.status === 'done'), 5000, 'the install is reported done')
+  await caughtUp(server)
+  t.ok((await callTool(client, 'ha_list_updates', { all: true })).json.items.some((i: Record<string, any>) => i.entity_id === FIRMWARE && i.installed === '20241105' && i.last_install?.status === 'done'), 'the install is reported done')
 
   const addon = 'update.studio_code_server_update'
   const token = (await callTool(client, 'ha_manage_update', { action: 'install', entity_id: addon })).json.confirm_token
   await started({ action: 'install', entity_id: addon, confirm_token: token })
   t.ok(home.finishUpdate(addon, 'Download failed'))
-  await eventually(async () => (await callTool(client, 'ha_list_updates', {})).json.items.some((i: Record<string, any>) => i.entity_id === addon && i.last_install?.status === 'failed' && /Download failed/.test(i.last_install.error)), 5000, 'a failed install is reported failed')
+  await caughtUp(server)
+  t.ok((await callTool(client, 'ha_list_updates', {})).json.items.some((i: Record<string, any>) => i.entity_id === addon && i.last_install?.status === 'failed' && /Download failed/.test(i.last_install.error)), 'a failed install is reported failed')
 
   const core = 'update.home_assistant_core_update'
   const skipped = await callTool(client, 'ha_manage_update', { action: 'skip', entity_id: core })
