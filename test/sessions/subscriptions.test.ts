@@ -161,7 +161,8 @@ t.test('a session stream whose reader does not read holds one update per resourc
   let round = 0
   for (; round < 40 && !state.closed; round++) {
     for (const id of busy) home.setState(id, `v${round}`)
-    await eventually(() => busy.every(id => rows.get(id)?.state === `v${round}`), 5000, `round ${round} to reach the add-on`)
+    await caughtUp(server)
+    if (!busy.every(id => rows.get(id)?.state === `v${round}`)) throw new Error(`round ${round} did not reach the add-on`)
     clock.advance(20_000)
     await new Promise(resolve => setImmediate(resolve))
   }
@@ -314,7 +315,8 @@ t.test('red team: subscriptions/listen streams', async t => {
     let round = 0
     for (; round < 30 && !state.closed; round++) {
       for (const id of busy) home.setState(id, `v${round}`)
-      await eventually(() => busy.every(id => rows.get(id)?.state === `v${round}`), 5000, `round ${round} to reach the add-on`)
+      await caughtUp(server)
+      if (!busy.every(id => rows.get(id)?.state === `v${round}`)) throw new Error(`round ${round} did not reach the add-on`)
       held = Math.max(held, stalled.response()?.writableLength ?? 0)
       // Each URI is signalled at most once a second: every round signals all 50; the stalled minute passes in three.
       clock.advance(20_000)
