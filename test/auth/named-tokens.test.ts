@@ -6,6 +6,7 @@ import { MAX_LIST_ITEMS } from '../../src/options.ts'
 import { callTool, connectClient, eventually, fakeClock, rpc, startHome, startServer, tempDataDir } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { PRIMARY_IDENTITY } from '../../src/auth/identity.ts'
+import { realClock, within } from '../../src/clock.ts'
 
 const UI = { 'x-ha-mcp-ui': '1' }
 
@@ -102,10 +103,13 @@ t.test('tokens stored with the four flat scopes are migrated to levels', async t
   const secret = 'an-old-named-token-from-before-levels'
   writeFileSync(join(dataDir, 'tokens.json'), JSON.stringify({ tokens: [{ id: 'abc123', name: 'old tablet', hash: hashToken(secret).toString('hex'), prefix: secret.slice(0, 8), scopes: ['read', 'write', 'camera'], created_at: '2026-01-01T00:00:00.000Z' }] }))
   const infos: string[] = []
-  const store = new TokenStore({ dataDir, primary: 'primary-token-0123456789', onInfo: m => infos.push(m) })
+  let told = (): void => {}
+  const written = new Promise<void>(resolve => { told = resolve })
+  const store = new TokenStore({ dataDir, primary: 'primary-token-0123456789', onInfo: m => { infos.push(m); told() } })
   t.same(store.verify(secret)?.levels, { '*': 'write', camera: 'read' })
   t.match(store.list(), [{ name: 'old tablet', levels: { '*': 'write', camera: 'read' } }])
-  await eventually(() => infos.length > 0, 2000, 'the migrated file to be written')
+  // The store tells once the migrated file is written.
+  await within(realClock, 5000, written, () => { throw new Error('the migrated file was not written') })
   const onDisk = JSON.parse(readFileSync(join(dataDir, 'tokens.json'), 'utf8'))
   t.same(onDisk.tokens[0].levels, { '*': 'write', camera: 'read' }, 'rewritten with levels')
   t.notOk('scopes' in onDisk.tokens[0])
