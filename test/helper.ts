@@ -171,9 +171,10 @@ export async function caughtUp (server: { app: FastifyInstance }): Promise<void>
 }
 
 /**
- * Waits until `check` holds, polling; for conditions driven by another process (the demo home). Most
- * hold within a few milliseconds (a message through the demo's WebSocket), so the polls start 1 ms
- * apart and back off to 20 ms.
+ * Waits until `check` holds, polling: only for what nothing orders or announces (a reconnect, the
+ * add-on's own timers and file writes, an HTTP stream, a chain of commands the add-on sends on its
+ * own). A state set in the demo home, or a command the add-on already sent, is {@link caughtUp}'s.
+ * The polls start 1 ms apart and back off to 20 ms.
  */
 export async function eventually (check: () => boolean | Promise<boolean>, timeoutMs = 5000, what = 'condition'): Promise<void> {
   const deadline = Date.now() + timeoutMs
