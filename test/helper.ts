@@ -165,9 +165,11 @@ export async function dropConnections (home: DemoHome, ha: HomeAssistant, timeou
  * Resolves once the add-on and the demo home have each received what the other sent before this call:
  * a ping goes after the add-on's earlier commands and its pong after the home's earlier events, on one
  * WebSocket, in order. For a state the test just set, or a service call the add-on sent without waiting.
+ * Takes the test server, or a bare HomeAssistant client.
  */
-export async function caughtUp (server: { app: FastifyInstance }): Promise<void> {
-  await server.app.services.ha.command({ type: 'ping' })
+export async function caughtUp (to: { app: FastifyInstance } | HomeAssistant): Promise<void> {
+  const ha = 'app' in to ? to.app.services.ha : to
+  await ha.command({ type: 'ping' })
 }
 
 /**

@@ -4,7 +4,7 @@ import { EntityCatalog } from '../../src/home/catalog.ts'
 import { HomeView } from '../../src/home/view.ts'
 import { Visibility } from '../../src/home/visibility.ts'
 import { createLogger, SecretScrubber } from '../../src/logger.ts'
-import { eventually, startHome } from '../helper.ts'
+import { caughtUp, dropConnections, eventually, startHome } from '../helper.ts'
 
 /**
  * The registries are read before the states are subscribed: on a big home each registry answer is
@@ -26,7 +26,7 @@ t.test('the registries are in before the first states arrive', async t => {
   const registriesAtFirstState: boolean[] = []
   ha.states.onChange(() => { if (registriesAtFirstState.length === 0) registriesAtFirstState.push(ha.registries.peek() !== undefined) })
   ha.start()
-  await eventually(() => ha.ready, 10_000, 'the states')
+  await ha.whenReady(10_000)
   t.same(registriesAtFirstState, [true], 'the registry snapshot was built before any state came in')
   t.equal(ha.states.size, home.entityIds().length, 'every state is there')
 })
@@ -36,7 +36,7 @@ t.test('the states still come when the registries cannot be read', async t => {
   const ha = homeAssistant(t, home.url, home.token)
   ha.registries.snapshot = async () => { throw new Error('registry read failed') }
   ha.start()
-  await eventually(() => ha.ready, 10_000, 'the states')
+  await ha.whenReady(10_000)
   t.equal(ha.states.size, home.entityIds().length)
 })
 
@@ -45,7 +45,7 @@ t.test('the states are not held back for long by registries that never answer', 
   const ha = homeAssistant(t, home.url, home.token, { subscribeAfterMaxMs: 100 })
   ha.registries.snapshot = async () => await new Promise(() => {})
   ha.start()
-  await eventually(() => ha.ready, 10_000, 'the states')
+  await ha.whenReady(10_000)
   t.equal(ha.states.size, home.entityIds().length)
 })
 
@@ -53,14 +53,13 @@ t.test('after Home Assistant comes back, the states are subscribed again', async
   const home = await startHome(t, { entities: 50 })
   const ha = homeAssistant(t, home.url, home.token)
   ha.start()
-  await eventually(() => ha.ready, 10_000, 'the first connection')
+  await ha.whenReady(10_000)
   const light = home.entityIds().find(id => id.startsWith('light.')) as string
-  home.faults.dropConnections()
-  await eventually(() => ha.ready, 10_000, 'the reconnection')
+  await dropConnections(home, ha)
   const next = ha.states.get(light)?.state === 'on' ? 'off' : 'on'
   home.setState(light, next, { ...home.getState(light)?.attributes })
-  await eventually(() => ha.states.get(light)?.state === next, 5000, 'the live map to follow')
-  t.pass('live changes flow after the reconnection')
+  await caughtUp(ha)
+  t.equal(ha.states.get(light)?.state, next, 'live changes flow after the reconnection')
 })
 
 t.test('a call made while the registries are read, before the states, waits for them instead of failing', async t => {
