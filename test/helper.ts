@@ -145,10 +145,10 @@ export async function rpc (url: string, body: unknown, headers: Record<string, s
 }
 
 /**
- * Drops every connection the demo home holds and resolves once the add-on has lost its connection
- * and is back with its states in (HomeAssistant's connection events, no polling).
+ * Resolves once the add-on has lost its connection and is back with its states in (HomeAssistant's
+ * connection events, no polling). Call it before what drops the connection, then await it.
  */
-export async function dropConnections (home: DemoHome, ha: HomeAssistant, timeoutMs = 10_000): Promise<void> {
+export async function reconnection (ha: HomeAssistant, timeoutMs = 10_000): Promise<void> {
   let off = (): void => {}
   const back = new Promise<void>(resolve => {
     let down = false
@@ -157,8 +157,14 @@ export async function dropConnections (home: DemoHome, ha: HomeAssistant, timeou
       else if (down) resolve()
     })
   })
-  home.faults.dropConnections()
   await within(realClock, timeoutMs, back, () => { throw new Error('the add-on did not reconnect to the demo home') }).finally(off)
+}
+
+/** Drops every connection the demo home holds and resolves once the add-on is back with its states in. */
+export async function dropConnections (home: DemoHome, ha: HomeAssistant, timeoutMs = 10_000): Promise<void> {
+  const back = reconnection(ha, timeoutMs)
+  home.faults.dropConnections()
+  await back
 }
 
 /**

@@ -158,7 +158,7 @@ t.test('system, services, template, add-ons, health and self-test tools', async 
     const other = await callTool(client, 'ha_get_health')
     t.ok(other.isError, 'other tools say Home Assistant is not connected')
     home.faults.setWebSocketDown(false)
-    await eventually(() => server.app.services.ha.ready, 10_000, 'reconnected')
+    await server.app.services.ha.whenReady(10_000)
   })
 })
 
