@@ -135,9 +135,13 @@ export async function callTool (client: ToolCaller, name: string, args: Record<s
   return { isError: result.isError === true, text, json, code }
 }
 
-/** Raw JSON-RPC POST, for protocol-level tests. */
-export async function rpc (url: string, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
-  return await fetch(`${url}/mcp`, {
+/**
+ * Raw JSON-RPC POST, for protocol-level tests: in-process through {@link injectFetch} when given the
+ * test server, over real HTTP when given a URL (what only a socket shows: addresses, keep-alive).
+ */
+export async function rpc (to: string | { url: string, app: FastifyInstance }, body: unknown, headers: Record<string, string> = {}): Promise<Response> {
+  const send = typeof to === 'string' ? fetch : injectFetch(to.app)
+  return await send(`${typeof to === 'string' ? to : to.url}/mcp`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
     body: typeof body === 'string' ? body : JSON.stringify(body)

@@ -44,11 +44,12 @@ export async function connectModern (t: Test, server: { url: string }, opts: { m
 
 /**
  * One 2026-07-28 request with the headers that revision requires (`name` goes into Mcp-Name for the
- * methods that carry one); `headers` add to them or override them.
+ * methods that carry one); `headers` add to them or override them. `to` is the test server (answered
+ * in-process) or a URL, as for {@link rpc}.
  */
-export async function modern (url: string, token: string, method: string, params: Record<string, unknown> = {}, meta = metaFor(), headers: Record<string, string> = {}): Promise<{ status: number, body: any }> {
+export async function modern (to: Parameters<typeof rpc>[0], token: string, method: string, params: Record<string, unknown> = {}, meta = metaFor(), headers: Record<string, string> = {}): Promise<{ status: number, body: any }> {
   const name = typeof params.name === 'string' ? params.name : typeof params.uri === 'string' ? params.uri : undefined
-  const res = await rpc(url, { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }, {
+  const res = await rpc(to, { jsonrpc: '2.0', id: 1, method, params: { ...params, _meta: meta } }, {
     authorization: `Bearer ${token}`, 'mcp-protocol-version': MODERN, 'mcp-method': method, ...(name !== undefined ? { 'mcp-name': name } : {}), ...headers
   })
   const text = await res.text()

@@ -176,7 +176,7 @@ t.test('red team: the bearer check', async t => {
     const server = await startServer(t, { home })
     const { tokens } = server.app.services
     const light = home.entityIds().find(id => id.startsWith('light.')) as string
-    const get = async (token: string): Promise<number> => (await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_get_entity', arguments: { entity_id: light } } }, { authorization: `Bearer ${token}` })).status
+    const get = async (token: string): Promise<number> => (await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_get_entity', arguments: { entity_id: light } } }, { authorization: `Bearer ${token}` })).status
     const a = await tokens.create({ name: 'a', levels: { '*': 'read' } })
     t.equal(await get(a.token), 200, 'a new token works at once')
     const b = await tokens.create({ name: 'b', levels: { '*': 'read' } })

@@ -49,7 +49,7 @@ t.test('a dead credential ends its sessions and streams at once', async t => {
     t.equal(listening.seen[0]?.method, 'notifications/subscriptions/acknowledged', `${name}'s listen stream is open`)
     const sessionId = await openRawSession(server.url, token)
     for (const uri of uris) {
-      const subscribed = await rpc(server.url, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri } }, auth(token, sessionId))
+      const subscribed = await rpc(server, { jsonrpc: '2.0', id: 2, method: 'resources/subscribe', params: { uri } }, auth(token, sessionId))
       t.same(answerOf(await subscribed.text()).result, {}, `${name}'s session subscribed to ${uri}`)
     }
     const aborted = new AbortController()
@@ -142,9 +142,9 @@ t.test('a dead credential ends its sessions and streams at once', async t => {
       refreshToken = rotated.refresh_token
       newest = rotated.access_token
     }
-    t.equal((await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${tokens.access_token}` })).status, 401, 'the oldest access token no longer works')
+    t.equal((await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${tokens.access_token}` })).status, 401, 'the oldest access token no longer works')
     await endedFor(t, victim)
-    t.equal((await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${newest}` })).status, 200, 'the newest does')
+    t.equal((await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${newest}` })).status, 200, 'the newest does')
   })
 
   t.test('an access token that expires ends its streams when it does', async t => {

@@ -107,16 +107,16 @@ t.test('2026-07-28: a confirmation through ha_call_tool is an input_required rou
   const before = home.getState(lock)?.state
   const args = { name: 'ha_call_service', arguments: { domain: 'lock', service: before === 'locked' ? 'unlock' : 'lock', target: { entity_id: lock } } }
   const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} } }, 'io.modelcontextprotocol/clientInfo': { name: 'catalogue', version: '1' } }
-  const first = await modern(server.url, server.token, 'tools/call', { name: 'ha_call_tool', arguments: args }, meta)
+  const first = await modern(server, server.token, 'tools/call', { name: 'ha_call_tool', arguments: args }, meta)
   t.equal(first.body.result?.resultType, 'input_required', JSON.stringify(first.body).slice(0, 300))
   t.equal(home.getState(lock)?.state, before, 'nothing moved while asking')
   const state = first.body.result.requestState as string
   const yes = { confirm: { action: 'accept', content: { confirm: true } } }
-  const other = await modern(server.url, server.token, 'tools/call', { name: 'ha_call_tool', arguments: { ...args, arguments: { ...args.arguments, service: 'open' } }, requestState: state, inputResponses: yes }, meta)
+  const other = await modern(server, server.token, 'tools/call', { name: 'ha_call_tool', arguments: { ...args, arguments: { ...args.arguments, service: 'open' } }, requestState: state, inputResponses: yes }, meta)
   t.match(JSON.stringify(other.body), /invalid_request_state|HAMCP_CONFIRM_TOKEN_INVALID/, 'the round belongs to the call it asked about')
   t.equal(home.getState(lock)?.state, before, 'a different call is not confirmed by it')
-  const again = await modern(server.url, server.token, 'tools/call', { name: 'ha_call_tool', arguments: args }, meta)
-  const confirmed = await modern(server.url, server.token, 'tools/call', { name: 'ha_call_tool', arguments: args, requestState: again.body.result.requestState, inputResponses: yes }, meta)
+  const again = await modern(server, server.token, 'tools/call', { name: 'ha_call_tool', arguments: args }, meta)
+  const confirmed = await modern(server, server.token, 'tools/call', { name: 'ha_call_tool', arguments: args, requestState: again.body.result.requestState, inputResponses: yes }, meta)
   t.notOk(confirmed.body.result?.isError, JSON.stringify(confirmed.body).slice(0, 300))
   t.not(home.getState(lock)?.state, before, 'yes ran the named tool')
 })

@@ -10,7 +10,7 @@ const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.f
 
 /** A raw 2026-07-28 tools/call, for the rounds a well-behaved client never sends. */
 async function rawCall (server: TestServer, args: Record<string, unknown>, extra: Record<string, unknown> = {}, token = TEST_TOKEN): Promise<any> {
-  return (await modern(server.url, token, 'tools/call', { name: 'ha_call_service', arguments: args, ...extra }, metaFor({ elicitation: { form: {} } }))).body
+  return (await modern(server, token, 'tools/call', { name: 'ha_call_service', arguments: args, ...extra }, metaFor({ elicitation: { form: {} } }))).body
 }
 
 const YES = { confirm: { action: 'accept', content: { confirm: true } } }
@@ -181,7 +181,7 @@ const META = metaFor({ elicitation: { form: {} } })
 
 /** A raw 2026-07-28 tools/call with any `_meta`, malformed ones included. */
 async function raw (server: TestServer, name: string, args: unknown, extra: Record<string, unknown> = {}, meta: unknown = META): Promise<{ status: number, body: any }> {
-  return await modern(server.url, TEST_TOKEN, 'tools/call', { name, arguments: args, ...extra }, meta as Record<string, unknown>)
+  return await modern(server, TEST_TOKEN, 'tools/call', { name, arguments: args, ...extra }, meta as Record<string, unknown>)
 }
 
 t.test('confirmation rounds under attack', async t => {
@@ -328,7 +328,7 @@ t.test('red team: a confirmation carried across doors and rounds', async t => {
     const unlock = { domain: 'lock', service: 'unlock', target: { entity_id: lock } }
     const calls = (service: string): string[] => home.serviceCalls.filter(call => call.service === service).flatMap(call => [call.target?.entity_id ?? call.service_data.entity_id].flat().map(String))
     const call = async (token: string, args: object, extra: Record<string, unknown> = {}): Promise<any> =>
-      (await modern(server.url, token, 'tools/call', { name: 'ha_call_service', arguments: args, ...extra }, ASKABLE)).body
+      (await modern(server, token, 'tools/call', { name: 'ha_call_service', arguments: args, ...extra }, ASKABLE)).body
     const ask = async (token: string, args: object): Promise<string> => {
       const first = await call(token, args)
       if (first.result?.resultType !== 'input_required') throw new Error(`no round: ${JSON.stringify(first).slice(0, 300)}`)
@@ -348,7 +348,7 @@ t.test('red team: a confirmation carried across doors and rounds', async t => {
     t.test('a 2026 state and yes carried into a 2025 request do nothing: the 2025 token flow answers', async t => {
       home.clearServiceCalls()
       const state = await ask(TEST_TOKEN, unlock)
-      const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_call_service', arguments: unlock, requestState: state, inputResponses: YES } }, { authorization: `Bearer ${TEST_TOKEN}` })
+      const res = await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_call_service', arguments: unlock, requestState: state, inputResponses: YES } }, { authorization: `Bearer ${TEST_TOKEN}` })
       const body = await res.json() as any
       t.equal(body.result?.structuredContent?.confirmation_required, true, JSON.stringify(body).slice(0, 300))
       t.same(calls('unlock'), [], 'nothing unlocked')
@@ -365,12 +365,12 @@ t.test('red team: a confirmation carried across doors and rounds', async t => {
       ]
       for (const inputResponses of answers) {
         const state = await ask(TEST_TOKEN, unlock)
-        const res = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_call_service', arguments: unlock, requestState: state, inputResponses }, ASKABLE)
+        const res = await modern(server, TEST_TOKEN, 'tools/call', { name: 'ha_call_service', arguments: unlock, requestState: state, inputResponses }, ASKABLE)
         t.ok(res.status < 500, `status ${res.status}`)
         t.not(res.body.result?.structuredContent?.success, true)
       }
       t.same(calls('unlock'), [], 'nothing unlocked')
-      const after = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'kitchen' } })
+      const after = await modern(server, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'kitchen' } })
       t.equal(after.body.result?.resultType, 'complete', 'the process still answers')
     })
 

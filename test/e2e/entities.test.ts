@@ -141,7 +141,7 @@ t.test('red team: ha_list_entities by domain after every kind of change', async 
     await server.app.services.home.ready()
     const { ha } = server.app.services
     const list = async (domain: string): Promise<Array<Record<string, unknown>>> => {
-      const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_list_entities', arguments: { domain, limit: 200 } } }, auth)
+      const res = await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ha_list_entities', arguments: { domain, limit: 200 } } }, auth)
       const body = await res.json() as { result?: { structuredContent?: { items?: Array<Record<string, unknown>> } } }
       return body.result?.structuredContent?.items ?? []
     }
@@ -194,7 +194,7 @@ t.test('search answers current states, not the indexed rows', async t => {
   const server = await startServer(t, { home })
   await server.app.services.home.ready()
   const call = async (name: string, args: Record<string, unknown>): Promise<{ items: Array<{ entity_id: string, state: string }> }> => {
-    const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, auth)
+    const res = await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, auth)
     return ((await res.json()) as { result: { structuredContent: { items: Array<{ entity_id: string, state: string }> } } }).result.structuredContent
   }
   const light = home.entityIds().find(id => id.startsWith('light.')) as string

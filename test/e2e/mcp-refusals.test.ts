@@ -143,7 +143,7 @@ t.test('the refusals of /mcp, with sessions', async t => {
     let status = 0
     let got: { response: Response, body: any } | undefined
     for (let i = 0; i < 10 && status !== 429; i++) {
-      const response = await rpc(server.url, LIST, bearer())
+      const response = await rpc(server, LIST, bearer())
       status = response.status
       got = { response, body: status === 429 ? await response.json() : await response.text() }
     }

@@ -11,7 +11,7 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
   const server = await startServer(t, { home })
 
   t.test('server/discover names 2026-07-28 and carries resultType and cache hints', async t => {
-    const { status, body } = await modern(server.url, TEST_TOKEN, 'server/discover')
+    const { status, body } = await modern(server, TEST_TOKEN, 'server/discover')
     t.equal(status, 200)
     t.same(body.result.supportedVersions, [MODERN])
     t.equal(body.result.resultType, 'complete')
@@ -21,67 +21,67 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
   })
 
   t.test('tools/list: resultType, a private cache hint (the list depends on the token), a stable order', async t => {
-    const first = await modern(server.url, TEST_TOKEN, 'tools/list')
+    const first = await modern(server, TEST_TOKEN, 'tools/list')
     t.equal(first.status, 200)
     t.equal(first.body.result.resultType, 'complete')
     t.equal(first.body.result.cacheScope, 'private')
     t.ok(first.body.result.ttlMs > 0)
     const names = first.body.result.tools.map((tool: { name: string }) => tool.name)
     t.ok(names.includes('ha_search_entities'))
-    const again = await modern(server.url, TEST_TOKEN, 'tools/list')
+    const again = await modern(server, TEST_TOKEN, 'tools/list')
     t.same(again.body.result.tools.map((tool: { name: string }) => tool.name), names, 'same order every time')
   })
 
   t.test('tools/call answers with resultType complete', async t => {
-    const { status, body } = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'kitchen' } })
+    const { status, body } = await modern(server, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'kitchen' } })
     t.equal(status, 200)
     t.equal(body.result.resultType, 'complete')
     t.notOk(body.result.isError)
   })
 
   t.test('Mcp-Method and Mcp-Name must match the body', async t => {
-    const wrongMethod = await modern(server.url, TEST_TOKEN, 'tools/list', {}, metaFor(), { 'mcp-method': 'prompts/list' })
+    const wrongMethod = await modern(server, TEST_TOKEN, 'tools/list', {}, metaFor(), { 'mcp-method': 'prompts/list' })
     t.equal(wrongMethod.status, 400)
     t.equal(wrongMethod.body.error.code, -32020)
     t.equal(wrongMethod.body.id, 1, 'the error echoes the request id')
 
-    const noMethod = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: metaFor() } }, { ...auth, 'mcp-protocol-version': MODERN })
+    const noMethod = await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: { _meta: metaFor() } }, { ...auth, 'mcp-protocol-version': MODERN })
     t.equal(noMethod.status, 400)
     t.equal((await noMethod.json() as any).error.code, -32020)
 
-    const wrongName = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: {} }, metaFor(), { 'mcp-name': 'ha_call_service' })
+    const wrongName = await modern(server, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: {} }, metaFor(), { 'mcp-name': 'ha_call_service' })
     t.equal(wrongName.status, 400)
     t.equal(wrongName.body.error.code, -32020)
 
     const encoded = `=?base64?${Buffer.from('ha_search_entities').toString('base64')}?=`
-    const base64 = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'x' } }, metaFor(), { 'mcp-name': encoded })
+    const base64 = await modern(server, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: { query: 'x' } }, metaFor(), { 'mcp-name': encoded })
     t.equal(base64.status, 200, 'a base64-encoded Mcp-Name is decoded')
 
-    const badBase64 = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: {} }, metaFor(), { 'mcp-name': '=?base64?***?=' })
+    const badBase64 = await modern(server, TEST_TOKEN, 'tools/call', { name: 'ha_search_entities', arguments: {} }, metaFor(), { 'mcp-name': '=?base64?***?=' })
     t.equal(badBase64.status, 400)
 
-    const versionMismatch = await modern(server.url, TEST_TOKEN, 'tools/list', {}, metaFor(), { 'mcp-protocol-version': '2025-11-25' })
+    const versionMismatch = await modern(server, TEST_TOKEN, 'tools/list', {}, metaFor(), { 'mcp-protocol-version': '2025-11-25' })
     t.equal(versionMismatch.status, 400)
     t.equal(versionMismatch.body.error.code, -32020)
   })
 
   t.test('a 2026-07-28 header without the _meta envelope is invalid params, not an unsupported version', async t => {
-    const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { ...auth, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' })
+    const res = await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { ...auth, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/list' })
     t.equal(res.status, 400)
     t.equal((await res.json() as any).error.code, -32602)
   })
 
   t.test('an unknown resource is -32602 in 2026-07-28 and still -32002 for 2025 clients', async t => {
     const uri = 'ha://entity/light.does_not_exist'
-    const now = await modern(server.url, TEST_TOKEN, 'resources/read', { uri })
+    const now = await modern(server, TEST_TOKEN, 'resources/read', { uri })
     t.equal(now.body.error.code, -32602)
     t.equal(now.body.error.data.uri, uri)
-    const before = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }, auth)
+    const before = await rpc(server, { jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri } }, auth)
     t.equal((await before.json() as any).error.code, -32002)
   })
 
   t.test('initialize is still the 2025 handshake', async t => {
-    const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }, auth)
+    const res = await rpc(server, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'old', version: '1' } } }, auth)
     const body = await res.json() as any
     t.equal(body.result.protocolVersion, '2025-06-18')
     t.notOk('resultType' in body.result, '2025 results carry no resultType')
@@ -137,7 +137,7 @@ t.test('MCP 2026-07-28 beside the 2025 era', async t => {
   })
 
   t.test('the 2025 subscribe methods are not 2026-07-28 methods: 404', async t => {
-    const { status, body } = await modern(server.url, TEST_TOKEN, 'resources/subscribe', { uri: 'ha://entity/light.x' })
+    const { status, body } = await modern(server, TEST_TOKEN, 'resources/subscribe', { uri: 'ha://entity/light.x' })
     t.equal(status, 404)
     t.equal(body.error.code, -32601)
   })
@@ -172,27 +172,27 @@ t.test('red team: server/discover, list caching hints and Mcp-Name', async t => 
     const { token: reader } = await server.app.services.tokens.create({ name: 'reader', scopes: ['read'] })
 
     t.test('server/discover says the same to every token and names no entity, token or option', async t => {
-      const asOwner = await modern(server.url, TEST_TOKEN, 'server/discover')
-      const asReader = await modern(server.url, reader, 'server/discover')
+      const asOwner = await modern(server, TEST_TOKEN, 'server/discover')
+      const asReader = await modern(server, reader, 'server/discover')
       t.equal(asOwner.status, 200)
       t.same(asReader.body.result, asOwner.body.result, 'one answer for every token')
       const text = JSON.stringify(asOwner.body)
       for (const secret of [TEST_TOKEN, reader, home.token]) t.notOk(text.includes(secret), 'no token')
       t.notOk(home.entityIds().some(id => text.includes(id)), 'no entity id, hidden or not')
       t.notMatch(text, /entity_denylist|lock\.\*|allow_write/, 'no option')
-      const unauthenticated = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: metaFor() } }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' })
+      const unauthenticated = await rpc(server, { jsonrpc: '2.0', id: 1, method: 'server/discover', params: { _meta: metaFor() } }, { 'mcp-protocol-version': MODERN, 'mcp-method': 'server/discover' })
       t.equal(unauthenticated.status, 401, 'and nothing without a token')
     })
 
     t.test('tools/list depends on the token and every list says cacheScope private', async t => {
-      const owner = await modern(server.url, TEST_TOKEN, 'tools/list')
-      const read = await modern(server.url, reader, 'tools/list')
+      const owner = await modern(server, TEST_TOKEN, 'tools/list')
+      const read = await modern(server, reader, 'tools/list')
       const names = (answer: { body: any }): string[] => answer.body.result.tools.map((tool: { name: string }) => tool.name)
       t.ok(names(owner).includes('ha_call_service'))
       t.notOk(names(read).includes('ha_call_service'), 'a read token is not shown a write tool')
       for (const method of ['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']) {
         for (const token of [TEST_TOKEN, reader]) {
-          const answer = await modern(server.url, token, method)
+          const answer = await modern(server, token, method)
           t.equal(answer.body.result?.cacheScope, 'private', `${method} is private`)
         }
       }

@@ -60,7 +60,7 @@ t.test('stateless, 2025 era', async t => {
     { what: 'logging/setLevel without a session', method: 'logging/setLevel', params: { level: 'info' }, rpcCode: -32601, code: 'HAMCP_METHOD_NOT_FOUND' }
   ]) {
     t.test(c.what, async t => {
-      const res = await rpc(server.url, { jsonrpc: '2.0', id: 4, method: c.method, ...(c.params !== undefined ? { params: c.params } : {}) }, auth)
+      const res = await rpc(server, { jsonrpc: '2.0', id: 4, method: c.method, ...(c.params !== undefined ? { params: c.params } : {}) }, auth)
       t.equal(res.status, 200)
       const body = await res.json() as any
       t.equal(body.id, 4)
@@ -68,13 +68,13 @@ t.test('stateless, 2025 era', async t => {
     })
   }
   t.test('in a batch, each error is coded', async t => {
-    const res = await rpc(server.url, [{ jsonrpc: '2.0', id: 1, method: 'nope' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }], auth)
+    const res = await rpc(server, [{ jsonrpc: '2.0', id: 1, method: 'nope' }, { jsonrpc: '2.0', id: 2, method: 'tools/list' }], auth)
     const [first, second] = await res.json() as any[]
     coded(t, first.error, { rpcCode: -32601, code: 'HAMCP_METHOD_NOT_FOUND' })
     t.ok(second.result.tools.length > 0, 'and an answer beside it is untouched')
   })
   t.test('a tool\'s argument errors stay isError results', async t => {
-    const res = await rpc(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ha_get_entity', arguments: { entity_id: 5 } } }, auth)
+    const res = await rpc(server, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ha_get_entity', arguments: { entity_id: 5 } } }, auth)
     const body = await res.json() as any
     t.notOk(body.error)
     t.equal(body.result.isError, true)
@@ -92,16 +92,16 @@ t.test('stateless, 2026-07-28', async t => {
     { what: 'subscriptions/listen without a filter', method: 'subscriptions/listen', params: { notifications: 5 }, rpcCode: -32602, code: 'HAMCP_INVALID_ARGUMENT' }
   ] as Case[]) {
     t.test(c.what, async t => {
-      const { status, body } = await modern(server.url, TEST_TOKEN, c.method, c.params as Record<string, unknown>)
+      const { status, body } = await modern(server, TEST_TOKEN, c.method, c.params as Record<string, unknown>)
       t.equal(status, c.status ?? 200)
       coded(t, body.error, c)
     })
   }
   t.test('the uri stays in the data of an unknown resource', async t => {
-    t.equal((await modern(server.url, TEST_TOKEN, 'resources/read', { uri: 'ha://nope/x' })).body.error.data.uri, 'ha://nope/x')
+    t.equal((await modern(server, TEST_TOKEN, 'resources/read', { uri: 'ha://nope/x' })).body.error.data.uri, 'ha://nope/x')
   })
   t.test('a tool\'s argument errors stay isError results', async t => {
-    const { body } = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_get_entity', arguments: { entity_id: 5 } })
+    const { body } = await modern(server, TEST_TOKEN, 'tools/call', { name: 'ha_get_entity', arguments: { entity_id: 5 } })
     t.equal(body.result.isError, true)
     t.equal(body.result.structuredContent.error.code, 'HAMCP_INVALID_ARGUMENT')
   })
@@ -116,7 +116,7 @@ t.test('in a session', async t => {
     { what: 'logging/setLevel with a level that does not exist', method: 'logging/setLevel', params: { level: 'loud' }, rpcCode: -32602, code: 'HAMCP_INVALID_ARGUMENT' }
   ]) {
     t.test(c.what, async t => {
-      const res = await rpc(server.url, { jsonrpc: '2.0', id: 4, method: c.method, ...(c.params !== undefined ? { params: c.params } : {}) }, inSession)
+      const res = await rpc(server, { jsonrpc: '2.0', id: 4, method: c.method, ...(c.params !== undefined ? { params: c.params } : {}) }, inSession)
       t.equal(res.status, 200)
       coded(t, answerOf(await res.text()).error, c)
     })
@@ -126,17 +126,17 @@ t.test('in a session', async t => {
       t.equal(res.status, status, `HTTP ${status}`)
       coded(t, (await res.json() as any).error, c)
     }
-    await refusal(await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { ...inSession, accept: 'application/json' }), 406, { rpcCode: -32000, code: 'HAMCP_NOT_ACCEPTABLE' })
+    await refusal(await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { ...inSession, accept: 'application/json' }), 406, { rpcCode: -32000, code: 'HAMCP_NOT_ACCEPTABLE' })
     await refusal(await fetch(`${server.url}/mcp`, { method: 'GET', headers: { ...inSession, accept: 'application/json' } }), 406, { rpcCode: -32000, code: 'HAMCP_NOT_ACCEPTABLE' })
-    await refusal(await rpc(server.url, INITIALIZE, inSession), 400, { rpcCode: -32600, code: 'HAMCP_INVALID_REQUEST' })
-    await refusal(await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'initialize' }, auth), 400, { rpcCode: -32000, code: 'HAMCP_INVALID_REQUEST' })
+    await refusal(await rpc(server, INITIALIZE, inSession), 400, { rpcCode: -32600, code: 'HAMCP_INVALID_REQUEST' })
+    await refusal(await rpc(server, { jsonrpc: '2.0', id: 1, method: 'initialize' }, auth), 400, { rpcCode: -32000, code: 'HAMCP_INVALID_REQUEST' })
     const stream = await fetch(`${server.url}/mcp`, { method: 'GET', headers: { ...inSession, accept: 'text/event-stream' } })
     t.equal(stream.status, 200)
     await refusal(await fetch(`${server.url}/mcp`, { method: 'GET', headers: { ...inSession, accept: 'text/event-stream' } }), 409, { rpcCode: -32000, code: 'HAMCP_LIMIT_REACHED' })
     await stream.body?.cancel()
   })
   t.test('a tool\'s argument errors stay isError results', async t => {
-    const res = await rpc(server.url, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ha_get_entity', arguments: { entity_id: 5 } } }, inSession)
+    const res = await rpc(server, { jsonrpc: '2.0', id: 5, method: 'tools/call', params: { name: 'ha_get_entity', arguments: { entity_id: 5 } } }, inSession)
     const body = answerOf(await res.text())
     t.equal(body.result.isError, true)
     t.equal(body.result.structuredContent.error.code, 'HAMCP_INVALID_ARGUMENT')
@@ -149,7 +149,7 @@ t.test('a bug under resources or prompts is a generic internal error: its messag
   const bug = (): never => { throw new Error('bug reading /data/options.json at line 7') }
   const server = await startServer(t, { home, app: { surface: { ...base, readResource: async () => bug(), getPrompt: async () => bug() } } })
   for (const [method, params] of [['resources/read', { uri: 'ha://entities' }], ['prompts/get', { name: 'troubleshoot' }]] as const) {
-    const answer: any = await (await rpc(server.url, { jsonrpc: '2.0', id: 1, method, params }, auth)).json()
+    const answer: any = await (await rpc(server, { jsonrpc: '2.0', id: 1, method, params }, auth)).json()
     coded(t, answer.error, { rpcCode: -32603, code: 'HAMCP_INTERNAL' })
     t.notMatch(JSON.stringify(answer), /options\.json|line 7/, `${method}: the bug's message is not in the answer`)
   }

@@ -18,15 +18,15 @@ t.test('per token: over the cap 429 with Retry-After; another token is unaffecte
   const other = await server.app.services.tokens.create({ name: 'kitchen tablet', scopes: ['read'] })
   const bearer = (token: string): Record<string, string> => ({ authorization: `Bearer ${token}` })
 
-  for (let i = 0; i < 4; i++) t.equal((await rpc(server.url, listTools, bearer(server.token))).status, 200, `request ${i + 1} of 4 answered`)
-  const refused = await rpc(server.url, listTools, bearer(server.token))
+  for (let i = 0; i < 4; i++) t.equal((await rpc(server, listTools, bearer(server.token))).status, 200, `request ${i + 1} of 4 answered`)
+  const refused = await rpc(server, listTools, bearer(server.token))
   t.equal(refused.status, 429)
   const retryAfter = Number(refused.headers.get('retry-after'))
   t.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After in whole seconds within the minute (${retryAfter})`)
   const body = await refused.json() as { jsonrpc: string, error: { code: number, message: string }, id: null }
   t.match(body, { jsonrpc: '2.0', error: { code: -32000 }, id: null }, 'a JSON-RPC error the client can show')
   t.match(body.error.message, /at most 4 a minute/)
-  t.equal((await rpc(server.url, listTools, bearer(server.token))).status, 429)
+  t.equal((await rpc(server, listTools, bearer(server.token))).status, 429)
   t.equal(server.logs.filter(line => line.includes('request rate limit reached')).length, 1, 'one notice in the log, not one per refused request')
   t.notOk(server.logs.some(line => line.includes(server.token)), 'the token is not logged')
 
@@ -34,16 +34,16 @@ t.test('per token: over the cap 429 with Retry-After; another token is unaffecte
   const client = await connectClient(t, server, other.token)
   const areas = await callTool(client, 'ha_list_areas')
   t.notOk(areas.isError, 'the other token still works')
-  t.equal((await rpc(server.url, listTools, bearer(server.token))).status, 429, 'the first token stays limited')
+  t.equal((await rpc(server, listTools, bearer(server.token))).status, 429, 'the first token stays limited')
 })
 
 t.test('per address: counts every request from it, before the token is even checked', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, app: { requestLimits: { perAddress: 3 } } })
-  t.equal((await rpc(server.url, listTools)).status, 401, 'no token: refused by the token check')
-  t.equal((await rpc(server.url, listTools, { authorization: `Bearer ${server.token}` })).status, 200)
-  t.equal((await rpc(server.url, listTools, { authorization: `Bearer ${server.token}` })).status, 200)
-  const refused = await rpc(server.url, listTools, { authorization: `Bearer ${server.token}` })
+  t.equal((await rpc(server, listTools)).status, 401, 'no token: refused by the token check')
+  t.equal((await rpc(server, listTools, { authorization: `Bearer ${server.token}` })).status, 200)
+  t.equal((await rpc(server, listTools, { authorization: `Bearer ${server.token}` })).status, 200)
+  const refused = await rpc(server, listTools, { authorization: `Bearer ${server.token}` })
   t.equal(refused.status, 429, 'the fourth request from this address')
   t.ok(Number(refused.headers.get('retry-after')) >= 1, 'with Retry-After')
   const health = await fetch(`${server.url}/health`)
@@ -79,7 +79,7 @@ t.test('limits come from the environment for development and the bench; bad valu
 t.test('0 turns a limit off', async t => {
   const home = await startHome(t)
   const server = await startServer(t, { home, app: { requestLimits: { perToken: 0, perAddress: 0 } } })
-  const statuses = await Promise.all(Array.from({ length: 20 }, async () => (await rpc(server.url, listTools, { authorization: `Bearer ${server.token}` })).status))
+  const statuses = await Promise.all(Array.from({ length: 20 }, async () => (await rpc(server, listTools, { authorization: `Bearer ${server.token}` })).status))
   t.same(new Set(statuses), new Set([200]))
 })
 
@@ -121,7 +121,7 @@ t.test('red team: the biggest batch the limits allow', async t => {
 
     t.test('a 2025 batch over the cap is refused whole, before any call runs', async t => {
       const calls = server.app.services.usage.snapshot().total
-      const res = await rpc(server.url, Array.from({ length: MAX_BATCH + 1 }, (_, i) => search(i)), auth)
+      const res = await rpc(server, Array.from({ length: MAX_BATCH + 1 }, (_, i) => search(i)), auth)
       t.equal(res.status, 400)
       const body = await res.json() as any
       t.equal(body.error?.code, -32600, JSON.stringify(body).slice(0, 200))
@@ -130,18 +130,18 @@ t.test('red team: the biggest batch the limits allow', async t => {
     })
 
     t.test('the biggest batch allowed, of the biggest search answers, is served and the process goes on', async t => {
-      const res = await rpc(server.url, Array.from({ length: MAX_BATCH }, (_, i) => search(i)), auth)
+      const res = await rpc(server, Array.from({ length: MAX_BATCH }, (_, i) => search(i)), auth)
       t.equal(res.status, 200)
       const answers = await res.json() as any[]
       t.equal(answers.length, MAX_BATCH)
       t.ok(answers.every(answer => answer.result?.isError !== true), 'every call answered')
-      const after = await rpc(server.url, search(1), auth)
+      const after = await rpc(server, search(1), auth)
       t.equal(after.status, 200, 'the next request is served')
     })
 
     t.test('a 2026-07-28 batch is refused, so its Mcp-Name header cannot name one call and carry others', async t => {
       const call = (id: number, name: string, args: object): object => ({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: metaFor() } })
-      const res = await rpc(server.url, [call(1, 'ha_search_entities', { query: 'x' }), call(2, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: 'light.x' } })], {
+      const res = await rpc(server, [call(1, 'ha_search_entities', { query: 'x' }), call(2, 'ha_call_service', { domain: 'light', service: 'turn_on', target: { entity_id: 'light.x' } })], {
         ...auth, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': 'ha_search_entities'
       })
       t.equal(res.status, 400)
@@ -296,6 +296,6 @@ t.test('red team: dodging the request limits', async t => {
     t.equal(await post('2001:db8:aa:bb::99', server.token), 429, 'a sixth address of the /64, even with the right token')
     t.equal(await post('::ffff:127.0.0.9', server.token), 200, 'another host is answered')
     // The real listener too (its loopback address, not an injected one).
-    t.equal((await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { authorization: `Bearer ${server.token}` })).status, 200)
+    t.equal((await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }, { authorization: `Bearer ${server.token}` })).status, 200)
   })
 })

@@ -15,12 +15,12 @@ t.test('a notifications/cancelled from one client never cancels another client\'
   const history = home.faults.holdAnswers('history/history_during_period')
   let answered = false
   // `_meta` takes the SDK's way (not the direct read path), where the private ids live.
-  const slow = rpc(server.url, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ha_get_history', arguments: { entity_id: [light], hours: 1 }, _meta: { progressToken: 'p' } } }, { authorization: `Bearer ${server.token}` })
+  const slow = rpc(server, { jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'ha_get_history', arguments: { entity_id: [light], hours: 1 }, _meta: { progressToken: 'p' } } }, { authorization: `Bearer ${server.token}` })
     .finally(() => { answered = true })
   await within(realClock, 5000, history.held, () => { throw new Error('the history read never reached the demo home') })
   // Another client guesses every small private id.
   const guesses = Array.from({ length: 100 }, (_, i) => ({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId: i + 1, reason: 'guess' } }))
-  const cancel = await rpc(server.url, guesses, { authorization: `Bearer ${server.token}` })
+  const cancel = await rpc(server, guesses, { authorization: `Bearer ${server.token}` })
   t.equal(cancel.status, 202, 'the notifications are accepted')
   t.equal(await cancel.text(), '', 'with no body')
   t.notOk(answered, 'the first client\'s call waits for Home Assistant')
@@ -39,7 +39,7 @@ t.test('a single notification of any kind is accepted, with no body', async t =>
   const home = await startHome(t)
   const server = await startServer(t, { home })
   for (const method of ['notifications/initialized', 'notifications/cancelled', 'notifications/roots/list_changed', 'notifications/whatever']) {
-    const res = await rpc(server.url, { jsonrpc: '2.0', method, params: { requestId: 1 } }, { authorization: `Bearer ${server.token}` })
+    const res = await rpc(server, { jsonrpc: '2.0', method, params: { requestId: 1 } }, { authorization: `Bearer ${server.token}` })
     t.equal(res.status, 202, method)
     t.equal(await res.text(), '', `${method}: no body`)
   }

@@ -24,7 +24,7 @@ t.test('regenerate: confirmed, the old token stops at once and is told where the
 
   const unconfirmed = await ingress.inject({ method: 'POST', url: '/api/token/regenerate', headers: UI, payload: {} })
   t.equal(unconfirmed.statusCode, 400, 'nothing happens without the confirmation')
-  t.equal((await rpc(server.url, LIST, { authorization: `Bearer ${server.token}` })).status, 200, 'the token still works')
+  t.equal((await rpc(server, LIST, { authorization: `Bearer ${server.token}` })).status, 200, 'the token still works')
   t.equal((await ingress.inject({ method: 'POST', url: '/api/token/regenerate', payload: { confirm: true } })).statusCode, 403, 'a foreign page cannot do it')
 
   const done = await ingress.inject({ method: 'POST', url: '/api/token/regenerate', headers: { ...UI, 'x-remote-user-id': 'u1', 'x-remote-user-display-name': 'Alice' }, payload: { confirm: true } })
@@ -35,7 +35,7 @@ t.test('regenerate: confirmed, the old token stops at once and is told where the
   t.ok(answer.clients.some((c: { text: string }) => c.text.includes(answer.token)), 'the client snippets carry the new token')
 
   // The old token: refused with the next request, saying where the new one is.
-  const old = await rpc(server.url, LIST, { authorization: `Bearer ${server.token}` })
+  const old = await rpc(server, LIST, { authorization: `Bearer ${server.token}` })
   t.equal(old.status, 401)
   t.match(old.headers.get('www-authenticate'), /error="invalid_token", error_description="the API token was regenerated; get the new one from the add-on panel \(sidebar MCP, Connect tab\)/)
   t.match((await old.json() as { error: { message: string } }).error.message, /regenerated and no longer works\. Get the new one from Home Assistant: sidebar, MCP, Connect tab/)
@@ -65,7 +65,7 @@ t.test('in the add-on the new token is written back to the add-on options; a tok
   t.equal(done.statusCode, 200, done.body)
   t.equal(done.json().options_written, true)
   t.equal(home.addonOptions().api_token, done.json().token, 'the Configuration tab shows the new token, as the bootstrap does')
-  t.equal((await rpc(server.url, LIST, { authorization: 'Bearer the-token-in-the-options-0123456789' })).status, 401)
+  t.equal((await rpc(server, LIST, { authorization: 'Bearer the-token-in-the-options-0123456789' })).status, 401)
   const next = await resolvePrimaryToken({ option: String(home.addonOptions().api_token), envToken: undefined, dataDir: server.dataDir, log: quiet })
   t.equal(next.token, done.json().token, 'the next start reads the new token from the options')
 
@@ -118,7 +118,7 @@ t.test('regenerate under attack', async t => {
   const ingress = await buildIngressApp({ services: ingressServicesOf(server.app.services), logger })
   t.teardown(() => ingress.close())
   const { token: named } = await server.app.services.tokens.create({ name: 'tablet', scopes: ['read', 'write', 'manage'] })
-  const works = async (token: string): Promise<number> => (await rpc(server.url, LIST, { authorization: `Bearer ${token}` })).status
+  const works = async (token: string): Promise<number> => (await rpc(server, LIST, { authorization: `Bearer ${token}` })).status
 
   t.test('not from the MCP port, with or without a token, named or primary', async t => {
     for (const token of [undefined, named, TEST_TOKEN]) {
@@ -169,7 +169,7 @@ t.test('regenerate under attack', async t => {
     // Use the new token in every way a log line might catch it.
     const mcp = await connectClient(t, server, fresh)
     await callTool(mcp, 'ha_search_entities', { query: fresh })
-    await rpc(server.url, LIST, { authorization: `Bearer ${fresh}x` })
+    await rpc(server, LIST, { authorization: `Bearer ${fresh}x` })
     await fetch(`${server.url}/mcp?token=${fresh}`, { method: 'POST', headers: { authorization: `Bearer ${fresh}`, 'content-type': 'application/json' }, body: JSON.stringify(LIST) })
     await ingress.inject({ method: 'GET', url: '/api/connect?reveal=1' })
 
@@ -183,7 +183,7 @@ t.test('regenerate under attack', async t => {
       t.notMatch(res.body, fresh, `${url} does not show the new token`)
     }
     t.notMatch(JSON.stringify(server.app.services.policy.audit.recent(50)), fresh, 'nor the audit')
-    const old = await rpc(server.url, LIST, { authorization: `Bearer ${TEST_TOKEN}` })
+    const old = await rpc(server, LIST, { authorization: `Bearer ${TEST_TOKEN}` })
     t.notMatch(await old.text() + (old.headers.get('www-authenticate') ?? ''), fresh, 'the 401 for the old token does not hand out the new one')
   })
 })

@@ -60,7 +60,7 @@ t.test('red team: camera tokens at the edges of an answer', async t => {
     const cameras = home.entityIds().filter(id => id.startsWith('camera.'))
     const camera = cameras[0] as string
     const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
-      const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, auth)
+      const res = await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, auth)
       return await res.text()
     }
     const rotate = async (token: string): Promise<void> => {
@@ -106,14 +106,14 @@ t.test('red team: camera tokens at the edges of an answer', async t => {
     // A token without the camera category neither sees nor runs ha_render_template.
     const { token: reader } = await server.app.services.tokens.create({ name: 'reader', scopes: ['read'] })
     const asReader = { authorization: `Bearer ${reader}` }
-    const listing = await (await rpc(server.url, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, asReader)).json() as { result: { tools: Array<{ name: string }> } }
+    const listing = await (await rpc(server, { jsonrpc: '2.0', id: 2, method: 'tools/list', params: {} }, asReader)).json() as { result: { tools: Array<{ name: string }> } }
     t.notOk(listing.result.tools.some(tool => tool.name === 'ha_render_template'), 'a read token without camera is not offered templates')
     t.ok(listing.result.tools.some(tool => tool.name === 'ha_get_entity'), 'it still reads entities')
-    const refused = await (await rpc(server.url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ha_render_template', arguments: { template: `{{ ${attr} | upper }}` } } }, asReader)).text()
+    const refused = await (await rpc(server, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'ha_render_template', arguments: { template: `{{ ${attr} | upper }}` } } }, asReader)).text()
     t.notOk(refused.toLowerCase().includes(odd.toLowerCase()), `a read token's template call gets no token: ${refused.slice(0, 200)}`)
     t.notMatch(refused, /"result":\{"content"/, 'and no rendered result')
     const { token: viewer } = await server.app.services.tokens.create({ name: 'viewer', scopes: ['read', 'camera'] })
-    const allowed = await (await rpc(server.url, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'ha_render_template', arguments: { template: '{{ 1 + 1 }}' } } }, { authorization: `Bearer ${viewer}` })).text()
+    const allowed = await (await rpc(server, { jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: 'ha_render_template', arguments: { template: '{{ 1 + 1 }}' } } }, { authorization: `Bearer ${viewer}` })).text()
     t.match(allowed, /"result":"2"/, 'a token with the camera category renders templates')
   })
 
@@ -125,7 +125,7 @@ t.test('red team: camera tokens at the edges of an answer', async t => {
     await server.app.services.home.ready()
     const camera = home.entityIds().find(id => id.startsWith('camera.')) as string
     const call = async (name: string, args: Record<string, unknown>): Promise<string> => {
-      const res = await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, auth)
+      const res = await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, auth)
       return await res.text()
     }
     const token = 'd4e5'.repeat(16)
@@ -168,8 +168,8 @@ t.test('red team: list and search answers and their scrub', async t => {
   async function threeWays (t: { teardown: (fn: () => unknown) => void }, server: TestServer): Promise<(name: string, args: Record<string, unknown>) => Promise<Record<Way, { raw: string, text: string, structured: unknown }>>> {
     const client = await connectClient(t, server)
     return async (name, args) => {
-      const legacy = await (await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { authorization: `Bearer ${server.token}` })).text()
-      const modern = await (await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: metaFor() } }, {
+      const legacy = await (await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args } }, { authorization: `Bearer ${server.token}` })).text()
+      const modern = await (await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name, arguments: args, _meta: metaFor() } }, {
         authorization: `Bearer ${server.token}`, 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name
       })).text()
       const session = await client.callTool({ name, arguments: args }) as { content: Array<{ text: string }>, structuredContent: unknown }

@@ -92,7 +92,7 @@ t.test('with enable_sessions off nothing changes', async t => {
     t.equal(response.headers.get('allow'), 'POST')
     await response.text()
   }
-  const initialize = await rpc(server.url, INITIALIZE, auth(server.token))
+  const initialize = await rpc(server, INITIALIZE, auth(server.token))
   t.equal(initialize.status, 200)
   t.equal(initialize.headers.get('mcp-session-id'), null, 'an initialize opens no session')
   t.equal(answerOf(await initialize.text()).result.capabilities.resources.subscribe, undefined, 'no subscriptions offered')

@@ -149,9 +149,9 @@ t.test('a session stream whose reader does not read holds one update per resourc
   const rows = server.app.services.home.ha.states
   const busy = server.app.services.home.entities().filter(row => row.domain === 'sensor' || row.domain === 'light').slice(0, 50).map(row => row.entity_id)
   const session = await openRawSession(server.url, server.token)
-  await (await rpc(server.url, { jsonrpc: '2.0', method: 'notifications/initialized' }, auth(server.token, session))).text()
+  await (await rpc(server, { jsonrpc: '2.0', method: 'notifications/initialized' }, auth(server.token, session))).text()
   for (const [i, id] of busy.entries()) {
-    const answer = answerOf(await (await rpc(server.url, { jsonrpc: '2.0', id: 10 + i, method: 'resources/subscribe', params: { uri: `ha://entity/${id}` } }, auth(server.token, session))).text())
+    const answer = answerOf(await (await rpc(server, { jsonrpc: '2.0', id: 10 + i, method: 'resources/subscribe', params: { uri: `ha://entity/${id}` } }, auth(server.token, session))).text())
     t.notOk(answer.error, JSON.stringify(answer))
   }
   const stalled = await stalledStream(server, ['GET /mcp HTTP/1.1', `authorization: Bearer ${server.token}`, `mcp-session-id: ${session}`, 'accept: text/event-stream'], '', () => server.app.services.sessions.registry.listening(session))
@@ -169,7 +169,7 @@ t.test('a session stream whose reader does not read holds one update per resourc
   await within(realClock, 3000, stalled.ended, () => undefined)
   t.ok(state.closed, `the server closed the stream that did not read (after ${round} rounds of 50 updates)`)
   t.ok((stalled.response()?.writableLength ?? 0) < 256 * 1024, 'what waited for it stayed small')
-  const tools = answerOf(await (await rpc(server.url, { jsonrpc: '2.0', id: 99, method: 'tools/list' }, auth(server.token, session))).text())
+  const tools = answerOf(await (await rpc(server, { jsonrpc: '2.0', id: 99, method: 'tools/list' }, auth(server.token, session))).text())
   t.ok(Array.isArray(tools.result?.tools), 'the session itself goes on: its client may open a new stream')
 })
 
@@ -234,7 +234,7 @@ t.test('red team: subscriptions/listen streams', async t => {
       t.equal(refused.seen[0]?.error?.code, -32600, JSON.stringify(refused.seen[0]).slice(0, 300))
       t.equal(refused.seen[0]?.error?.data?.code, 'HAMCP_INVALID_REQUEST')
       t.equal(refused.seen[0]?.id, null, 'the id is not echoed back')
-      const call = await rpc(server.url, { jsonrpc: '2.0', id: long, method: 'tools/list' }, { authorization: `Bearer ${TEST_TOKEN}` })
+      const call = await rpc(server, { jsonrpc: '2.0', id: long, method: 'tools/list' }, { authorization: `Bearer ${TEST_TOKEN}` })
       t.equal(call.status, 400, 'a 2025-era request too')
       const fine = await opened(TEST_TOKEN, 'i'.repeat(256), [`ha://entity/${visible.entity_id}`])
       t.equal(fine.seen[0]?.method, 'notifications/subscriptions/acknowledged', 'an id of 256 characters is served')

@@ -191,7 +191,7 @@ t.test('confirm_with: owner', async t => {
 
   t.test('a 2026-07-28 client that can be asked gets no round: its yes is not the owner\'s', async t => {
     await fresh()
-    const first = await modern(server.url, TEST_TOKEN, 'tools/call', { name: 'ha_call_service', arguments: UNLOCK }, metaFor({ elicitation: { form: {} } }))
+    const first = await modern(server, TEST_TOKEN, 'tools/call', { name: 'ha_call_service', arguments: UNLOCK }, metaFor({ elicitation: { form: {} } }))
     t.equal(first.body.result?.resultType, 'complete', JSON.stringify(first.body).slice(0, 300))
     t.equal(first.body.result?.structuredContent?.awaiting_owner, true)
     t.equal(unlocks(home), 0)
@@ -458,7 +458,7 @@ t.test('red team: approvals attacked from outside', async t => {
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     t.equal(asked.json.awaiting_owner, true, asked.text)
     clock.advance(20_000)
-    t.equal((await rpc(server.url, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}` })).status, 401, 'the credential is dead')
+    t.equal((await rpc(server, { jsonrpc: '2.0', id: 1, method: 'tools/list' }, { authorization: `Bearer ${token}` })).status, 401, 'the credential is dead')
     const [waiting] = (await ingress.inject({ url: '/api/approvals' })).json().approvals
     const late = await ingress.inject({ method: 'POST', url: `/api/approvals/${waiting.id as string}`, headers: { 'x-ha-mcp-ui': '1', 'x-remote-user-name': 'alice' }, payload: { decision: 'approve' } })
     t.equal(late.statusCode, 409, late.body)
