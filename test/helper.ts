@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { FastifyInstance } from 'fastify'
+import type { Test as Tap } from 'tap'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { buildApp, type AppOptions } from '../app/app.ts'
@@ -180,6 +181,16 @@ export async function dropConnections (home: DemoHome, ha: HomeAssistant, timeou
 export async function caughtUp (to: { app: FastifyInstance } | HomeAssistant): Promise<void> {
   const ha = 'app' in to ? to.app.services.ha : to
   await ha.command({ type: 'ping' })
+}
+
+/**
+ * Sets a state in the demo home and checks that the add-on has it once {@link caughtUp}: for a test
+ * whose next call must act on the new state.
+ */
+export async function setSeen (t: Pick<Tap, 'equal'>, server: TestServer, entityId: string, state: string, attributes?: Record<string, unknown>, message = 'the add-on sees the change'): Promise<void> {
+  server.home.setState(entityId, state, attributes)
+  await caughtUp(server)
+  t.equal(server.app.services.ha.states.get(entityId)?.state, state, message)
 }
 
 /**

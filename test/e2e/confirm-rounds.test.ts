@@ -3,7 +3,7 @@
 // for the model to carry; the state is sealed, bound to the identity and the call, single use.
 import t from 'tap'
 import { createModernConfirmations } from '../../src/mcp/runtime/confirm-rounds.ts'
-import { callTool, caughtUp, connectClient, fakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { callTool, connectClient, fakeClock, rpc, setSeen, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 import { connectModern, type ElicitationAnswer, metaFor, modern } from '../modern.ts'
 
 const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' } }
@@ -72,14 +72,10 @@ t.test('confirmations by input_required rounds', async t => {
   t.test('what the question showed changed before the yes: asked again with the new preview, never a token', async t => {
     home.clearServiceCalls()
     const lock = UNLOCK.target.entity_id
-    home.setState(lock, 'locked')
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(lock)?.state, 'locked', 'the add-on sees the change')
+    await setSeen(t, server, lock, 'locked')
     const first = await rawCall(server, UNLOCK)
     t.equal(first.result.resultType, 'input_required')
-    home.setState(lock, 'jammed')
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(lock)?.state, 'jammed', 'the add-on sees the change')
+    await setSeen(t, server, lock, 'jammed')
     const again = await rawCall(server, UNLOCK, { requestState: first.result.requestState, inputResponses: YES })
     t.equal(again.result?.resultType, 'input_required', JSON.stringify(again))
     t.notMatch(JSON.stringify(again), /confirm_token/, 'no token for the model to carry')
@@ -100,9 +96,7 @@ t.test('confirmations by input_required rounds', async t => {
     // 1 MB of data gave a 1 MB input_required answer (the 2025 path answered 4.9 KB).
     home.clearServiceCalls()
     const lock = UNLOCK.target.entity_id
-    home.setState(lock, 'locked')
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(lock)?.state, 'locked', 'the add-on sees the change')
+    await setSeen(t, server, lock, 'locked')
     const big = { ...UNLOCK, data: { code: '"'.repeat(30_000) } }
     const first = await rawCall(server, big)
     const firstBytes = Buffer.byteLength(JSON.stringify(first))
@@ -111,9 +105,7 @@ t.test('confirmations by input_required rounds', async t => {
     const message: string = first.result.inputRequests.confirm.params.message
     t.match(message, /^Confirm this action\? lock\.unlock on .*lock\.front_door_lock/, 'the call and its target come first, whole')
     t.match(message, /not shown/, 'the question says it was shortened')
-    home.setState(lock, 'jammed')
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(lock)?.state, 'jammed', 'the add-on sees the change')
+    await setSeen(t, server, lock, 'jammed')
     const again = await rawCall(server, big, { requestState: first.result.requestState, inputResponses: YES })
     const againBytes = Buffer.byteLength(JSON.stringify(again))
     t.equal(again.result?.resultType, 'input_required')
@@ -236,26 +228,20 @@ t.test('confirmation rounds under attack', async t => {
     t.equal(answers.filter(a => a.body.result?.structuredContent?.success === true).length, 1)
     t.equal(answers.filter(a => a.body.error?.code === -32602).length, 2)
     t.equal(unlocks(), 1)
-    home.setState(LOCK, 'locked')
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(LOCK)?.state, 'locked', 'the add-on sees the change')
+    await setSeen(t, server, LOCK, 'locked')
   })
 
   t.test('the house changes between the question and the yes: asked again, not an unlock', async t => {
     home.clearServiceCalls()
     const state = await stateFor()
-    home.setState(LOCK, 'jammed')
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(LOCK)?.state, 'jammed', 'the add-on sees the change')
+    await setSeen(t, server, LOCK, 'jammed')
     const answer = await raw(server, 'ha_call_service', UNLOCK, { requestState: state, inputResponses: YES })
     t.equal(answer.body.result?.resultType, 'input_required', JSON.stringify(answer.body))
     t.match(answer.body.result?.inputRequests?.confirm?.params?.message, /now jammed/)
     t.equal(unlocks(), 0)
     const replayed = await raw(server, 'ha_call_service', UNLOCK, { requestState: state, inputResponses: YES })
     t.equal(replayed.body.error?.code, -32602, 'the first state stays spent')
-    home.setState(LOCK, 'locked')
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(LOCK)?.state, 'locked', 'the add-on sees the change')
+    await setSeen(t, server, LOCK, 'locked')
   })
 
   t.test('a yes after the confirmation expired (injected clock) does not unlock', async t => {

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, caughtUp, connectClient, rpc, startHome, startServer, TEST_TOKEN } from '../helper.ts'
+import { callTool, caughtUp, connectClient, rpc, setSeen, startHome, startServer, TEST_TOKEN } from '../helper.ts'
 
 t.test('entity and registry tools end to end through the SDK client', async t => {
   const home = await startHome(t)
@@ -202,9 +202,7 @@ t.test('search answers current states, not the indexed rows', async t => {
   const first = await call('ha_search_entities', { query })
   t.ok(first.items.some(item => item.entity_id === light), `found by "${query}"`)
   for (const state of ['off', 'on', 'unavailable']) {
-    home.setState(light, state, home.getState(light)?.attributes ?? {})
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(light)?.state, state, `the add-on sees it ${state}`)
+    await setSeen(t, server, light, state, home.getState(light)?.attributes ?? {}, `the add-on sees it ${state}`)
     for (const args of [{ query }, { query, limit: 5 }]) {
       const found = (await call('ha_search_entities', args)).items.find(item => item.entity_id === light)
       t.equal(found?.state, state, `search ${JSON.stringify(args)} shows ${state}`)

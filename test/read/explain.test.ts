@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, caughtUp, connectClient, startHome, startServer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, setSeen, startHome, startServer } from '../helper.ts'
 
 const DAY = 86_400_000
 
@@ -12,9 +12,7 @@ t.test('ha_explain_event names what caused a change', async t => {
   t.match(light, /^light\./)
 
   t.test('a light turned on by an automation that a person triggered', async t => {
-    home.setState(light, 'off')
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(light)?.state, 'off', 'light off in the add-on\'s live map')
+    await setSeen(t, server, light, 'off', undefined, 'light off in the add-on\'s live map')
     const response = await fetch(`${home.url}/api/services/automation/trigger`, {
       method: 'POST',
       headers: { authorization: `Bearer ${home.token}`, 'content-type': 'application/json' },

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { caughtUp, connectClient, startHome, startServer } from '../helper.ts'
+import { connectClient, setSeen, startHome, startServer } from '../helper.ts'
 
 t.test('resources, completions and prompts end to end', async t => {
   const home = await startHome(t)
@@ -46,9 +46,7 @@ t.test('resources, completions and prompts end to end', async t => {
   t.test('a resource stays under the answer cap, however many attributes its entity has', async t => {
     // Each attribute is truncated to 500 characters, but nothing bounded how many: 100 of them made 50 KB.
     const attributes = Object.fromEntries(Array.from({ length: 100 }, (_, i) => [`attribute_${i}`, 'x'.repeat(480)]))
-    home.setState('sensor.package_tracker', 'many', attributes)
-    await caughtUp(server)
-    t.equal(server.app.services.home.state('sensor.package_tracker')?.state, 'many', 'the add-on sees the change')
+    await setSeen(t, server, 'sensor.package_tracker', 'many', attributes)
     const text = ((await client.readResource({ uri: 'ha://entity/sensor.package_tracker' })).contents[0] as { text: string }).text
     t.ok(Buffer.byteLength(text) <= 15_000, `${Buffer.byteLength(text)} bytes`)
     t.equal(JSON.parse(text).entity_id, 'sensor.package_tracker', 'still the entity, with a note saying how to refine')

@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, caughtUp, connectClient, eventually, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, eventually, setSeen, startHome, startServer } from '../helper.ts'
 import { ownerCommand } from './_owner.ts'
 
 // A confirmation approves what its preview showed. When the owner changes that in Home Assistant
@@ -70,9 +70,7 @@ t.test('a confirm token is bound to what its preview showed', async t => {
     const lock = home.entityIds().find(id => id.startsWith('lock.') && home.getState(id)?.state === 'locked')!
     const asked = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: lock } })
     t.equal(asked.json.confirmation_required, true, asked.text)
-    home.setState(lock, 'jammed')
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(lock)?.state, 'jammed', 'the add-on sees the change')
+    await setSeen(t, server, lock, 'jammed')
     home.clearServiceCalls()
     const done = await callTool(client, 'ha_call_service', { domain: 'lock', service: 'unlock', target: { entity_id: lock }, confirm_token: asked.json.confirm_token })
     t.equal(done.code, 'HAMCP_CONFLICT', done.text)
@@ -86,15 +84,11 @@ t.test('a conflict\'s fresh preview stays under the 15 KB answer cap, and its to
   const server = await startServer(t, { home, options: { allow_write: true } })
   const client = await connectClient(t, server)
   const lock = 'lock.front_door_lock'
-  home.setState(lock, 'locked')
-  await caughtUp(server)
-  t.equal(server.app.services.ha.states.get(lock)?.state, 'locked', 'the add-on sees the change')
+  await setSeen(t, server, lock, 'locked')
   const args = { domain: 'lock', service: 'unlock', target: { entity_id: lock }, data: { code: '"'.repeat(30_000) } }
   const asked = await callTool(client, 'ha_call_service', args)
   t.equal(asked.json.confirmation_required, true, asked.text.slice(0, 200))
-  home.setState(lock, 'jammed')
-  await caughtUp(server)
-  t.equal(server.app.services.ha.states.get(lock)?.state, 'jammed', 'the add-on sees the change')
+  await setSeen(t, server, lock, 'jammed')
   const conflict = await client.callTool({ name: 'ha_call_service', arguments: { ...args, confirm_token: asked.json.confirm_token } })
   const bytes = Buffer.byteLength(JSON.stringify(conflict))
   const error = (conflict.structuredContent as { error?: { code?: string, details?: { confirm_token?: string } } }).error

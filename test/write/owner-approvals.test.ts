@@ -1,7 +1,7 @@
 // confirm_with: owner (src/policy/approvals.ts): a call that needs a confirmation runs only once the
 // owner approves it on the status page or from a phone; nothing the assistant sends is a yes.
 import t from 'tap'
-import { callTool, caughtUp, connectClient, dropConnections, eventually, fakeClock, rpc, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
+import { callTool, caughtUp, connectClient, dropConnections, eventually, fakeClock, rpc, setSeen, startHome, startServer, TEST_TOKEN, type TestServer } from '../helper.ts'
 import { startIngress } from '../ingress/_ingress.ts'
 import { metaFor, modern } from '../modern.ts'
 import type { DemoHome } from '../../demo/index.ts'
@@ -141,9 +141,7 @@ t.test('confirm_with: owner', async t => {
     await fresh()
     const asked = await callTool(client, 'ha_call_service', UNLOCK)
     const waiting = (await approvals()).find(a => a.state === 'waiting')
-    home.setState(LOCK, 'jammed')
-    await caughtUp(server)
-    t.equal(server.app.services.ha.states.get(LOCK)?.state, 'jammed', 'the add-on sees the jammed lock')
+    await setSeen(t, server, LOCK, 'jammed', undefined, 'the add-on sees the jammed lock')
     const approved = await decide(waiting.id, 'approve')
     t.equal(approved.json().approval.state, 'failed')
     t.match(approved.json().approval.error, /HAMCP_CONFLICT/)
