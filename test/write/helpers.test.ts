@@ -1,5 +1,5 @@
 import t from 'tap'
-import { callTool, caughtUp, connectClient, startHome, startServer } from '../helper.ts'
+import { callTool, connectClient, startHome, startServer } from '../helper.ts'
 import { writeCatalog } from './catalog.ts'
 
 t.test('helpers: created and deleted through the guarded path', async t => {
@@ -19,7 +19,6 @@ t.test('helpers: created and deleted through the guarded path', async t => {
   const bad = await callTool(client, 'ha_create_helper', { helper_type: 'input_number', name: 'Broken', options: { min: 5, max: 1 } })
   t.ok(bad.isError, 'Home Assistant\'s validation error comes back as a tool error')
 
-  await caughtUp(server)
   t.ok(server.app.services.home.entity('input_boolean.write_test_flag') !== undefined, 'helper in the catalogue')
   const deleted = await callTool(client, 'ha_delete_helper', { entity_id: 'input_boolean.write_test_flag' })
   t.notOk(deleted.isError, deleted.text)
@@ -48,7 +47,6 @@ t.test('ha_update_helper: a dry run shows the change and writes nothing, the cal
 
   const created = await callTool(client, 'ha_create_helper', { helper_type: 'input_number', name: 'Boiler target', options: { min: 30, max: 60, step: 1 } })
   t.notOk(created.isError, created.text)
-  await caughtUp(server)
   t.ok(server.app.services.home.entity('input_number.boiler_target') !== undefined, 'helper in the catalogue')
   const before = await stored('input_number', 'boiler_target')
 
@@ -87,7 +85,6 @@ t.test('schedule and input_button helpers are created, changed and deleted', asy
   t.equal(overlapping.code, 'HAMCP_INVALID_ARGUMENT')
   t.match(overlapping.text, /Overlapping times/)
   t.notOk(home.getState('schedule.bad_hours'), 'nothing created')
-  await caughtUp(server)
   t.ok(server.app.services.home.entity('schedule.heating_hours') !== undefined, 'schedule in the catalogue')
   const changed = await callTool(client, 'ha_update_helper', { entity_id: 'schedule.heating_hours', options: { tuesday: [{ from: '18:00:00', to: '22:00:00' }] } })
   t.notOk(changed.isError, changed.text)
@@ -97,7 +94,6 @@ t.test('schedule and input_button helpers are created, changed and deleted', asy
 
   const button = await callTool(client, 'ha_create_helper', { helper_type: 'input_button', name: 'Doorbell test' })
   t.notOk(button.isError, button.text)
-  await caughtUp(server)
   t.ok(server.app.services.home.entity('input_button.doorbell_test') !== undefined, 'button in the catalogue')
   const deleted = await callTool(client, 'ha_delete_helper', { entity_id: 'input_button.doorbell_test' })
   t.notOk(deleted.isError, deleted.text)
@@ -124,7 +120,6 @@ t.test('undo of a helper create deletes it; undo of a delete creates it again wi
 
   const again = await callTool(client, 'ha_create_helper', { helper_type: 'counter', name: 'Glasses of water', options: { step: 3, maximum: 12 } })
   t.notOk(again.isError, again.text)
-  await caughtUp(server)
   t.ok(server.app.services.home.entity('counter.glasses_of_water') !== undefined, 'counter in the catalogue')
   const deleted = await callTool(client, 'ha_delete_helper', { entity_id: 'counter.glasses_of_water' })
   t.notOk(deleted.isError, deleted.text)
