@@ -8,9 +8,17 @@ import { connectModern, type ElicitationAnswer, metaFor, modern } from '../moder
 
 const UNLOCK = { domain: 'lock', service: 'unlock', target: { entity_id: 'lock.front_door_lock' } }
 
-/** A raw 2026-07-28 tools/call, for the rounds a well-behaved client never sends. */
-async function rawCall (server: TestServer, args: Record<string, unknown>, extra: Record<string, unknown> = {}, token = TEST_TOKEN): Promise<any> {
-  return (await modern(server, token, 'tools/call', { name: 'ha_call_service', arguments: args, ...extra }, metaFor({ elicitation: { form: {} } }))).body
+/** The `_meta` of a 2026-07-28 client that can answer a confirmation's question. */
+const ASKABLE = metaFor({ elicitation: { form: {} } })
+
+/** A raw 2026-07-28 tools/call, for the rounds a well-behaved client never sends; `meta` may be malformed on purpose. */
+async function raw (server: TestServer, name: string, args: unknown, extra: Record<string, unknown> = {}, meta: unknown = ASKABLE, token = TEST_TOKEN): Promise<{ status: number, body: any }> {
+  return await modern(server, token, 'tools/call', { name, arguments: args, ...extra }, meta as Record<string, unknown>)
+}
+
+/** ha_call_service through {@link raw}: the JSON-RPC answer. */
+async function rawCall (server: TestServer, args: object, extra: Record<string, unknown> = {}, token = TEST_TOKEN): Promise<any> {
+  return (await raw(server, 'ha_call_service', args, extra, ASKABLE, token)).body
 }
 
 const YES = { confirm: { action: 'accept', content: { confirm: true } } }
@@ -169,13 +177,6 @@ t.test('a sealed state expires with the token it stands for', async t => {
 // a clear JSON-RPC code, and the process must keep answering afterwards.
 const LOCK = 'lock.front_door_lock'
 const NO = { confirm: { action: 'decline' } }
-const META = metaFor({ elicitation: { form: {} } })
-
-/** A raw 2026-07-28 tools/call with any `_meta`, malformed ones included. */
-async function raw (server: TestServer, name: string, args: unknown, extra: Record<string, unknown> = {}, meta: unknown = META): Promise<{ status: number, body: any }> {
-  return await modern(server, TEST_TOKEN, 'tools/call', { name, arguments: args, ...extra }, meta as Record<string, unknown>)
-}
-
 t.test('confirmation rounds under attack', async t => {
   const home = await startHome(t)
   const clock = fakeClock()
@@ -270,14 +271,14 @@ t.test('confirmation rounds under attack', async t => {
       t.not(res.body.result?.structuredContent?.success, true, `inputResponses ${JSON.stringify(bad)} is not a yes`)
     }
     const badMetas: unknown[] = [
-      { ...META, 'io.modelcontextprotocol/clientCapabilities': null },
-      { ...META, 'io.modelcontextprotocol/clientCapabilities': 'form' },
-      { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: null } },
-      { ...META, 'io.modelcontextprotocol/clientCapabilities': { elicitation: 'form' } },
-      { ...META, 'io.modelcontextprotocol/protocolVersion': 20260728 },
-      { ...META, 'io.modelcontextprotocol/clientInfo': 'raw' },
+      { ...ASKABLE, 'io.modelcontextprotocol/clientCapabilities': null },
+      { ...ASKABLE, 'io.modelcontextprotocol/clientCapabilities': 'form' },
+      { ...ASKABLE, 'io.modelcontextprotocol/clientCapabilities': { elicitation: null } },
+      { ...ASKABLE, 'io.modelcontextprotocol/clientCapabilities': { elicitation: 'form' } },
+      { ...ASKABLE, 'io.modelcontextprotocol/protocolVersion': 20260728 },
+      { ...ASKABLE, 'io.modelcontextprotocol/clientInfo': 'raw' },
       'not-an-object',
-      [META]
+      [ASKABLE]
     ]
     for (const meta of badMetas) {
       const res = await raw(server, 'ha_call_service', UNLOCK, {}, meta)
@@ -302,9 +303,6 @@ t.test('confirmation rounds under attack', async t => {
 // another, a state carried into a 2025 request, a huge answer, and one identity flooding the pending
 // rounds of everyone.
 t.test('red team: a confirmation carried across doors and rounds', async t => {
-  const ASKABLE = metaFor({ elicitation: { form: {} } })
-  const YES = { confirm: { action: 'accept', content: { confirm: true } } }
-
   t.test('confirmation rounds: crossed calls, eras and identities', async t => {
     const home = await startHome(t)
     const server = await startServer(t, { home, options: { allow_write: true, confirm_domains: ['lock', 'light'] } })
@@ -313,8 +311,7 @@ t.test('red team: a confirmation carried across doors and rounds', async t => {
     const turnOn = (id: string): object => ({ domain: 'light', service: 'turn_on', target: { entity_id: id } })
     const unlock = { domain: 'lock', service: 'unlock', target: { entity_id: lock } }
     const calls = (service: string): string[] => home.serviceCalls.filter(call => call.service === service).flatMap(call => [call.target?.entity_id ?? call.service_data.entity_id].flat().map(String))
-    const call = async (token: string, args: object, extra: Record<string, unknown> = {}): Promise<any> =>
-      (await modern(server, token, 'tools/call', { name: 'ha_call_service', arguments: args, ...extra }, ASKABLE)).body
+    const call = async (token: string, args: object, extra: Record<string, unknown> = {}): Promise<any> => await rawCall(server, args, extra, token)
     const ask = async (token: string, args: object): Promise<string> => {
       const first = await call(token, args)
       if (first.result?.resultType !== 'input_required') throw new Error(`no round: ${JSON.stringify(first).slice(0, 300)}`)
