@@ -175,7 +175,9 @@ export async function dropConnections (home: DemoHome, ha: HomeAssistant, timeou
 /**
  * Resolves once the add-on and the demo home have each received what the other sent before this call:
  * a ping goes after the add-on's earlier commands and its pong after the home's earlier events, on one
- * WebSocket, in order. For a state the test just set, or a service call the add-on sent without waiting.
+ * WebSocket, in order (Home Assistant queues a connection's messages and writes them in that order,
+ * websocket_api/http.py; demo/ws/core.ts answers ping at once). For a state the test just set, or a
+ * service call the add-on sent without waiting.
  * Takes the test server, or a bare HomeAssistant client.
  */
 export async function caughtUp (to: { app: FastifyInstance } | HomeAssistant): Promise<void> {
